@@ -1,0 +1,46 @@
+// Lint rules in Langium's set, plus the one-way dependency direction of the project:
+// client → common ← server → engine.
+import tseslint from 'typescript-eslint';
+import stylistic from '@stylistic/eslint-plugin';
+
+const restrict = (patterns, message) => ({
+    'no-restricted-imports': ['error', { patterns: patterns.map(group => ({ group: [group], message })) }],
+});
+
+export default tseslint.config(
+    { ignores: ['**/generated/**', 'out/**', 'node_modules/**', '.e2e-cache/**', 'test-artifacts/**'] },
+    {
+        files: ['**/*.ts'],
+        extends: [tseslint.configs.recommended],
+        plugins: { '@stylistic': stylistic },
+        rules: {
+            eqeqeq: ['error', 'always', { null: 'ignore' }],
+            'no-throw-literal': 'error',
+            '@typescript-eslint/no-explicit-any': 'error',
+            '@typescript-eslint/consistent-type-imports': ['error', { fixStyle: 'inline-type-imports' }],
+            '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+            '@stylistic/indent': ['error', 4, { SwitchCase: 1 }],
+            '@stylistic/quotes': ['error', 'single', { avoidEscape: true }],
+            '@stylistic/semi': ['error', 'always'],
+        },
+    },
+    {
+        files: ['engine/**/*.ts'],
+        rules: restrict(['vscode', 'vscode-*', 'langium', 'langium/*', '**/server/**', '**/client/**', '**/common/**'],
+            'The engine is a plain library: no VS Code, Langium or project imports.'),
+    },
+    {
+        files: ['server/**/*.ts'],
+        rules: restrict(['vscode', '**/client/**'], 'The server never imports the VS Code API or the client.'),
+    },
+    {
+        files: ['client/**/*.ts'],
+        rules: restrict(['langium', 'langium/*', '**/server/**', '**/engine/**'],
+            'The client talks to the server only through common/protocol.ts.'),
+    },
+    {
+        files: ['common/**/*.ts'],
+        rules: restrict(['vscode', 'langium', 'langium/*', '**/server/**', '**/client/**', '**/engine/**'],
+            'common/ holds only protocol and message types.'),
+    },
+);

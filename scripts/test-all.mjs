@@ -1,0 +1,24 @@
+// The whole test suite, as the README's test command runs it: each step in order, stopping at
+// the first failure. CI (.ci/run) installs the system packages first and then runs exactly this.
+import { spawnSync } from 'node:child_process';
+
+const steps = [
+    ['generated code is up to date', 'npx langium generate && git diff --exit-code -- server/src/language/generated'],
+    ['lint', 'npx eslint .'],
+    ['typecheck', 'npx tsc --noEmit'],
+    ['build', 'node esbuild.mjs'],
+    ['unit, integration and conformance tests', 'npx vitest run'],
+];
+
+for (const [name, command] of steps) {
+    console.log(`\n=== ${name}: ${command}`);
+    const started = Date.now();
+    const result = spawnSync(command, { stdio: 'inherit', shell: true });
+    const seconds = ((Date.now() - started) / 1000).toFixed(1);
+    if (result.status !== 0) {
+        console.error(`\n=== FAILED: ${name} (${seconds} s)`);
+        process.exit(result.status ?? 1);
+    }
+    console.log(`=== ok: ${name} (${seconds} s)`);
+}
+console.log('\nAll test steps passed.');

@@ -1,0 +1,53 @@
+import { checkFiles, collectFiles, CliUsageError, formatCliDiagnostic } from './check.js';
+import { startServer } from '../language-server.js';
+
+const usage = `Usage:
+  pipeline-sql check [--json] <paths...>   parse and validate pipeline SQL files or folders
+  pipeline-sql lsp --stdio                 start the language server (any LSP editor)
+  pipeline-sql --help                      show this help`;
+
+/** Runs the CLI with the given arguments and returns the process exit code. */
+export async function runCli(args: string[], out: (text: string) => void = t => process.stdout.write(t)): Promise<number> {
+    const [command, ...rest] = args;
+    switch (command) {
+        case 'check':
+            return check(rest, out);
+        case 'lsp':
+            startServer();
+            return -1;
+        case undefined:
+        case '-h':
+        case '--help':
+        case 'help':
+            out(usage + '\n');
+            return command === undefined ? 2 : 0;
+        default:
+            process.stderr.write(`pipeline-sql: unknown command '${command}'\n${usage}\n`);
+            return 2;
+    }
+}
+
+async function check(args: string[], out: (text: string) => void): Promise<number> {
+    const json = args.includes('--json');
+    const paths = args.filter(a => a !== '--json');
+    const unknown = paths.find(p => p.startsWith('--'));
+    if (unknown) {
+        throw new CliUsageError(`unknown option '${unknown}' for check`);
+    }
+    if (paths.length === 0) {
+        throw new CliUsageError('check needs at least one file or folder');
+    }
+    const files = collectFiles(paths);
+    const diagnostics = await checkFiles(files);
+    if (json) {
+        out(JSON.stringify(diagnostics, null, 2) + '\n');
+    } else {
+        for (const d of diagnostics) {
+            out(formatCliDiagnostic(d) + '\n');
+        }
+        const errors = diagnostics.filter(d => d.severity === 'error').length;
+        const count = files.report.size;
+        out(`${count} file${count === 1 ? '' : 's'} checked: ${errors} error${errors === 1 ? '' : 's'}, ${diagnostics.length - errors} other diagnostic${diagnostics.length - errors === 1 ? '' : 's'}\n`);
+    }
+    return diagnostics.some(d => d.severity === 'error') ? 1 : 0;
+}

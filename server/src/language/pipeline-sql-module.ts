@@ -1,0 +1,54 @@
+import type { Module, PartialLangiumCoreServices } from 'langium';
+import { inject } from 'langium';
+import type {
+    DefaultSharedModuleContext, LangiumServices, LangiumSharedServices, PartialLangiumServices, PartialLangiumSharedServices,
+} from 'langium/lsp';
+import { createDefaultModule, createDefaultSharedModule } from 'langium/lsp';
+import { PipelineSqlDocumentValidator } from './validation/pipeline-sql-document-validator.js';
+import { PipelineSqlGeneratedModule, PipelineSqlGeneratedSharedModule } from './generated/module.js';
+
+/** Services this language adds to Langium's defaults, grouped by concern. */
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type -- groups are added by the pipeline-model and engine services
+export type PipelineSqlAddedServices = {};
+
+/** Every service of the Pipeline SQL language: Langium's LSP services plus ours. */
+export type PipelineSqlServices = LangiumServices & PipelineSqlAddedServices;
+
+/** The dependency-injection module that binds our service implementations. */
+export const PipelineSqlModule: Module<PipelineSqlServices, PartialLangiumServices & PipelineSqlAddedServices> = {
+    validation: {
+        DocumentValidator: (services) => new PipelineSqlDocumentValidator(services),
+    },
+};
+
+/** Context for creating the services: Langium's file system plus optional overrides for tests. */
+export interface PipelineSqlModuleContext extends DefaultSharedModuleContext {
+    /** Replaces or adds language services (tests swap catalogs or profiles here). */
+    module?: Module<PipelineSqlServices, PartialLangiumServices & Partial<PipelineSqlAddedServices>>;
+    /** Replaces or adds shared (workspace-wide) services. */
+    sharedModule?: Module<LangiumSharedServices, PartialLangiumSharedServices>;
+}
+
+/**
+ * Creates the shared and the language-specific services. The language server, the CLI and the
+ * tests all go through this one factory, so they see the same parser, scoping and validation.
+ */
+export function createPipelineSqlServices(context: PipelineSqlModuleContext): {
+    shared: LangiumSharedServices;
+    PipelineSql: PipelineSqlServices;
+} {
+    const shared = inject(
+        createDefaultSharedModule(context),
+        PipelineSqlGeneratedSharedModule,
+        (context.sharedModule ?? {}) as Module<LangiumSharedServices, PartialLangiumSharedServices>,
+    );
+    const PipelineSql = inject(
+        createDefaultModule({ shared }),
+        PipelineSqlGeneratedModule as Module<PipelineSqlServices, PartialLangiumCoreServices>,
+        PipelineSqlModule,
+        (context.module ?? {}) as Module<PipelineSqlServices, PartialLangiumServices>,
+    );
+    shared.ServiceRegistry.register(PipelineSql);
+    return { shared, PipelineSql };
+}
+

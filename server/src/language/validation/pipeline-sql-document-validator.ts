@@ -1,0 +1,31 @@
+import type { Diagnostic } from 'vscode-languageserver';
+import type { ParseResult, ValidationOptions } from 'langium';
+import { DefaultDocumentValidator } from 'langium';
+import { IssueCodes } from './issue-codes.js';
+
+/**
+ * Document validator: Langium's, with lexing and parsing errors reported under Spark's
+ * error class `PARSE_SYNTAX_ERROR` so that the editor, the CLI and CI name them alike.
+ */
+export class PipelineSqlDocumentValidator extends DefaultDocumentValidator {
+
+    protected override processLexingErrors(parseResult: ParseResult, diagnostics: Diagnostic[], options: ValidationOptions): void {
+        const start = diagnostics.length;
+        super.processLexingErrors(parseResult, diagnostics, options);
+        markSyntaxErrors(diagnostics, start);
+    }
+
+    protected override processParsingErrors(parseResult: ParseResult, diagnostics: Diagnostic[], options: ValidationOptions): void {
+        const start = diagnostics.length;
+        super.processParsingErrors(parseResult, diagnostics, options);
+        markSyntaxErrors(diagnostics, start);
+    }
+}
+
+function markSyntaxErrors(diagnostics: Diagnostic[], from: number): void {
+    for (let i = from; i < diagnostics.length; i++) {
+        const diagnostic = diagnostics[i];
+        diagnostic.code = IssueCodes.ParseSyntaxError;
+        diagnostic.data = { ...(diagnostic.data as object | undefined), code: IssueCodes.ParseSyntaxError };
+    }
+}

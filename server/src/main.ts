@@ -1,0 +1,4 @@
+import { startServer } from './language-server.js';
+
+// Entry of the bundle VS Code starts (`out/server.cjs --node-ipc`).
+startServer();
