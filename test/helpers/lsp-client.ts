@@ -1,0 +1,46 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import * as path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import {
+    createProtocolConnection, InitializeRequest, InitializedNotification, PublishDiagnosticsNotification,
+    StreamMessageReader, StreamMessageWriter, type ProtocolConnection, type PublishDiagnosticsParams,
+} from 'vscode-languageserver-protocol/node.js';
+
+export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+
+/** A real language-server process started with `pipeline-sql lsp --stdio`, and an LSP connection to it. */
+export interface StdioServer {
+    connection: ProtocolConnection;
+    process: ChildProcess;
+    /** Resolves with the next diagnostics published for `uri` that satisfy `accept`. */
+    diagnostics(uri: string, accept?: (p: PublishDiagnosticsParams) => boolean): Promise<PublishDiagnosticsParams>;
+    stop(): Promise<void>;
+}
+
+/** Starts the bundled CLI's language server over stdio and initialises it for `rootDir`. */
+export async function startStdioServer(rootDir: string): Promise<StdioServer> {
+    const child = spawn(process.execPath, [path.join(repoRoot, 'out/cli.cjs'), 'lsp', '--stdio'], { stdio: ['pipe', 'pipe', 'inherit'] });
+    const connection = createProtocolConnection(new StreamMessageReader(child.stdout!), new StreamMessageWriter(child.stdin!));
+    const waiting: Array<{ uri: string; accept: (p: PublishDiagnosticsParams) => boolean; resolve: (p: PublishDiagnosticsParams) => void }> = [];
+    connection.onNotification(PublishDiagnosticsNotification.type, params => {
+        const i = waiting.findIndex(w => w.uri === params.uri && w.accept(params));
+        if (i >= 0) {
+            waiting.splice(i, 1)[0].resolve(params);
+        }
+    });
+    connection.listen();
+    const rootUri = `file://${rootDir}`;
+    await connection.sendRequest(InitializeRequest.type, {
+        processId: process.pid, rootUri, capabilities: {}, workspaceFolders: [{ uri: rootUri, name: 'test' }],
+    });
+    await connection.sendNotification(InitializedNotification.type, {});
+    return {
+        connection,
+        process: child,
+        diagnostics: (uri, accept = () => true) => new Promise(resolve => waiting.push({ uri, accept, resolve })),
+        async stop() {
+            connection.dispose();
+            child.kill();
+        },
+    };
+}
