@@ -1,0 +1,50 @@
+/** Conditional functions and predicates (including the word operators listed in the function reference). */
+import type { FunctionGroup } from '../function-model.js';
+
+/** Conditional functions. */
+export const CONDITIONAL_FUNCTIONS: FunctionGroup = {
+    category: 'conditional',
+    defs: [
+        ['case(conditionsAndValues+: any) -> @caseWhen', 'Picks the value of the first WHEN branch whose condition is true, else the ELSE value (NULL without ELSE).',
+            'CASE WHEN 7 > 5 THEN \'big\' ELSE \'small\' END → \'big\'',
+            { aliases: ['when'], operator: true, syntax: 'CASE WHEN cond THEN value [WHEN …] [ELSE value] END | CASE expr WHEN match THEN value […] [ELSE value] END' }],
+        ['coalesce(expr+: any) -> $*', 'The first argument that is not NULL.', 'coalesce(NULL, \'fallback\') → \'fallback\''],
+        ['greatest(exprs+: orderable) -> $*', 'The largest argument, ignoring NULLs.', 'greatest(3, 9, 4) → 9'],
+        ['if(cond: boolean, expr1: any, expr2: any) -> common($1, $2)', 'Gives expr1 when the condition is true, expr2 otherwise (also when it is NULL).',
+            'if(2 > 1, \'yes\', \'no\') → \'yes\'', { aliases: ['iff'] }],
+        ['ifnull(expr1: any, expr2: any) -> common($0, $1)', 'Gives expr2 when expr1 is NULL, expr1 otherwise.', 'ifnull(NULL, 0) → 0', { aliases: ['nvl'] }],
+        ['least(exprs+: orderable) -> $*', 'The smallest argument, ignoring NULLs.', 'least(3, 9, 4) → 3'],
+        ['nanvl(expr1: floating, expr2: floating) -> common($0, $1)', 'Gives expr2 when expr1 is NaN, expr1 otherwise.', 'nanvl(cast(\'NaN\' AS DOUBLE), 0) → 0.0'],
+        ['nullif(expr1: any, expr2: any) -> $0', 'NULL when the two arguments are equal, expr1 otherwise.', 'nullif(\'n/a\', \'n/a\') → NULL'],
+        ['nullifzero(expr: numeric) -> $0', 'NULL when the value is 0, the value otherwise.', 'nullifzero(0) → NULL'],
+        ['nvl2(expr1: any, expr2: any, expr3: any) -> common($1, $2)', 'Gives expr2 when expr1 is not NULL, expr3 when it is.', 'nvl2(NULL, \'set\', \'unset\') → \'unset\''],
+        ['zeroifnull(expr: numeric) -> @voidAsInt', '0 when the value is NULL, the value otherwise.', 'zeroifnull(NULL) → 0'],
+    ],
+};
+
+/** Predicates: boolean tests, pattern matching and the word operators AND, OR, NOT, IN, BETWEEN. */
+export const PREDICATE_FUNCTIONS: FunctionGroup = {
+    category: 'predicate',
+    defs: [
+        ['and(left: boolean, right: boolean) -> boolean', 'Logical AND with three-valued logic (false wins over NULL).', 'true AND NULL → NULL',
+            { operator: true, syntax: 'left AND right' }],
+        ['between(expr: orderable, lower: orderable, upper: orderable) -> boolean', 'True when the value lies between the bounds, both included.',
+            '5 BETWEEN 1 AND 10 → true', { operator: true, syntax: 'expr [NOT] BETWEEN lower AND upper' }],
+        ['equal_null(expr1: any, expr2: any) -> boolean', 'Equality that treats two NULLs as equal and never returns NULL (like <=>).',
+            'equal_null(NULL, NULL) → true'],
+        ['ilike(str: string, pattern: string, escape?: const string) -> boolean', 'Case-insensitive LIKE: % matches any text, _ one character.',
+            '\'Delta\' ILIKE \'del%\' → true', { syntax: 'str [NOT] ILIKE pattern [ESCAPE c] | str ILIKE ANY|ALL (pattern, …)' }],
+        ['in(expr: any, values+: any) -> boolean', 'True when the value equals one of the listed values (or a subquery row).',
+            '3 IN (1, 2, 3) → true', { operator: true, syntax: 'expr [NOT] IN (value, … | subquery)' }],
+        ['isnan(expr: numeric) -> boolean', 'True when the value is NaN.', 'isnan(cast(\'NaN\' AS DOUBLE)) → true'],
+        ['isnotnull(expr: any) -> boolean', 'True when the value is not NULL (same as IS NOT NULL).', 'isnotnull(0) → true'],
+        ['isnull(expr: any) -> boolean', 'True when the value is NULL (same as IS NULL).', 'isnull(NULL) → true'],
+        ['like(str: string, pattern: string, escape?: const string) -> boolean', 'Case-sensitive pattern match: % matches any text, _ one character.',
+            '\'bronze_orders\' LIKE \'bronze\\\\_%\' → true', { syntax: 'str [NOT] LIKE pattern [ESCAPE c] | str LIKE ANY|ALL (pattern, …)' }],
+        ['not(expr: boolean) -> boolean', 'Logical negation (NOT NULL is NULL).', 'NOT false → true', { operator: true, syntax: 'NOT expr | ! expr' }],
+        ['or(left: boolean, right: boolean) -> boolean', 'Logical OR with three-valued logic (true wins over NULL).', 'false OR NULL → NULL',
+            { operator: true, syntax: 'left OR right' }],
+        ['rlike(str: string, regexp: string) -> boolean', 'True when the string contains a match of the Java regular expression.',
+            '\'order-42\' RLIKE \'[0-9]+$\' → true', { aliases: ['regexp', 'regexp_like'], syntax: 'str [NOT] RLIKE regexp | str REGEXP regexp' }],
+    ],
+};
