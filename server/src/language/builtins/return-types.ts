@@ -200,8 +200,16 @@ const SPECIAL_RULES: Record<SpecialRuleName, SpecialRule> = {
         },
     },
     binaryOrString: {
-        describe: 'binary for binary input, string otherwise',
-        infer: (args, i = 0) => (typeAt(args, i).kind === 'binary' ? Types.binary : Types.string),
+        describe: 'binary when the text arguments are all binary, string otherwise',
+        infer: args => {
+            // Spark picks the binary variant only when every string-or-binary argument is binary
+            // (`lpad(x'57', 5, 'abc')` is a string); numbers such as lengths do not count.
+            const texts = args.map(a => a.type).filter(t => t.kind === 'binary' || isStringLike(t) || t.kind === 'unknown');
+            if (texts.some(t => t.kind === 'unknown')) {
+                return unknown;
+            }
+            return texts.length > 0 && texts.every(t => t.kind === 'binary') ? Types.binary : Types.string;
+        },
     },
     schemaArg: {
         describe: 'the type described by the schema string',

@@ -349,7 +349,7 @@ describe('return types', () => {
 describe('signatures for completion, hover and signature help', () => {
     test.each([
         ['upper', 0, 'upper(str: string) → string'],
-        ['substring', 0, 'substring(str: string | binary, pos: int[, len: int]) → binary for binary input, string otherwise'],
+        ['substring', 0, 'substring(str: string | binary, pos: int[, len: int]) → binary when the text arguments are all binary, string otherwise'],
         ['coalesce', 0, 'coalesce(expr: any, …) → common type of expr…'],
         ['sum', 0, 'sum(expr: numeric | interval) → bigint for integers, decimal(p+10,s) for decimal(p,s), double otherwise, or the interval type'],
         ['date_format', 0, 'date_format(timestamp: datetime, fmt: string) → string'],
