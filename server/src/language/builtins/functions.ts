@@ -496,6 +496,123 @@ export function lambdaParameterTypes(
 
 //#endregion
 
+/** A call argument that may have been passed by name (`name => value`). */
+export interface NamedCallArgument extends CallArgument {
+    /** The parameter name written before `=>`, when the argument was passed by name. */
+    readonly argName?: string;
+}
+
+/** A problem with how arguments were passed, with Spark's error class as `code`. */
+export interface ArgumentProblem {
+    readonly code: 'NAMED_PARAMETERS_NOT_SUPPORTED' | 'UNEXPECTED_POSITIONAL_ARGUMENT' | 'UNRECOGNIZED_PARAMETER_NAME'
+        | 'DUPLICATE_ROUTINE_PARAMETER_ASSIGNMENT.BOTH_POSITIONAL_AND_NAMED'
+        | 'DUPLICATE_ROUTINE_PARAMETER_ASSIGNMENT.DOUBLE_NAMED_ARGUMENT_REFERENCE' | 'REQUIRED_PARAMETER_NOT_FOUND';
+    readonly message: string;
+    /** Index (in the call as written) of the argument the problem is about, when there is one. */
+    readonly argumentIndex?: number;
+}
+
+/** The arguments of a call in parameter order, and what was wrong with how they were passed. */
+export interface ArrangedArguments {
+    readonly args: CallArgument[];
+    readonly problems: ArgumentProblem[];
+}
+
+/**
+ * Puts the arguments of a call into parameter order, so that `mask(s, digitChar => 'd')` or
+ * `explode(collection => arr)` can be inferred like positional calls, and reports misuse of named
+ * arguments with Spark's error classes. Parameters skipped before a named one are filled with
+ * `unknown`; for functions taking options by name (`read_files`) names that are not parameters
+ * are options and go last, in the order written.
+ */
+export function arrangeArguments(fn: BuiltinFunction | string, args: readonly NamedCallArgument[]): ArrangedArguments {
+    const f = resolve(fn);
+    const plain = (a: NamedCallArgument): CallArgument => ({ type: a.type, name: a.name, literal: a.literal });
+    const firstNamed = args.findIndex(a => a.argName !== undefined);
+    if (!f || firstNamed < 0) {
+        return { args: args.map(plain), problems: [] };
+    }
+    const problems: ArgumentProblem[] = [];
+    if (!f.namedArguments) {
+        problems.push({
+            code: 'NAMED_PARAMETERS_NOT_SUPPORTED', argumentIndex: firstNamed,
+            message: `Function '${f.name}' does not accept named arguments such as '${args[firstNamed].argName} => …'.`,
+        });
+        return { args: args.map(plain), problems };
+    }
+    // Named arguments fit the widest signature; the functions that take them have one or two.
+    const signature = f.signatures.reduce((a, b) => (b.parameters.length > a.parameters.length ? b : a));
+    const params = signature.parameters;
+    const fixed = params.filter(p => !p.variadic);
+    const slots: Array<CallArgument | undefined> = [];
+    const extra: CallArgument[] = [];
+    args.forEach((a, i) => {
+        if (a.argName === undefined) {
+            if (i > firstNamed) {
+                problems.push({
+                    code: 'UNEXPECTED_POSITIONAL_ARGUMENT', argumentIndex: i,
+                    message: `Function '${f.name}' takes no positional argument after the named argument '${args[firstNamed].argName}'.`,
+                });
+            }
+            slots[i] = plain(a);
+            return;
+        }
+        const index = fixed.findIndex(p => p.name.toLowerCase() === a.argName!.toLowerCase());
+        if (index < 0) {
+            if (params[params.length - 1]?.variadic && f.options) {
+                extra.push(plain(a));
+            } else {
+                problems.push({
+                    code: 'UNRECOGNIZED_PARAMETER_NAME', argumentIndex: i,
+                    message: `Function '${f.name}' has no parameter named '${a.argName}'; its parameters are ${fixed.map(p => p.name).join(', ')}.`,
+                });
+            }
+        } else if (index < firstNamed) {
+            problems.push({
+                code: 'DUPLICATE_ROUTINE_PARAMETER_ASSIGNMENT.BOTH_POSITIONAL_AND_NAMED', argumentIndex: i,
+                message: `Parameter '${fixed[index].name}' of function '${f.name}' is given both by position and by name.`,
+            });
+        } else if (slots[index] !== undefined) {
+            problems.push({
+                code: 'DUPLICATE_ROUTINE_PARAMETER_ASSIGNMENT.DOUBLE_NAMED_ARGUMENT_REFERENCE', argumentIndex: i,
+                message: `Parameter '${fixed[index].name}' of function '${f.name}' is named twice.`,
+            });
+        } else {
+            slots[index] = plain(a);
+        }
+    });
+    fixed.forEach((p, i) => {
+        if (!p.optional && slots[i] === undefined) {
+            problems.push({ code: 'REQUIRED_PARAMETER_NOT_FOUND', message: `Function '${f.name}' needs a value for parameter '${p.name}'.` });
+        }
+    });
+    const arranged = Array.from({ length: slots.length }, (_, i) => slots[i] ?? { type: Types.unknown });
+    return { args: [...arranged, ...extra], problems };
+}
+
+/**
+ * An LSP snippet that inserts a call with placeholders for the required parameters:
+ * `substring(${1:str}, ${2:pos})`, `cast(${1:expr} AS ${2:type})`, and `OVER (…)` for window functions.
+ */
+export function callSnippet(fn: BuiltinFunction | string, signatureIndex = 0): string | undefined {
+    const f = resolve(fn);
+    const signature = f?.signatures[signatureIndex];
+    if (!f || !signature || f.operator) {
+        return undefined;
+    }
+    switch (f.name) {
+        case 'cast':
+        case 'try_cast':
+            return `${f.name}(\${1:expr} AS \${2:type})`;
+        case 'extract':
+            return 'extract(${1:YEAR} FROM ${2:source})';
+    }
+    const required = signature.parameters.filter(p => !p.optional);
+    const body = required.map((p, i) => `\${${i + 1}:${p.name}}`).join(', ');
+    const over = f.kind === 'window' ? ` OVER (\${${required.length + 1}:ORDER BY …})` : '';
+    return `${f.name}(${body})${over}`;
+}
+
 //#region Printing
 
 /** A constraint as shown to users: `numeric`, `array<string>`, `string | binary`, `lambda`. */

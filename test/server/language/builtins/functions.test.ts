@@ -1,6 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import {
-    allFunctionNames, allFunctions, catalogProblems, formatSignature, functionHoverMarkdown, getFunction, inferOutputColumns,
+    allFunctionNames, allFunctions, arrangeArguments, callSnippet, catalogProblems, formatSignature, functionHoverMarkdown, getFunction,
+    inferOutputColumns,
     inferReturnType, isAggregate, isDeterministic, isGenerator, isTableValued, isWindow, lambdaParameterTypes, selectSignature,
     signatureArity, signatureLabel, type CallArgument,
 } from '../../../../server/src/language/builtins/functions.js';
@@ -405,5 +406,68 @@ describe('read_files options', () => {
             }
         }
         expect(getReadFilesOption('format')?.values).toContain('json');
+    });
+});
+
+describe('named arguments', () => {
+    const named = (argName: string, type: string, literal?: string): CallArgument & { argName: string } =>
+        ({ type: t(type), argName, ...(literal === undefined ? {} : { literal }) });
+
+    test('named arguments are put in parameter order, skipped ones as unknown', () => {
+        const { args, problems } = arrangeArguments('mask', [arg('STRING'), named('digitChar', 'STRING', 'd'), named('upperChar', 'STRING', 'U')]);
+        expect(problems).toEqual([]);
+        expect(args.map(a => `${typeToString(a.type)}${a.literal === undefined ? '' : `=${a.literal}`}`))
+            .toEqual(['string', 'string=U', 'unknown', 'string=d']);
+        const explode = arrangeArguments('explode', [named('collection', 'ARRAY<DATE>')]);
+        expect(typeToString(inferReturnType('explode', explode.args))).toBe('date');
+    });
+
+    test('read_files options that are not parameters follow the path', () => {
+        const { args, problems } = arrangeArguments('read_files', [named('format', 'STRING', 'json'), lit('/data'), named('header', 'BOOLEAN')]);
+        expect(problems.map(p => p.code)).toEqual(['UNEXPECTED_POSITIONAL_ARGUMENT', 'REQUIRED_PARAMETER_NOT_FOUND']);
+        const ok = arrangeArguments('read_files', [lit('/data'), named('format', 'STRING', 'json'), named('header', 'BOOLEAN')]);
+        expect(ok.problems).toEqual([]);
+        expect(ok.args.map(a => a.literal)).toEqual(['/data', 'json', undefined]);
+    });
+
+    test('misuse is reported with Spark\'s error classes', () => {
+        const codes = (name: string, ...args: Array<CallArgument & { argName?: string }>): string[] => arrangeArguments(name, args).problems.map(p => p.code);
+        expect(codes('encode', named('str', 'STRING'), named('charset', 'STRING'))).toEqual(['NAMED_PARAMETERS_NOT_SUPPORTED']);
+        expect(codes('mask', named('lowerChar', 'STRING'), arg('STRING'))).toEqual(['UNEXPECTED_POSITIONAL_ARGUMENT', 'REQUIRED_PARAMETER_NOT_FOUND']);
+        expect(codes('mask', arg('STRING'), named('cellular', 'STRING'))).toEqual(['UNRECOGNIZED_PARAMETER_NAME']);
+        expect(codes('mask', arg('STRING'), named('digitChar', 'STRING'), named('digitChar', 'STRING')))
+            .toEqual(['DUPLICATE_ROUTINE_PARAMETER_ASSIGNMENT.DOUBLE_NAMED_ARGUMENT_REFERENCE']);
+        expect(codes('mask', arg('STRING'), named('str', 'STRING'))).toEqual(['DUPLICATE_ROUTINE_PARAMETER_ASSIGNMENT.BOTH_POSITIONAL_AND_NAMED']);
+        expect(codes('mask', named('digitChar', 'STRING'))).toEqual(['REQUIRED_PARAMETER_NOT_FOUND']);
+        expect(codes('count_min_sketch', named('seed', 'INT'), named('epsilon', 'DOUBLE'), named('confidence', 'DOUBLE'), named('column', 'INT'))).toEqual([]);
+        expect(arrangeArguments('mask', [arg('STRING'), named('cellular', 'STRING')]).problems[0].message)
+            .toBe('Function \'mask\' has no parameter named \'cellular\'; its parameters are str, upperChar, lowerChar, digitChar, otherChar.');
+    });
+
+    test('positional calls pass through untouched', () => {
+        const call = [arg('STRING'), arg('INT')];
+        expect(arrangeArguments('left', call)).toEqual({ args: call, problems: [] });
+    });
+});
+
+describe('completion snippets', () => {
+    test.each([
+        ['upper', 'upper(${1:str})'],
+        ['substring', 'substring(${1:str}, ${2:pos})'],
+        ['current_date', 'current_date()'],
+        ['coalesce', 'coalesce(${1:expr})'],
+        ['row_number', 'row_number() OVER (${1:ORDER BY …})'],
+        ['lag', 'lag(${1:input}) OVER (${2:ORDER BY …})'],
+        ['cast', 'cast(${1:expr} AS ${2:type})'],
+        ['extract', 'extract(${1:YEAR} FROM ${2:source})'],
+        ['read_files', 'read_files(${1:path})'],
+    ])('%s inserts %s', (name, snippet) => {
+        expect(callSnippet(name)).toBe(snippet);
+    });
+
+    test('word operators and unknown names have no snippet', () => {
+        expect(callSnippet('and')).toBeUndefined();
+        expect(callSnippet('between')).toBeUndefined();
+        expect(callSnippet('no_such_function')).toBeUndefined();
     });
 });

@@ -52,7 +52,7 @@ export const STRING_FUNCTIONS: FunctionGroup = {
         ['ltrim(str: string, trimStr?: string) -> string', 'Removes leading spaces (or the given characters).', 'ltrim(\'  x \') → \'x \''],
         ['luhn_check(str: string) -> boolean', 'Validates a digit string with the Luhn checksum (as used for card numbers).', 'luhn_check(\'79927398713\') → true'],
         ['make_valid_utf8(str: string|binary) -> string', 'Replaces invalid UTF-8 byte sequences with the replacement character.', 'make_valid_utf8(\'ok\') → \'ok\''],
-        ['mask(input: string, upperChar?: string, lowerChar?: string, digitChar?: string, otherChar?: string) -> string',
+        ['mask(str: string, upperChar?: string, lowerChar?: string, digitChar?: string, otherChar?: string) -> string',
             'Hides characters: upper-case letters become X, lower-case x and digits n by default; NULL keeps that class as is.',
             'mask(\'Ab-12\') → \'Xx-nn\'', { namedArguments: true }],
         ['octet_length(expr: string|binary) -> int', 'Length of the value in bytes.', 'octet_length(\'é\') → 2'],
