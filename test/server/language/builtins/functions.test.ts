@@ -423,8 +423,8 @@ describe('named arguments', () => {
     });
 
     test('read_files options that are not parameters follow the path', () => {
-        const { args, problems } = arrangeArguments('read_files', [named('format', 'STRING', 'json'), lit('/data'), named('header', 'BOOLEAN')]);
-        expect(problems.map(p => p.code)).toEqual(['UNEXPECTED_POSITIONAL_ARGUMENT', 'REQUIRED_PARAMETER_NOT_FOUND']);
+        const misplaced = arrangeArguments('read_files', [named('format', 'STRING', 'json'), lit('/data'), named('header', 'BOOLEAN')]);
+        expect(misplaced.problems.map(p => p.code)).toEqual(['UNEXPECTED_POSITIONAL_ARGUMENT', 'REQUIRED_PARAMETER_NOT_FOUND']);
         const ok = arrangeArguments('read_files', [lit('/data'), named('format', 'STRING', 'json'), named('header', 'BOOLEAN')]);
         expect(ok.problems).toEqual([]);
         expect(ok.args.map(a => a.literal)).toEqual(['/data', 'json', undefined]);
