@@ -97,7 +97,7 @@ export const DATETIME_FUNCTIONS: FunctionGroup = {
         ['timestampadd(unit: const string, quantity: integral, ts: datetime) -> @timestampArg(2)', 'Adds a quantity of a unit to a timestamp.',
             'timestampadd(HOUR, 5, TIMESTAMP\'2024-07-04 22:00:00\') → 2024-07-05 03:00:00', { syntax: `timestampadd(unit, quantity, ts) where ${UNIT}` }],
         ['timestampdiff(unit: const string, start: datetime, end: datetime) -> bigint', 'Counts the whole units from start to end.',
-            'timestampdiff(MONTH, DATE\'2024-01-31\', DATE\'2024-03-30\') → 1', { syntax: `timestampdiff(unit, start, end) where ${UNIT}` }],
+            'timestampdiff(MONTH, DATE\'2024-01-15\', DATE\'2024-03-20\') → 2', { syntax: `timestampdiff(unit, start, end) where ${UNIT}` }],
         ['to_date(date_str: string|datetime, fmt?: string) -> date', 'Parses text (optionally with a pattern) or casts a timestamp to a date; fails on bad input under ANSI mode.',
             'to_date(\'04.07.2024\', \'dd.MM.yyyy\') → 2024-07-04'],
         ['to_time(str: string, format?: string) -> time(6)', 'Parses text into a time of day, optionally with a pattern.', 'to_time(\'18:05:09\') → 18:05:09'],

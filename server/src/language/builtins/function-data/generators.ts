@@ -6,11 +6,11 @@ export const GENERATOR_FUNCTIONS: FunctionGroup = {
     category: 'generator',
     defs: [
         ['explode(collection: array|map) -> @explode', 'One row per array element (column col) or per map entry (columns key and value); empty or NULL input gives no row.',
-            'SELECT explode(array(10, 20)) → rows 10, 20', { namedArguments: true }],
+            'SELECT explode(array(\'x\', \'y\')) → rows \'x\', \'y\'', { namedArguments: true }],
         ['explode_outer(collection: array|map) -> @explode', 'Like explode, but an empty or NULL input gives one row of NULLs.',
             'SELECT explode_outer(array()) → one row NULL', { namedArguments: true }],
         ['inline(input: array) -> @inline', 'One row per struct of the array, one column per struct field.',
-            'SELECT inline(array(struct(1, \'a\'), struct(2, \'b\'))) → (1, a), (2, b)', { namedArguments: true }],
+            'SELECT inline(array(struct(7, \'x\'), struct(8, \'y\'))) → (7, x), (8, y)', { namedArguments: true }],
         ['inline_outer(input: array) -> @inline', 'Like inline, but an empty or NULL array gives one row of NULLs.',
             'SELECT inline_outer(array()) → one row of NULLs', { namedArguments: true }],
         ['json_tuple(jsonStr: string, fields+: const string) -> @jsonTuple', 'Extracts several top-level fields of a JSON object at once, as string columns c0, c1, ….',

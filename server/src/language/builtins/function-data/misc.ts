@@ -6,7 +6,7 @@ export const HASH_FUNCTIONS: FunctionGroup = {
     category: 'hash',
     defs: [
         ['crc32(expr: binary) -> bigint', 'CRC-32 checksum of the bytes (or UTF-8 text).', 'crc32(\'abc\') → 891568578'],
-        ['hash(exprs+: any) -> int', '32-bit Murmur3 hash of the arguments.', 'hash(\'abc\') → -1277085010 (fixed for given input)'],
+        ['hash(exprs+: any) -> int', '32-bit Murmur3 hash of the arguments.', 'hash(\'abc\') → the same int on every run'],
         ['md5(expr: binary) -> string', 'MD5 digest as 32 hexadecimal digits.', 'md5(\'abc\') → \'900150983cd24fb0d6963f7d28e17f72\''],
         ['sha1(expr: binary) -> string', 'SHA-1 digest as 40 hexadecimal digits.', 'sha1(\'abc\') → \'a9993e364706816aba3e25717850c26c9cd0d89d\'', { aliases: ['sha'] }],
         ['sha2(expr: binary, bitLength: const int) -> string', 'SHA-2 digest (224, 256, 384 or 512 bits; 0 means 256) as hexadecimal digits.',
