@@ -655,6 +655,95 @@ export function parseSchema(text: string): ParseResult<StructField[]> {
 
 //#endregion
 
+//#region Literals
+
+const INT_MAX = 2147483647n;
+const LONG_MAX = 9223372036854775807n;
+
+/**
+ * The type Spark gives a literal as written in SQL: `42` INT, `3000000000` BIGINT, `1.50`
+ * DECIMAL(3,2), `1.5D` DOUBLE, `2F` FLOAT, `7L` BIGINT, `7S` SMALLINT, `7Y` TINYINT, `1.5BD`
+ * DECIMAL, `1E3` DOUBLE, `'x'` STRING, `X'0A'` BINARY, `TRUE` BOOLEAN, `NULL` VOID,
+ * `DATE'…'`, `TIMESTAMP'…'`, `TIMESTAMP_NTZ'…'`, `INTERVAL '1' DAY` … Undefined when the text is
+ * not a literal.
+ */
+export function literalType(text: string): TypeDescriptor | undefined {
+    const t = text.trim();
+    if (/^null$/i.test(t)) {
+        return Types.void;
+    }
+    if (/^(true|false)$/i.test(t)) {
+        return Types.boolean;
+    }
+    if (/^('([^'\\]|\\.)*'|"([^"\\]|\\.)*")$/s.test(t)) {
+        return Types.string;
+    }
+    if (/^X'[0-9A-Fa-f]*'$/i.test(t)) {
+        return Types.binary;
+    }
+    const typed = /^(DATE|TIMESTAMP_NTZ|TIMESTAMP_LTZ|TIMESTAMP|TIME)\s*'[^']*'$/i.exec(t);
+    if (typed) {
+        return { DATE: Types.date, TIMESTAMP_NTZ: Types.timestampNtz, TIMESTAMP_LTZ: Types.timestamp, TIMESTAMP: Types.timestamp, TIME: Types.time(6) }[
+            typed[1].toUpperCase() as 'DATE' | 'TIMESTAMP_NTZ' | 'TIMESTAMP_LTZ' | 'TIMESTAMP' | 'TIME'];
+    }
+    if (/^INTERVAL\b/i.test(t)) {
+        return intervalLiteralType(t.slice('INTERVAL'.length));
+    }
+    const suffixed = /^[+-]?(\d+)([LSY])$/i.exec(t);
+    if (suffixed) {
+        return { L: Types.bigint, S: Types.smallint, Y: Types.tinyint }[suffixed[2].toUpperCase() as 'L' | 'S' | 'Y'];
+    }
+    if (/^[+-]?(\d+\.?\d*|\.\d+)(E[+-]?\d+)?D$/i.test(t)) {
+        return Types.double;
+    }
+    if (/^[+-]?(\d+\.?\d*|\.\d+)(E[+-]?\d+)?F$/i.test(t)) {
+        return Types.float;
+    }
+    if (/^[+-]?(\d+\.?\d*|\.\d+)E[+-]?\d+$/i.test(t)) {
+        return Types.double;
+    }
+    const number = /^[+-]?(\d*)(?:\.(\d*))?(BD)?$/i.exec(t);
+    if (number && (number[1] !== '' || (number[2] ?? '') !== '')) {
+        const whole = number[1];
+        const fraction = number[2];
+        if (fraction === undefined && !number[3]) {
+            const value = BigInt(whole);
+            return value <= INT_MAX ? Types.int : value <= LONG_MAX ? Types.bigint : boundedDecimal(whole.replace(/^0+(?=\d)/, '').length, 0);
+        }
+        // An exact decimal: the precision counts the digits of the unscaled value, and is at least the scale.
+        const scale = (fraction ?? '').length;
+        const digits = String(BigInt(`${whole}${fraction ?? ''}` || '0')).length;
+        return boundedDecimal(Math.max(digits, scale, 1), scale);
+    }
+    return undefined;
+}
+
+const YEAR_MONTH_UNITS: Record<string, YearMonthField> = { YEAR: 'year', YEARS: 'year', MONTH: 'month', MONTHS: 'month' };
+const DAY_TIME_UNITS: Record<string, DayTimeField> = {
+    WEEK: 'day', WEEKS: 'day', DAY: 'day', DAYS: 'day', HOUR: 'hour', HOURS: 'hour', MINUTE: 'minute', MINUTES: 'minute',
+    SECOND: 'second', SECONDS: 'second', MILLISECOND: 'second', MILLISECONDS: 'second', MICROSECOND: 'second', MICROSECONDS: 'second',
+};
+
+/** `INTERVAL '1-2' YEAR TO MONTH`, `INTERVAL 3 HOURS 20 MINUTES` …: an ANSI interval type, or the calendar interval when units mix. */
+function intervalLiteralType(rest: string): TypeDescriptor | undefined {
+    const units = [...rest.toUpperCase().matchAll(/\b(YEARS?|MONTHS?|WEEKS?|DAYS?|HOURS?|MINUTES?|SECONDS?|MILLISECONDS?|MICROSECONDS?)\b/g)].map(m => m[1]);
+    if (units.length === 0) {
+        return undefined;
+    }
+    if (units.every(u => u in YEAR_MONTH_UNITS)) {
+        const fields = units.map(u => YEAR_MONTH_UNITS[u]);
+        return Types.intervalYearMonth(fields.includes('year') ? 'year' : 'month', fields.includes('month') ? 'month' : 'year');
+    }
+    if (units.every(u => u in DAY_TIME_UNITS)) {
+        const order: DayTimeField[] = ['day', 'hour', 'minute', 'second'];
+        const indexes = units.map(u => order.indexOf(DAY_TIME_UNITS[u]));
+        return Types.intervalDayTime(order[Math.min(...indexes)], order[Math.max(...indexes)]);
+    }
+    return Types.calendarInterval;
+}
+
+//#endregion
+
 //#region Predicates
 
 const INTEGRAL_KINDS: readonly TypeKind[] = ['tinyint', 'smallint', 'int', 'bigint'];

@@ -2,7 +2,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { getFunction, inferOutputColumns, inferReturnType, type CallArgument } from '../../../../server/src/language/builtins/functions.js';
-import { parseType, typeToString, Types } from '../../../../server/src/language/builtins/spark-types.js';
+import { literalType, parseType, typeToString, Types } from '../../../../server/src/language/builtins/spark-types.js';
 
 /**
  * Checks return-type inference against the result types Apache Spark itself reports in its SQL test
@@ -97,40 +97,19 @@ function parseCall(text: string): Call | undefined {
     return result && pos === tokens.length ? result : undefined;
 }
 
-/** The type Spark gives a literal (Spark SQL literal rules), with its value where it matters. */
+/** A literal argument: its type by Spark's literal rules, and its value where a rule reads it. */
 function literalArgument(text: string): CallArgument {
     const t = text.trim();
-    let m: RegExpExecArray | null;
+    const type = literalType(t) ?? Types.unknown;
+    const quoted = /^'([^']*)'$|^"([^"]*)"$/.exec(t);
+    if (quoted) {
+        return { type, literal: quoted[1] ?? quoted[2] };
+    }
     if (/^null$/i.test(t)) {
-        return { type: Types.void, literal: null };
+        return { type, literal: null };
     }
-    if (/^(true|false)$/i.test(t)) {
-        return { type: Types.boolean, literal: t.toLowerCase() === 'true' };
-    }
-    if ((m = /^'([^']*)'$|^"([^"]*)"$/.exec(t))) {
-        return { type: Types.string, literal: m[1] ?? m[2] };
-    }
-    if (/^X\s*'/i.test(t)) {
-        return { type: Types.binary };
-    }
-    if ((m = /^(date|timestamp_ntz|timestamp)\s*'/i.exec(t))) {
-        const kind = m[1].toLowerCase();
-        return { type: kind === 'date' ? Types.date : kind === 'timestamp' ? Types.timestamp : Types.timestampNtz };
-    }
-    if ((m = /^(-?\d+)([LSY])$/i.exec(t))) {
-        return { type: { L: Types.bigint, S: Types.smallint, Y: Types.tinyint }[m[2].toUpperCase() as 'L' | 'S' | 'Y'], literal: Number(m[1]) };
-    }
-    if (/D$/i.test(t) && !/BD$/i.test(t)) {
-        return { type: Types.double, literal: Number(t.slice(0, -1)) };
-    }
-    if ((m = /^-?(\d+)(?:\.(\d+))?(BD)?$/i.exec(t)) && (m[2] !== undefined || m[3])) {
-        // An exact decimal: precision counts the digits of the unscaled value, at least the scale.
-        const scale = m[2]?.length ?? 0;
-        const digits = String(BigInt(m[1] + (m[2] ?? ''))).length;
-        return { type: Types.decimal(Math.max(digits, scale), scale), literal: Number(t.replace(/BD$/i, '')) };
-    }
-    const n = Number(t);
-    return { type: Math.abs(n) <= 2147483647 ? Types.int : Types.bigint, literal: n };
+    const number = Number(t.replace(/(BD|[LSYDF])$/i, ''));
+    return Number.isNaN(number) ? { type } : { type, literal: number };
 }
 
 /** The argument an expression gives: a literal's type and value, or a nested call's inferred type. */

@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import {
-    binaryOperatorType, canImplicitlyCast, commonSupertype, commonSupertypeOf, DATA_TYPES, isComparable, isNumeric, isOrderable,
+    binaryOperatorType, canImplicitlyCast, commonSupertype, commonSupertypeOf, DATA_TYPES, isComparable, isNumeric, isOrderable, literalType,
     parseSchema, parseType, typesEqual, typeToSql, typeToString, Types, type BinaryOperator, type TypeDescriptor,
 } from '../../../../server/src/language/builtins/spark-types.js';
 
@@ -262,5 +262,47 @@ describe('binary operators', () => {
     test('an unknown operand keeps arithmetic unknown but a comparison boolean', () => {
         expect(show(binaryOperatorType('+', Types.unknown, Types.int))).toBe('unknown');
         expect(show(binaryOperatorType('>=', Types.unknown, Types.int))).toBe('boolean');
+    });
+});
+
+describe('literal types', () => {
+    test.each([
+        ['42', 'int'],
+        ['-7', 'int'],
+        ['2147483648', 'bigint'],
+        ['99999999999999999999', 'decimal(20,0)'],
+        ['7L', 'bigint'],
+        ['7S', 'smallint'],
+        ['7Y', 'tinyint'],
+        ['1.50', 'decimal(3,2)'],
+        ['0.05', 'decimal(2,2)'],
+        ['01.001001', 'decimal(7,6)'],
+        ['.5', 'decimal(1,1)'],
+        ['12.', 'decimal(2,0)'],
+        ['1.5BD', 'decimal(2,1)'],
+        ['1.5D', 'double'],
+        ['2F', 'float'],
+        ['1E3', 'double'],
+        ['\'x\'', 'string'],
+        ['"it\\"s"', 'string'],
+        ['X\'0A1B\'', 'binary'],
+        ['TRUE', 'boolean'],
+        ['null', 'void'],
+        ['DATE\'2024-07-04\'', 'date'],
+        ['TIMESTAMP \'2024-07-04 10:00:00\'', 'timestamp'],
+        ['timestamp_ntz\'2024-07-04 10:00:00\'', 'timestamp_ntz'],
+        ['INTERVAL \'1-2\' YEAR TO MONTH', 'interval year to month'],
+        ['INTERVAL 3 HOURS 20 MINUTES', 'interval hour to minute'],
+        ['INTERVAL \'2\' DAY', 'interval day'],
+        ['INTERVAL 1 YEAR 2 DAYS', 'interval'],
+    ])('%s is %s', (text, expected) => {
+        expect(show(literalType(text))).toBe(expected);
+    });
+
+    test('non-literals are not typed', () => {
+        expect(literalType('amount')).toBeUndefined();
+        expect(literalType('1 + 2')).toBeUndefined();
+        expect(literalType('INTERVAL')).toBeUndefined();
+        expect(literalType('.')).toBeUndefined();
     });
 });
