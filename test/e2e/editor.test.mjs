@@ -171,14 +171,33 @@ test('a plain .sql file stays SQL; a pipeline statement outside a pipeline folde
     // VS Code's built-in SQL language is called "MS SQL".
     await expectLanguageMode('MS SQL');
     await screenshot('plain-sql-file');
+    // A file the libraries glob matches, but .vscode/settings.json pins to "sql" in files.associations.
+    await openFile('orders/transformations/legacy/old_report.sql', 'SELECT region');
+    await expectLanguageMode('MS SQL');
     // The file outside any pipeline folder switches because of its CREATE FLOW statement ...
     await openFile('adhoc/cdc_flow.sql', 'CREATE FLOW customers_cdc');
     await expectLanguageMode('Pipeline SQL');
     await screenshot('statement-detected-file');
-    // ... and by now detection has long run for the plain file, which is still SQL.
+    // ... and by now detection has long run for the two files opened before it, which are still SQL.
     await openFile('orders/scratch/adhoc.sql', 'SELECT order_id, status');
     assert.equal((await languageMode().textContent())?.trim(), 'MS SQL');
+    await openFile('orders/transformations/legacy/old_report.sql', 'SELECT region');
+    assert.equal((await languageMode().textContent())?.trim(), 'MS SQL');
     lap('detection');
+});
+
+test('switching a Pipeline SQL file to SQL by hand is not undone', { timeout: 60_000 }, async () => {
+    await openFile('adhoc/cdc_flow.sql', 'CREATE FLOW customers_cdc');
+    await expectLanguageMode('Pipeline SQL');
+    await languageMode().click();
+    await page.locator('.quick-input-widget input').fill('MS SQL');
+    await page.locator('.quick-input-list .monaco-list-row', { hasText: 'MS SQL' }).first().click();
+    await expectLanguageMode('MS SQL');
+    // Detection would switch it back within milliseconds if it took the change for a fresh open.
+    await new Promise(resolve => setTimeout(resolve, 2000));
+    assert.equal((await languageMode().textContent())?.trim(), 'MS SQL');
+    await screenshot('manual-switch-kept');
+    lap('manual switch');
 });
 
 test('a syntax error squiggle appears while typing a broken token and goes away when fixed', { timeout: 120_000 }, async () => {
