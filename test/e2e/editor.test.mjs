@@ -186,6 +186,19 @@ test('a plain .sql file stays SQL; a pipeline statement outside a pipeline folde
     lap('detection');
 });
 
+test('a plain SQL file shows no Pipeline SQL diagnostics', {
+    timeout: 60_000,
+    // FIXME(server): the language server loads and validates every .sql file of the workspace, so plain
+    // SQL files get pipeline syntax errors; it should load only the files its pipelines list.
+    todo: 'server/src validates all workspace .sql files, not only pipeline libraries',
+}, async () => {
+    await openFile('orders/scratch/adhoc.sql', 'SELECT order_id, status');
+    await expectLanguageMode('MS SQL');
+    // The server validated the workspace when it started (the pipeline files above show its squiggles).
+    await new Promise(resolve => setTimeout(resolve, 2000));
+    assert.equal(await errorSquiggles().count(), 0);
+});
+
 test('switching a Pipeline SQL file to SQL by hand is not undone', { timeout: 60_000 }, async () => {
     await openFile('adhoc/cdc_flow.sql', 'CREATE FLOW customers_cdc');
     await expectLanguageMode('Pipeline SQL');
