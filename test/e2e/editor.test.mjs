@@ -137,7 +137,14 @@ test('a .sql file listed in spark-pipeline.yml opens in the Pipeline SQL mode', 
     await openFile('orders/transformations/orders.sql', 'CREATE OR REFRESH STREAMING TABLE');
     await expectLanguageMode('Pipeline SQL');
     lap('pipeline file in Pipeline SQL mode');
+    // The language status ({} next to the mode) says why and whether the server runs.
+    await page.locator('[id="status.languageStatus"]').first().click();
+    const status = page.locator('.hover-language-status', { hasText: 'Listed in the libraries of spark-pipeline.yml' }).first();
+    await status.waitFor({ timeout: 15_000 });
+    await waitUntil('the server to be running', () => status.textContent(), t => /Language server running/.test(t ?? ''));
+    assert.match(await status.textContent(), /pipeline 'orders'/);
     await screenshot('pipeline-file-mode');
+    await page.keyboard.press('Escape');
 });
 
 test('keywords, strings and names get distinct TextMate colours', { timeout: 60_000 }, async () => {
