@@ -23,7 +23,9 @@ export function associationPatterns(associations: Record<string, unknown>, langu
 export class LanguageSwitchMemory {
     private readonly closedAt = new Map<string, number>();
 
-    constructor(private readonly windowMs = 2000, private readonly now: () => number = Date.now) {}
+    // VS Code fires the close and the open of a language change in one go; the window is only slack.
+    // It is short so that a real close and quick reopen ("Reopen Closed Editor") is detected again.
+    constructor(private readonly windowMs = 500, private readonly now: () => number = Date.now) {}
 
     /** Notes that a document with this key was closed while in the Pipeline SQL mode. */
     closedAsPipelineSql(key: string): void {
