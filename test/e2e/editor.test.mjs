@@ -174,7 +174,7 @@ test('keywords, strings and names get distinct TextMate colours', { timeout: 60_
 });
 
 test('a plain .sql file stays SQL; a pipeline statement outside a pipeline folder switches the mode', { timeout: 90_000 }, async () => {
-    await openFile('orders/scratch/adhoc.sql', 'SELECT order_id, status');
+    await openFile('orders/scratch/adhoc.sql', 'SELECT TOP 5 order_id');
     // VS Code's built-in SQL language is called "MS SQL".
     await expectLanguageMode('MS SQL');
     await screenshot('plain-sql-file');
@@ -186,7 +186,7 @@ test('a plain .sql file stays SQL; a pipeline statement outside a pipeline folde
     await expectLanguageMode('Pipeline SQL');
     await screenshot('statement-detected-file');
     // ... and by now detection has long run for the two files opened before it, which are still SQL.
-    await openFile('orders/scratch/adhoc.sql', 'SELECT order_id, status');
+    await openFile('orders/scratch/adhoc.sql', 'SELECT TOP 5 order_id');
     assert.equal((await languageMode().textContent())?.trim(), 'MS SQL');
     await openFile('orders/transformations/legacy/old_report.sql', 'SELECT region');
     assert.equal((await languageMode().textContent())?.trim(), 'MS SQL');
@@ -199,7 +199,7 @@ test('a plain SQL file shows no Pipeline SQL diagnostics', {
     // SQL files get pipeline syntax errors; it should load only the files its pipelines list.
     todo: 'server/src validates all workspace .sql files, not only pipeline libraries',
 }, async () => {
-    await openFile('orders/scratch/adhoc.sql', 'SELECT order_id, status');
+    await openFile('orders/scratch/adhoc.sql', 'SELECT TOP 5 order_id');
     await expectLanguageMode('MS SQL');
     // The server validated the workspace when it started (the pipeline files above show its squiggles).
     await new Promise(resolve => setTimeout(resolve, 2000));
@@ -221,31 +221,31 @@ test('switching a Pipeline SQL file to SQL by hand is not undone', { timeout: 60
 });
 
 test('a syntax error squiggle appears while typing a broken token and goes away when fixed', { timeout: 120_000 }, async () => {
-    await openFile('orders/transformations/settings.sql', 'SET mode');
+    await openFile('orders/transformations/orders.sql', 'CREATE OR REFRESH STREAMING TABLE');
     await expectLanguageMode('Pipeline SQL');
-    const line = editor().locator('.view-line', { hasText: "mode = 'demo';" });
-    await line.click();
-    await page.keyboard.press('Home');
-    await page.keyboard.press('Shift+Control+ArrowRight');
-    await page.keyboard.type('SEET');
-    await editor().locator('.view-line', { hasText: "SEET mode = 'demo';" }).waitFor();
+    const line = editor().locator('.view-line', { hasText: 'TABLE orders_history;' });
+    // Double-click selects the word STREAMING; typing replaces it with a misspelling.
+    const keyword = line.locator('span span', { hasText: 'STREAMING' }).first();
+    const box = await keyword.boundingBox();
+    await page.mouse.dblclick(box.x + 8, box.y + box.height / 2);
+    await page.keyboard.type('STREAMNG');
+    await line.filter({ hasText: 'STREAMNG TABLE orders_history;' }).waitFor();
     await errorSquiggles().first().waitFor({ timeout: 60_000 });
     lap('squiggle shown');
 
     // Hovering the squiggle shows the language server's message with Spark's error class.
-    // The decoration is re-rendered as diagnostics arrive; take a box once one stays put.
-    const box = await waitUntil('a rendered squiggle', () => errorSquiggles().first().boundingBox().catch(() => null), b => b !== null && b.width > 0);
-    await page.mouse.move(box.x + Math.min(5, box.width / 2), box.y + box.height / 2);
-    const hover = page.locator('.monaco-hover', { hasText: 'PARSE_SYNTAX_ERROR' }).first();
-    await hover.waitFor({ timeout: 15_000 });
+    const squiggle = await waitUntil('a rendered squiggle', () => errorSquiggles().first().boundingBox().catch(() => null), b => b !== null && b.width > 0);
+    await page.mouse.move(squiggle.x + Math.min(5, squiggle.width / 2), squiggle.y + squiggle.height / 2);
+    await page.locator('.monaco-hover', { hasText: 'PARSE_SYNTAX_ERROR' }).first().waitFor({ timeout: 15_000 });
     await screenshot('syntax-error-squiggle');
     await page.mouse.move(5, 5);
 
-    await line.click();
-    await page.keyboard.press('Home');
-    await page.keyboard.press('Shift+Control+ArrowRight');
-    await page.keyboard.type('SET');
-    await editor().locator('.view-line', { hasText: "SET mode = 'demo';" }).waitFor();
+    // Fix it by typing: select the misspelt word back (the cursor is right after it) and retype it.
+    await page.keyboard.press('Escape');
+    await page.keyboard.press('Shift+Control+ArrowLeft');
+    await page.keyboard.type('STREAMING');
+    await line.filter({ hasText: 'STREAMING TABLE orders_history;' }).waitFor();
+    // No squiggle anywhere in the file: the whole pipeline file parses.
     await waitUntil('the squiggle to go away', () => errorSquiggles().count(), n => n === 0, 60_000);
     await screenshot('syntax-error-fixed');
     lap('squiggle cleared');
