@@ -8,6 +8,9 @@ const steps = [
     ['typecheck', 'npx tsc --noEmit'],
     ['build', 'node esbuild.mjs'],
     ['unit, integration and conformance tests', 'npx vitest run'],
+    // Installs code-server, Node 24 and Chromium on first use (scripts/e2e-setup.sh), then packages the
+    // .vsix and checks it in a real VS Code; screenshots in test-artifacts/e2e/.
+    ['real VS Code end-to-end test (code-server + Chromium)', 'node scripts/e2e.mjs'],
 ];
 
 for (const [name, command] of steps) {

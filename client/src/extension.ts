@@ -1,29 +1,36 @@
 import * as vscode from 'vscode';
-import type { LanguageClientOptions, ServerOptions } from 'vscode-languageclient/node.js';
-import { LanguageClient, TransportKind } from 'vscode-languageclient/node.js';
+import { registerCommands } from './commands.js';
+import { PipelineSqlClient } from './language-client.js';
+import { DetectionReasons, registerLanguageDetection } from './language-detection.js';
+import { registerLanguageStatus } from './status.js';
 
-let client: LanguageClient | undefined;
+let client: PipelineSqlClient | undefined;
 
-/** Starts the Pipeline SQL language client; the server runs in its own Node process. */
-export async function activate(context: vscode.ExtensionContext): Promise<void> {
-    const module = context.asAbsolutePath('out/server.cjs');
-    const serverOptions: ServerOptions = {
-        run: { module, transport: TransportKind.ipc },
-        debug: { module, transport: TransportKind.ipc, options: { execArgv: ['--nolazy', '--inspect=6009'] } },
-    };
-    const clientOptions: LanguageClientOptions = {
-        documentSelector: [{ language: 'pipeline-sql' }],
-    };
-    client = new LanguageClient('pipelineSql', 'Pipeline SQL', serverOptions, clientOptions);
+/**
+ * Activates Pipeline SQL: language detection for `.sql` files, the language client (started when the
+ * first Pipeline SQL document opens), the language status item and the commands. Only wiring here.
+ */
+export function activate(context: vscode.ExtensionContext): void {
     try {
-        await client.start();
+        const log = vscode.window.createOutputChannel('Pipeline SQL', { log: true });
+        const reasons = new DetectionReasons();
+        client = new PipelineSqlClient(context, log);
+        context.subscriptions.push(
+            log,
+            reasons,
+            client,
+            registerLanguageDetection(reasons, log),
+            registerLanguageStatus(client, reasons),
+            registerCommands(client),
+        );
     } catch (error) {
         // VS Code does not show a notification when an extension fails to activate, so we do.
-        void vscode.window.showErrorMessage(`Pipeline SQL: the language server failed to start: ${String(error)}`);
+        void vscode.window.showErrorMessage(`Pipeline SQL failed to activate: ${error instanceof Error ? error.message : String(error)}`);
         throw error;
     }
 }
 
-export function deactivate(): Thenable<void> | undefined {
-    return client?.stop();
+/** Stops the language server. */
+export function deactivate(): Promise<void> | undefined {
+    return client?.dispose();
 }

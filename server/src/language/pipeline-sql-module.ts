@@ -5,6 +5,10 @@ import type {
 } from 'langium/lsp';
 import { createDefaultModule, createDefaultSharedModule } from 'langium/lsp';
 import { PipelineSqlDocumentValidator } from './validation/pipeline-sql-document-validator.js';
+import { PipelineSqlLexer } from './parser/pipeline-sql-lexer.js';
+import { PipelineSqlValueConverter } from './parser/pipeline-sql-value-converter.js';
+import { createPipelineSqlParserConfig } from './parser/pipeline-sql-parser-config.js';
+import { PipelineSqlTokenBuilder } from './parser/pipeline-sql-token-builder.js';
 import { PipelineSqlGeneratedModule, PipelineSqlGeneratedSharedModule } from './generated/module.js';
 
 /** Services this language adds to Langium's defaults, grouped by concern. */
@@ -16,6 +20,12 @@ export type PipelineSqlServices = LangiumServices & PipelineSqlAddedServices;
 
 /** The dependency-injection module that binds our service implementations. */
 export const PipelineSqlModule: Module<PipelineSqlServices, PartialLangiumServices & PipelineSqlAddedServices> = {
+    parser: {
+        Lexer: (services) => new PipelineSqlLexer(services),
+        TokenBuilder: () => new PipelineSqlTokenBuilder(),
+        ValueConverter: () => new PipelineSqlValueConverter(),
+        ParserConfig: () => createPipelineSqlParserConfig(),
+    },
     validation: {
         DocumentValidator: (services) => new PipelineSqlDocumentValidator(services),
     },

@@ -1,19 +1,11 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { parse as parseYaml } from 'yaml';
+import {
+    isPipelineLibrary, NonSourceFolders, parsePipelineSpec, PipelineSpecFileNames, type PipelineSpec,
+} from '../../../common/pipeline-files.js';
 
-/** File names that mark the root folder of a pipeline (Spark Declarative Pipelines' project file). */
-export const PipelineSpecFileNames = ['spark-pipeline.yml', 'spark-pipeline.yaml'] as const;
-
-/** Folders under a pipeline root that never hold pipeline source: the sample catalog and the engine state. */
-export const NonSourceFolders = ['samples', '.pipeline-sql', 'node_modules', '.git'] as const;
-
-/** What the project file of a pipeline says about its sources. */
-export interface PipelineSpec {
-    name?: string;
-    /** Include globs relative to the root, from `libraries: [{glob: {include}}, {file: {path}}, ...]`. */
-    includes: string[];
-}
+// The spec parsing and glob matching are shared with the VS Code client (language detection).
+export { globToRegExp, NonSourceFolders, parsePipelineSpec, PipelineSpecFileNames, type PipelineSpec } from '../../../common/pipeline-files.js';
 
 /** A pipeline: its root folder, its project file (if any) and the SQL files that belong to it. */
 export interface PipelineRoot {
@@ -21,74 +13,6 @@ export interface PipelineRoot {
     specFile?: string;
     spec?: PipelineSpec;
     files: string[];
-}
-
-/**
- * Reads the `libraries` of a `spark-pipeline.yml`. Accepts Spark's `glob: {include: ...}` entries and the
- * Databricks bundle forms `file: {path}` and `notebook: {path}`. Unknown entries are ignored.
- */
-export function parsePipelineSpec(text: string): PipelineSpec {
-    const doc: unknown = parseYaml(text);
-    const spec: PipelineSpec = { includes: [] };
-    if (!isRecord(doc)) {
-        return spec;
-    }
-    if (typeof doc.name === 'string') {
-        spec.name = doc.name;
-    }
-    const libraries = doc.libraries ?? doc.definitions;
-    if (Array.isArray(libraries)) {
-        for (const lib of libraries) {
-            if (!isRecord(lib)) {
-                continue;
-            }
-            for (const key of ['glob', 'file', 'notebook'] as const) {
-                const entry = lib[key];
-                const pattern = isRecord(entry) ? (entry.include ?? entry.path) : entry;
-                if (typeof pattern === 'string') {
-                    spec.includes.push(pattern);
-                } else if (Array.isArray(pattern)) {
-                    spec.includes.push(...pattern.filter((p): p is string => typeof p === 'string'));
-                }
-            }
-        }
-    }
-    return spec;
-}
-
-/**
- * Turns a library glob into a regular expression over `/`-separated relative paths.
- * `**` matches any number of folders, `*` anything but `/`, `?` one character; a pattern naming a
- * folder (`transformations/`, `transformations/**`) matches every file below it.
- */
-export function globToRegExp(glob: string): RegExp {
-    let g = glob.replace(/\\/g, '/').replace(/^\.\//, '');
-    if (g.endsWith('/')) {
-        g += '**';
-    }
-    let re = '';
-    for (let i = 0; i < g.length; i++) {
-        const c = g[i];
-        if (c === '*') {
-            if (g[i + 1] === '*') {
-                // `**/` matches zero or more folders; a trailing `**` matches everything below.
-                if (g[i + 2] === '/') {
-                    re += '(?:.*/)?';
-                    i += 2;
-                } else {
-                    re += '.*';
-                    i += 1;
-                }
-            } else {
-                re += '[^/]*';
-            }
-        } else if (c === '?') {
-            re += '[^/]';
-        } else {
-            re += c.replace(/[.+^${}()|[\]\\]/g, '\\$&');
-        }
-    }
-    return new RegExp(`^${re}(?:/.*)?$`);
 }
 
 /** Whether a folder holds a pipeline project file; returns its path. */
@@ -104,15 +28,7 @@ export function findSpecFile(dir: string): string | undefined {
 
 /** Lists the pipeline's SQL files: those matching the project file's globs, or every `.sql` outside `samples/`. */
 export function listPipelineFiles(root: string, spec?: PipelineSpec): string[] {
-    const all = walkSqlFiles(root);
-    if (!spec || spec.includes.length === 0) {
-        return all;
-    }
-    const patterns = spec.includes.map(globToRegExp);
-    return all.filter(file => {
-        const rel = path.relative(root, file).split(path.sep).join('/');
-        return patterns.some(p => p.test(rel));
-    });
+    return walkSqlFiles(root).filter(file => isPipelineLibrary(spec, path.relative(root, file).split(path.sep).join('/')));
 }
 
 /** Loads one pipeline root: the folder, its project file if present, and its files. */
@@ -189,8 +105,4 @@ function safeReaddir(dir: string): fs.Dirent[] {
         }
         throw error;
     }
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-    return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

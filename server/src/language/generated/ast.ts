@@ -9,30 +9,2155 @@ import * as langium from 'langium';
 export const PipelineSqlTerminals = {
     WS: /\s+/,
     ML_COMMENT: /\/\*[\s\S]*?\*\//,
+    CELL_BREAK: /--[ \t]*COMMAND[ \t]*-{3,}[^\n\r]*/,
     SL_COMMENT: /--[^\n\r]*/,
     BACKTICK_ID: /`([^`]|``)*`/,
-    ID: /[_a-zA-Z][\w]*/,
+    RAW_STRING: /[rR]('[^']*'|"[^"]*")/,
+    HEX_STRING: /[xX]'[0-9a-fA-F]*'/,
     STRING: /'(\\.|[^'\\])*'|"(\\.|[^"\\])*"/,
+    NUMBER: /(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?([bB][dD]|[lLsSyYdDfF](?![\w]))?/,
+    ID: /([_a-zA-Z]|\$\{[^}\r\n]*\})(\w|\$\{[^}\r\n]*\})*/,
 };
 
 export type PipelineSqlTerminalNames = keyof typeof PipelineSqlTerminals;
 
 export type PipelineSqlKeywordNames =
+    | "!"
+    | "!="
+    | "%"
+    | "&"
+    | "("
+    | ")"
+    | "*"
+    | "+"
+    | ","
+    | "-"
+    | "->"
+    | "."
+    | "/"
+    | ":"
+    | "::"
     | ";"
+    | "<"
+    | "<<"
+    | "<="
+    | "<=>"
+    | "<>"
     | "="
-    | "SET";
+    | "=="
+    | "=>"
+    | ">"
+    | ">="
+    | ">>"
+    | ">>>"
+    | "?"
+    | "AGGREGATE"
+    | "ALL"
+    | "ALTER"
+    | "ALWAYS"
+    | "AND"
+    | "ANTI"
+    | "ANY"
+    | "APPLY"
+    | "ARRAY"
+    | "AS"
+    | "ASC"
+    | "AT"
+    | "AUTO"
+    | "BETWEEN"
+    | "BITEMPORAL"
+    | "BOTH"
+    | "BUCKET"
+    | "BY"
+    | "CASE"
+    | "CAST"
+    | "CATALOG"
+    | "CDC"
+    | "CHANGES"
+    | "CHECK"
+    | "CLUSTER"
+    | "COLLATE"
+    | "COLLATION"
+    | "COLUMNS"
+    | "COMMENT"
+    | "CONSTRAINT"
+    | "CREATE"
+    | "CRON"
+    | "CROSS"
+    | "CUBE"
+    | "CURRENT"
+    | "DATABASE"
+    | "DATE"
+    | "DAY"
+    | "DAYS"
+    | "DEFAULT"
+    | "DEFERRABLE"
+    | "DEFERRED"
+    | "DELAY"
+    | "DELETE"
+    | "DESC"
+    | "DISTINCT"
+    | "DISTRIBUTE"
+    | "DIV"
+    | "DROP"
+    | "ELSE"
+    | "END"
+    | "ENFORCED"
+    | "ESCAPE"
+    | "EVERY"
+    | "EXCEPT"
+    | "EXCLUDE"
+    | "EXISTS"
+    | "EXPECT"
+    | "EXTEND"
+    | "EXTERNAL"
+    | "EXTRACT"
+    | "FAIL"
+    | "FALSE"
+    | "FILTER"
+    | "FIRST"
+    | "FLOW"
+    | "FOLLOWING"
+    | "FOR"
+    | "FOREIGN"
+    | "FROM"
+    | "FULL"
+    | "GENERATED"
+    | "GLOBAL"
+    | "GROUP"
+    | "GROUPING"
+    | "HAVING"
+    | "HISTORY"
+    | "HOUR"
+    | "HOURS"
+    | "IDENTIFIER"
+    | "IDENTITY"
+    | "IF"
+    | "IGNORE"
+    | "ILIKE"
+    | "IN"
+    | "INCLUDE"
+    | "INCREMENT"
+    | "INCREMENTAL"
+    | "INITIALLY"
+    | "INNER"
+    | "INSERT"
+    | "INTERSECT"
+    | "INTERVAL"
+    | "INTO"
+    | "IS"
+    | "JOIN"
+    | "KEY"
+    | "KEYS"
+    | "LAST"
+    | "LATERAL"
+    | "LEADING"
+    | "LEFT"
+    | "LEVEL"
+    | "LIKE"
+    | "LIMIT"
+    | "LIVE"
+    | "LOCATION"
+    | "MANAGED"
+    | "MAP"
+    | "MASK"
+    | "MATERIALIZED"
+    | "MAX"
+    | "MICROSECOND"
+    | "MICROSECONDS"
+    | "MILLISECOND"
+    | "MILLISECONDS"
+    | "MINUS"
+    | "MINUTE"
+    | "MINUTES"
+    | "MONTH"
+    | "MONTHS"
+    | "MOST"
+    | "NAME"
+    | "NAMESPACE"
+    | "NANOSECOND"
+    | "NANOSECONDS"
+    | "NATURAL"
+    | "NONE"
+    | "NORELY"
+    | "NOT"
+    | "NULL"
+    | "NULLS"
+    | "OF"
+    | "OFFSET"
+    | "ON"
+    | "ONCE"
+    | "OPTIONS"
+    | "OR"
+    | "ORDER"
+    | "OUT"
+    | "OUTER"
+    | "OVER"
+    | "OVERLAY"
+    | "OVERWRITE"
+    | "OWNER"
+    | "PARTITION"
+    | "PARTITIONED"
+    | "PERCENT"
+    | "PIVOT"
+    | "PLACING"
+    | "POLICY"
+    | "POSITION"
+    | "PRECEDING"
+    | "PRIMARY"
+    | "PRIVATE"
+    | "QUALIFY"
+    | "RANGE"
+    | "RECURSION"
+    | "RECURSIVE"
+    | "REFERENCES"
+    | "REFRESH"
+    | "REGEXP"
+    | "RELY"
+    | "REPEATABLE"
+    | "REPLACE"
+    | "RESPECT"
+    | "RIGHT"
+    | "RLIKE"
+    | "ROLLUP"
+    | "ROW"
+    | "ROWS"
+    | "SCD"
+    | "SCHEDULE"
+    | "SCHEMA"
+    | "SECOND"
+    | "SECONDS"
+    | "SELECT"
+    | "SEMI"
+    | "SEQUENCE"
+    | "SET"
+    | "SETS"
+    | "SINGLE"
+    | "SNAPSHOT"
+    | "SOME"
+    | "SORT"
+    | "START"
+    | "STORED"
+    | "STREAM"
+    | "STREAMING"
+    | "STRICT"
+    | "STRUCT"
+    | "SUBSTR"
+    | "SUBSTRING"
+    | "SYSTEM"
+    | "SYSTEM_TIME"
+    | "SYSTEM_VERSION"
+    | "TABLE"
+    | "TABLESAMPLE"
+    | "TBLPROPERTIES"
+    | "TEMP"
+    | "TEMPORARY"
+    | "THEN"
+    | "TIME"
+    | "TIMESERIES"
+    | "TIMESTAMP"
+    | "TIMESTAMP_LTZ"
+    | "TIMESTAMP_NTZ"
+    | "TO"
+    | "TRACK"
+    | "TRAILING"
+    | "TRIGGER"
+    | "TRIM"
+    | "TRUE"
+    | "TRUNCATE"
+    | "TRY_CAST"
+    | "TYPE"
+    | "UNBOUNDED"
+    | "UNION"
+    | "UNKNOWN"
+    | "UNPIVOT"
+    | "UPDATE"
+    | "UPDATES"
+    | "USE"
+    | "USING"
+    | "VALUES"
+    | "VERSION"
+    | "VIEW"
+    | "VIOLATION"
+    | "WATERMARK"
+    | "WEEK"
+    | "WEEKS"
+    | "WHEN"
+    | "WHERE"
+    | "WINDOW"
+    | "WITH"
+    | "WITHIN"
+    | "YEAR"
+    | "YEARS"
+    | "ZONE"
+    | "["
+    | "]"
+    | "^"
+    | "|"
+    | "|>"
+    | "||"
+    | "~";
 
 export type PipelineSqlTokenNames = PipelineSqlTerminalNames | PipelineSqlKeywordNames;
 
-/** A name: plain, back-quoted or a non-reserved keyword. */
-export type Identifier = string;
-
-export function isIdentifier(item: unknown): item is Identifier {
-    return (typeof item === 'string' && (/[_a-zA-Z][\w]*/.test(item) || /`([^`]|``)*`/.test(item)));
+export interface AliasedExpression extends langium.AstNode {
+    readonly $container: PipeAggregate | PivotClause;
+    readonly $type: 'AliasedExpression';
+    alias?: AliasName | Identifier;
+    expression: Expression;
 }
 
+export const AliasedExpression = {
+    $type: 'AliasedExpression',
+    alias: 'alias',
+    expression: 'expression'
+} as const;
+
+export function isAliasedExpression(item: unknown): item is AliasedExpression {
+    return reflection.isInstance(item, AliasedExpression.$type);
+}
+
+export type AliasName = IdentifierClause | SoftKeyword | string;
+
+export function isAliasName(item: unknown): item is AliasName {
+    return isSoftKeyword(item) || isIdentifierClause(item) || (typeof item === 'string' && (/([_a-zA-Z]|\$\{[^}\r\n]*\})(\w|\$\{[^}\r\n]*\})*/.test(item) || /`([^`]|``)*`/.test(item)));
+}
+
+export type AlterObjectKind = string;
+
+export function isAlterObjectKind(item: unknown): item is AlterObjectKind {
+    return typeof item === 'string';
+}
+
+export interface AlterOwner extends langium.AstNode {
+    readonly $container: PipelineFile;
+    readonly $type: 'AlterOwner';
+    kind: AlterObjectKind;
+    name: QualifiedName;
+    owner: Identifier;
+}
+
+export const AlterOwner = {
+    $type: 'AlterOwner',
+    kind: 'kind',
+    name: 'name',
+    owner: 'owner'
+} as const;
+
+export function isAlterOwner(item: unknown): item is AlterOwner {
+    return reflection.isInstance(item, AlterOwner.$type);
+}
+
+export interface ApplyAsDeleteClause extends langium.AstNode {
+    readonly $container: AutoCdcSpec | SnapshotSpec;
+    readonly $type: 'ApplyAsDeleteClause';
+    condition: Expression;
+}
+
+export const ApplyAsDeleteClause = {
+    $type: 'ApplyAsDeleteClause',
+    condition: 'condition'
+} as const;
+
+export function isApplyAsDeleteClause(item: unknown): item is ApplyAsDeleteClause {
+    return reflection.isInstance(item, ApplyAsDeleteClause.$type);
+}
+
+export interface ApplyAsTruncateClause extends langium.AstNode {
+    readonly $container: AutoCdcSpec | SnapshotSpec;
+    readonly $type: 'ApplyAsTruncateClause';
+    condition: Expression;
+}
+
+export const ApplyAsTruncateClause = {
+    $type: 'ApplyAsTruncateClause',
+    condition: 'condition'
+} as const;
+
+export function isApplyAsTruncateClause(item: unknown): item is ApplyAsTruncateClause {
+    return reflection.isInstance(item, ApplyAsTruncateClause.$type);
+}
+
+export interface ApplyChanges extends langium.AstNode {
+    readonly $container: PipelineFile;
+    readonly $type: 'ApplyChanges';
+    cdc: AutoCdcSpec;
+    target: DatasetRef;
+}
+
+export const ApplyChanges = {
+    $type: 'ApplyChanges',
+    cdc: 'cdc',
+    target: 'target'
+} as const;
+
+export function isApplyChanges(item: unknown): item is ApplyChanges {
+    return reflection.isInstance(item, ApplyChanges.$type);
+}
+
+export interface ApplyChangesFlow extends langium.AstNode {
+    readonly $container: CreateFlow;
+    readonly $type: 'ApplyChangesFlow';
+    cdc: AutoCdcSpec;
+    target: DatasetRef;
+}
+
+export const ApplyChangesFlow = {
+    $type: 'ApplyChangesFlow',
+    cdc: 'cdc',
+    target: 'target'
+} as const;
+
+export function isApplyChangesFlow(item: unknown): item is ApplyChangesFlow {
+    return reflection.isInstance(item, ApplyChangesFlow.$type);
+}
+
+export interface ArrayType extends langium.AstNode {
+    readonly $container: ArrayType | CastExpression | ColumnDef | MapType | PartitionColumn | StructTypeField;
+    readonly $type: 'ArrayType';
+    elementType: DataType;
+}
+
+export const ArrayType = {
+    $type: 'ArrayType',
+    elementType: 'elementType'
+} as const;
+
+export function isArrayType(item: unknown): item is ArrayType {
+    return reflection.isInstance(item, ArrayType.$type);
+}
+
+export type AsAlias = 'NULL' | Identifier;
+
+export function isAsAlias(item: unknown): item is AsAlias {
+    return isIdentifier(item) || item === 'NULL';
+}
+
+export interface Assignment extends langium.AstNode {
+    readonly $container: PipeSet | UpdateStatement;
+    readonly $type: 'Assignment';
+    column: ColumnPath;
+    value: Expression;
+}
+
+export const Assignment = {
+    $type: 'Assignment',
+    column: 'column',
+    value: 'value'
+} as const;
+
+export function isAssignment(item: unknown): item is Assignment {
+    return reflection.isInstance(item, Assignment.$type);
+}
+
+export type AutoCdcClause = ApplyAsDeleteClause | ApplyAsTruncateClause | ColumnsClause | ColumnsToUpdateClause | FlowWhereClause | IgnoreNullUpdatesClause | SequenceByClause | StoredAsClause | SystemSequenceByClause | TrackHistoryClause;
+
+export const AutoCdcClause = {
+    $type: 'AutoCdcClause'
+} as const;
+
+export function isAutoCdcClause(item: unknown): item is AutoCdcClause {
+    return reflection.isInstance(item, AutoCdcClause.$type);
+}
+
+export interface AutoCdcFlow extends langium.AstNode {
+    readonly $container: CreateFlow | InlineFlow;
+    readonly $type: 'AutoCdcFlow';
+    cdc: AutoCdcSpec | SnapshotSpec;
+    once: boolean;
+    target?: DatasetRef;
+}
+
+export const AutoCdcFlow = {
+    $type: 'AutoCdcFlow',
+    cdc: 'cdc',
+    once: 'once',
+    target: 'target'
+} as const;
+
+export function isAutoCdcFlow(item: unknown): item is AutoCdcFlow {
+    return reflection.isInstance(item, AutoCdcFlow.$type);
+}
+
+export interface AutoCdcSpec extends langium.AstNode {
+    readonly $container: ApplyChanges | ApplyChangesFlow | AutoCdcFlow;
+    readonly $type: 'AutoCdcSpec';
+    clauses: Array<AutoCdcClause>;
+    keys: ColumnNameList;
+    source: SourceRef;
+}
+
+export const AutoCdcSpec = {
+    $type: 'AutoCdcSpec',
+    clauses: 'clauses',
+    keys: 'keys',
+    source: 'source'
+} as const;
+
+export function isAutoCdcSpec(item: unknown): item is AutoCdcSpec {
+    return reflection.isInstance(item, AutoCdcSpec.$type);
+}
+
+export interface BetweenExpression extends langium.AstNode {
+    readonly $container: AliasedExpression | ApplyAsDeleteClause | ApplyAsTruncateClause | Assignment | BinaryExpression | CaseExpression | CaseWhen | CastExpression | DeleteStatement | Expectation | ExtractExpression | FlowWhereClause | FunctionArgument | FunctionCall | GeneratedAsProperty | GroupByClause | GroupingSets | InExpression | InsertFlow | InsertStatement | IntervalPart | JoinRelation | JsonPath | Lambda | LikeExpression | MaskProperty | OverlayExpression | PipeJoin | PipeOrganization | PipeWhere | PositionExpression | Query | ReplaceUsingSpec | RowFilterClause | SelectItem | SelectQuery | SequenceByClause | SortItem | StructFieldAccess | Subscript | SubstringExpression | SystemSequenceByClause | TableArgument | TableConstraint | TableSample | TrimExpression | TupleExpression | UnaryExpression | UpdateStatement | ValuesRelation | WindowSpec;
+    readonly $type: 'BetweenExpression';
+    lower: BinaryExpression;
+    not: boolean;
+    upper: BinaryExpression;
+    value: BinaryExpression;
+}
+
+export const BetweenExpression = {
+    $type: 'BetweenExpression',
+    lower: 'lower',
+    not: 'not',
+    upper: 'upper',
+    value: 'value'
+} as const;
+
+export function isBetweenExpression(item: unknown): item is BetweenExpression {
+    return reflection.isInstance(item, BetweenExpression.$type);
+}
+
+export interface BinaryExpression extends langium.AstNode {
+    readonly $container: AliasedExpression | ApplyAsDeleteClause | ApplyAsTruncateClause | Assignment | BetweenExpression | BinaryExpression | CaseExpression | CaseWhen | CastExpression | DefaultProperty | DeleteStatement | Expectation | ExtractExpression | FlowWhereClause | FrameBound | FunctionArgument | FunctionCall | GeneratedAsProperty | GroupByClause | GroupingSets | InExpression | InsertFlow | InsertStatement | IntervalPart | IsExpression | JoinRelation | JsonPath | Lambda | LikeExpression | MaskProperty | OverlayExpression | PipeJoin | PipeOrganization | PipeWhere | PositionExpression | Query | ReplaceUsingSpec | RowFilterClause | SelectItem | SelectQuery | SequenceByClause | SortItem | StructFieldAccess | Subscript | SubstringExpression | SystemSequenceByClause | TableArgument | TableConstraint | TableSample | TemporalClause | TrimExpression | TupleExpression | UnaryExpression | UpdateStatement | ValuesRelation | WindowSpec;
+    readonly $type: 'BinaryExpression';
+    left: Expression;
+    operator: '%' | '*' | '+' | '-' | '/' | 'DIV' | '||';
+    right: Expression;
+}
+
+export const BinaryExpression = {
+    $type: 'BinaryExpression',
+    left: 'left',
+    operator: 'operator',
+    right: 'right'
+} as const;
+
+export function isBinaryExpression(item: unknown): item is BinaryExpression {
+    return reflection.isInstance(item, BinaryExpression.$type);
+}
+
+export interface BinaryLiteral extends langium.AstNode {
+    readonly $container: AliasedExpression | ApplyAsDeleteClause | ApplyAsTruncateClause | Assignment | BinaryExpression | CaseExpression | CaseWhen | CastExpression | DeleteStatement | Expectation | ExtractExpression | FlowWhereClause | FunctionArgument | FunctionCall | GeneratedAsProperty | GroupByClause | GroupingSets | InExpression | InsertFlow | InsertStatement | IntervalPart | JoinRelation | JsonPath | Lambda | LikeExpression | MaskProperty | OverlayExpression | PipeJoin | PipeOrganization | PipeWhere | PositionExpression | Query | ReplaceUsingSpec | RowFilterClause | SelectItem | SelectQuery | SequenceByClause | SortItem | StructFieldAccess | Subscript | SubstringExpression | SystemSequenceByClause | TableArgument | TableConstraint | TableSample | TrimExpression | TupleExpression | UnaryExpression | UpdateStatement | ValuesRelation | WindowSpec;
+    readonly $type: 'BinaryLiteral';
+    value: string;
+}
+
+export const BinaryLiteral = {
+    $type: 'BinaryLiteral',
+    value: 'value'
+} as const;
+
+export function isBinaryLiteral(item: unknown): item is BinaryLiteral {
+    return reflection.isInstance(item, BinaryLiteral.$type);
+}
+
+export interface BooleanLiteral extends langium.AstNode {
+    readonly $container: AliasedExpression | ApplyAsDeleteClause | ApplyAsTruncateClause | Assignment | BinaryExpression | CaseExpression | CaseWhen | CastExpression | DeleteStatement | Expectation | ExtractExpression | FlowWhereClause | FunctionArgument | FunctionCall | GeneratedAsProperty | GroupByClause | GroupingSets | InExpression | InsertFlow | InsertStatement | IntervalPart | JoinRelation | JsonPath | Lambda | LikeExpression | MaskProperty | OverlayExpression | PipeJoin | PipeOrganization | PipeWhere | PositionExpression | Query | ReplaceUsingSpec | RowFilterClause | SelectItem | SelectQuery | SequenceByClause | SortItem | StructFieldAccess | Subscript | SubstringExpression | SystemSequenceByClause | TableArgument | TableConstraint | TableSample | TrimExpression | TupleExpression | UnaryExpression | UpdateStatement | ValuesRelation | WindowSpec;
+    readonly $type: 'BooleanLiteral';
+    value: boolean;
+}
+
+export const BooleanLiteral = {
+    $type: 'BooleanLiteral',
+    value: 'value'
+} as const;
+
+export function isBooleanLiteral(item: unknown): item is BooleanLiteral {
+    return reflection.isInstance(item, BooleanLiteral.$type);
+}
+
+export interface CaseExpression extends langium.AstNode {
+    readonly $container: AliasedExpression | ApplyAsDeleteClause | ApplyAsTruncateClause | Assignment | BinaryExpression | CaseExpression | CaseWhen | CastExpression | DeleteStatement | Expectation | ExtractExpression | FlowWhereClause | FunctionArgument | FunctionCall | GeneratedAsProperty | GroupByClause | GroupingSets | InExpression | InsertFlow | InsertStatement | IntervalPart | JoinRelation | JsonPath | Lambda | LikeExpression | MaskProperty | OverlayExpression | PipeJoin | PipeOrganization | PipeWhere | PositionExpression | Query | ReplaceUsingSpec | RowFilterClause | SelectItem | SelectQuery | SequenceByClause | SortItem | StructFieldAccess | Subscript | SubstringExpression | SystemSequenceByClause | TableArgument | TableConstraint | TableSample | TrimExpression | TupleExpression | UnaryExpression | UpdateStatement | ValuesRelation | WindowSpec;
+    readonly $type: 'CaseExpression';
+    operand?: Expression;
+    otherwise?: Expression;
+    whens: Array<CaseWhen>;
+}
+
+export const CaseExpression = {
+    $type: 'CaseExpression',
+    operand: 'operand',
+    otherwise: 'otherwise',
+    whens: 'whens'
+} as const;
+
+export function isCaseExpression(item: unknown): item is CaseExpression {
+    return reflection.isInstance(item, CaseExpression.$type);
+}
+
+export interface CaseWhen extends langium.AstNode {
+    readonly $container: CaseExpression;
+    readonly $type: 'CaseWhen';
+    condition: Expression;
+    result: Expression;
+}
+
+export const CaseWhen = {
+    $type: 'CaseWhen',
+    condition: 'condition',
+    result: 'result'
+} as const;
+
+export function isCaseWhen(item: unknown): item is CaseWhen {
+    return reflection.isInstance(item, CaseWhen.$type);
+}
+
+export interface CastExpression extends langium.AstNode {
+    readonly $container: AliasedExpression | ApplyAsDeleteClause | ApplyAsTruncateClause | Assignment | BinaryExpression | CaseExpression | CaseWhen | CastExpression | DeleteStatement | Expectation | ExtractExpression | FlowWhereClause | FunctionArgument | FunctionCall | GeneratedAsProperty | GroupByClause | GroupingSets | InExpression | InsertFlow | InsertStatement | IntervalPart | JoinRelation | JsonPath | Lambda | LikeExpression | MaskProperty | OverlayExpression | PipeJoin | PipeOrganization | PipeWhere | PositionExpression | Query | ReplaceUsingSpec | RowFilterClause | SelectItem | SelectQuery | SequenceByClause | SortItem | StructFieldAccess | Subscript | SubstringExpression | SystemSequenceByClause | TableArgument | TableConstraint | TableSample | TrimExpression | TupleExpression | UnaryExpression | UpdateStatement | ValuesRelation | WindowSpec;
+    readonly $type: 'CastExpression';
+    expression: Expression;
+    tryCast: boolean;
+    type: DataType;
+}
+
+export const CastExpression = {
+    $type: 'CastExpression',
+    expression: 'expression',
+    tryCast: 'tryCast',
+    type: 'type'
+} as const;
+
+export function isCastExpression(item: unknown): item is CastExpression {
+    return reflection.isInstance(item, CastExpression.$type);
+}
+
+export type ClauseKeyword = 'ALTER' | 'ANTI' | 'ANY' | 'APPLY' | 'CLUSTER' | 'CROSS' | 'DELETE' | 'DISTRIBUTE' | 'DIV' | 'ESCAPE' | 'EXISTS' | 'FILTER' | 'FULL' | 'GROUP' | 'HAVING' | 'IF' | 'IGNORE' | 'ILIKE' | 'INNER' | 'INSERT' | 'JOIN' | 'LEFT' | 'LIKE' | 'LIMIT' | 'MINUS' | 'NATURAL' | 'OFFSET' | 'ORDER' | 'OVER' | 'PIVOT' | 'QUALIFY' | 'REGEXP' | 'RESPECT' | 'RIGHT' | 'RLIKE' | 'SEMI' | 'SET' | 'SOME' | 'SORT' | 'TABLE' | 'TABLESAMPLE' | 'UNPIVOT' | 'UPDATE' | 'USE' | 'USING' | 'WATERMARK' | 'WINDOW' | 'WITHIN';
+
+export function isClauseKeyword(item: unknown): item is ClauseKeyword {
+    return item === 'ALTER' || item === 'ANTI' || item === 'ANY' || item === 'APPLY' || item === 'CLUSTER' || item === 'CROSS' || item === 'DELETE' || item === 'DISTRIBUTE' || item === 'DIV' || item === 'ESCAPE' || item === 'EXISTS' || item === 'FILTER' || item === 'FULL' || item === 'GROUP' || item === 'HAVING' || item === 'IF' || item === 'IGNORE' || item === 'ILIKE' || item === 'INNER' || item === 'INSERT' || item === 'JOIN' || item === 'LEFT' || item === 'LIKE' || item === 'LIMIT' || item === 'MINUS' || item === 'NATURAL' || item === 'OFFSET' || item === 'ORDER' || item === 'OVER' || item === 'PIVOT' || item === 'QUALIFY' || item === 'REGEXP' || item === 'RESPECT' || item === 'RIGHT' || item === 'RLIKE' || item === 'SEMI' || item === 'SET' || item === 'SOME' || item === 'SORT' || item === 'TABLE' || item === 'TABLESAMPLE' || item === 'UNPIVOT' || item === 'UPDATE' || item === 'USE' || item === 'USING' || item === 'WATERMARK' || item === 'WINDOW' || item === 'WITHIN';
+}
+
+export interface ClusterByClause extends langium.AstNode {
+    readonly $container: CreateMaterializedView | CreateStreamingTable | CreateTable | CreateView;
+    readonly $type: 'ClusterByClause';
+    auto: boolean;
+    columns: Array<ColumnPath>;
+    none: boolean;
+}
+
+export const ClusterByClause = {
+    $type: 'ClusterByClause',
+    auto: 'auto',
+    columns: 'columns',
+    none: 'none'
+} as const;
+
+export function isClusterByClause(item: unknown): item is ClusterByClause {
+    return reflection.isInstance(item, ClusterByClause.$type);
+}
+
+export interface CollateProperty extends langium.AstNode {
+    readonly $container: ColumnDef;
+    readonly $type: 'CollateProperty';
+    collation: Identifier;
+}
+
+export const CollateProperty = {
+    $type: 'CollateProperty',
+    collation: 'collation'
+} as const;
+
+export function isCollateProperty(item: unknown): item is CollateProperty {
+    return reflection.isInstance(item, CollateProperty.$type);
+}
+
+export interface ColumnDef extends langium.AstNode {
+    readonly $container: TableSpec;
+    readonly $type: 'ColumnDef';
+    name: Identifier;
+    properties: Array<ColumnProperty>;
+    type?: DataType;
+}
+
+export const ColumnDef = {
+    $type: 'ColumnDef',
+    name: 'name',
+    properties: 'properties',
+    type: 'type'
+} as const;
+
+export function isColumnDef(item: unknown): item is ColumnDef {
+    return reflection.isInstance(item, ColumnDef.$type);
+}
+
+export interface ColumnNameList extends langium.AstNode {
+    readonly $container: AutoCdcSpec | ReplaceUsingSpec | SnapshotSpec | TableConstraint;
+    readonly $type: 'ColumnNameList';
+    names: Array<ColumnPath>;
+}
+
+export const ColumnNameList = {
+    $type: 'ColumnNameList',
+    names: 'names'
+} as const;
+
+export function isColumnNameList(item: unknown): item is ColumnNameList {
+    return reflection.isInstance(item, ColumnNameList.$type);
+}
+
+export type ColumnPath = string;
+
+export function isColumnPath(item: unknown): item is ColumnPath {
+    return typeof item === 'string';
+}
+
+export type ColumnProperty = CollateProperty | CommentProperty | DefaultProperty | GeneratedAsProperty | IdentityProperty | MaskProperty | NotNullProperty | PrimaryKeyProperty;
+
+export const ColumnProperty = {
+    $type: 'ColumnProperty'
+} as const;
+
+export function isColumnProperty(item: unknown): item is ColumnProperty {
+    return reflection.isInstance(item, ColumnProperty.$type);
+}
+
+export interface ColumnReference extends langium.AstNode {
+    readonly $container: AliasedExpression | ApplyAsDeleteClause | ApplyAsTruncateClause | Assignment | BinaryExpression | CaseExpression | CaseWhen | CastExpression | DeleteStatement | Expectation | ExtractExpression | FlowWhereClause | FunctionArgument | FunctionCall | GeneratedAsProperty | GroupByClause | GroupingSets | InExpression | InsertFlow | InsertStatement | IntervalPart | JoinRelation | JsonPath | Lambda | LikeExpression | MaskProperty | OverlayExpression | PipeJoin | PipeOrganization | PipeWhere | PositionExpression | Query | ReplaceUsingSpec | RowFilterClause | SelectItem | SelectQuery | SequenceByClause | SortItem | StructFieldAccess | Subscript | SubstringExpression | SystemSequenceByClause | TableArgument | TableConstraint | TableSample | TrimExpression | TupleExpression | UnaryExpression | UpdateStatement | ValuesRelation | WindowSpec;
+    readonly $type: 'ColumnReference';
+    parts: Array<string>;
+}
+
+export const ColumnReference = {
+    $type: 'ColumnReference',
+    parts: 'parts'
+} as const;
+
+export function isColumnReference(item: unknown): item is ColumnReference {
+    return reflection.isInstance(item, ColumnReference.$type);
+}
+
+export interface ColumnsClause extends langium.AstNode {
+    readonly $container: AutoCdcSpec | SnapshotSpec;
+    readonly $type: 'ColumnsClause';
+    columns: ColumnSelection;
+}
+
+export const ColumnsClause = {
+    $type: 'ColumnsClause',
+    columns: 'columns'
+} as const;
+
+export function isColumnsClause(item: unknown): item is ColumnsClause {
+    return reflection.isInstance(item, ColumnsClause.$type);
+}
+
+export interface ColumnSelection extends langium.AstNode {
+    readonly $container: ColumnsClause | IgnoreNullUpdatesClause | TrackHistoryClause;
+    readonly $type: 'ColumnSelection';
+    except: boolean;
+    names: Array<ColumnPath>;
+    star: boolean;
+}
+
+export const ColumnSelection = {
+    $type: 'ColumnSelection',
+    except: 'except',
+    names: 'names',
+    star: 'star'
+} as const;
+
+export function isColumnSelection(item: unknown): item is ColumnSelection {
+    return reflection.isInstance(item, ColumnSelection.$type);
+}
+
+export interface ColumnsToUpdateClause extends langium.AstNode {
+    readonly $container: AutoCdcSpec | SnapshotSpec;
+    readonly $type: 'ColumnsToUpdateClause';
+    column: ColumnPath;
+}
+
+export const ColumnsToUpdateClause = {
+    $type: 'ColumnsToUpdateClause',
+    column: 'column'
+} as const;
+
+export function isColumnsToUpdateClause(item: unknown): item is ColumnsToUpdateClause {
+    return reflection.isInstance(item, ColumnsToUpdateClause.$type);
+}
+
+export interface CommentClause extends langium.AstNode {
+    readonly $container: CreateMaterializedView | CreateStreamingTable | CreateTable | CreateView;
+    readonly $type: 'CommentClause';
+    comment: StringValue;
+}
+
+export const CommentClause = {
+    $type: 'CommentClause',
+    comment: 'comment'
+} as const;
+
+export function isCommentClause(item: unknown): item is CommentClause {
+    return reflection.isInstance(item, CommentClause.$type);
+}
+
+export interface CommentProperty extends langium.AstNode {
+    readonly $container: ColumnDef;
+    readonly $type: 'CommentProperty';
+    comment: StringValue;
+}
+
+export const CommentProperty = {
+    $type: 'CommentProperty',
+    comment: 'comment'
+} as const;
+
+export function isCommentProperty(item: unknown): item is CommentProperty {
+    return reflection.isInstance(item, CommentProperty.$type);
+}
+
+export interface CommonTableExpression extends langium.AstNode {
+    readonly $container: Query;
+    readonly $type: 'CommonTableExpression';
+    columns: Array<Identifier>;
+    maxRecursionLevel?: string;
+    name: Identifier;
+    query: Query;
+}
+
+export const CommonTableExpression = {
+    $type: 'CommonTableExpression',
+    columns: 'columns',
+    maxRecursionLevel: 'maxRecursionLevel',
+    name: 'name',
+    query: 'query'
+} as const;
+
+export function isCommonTableExpression(item: unknown): item is CommonTableExpression {
+    return reflection.isInstance(item, CommonTableExpression.$type);
+}
+
+export type ConfigKey = string;
+
+export function isConfigKey(item: unknown): item is ConfigKey {
+    return typeof item === 'string';
+}
+
+export type ConfigValue = string;
+
+export function isConfigValue(item: unknown): item is ConfigValue {
+    return typeof item === 'string';
+}
+
+export type ConstraintOption = string;
+
+export function isConstraintOption(item: unknown): item is ConstraintOption {
+    return typeof item === 'string';
+}
+
+export interface CreateFlow extends CreateModifiers {
+    readonly $container: PipelineFile;
+    readonly $type: 'CreateFlow';
+    body: FlowBody;
+    comment?: string;
+    name: string;
+}
+
+export const CreateFlow = {
+    $type: 'CreateFlow',
+    body: 'body',
+    comment: 'comment',
+    external: 'external',
+    global: 'global',
+    ifNotExists: 'ifNotExists',
+    name: 'name',
+    orRefresh: 'orRefresh',
+    orReplace: 'orReplace',
+    private: 'private',
+    temporary: 'temporary'
+} as const;
+
+export function isCreateFlow(item: unknown): item is CreateFlow {
+    return reflection.isInstance(item, CreateFlow.$type);
+}
+
+export interface CreateMaterializedView extends CreateModifiers {
+    readonly $container: PipelineFile;
+    readonly $type: 'CreateMaterializedView';
+    clauses: Array<TableClause>;
+    legacyLiveTable: boolean;
+    name: string;
+    query: Query;
+    spec?: TableSpec;
+}
+
+export const CreateMaterializedView = {
+    $type: 'CreateMaterializedView',
+    clauses: 'clauses',
+    external: 'external',
+    global: 'global',
+    ifNotExists: 'ifNotExists',
+    legacyLiveTable: 'legacyLiveTable',
+    name: 'name',
+    orRefresh: 'orRefresh',
+    orReplace: 'orReplace',
+    private: 'private',
+    query: 'query',
+    spec: 'spec',
+    temporary: 'temporary'
+} as const;
+
+export function isCreateMaterializedView(item: unknown): item is CreateMaterializedView {
+    return reflection.isInstance(item, CreateMaterializedView.$type);
+}
+
+export interface CreateModifiers extends langium.AstNode {
+    readonly $container: PipelineFile;
+    readonly $type: 'CreateFlow' | 'CreateMaterializedView' | 'CreateModifiers' | 'CreateNamespace' | 'CreateStreamingTable' | 'CreateTable' | 'CreateView';
+    external: boolean;
+    global: boolean;
+    ifNotExists: boolean;
+    orRefresh: boolean;
+    orReplace: boolean;
+    private: boolean;
+    temporary: boolean;
+}
+
+export const CreateModifiers = {
+    $type: 'CreateModifiers',
+    external: 'external',
+    global: 'global',
+    ifNotExists: 'ifNotExists',
+    orRefresh: 'orRefresh',
+    orReplace: 'orReplace',
+    private: 'private',
+    temporary: 'temporary'
+} as const;
+
+export function isCreateModifiers(item: unknown): item is CreateModifiers {
+    return reflection.isInstance(item, CreateModifiers.$type);
+}
+
+export interface CreateNamespace extends CreateModifiers {
+    readonly $container: PipelineFile;
+    readonly $type: 'CreateNamespace';
+    comment?: string;
+    kind: string;
+    location?: string;
+    name: string;
+}
+
+export const CreateNamespace = {
+    $type: 'CreateNamespace',
+    comment: 'comment',
+    external: 'external',
+    global: 'global',
+    ifNotExists: 'ifNotExists',
+    kind: 'kind',
+    location: 'location',
+    name: 'name',
+    orRefresh: 'orRefresh',
+    orReplace: 'orReplace',
+    private: 'private',
+    temporary: 'temporary'
+} as const;
+
+export function isCreateNamespace(item: unknown): item is CreateNamespace {
+    return reflection.isInstance(item, CreateNamespace.$type);
+}
+
+export interface CreateStreamingTable extends CreateModifiers {
+    readonly $container: PipelineFile;
+    readonly $type: 'CreateStreamingTable';
+    clauses: Array<TableClause>;
+    flow?: InlineFlow;
+    live: boolean;
+    name: string;
+    query?: Query;
+    spec?: TableSpec;
+}
+
+export const CreateStreamingTable = {
+    $type: 'CreateStreamingTable',
+    clauses: 'clauses',
+    external: 'external',
+    flow: 'flow',
+    global: 'global',
+    ifNotExists: 'ifNotExists',
+    live: 'live',
+    name: 'name',
+    orRefresh: 'orRefresh',
+    orReplace: 'orReplace',
+    private: 'private',
+    query: 'query',
+    spec: 'spec',
+    temporary: 'temporary'
+} as const;
+
+export function isCreateStreamingTable(item: unknown): item is CreateStreamingTable {
+    return reflection.isInstance(item, CreateStreamingTable.$type);
+}
+
+export interface CreateTable extends CreateModifiers {
+    readonly $container: PipelineFile;
+    readonly $type: 'CreateTable';
+    clauses: Array<TableClause>;
+    flow?: InlineFlow;
+    name: string;
+    query?: Query;
+    spec?: TableSpec;
+}
+
+export const CreateTable = {
+    $type: 'CreateTable',
+    clauses: 'clauses',
+    external: 'external',
+    flow: 'flow',
+    global: 'global',
+    ifNotExists: 'ifNotExists',
+    name: 'name',
+    orRefresh: 'orRefresh',
+    orReplace: 'orReplace',
+    private: 'private',
+    query: 'query',
+    spec: 'spec',
+    temporary: 'temporary'
+} as const;
+
+export function isCreateTable(item: unknown): item is CreateTable {
+    return reflection.isInstance(item, CreateTable.$type);
+}
+
+export interface CreateView extends CreateModifiers {
+    readonly $container: PipelineFile;
+    readonly $type: 'CreateView';
+    clauses: Array<TableClause>;
+    live: boolean;
+    name: string;
+    query: Query;
+    spec?: TableSpec;
+    streaming: boolean;
+}
+
+export const CreateView = {
+    $type: 'CreateView',
+    clauses: 'clauses',
+    external: 'external',
+    global: 'global',
+    ifNotExists: 'ifNotExists',
+    live: 'live',
+    name: 'name',
+    orRefresh: 'orRefresh',
+    orReplace: 'orReplace',
+    private: 'private',
+    query: 'query',
+    spec: 'spec',
+    streaming: 'streaming',
+    temporary: 'temporary'
+} as const;
+
+export function isCreateView(item: unknown): item is CreateView {
+    return reflection.isInstance(item, CreateView.$type);
+}
+
+export type Dataset = CreateMaterializedView | CreateStreamingTable | CreateTable | CreateView;
+
+export const Dataset = {
+    $type: 'Dataset'
+} as const;
+
+export function isDataset(item: unknown): item is Dataset {
+    return reflection.isInstance(item, Dataset.$type);
+}
+
+export interface DatasetRef extends langium.AstNode {
+    readonly $container: ApplyChanges | ApplyChangesFlow | AutoCdcFlow | DeleteStatement | InsertFlow | InsertStatement | SnapshotSpec | SourceRef | TableArgument | TableQuery | TableReference | UpdateStatement;
+    readonly $type: 'DatasetRef';
+    ref: langium.Reference<TableSource>;
+}
+
+export const DatasetRef = {
+    $type: 'DatasetRef',
+    ref: 'ref'
+} as const;
+
+export function isDatasetRef(item: unknown): item is DatasetRef {
+    return reflection.isInstance(item, DatasetRef.$type);
+}
+
+export type DataType = ArrayType | IntervalType | MapType | PrimitiveType | StructType;
+
+export const DataType = {
+    $type: 'DataType'
+} as const;
+
+export function isDataType(item: unknown): item is DataType {
+    return reflection.isInstance(item, DataType.$type);
+}
+
+export interface DefaultCollationClause extends langium.AstNode {
+    readonly $container: CreateMaterializedView | CreateStreamingTable | CreateTable | CreateView;
+    readonly $type: 'DefaultCollationClause';
+    collation: Identifier;
+}
+
+export const DefaultCollationClause = {
+    $type: 'DefaultCollationClause',
+    collation: 'collation'
+} as const;
+
+export function isDefaultCollationClause(item: unknown): item is DefaultCollationClause {
+    return reflection.isInstance(item, DefaultCollationClause.$type);
+}
+
+export interface DefaultProperty extends langium.AstNode {
+    readonly $container: ColumnDef;
+    readonly $type: 'DefaultProperty';
+    value: BinaryExpression;
+}
+
+export const DefaultProperty = {
+    $type: 'DefaultProperty',
+    value: 'value'
+} as const;
+
+export function isDefaultProperty(item: unknown): item is DefaultProperty {
+    return reflection.isInstance(item, DefaultProperty.$type);
+}
+
+export interface DeleteStatement extends langium.AstNode {
+    readonly $container: PipelineFile;
+    readonly $type: 'DeleteStatement';
+    alias?: AliasName | Identifier;
+    target: DatasetRef;
+    where?: Expression;
+}
+
+export const DeleteStatement = {
+    $type: 'DeleteStatement',
+    alias: 'alias',
+    target: 'target',
+    where: 'where'
+} as const;
+
+export function isDeleteStatement(item: unknown): item is DeleteStatement {
+    return reflection.isInstance(item, DeleteStatement.$type);
+}
+
+export interface EmptyGroupingSet extends langium.AstNode {
+    readonly $container: GroupByClause | GroupingSets;
+    readonly $type: 'EmptyGroupingSet';
+}
+
+export const EmptyGroupingSet = {
+    $type: 'EmptyGroupingSet'
+} as const;
+
+export function isEmptyGroupingSet(item: unknown): item is EmptyGroupingSet {
+    return reflection.isInstance(item, EmptyGroupingSet.$type);
+}
+
+export interface ExistsExpression extends langium.AstNode {
+    readonly $container: AliasedExpression | ApplyAsDeleteClause | ApplyAsTruncateClause | Assignment | BinaryExpression | CaseExpression | CaseWhen | CastExpression | DeleteStatement | Expectation | ExtractExpression | FlowWhereClause | FunctionArgument | FunctionCall | GeneratedAsProperty | GroupByClause | GroupingSets | InExpression | InsertFlow | InsertStatement | IntervalPart | JoinRelation | JsonPath | Lambda | LikeExpression | MaskProperty | OverlayExpression | PipeJoin | PipeOrganization | PipeWhere | PositionExpression | Query | ReplaceUsingSpec | RowFilterClause | SelectItem | SelectQuery | SequenceByClause | SortItem | StructFieldAccess | Subscript | SubstringExpression | SystemSequenceByClause | TableArgument | TableConstraint | TableSample | TrimExpression | TupleExpression | UnaryExpression | UpdateStatement | ValuesRelation | WindowSpec;
+    readonly $type: 'ExistsExpression';
+    query: Query;
+}
+
+export const ExistsExpression = {
+    $type: 'ExistsExpression',
+    query: 'query'
+} as const;
+
+export function isExistsExpression(item: unknown): item is ExistsExpression {
+    return reflection.isInstance(item, ExistsExpression.$type);
+}
+
+export interface Expectation extends langium.AstNode {
+    readonly $container: PipelineFile | TableSpec;
+    readonly $type: 'Expectation';
+    condition: Expression;
+    dropRow: boolean;
+    failUpdate: boolean;
+    name: Identifier;
+}
+
+export const Expectation = {
+    $type: 'Expectation',
+    condition: 'condition',
+    dropRow: 'dropRow',
+    failUpdate: 'failUpdate',
+    name: 'name'
+} as const;
+
+export function isExpectation(item: unknown): item is Expectation {
+    return reflection.isInstance(item, Expectation.$type);
+}
+
+export type Expression = BetweenExpression | BinaryExpression | BinaryLiteral | BooleanLiteral | CaseExpression | CastExpression | ColumnReference | ExistsExpression | ExtractExpression | InExpression | IntervalLiteral | IsExpression | JsonPath | Lambda | LikeExpression | NullLiteral | NumberLiteral | OverlayExpression | ParameterMarker | PositionExpression | Star | StringLiteral | StructFieldAccess | SubqueryExpression | Subscript | SubstringExpression | TrimExpression | TupleExpression | TypedLiteral | UnaryExpression;
+
+export const Expression = {
+    $type: 'Expression'
+} as const;
+
+export function isExpression(item: unknown): item is Expression {
+    return reflection.isInstance(item, Expression.$type);
+}
+
+export interface ExtractExpression extends langium.AstNode {
+    readonly $container: AliasedExpression | ApplyAsDeleteClause | ApplyAsTruncateClause | Assignment | BinaryExpression | CaseExpression | CaseWhen | CastExpression | DeleteStatement | Expectation | ExtractExpression | FlowWhereClause | FunctionArgument | FunctionCall | GeneratedAsProperty | GroupByClause | GroupingSets | InExpression | InsertFlow | InsertStatement | IntervalPart | JoinRelation | JsonPath | Lambda | LikeExpression | MaskProperty | OverlayExpression | PipeJoin | PipeOrganization | PipeWhere | PositionExpression | Query | ReplaceUsingSpec | RowFilterClause | SelectItem | SelectQuery | SequenceByClause | SortItem | StructFieldAccess | Subscript | SubstringExpression | SystemSequenceByClause | TableArgument | TableConstraint | TableSample | TrimExpression | TupleExpression | UnaryExpression | UpdateStatement | ValuesRelation | WindowSpec;
+    readonly $type: 'ExtractExpression';
+    field: Identifier;
+    source: Expression;
+}
+
+export const ExtractExpression = {
+    $type: 'ExtractExpression',
+    field: 'field',
+    source: 'source'
+} as const;
+
+export function isExtractExpression(item: unknown): item is ExtractExpression {
+    return reflection.isInstance(item, ExtractExpression.$type);
+}
+
+export type FlowBody = ApplyChangesFlow | AutoCdcFlow | InsertFlow;
+
+export const FlowBody = {
+    $type: 'FlowBody'
+} as const;
+
+export function isFlowBody(item: unknown): item is FlowBody {
+    return reflection.isInstance(item, FlowBody.$type);
+}
+
+export interface FlowWhereClause extends langium.AstNode {
+    readonly $container: AutoCdcSpec | SnapshotSpec;
+    readonly $type: 'FlowWhereClause';
+    condition: Expression;
+}
+
+export const FlowWhereClause = {
+    $type: 'FlowWhereClause',
+    condition: 'condition'
+} as const;
+
+export function isFlowWhereClause(item: unknown): item is FlowWhereClause {
+    return reflection.isInstance(item, FlowWhereClause.$type);
+}
+
+export interface FrameBound extends langium.AstNode {
+    readonly $container: WindowFrame;
+    readonly $type: 'FrameBound';
+    currentRow: boolean;
+    direction?: FrameDirection;
+    unbounded: boolean;
+    value?: BinaryExpression;
+}
+
+export const FrameBound = {
+    $type: 'FrameBound',
+    currentRow: 'currentRow',
+    direction: 'direction',
+    unbounded: 'unbounded',
+    value: 'value'
+} as const;
+
+export function isFrameBound(item: unknown): item is FrameBound {
+    return reflection.isInstance(item, FrameBound.$type);
+}
+
+export type FrameDirection = 'FOLLOWING' | 'PRECEDING';
+
+export function isFrameDirection(item: unknown): item is FrameDirection {
+    return item === 'PRECEDING' || item === 'FOLLOWING';
+}
+
+export type FrameUnit = 'RANGE' | 'ROWS';
+
+export function isFrameUnit(item: unknown): item is FrameUnit {
+    return item === 'ROWS' || item === 'RANGE';
+}
+
+export interface FromClause extends langium.AstNode {
+    readonly $container: SelectQuery;
+    readonly $type: 'FromClause';
+    lateralViews: Array<LateralView>;
+    relations: Array<Relation>;
+}
+
+export const FromClause = {
+    $type: 'FromClause',
+    lateralViews: 'lateralViews',
+    relations: 'relations'
+} as const;
+
+export function isFromClause(item: unknown): item is FromClause {
+    return reflection.isInstance(item, FromClause.$type);
+}
+
+export interface FunctionArgument extends langium.AstNode {
+    readonly $container: FunctionCall | TableFunctionCall;
+    readonly $type: 'FunctionArgument';
+    alias?: Identifier;
+    name?: Identifier;
+    value: Expression | TableArgument;
+}
+
+export const FunctionArgument = {
+    $type: 'FunctionArgument',
+    alias: 'alias',
+    name: 'name',
+    value: 'value'
+} as const;
+
+export function isFunctionArgument(item: unknown): item is FunctionArgument {
+    return reflection.isInstance(item, FunctionArgument.$type);
+}
+
+export interface FunctionCall extends langium.AstNode {
+    readonly $container: LateralView;
+    readonly $type: 'FunctionCall';
+    args: Array<FunctionArgument>;
+    distinct: boolean;
+    filter?: Expression;
+    nullTreatment?: string;
+    nullTreatmentInArgs?: string;
+    over?: WindowSpec;
+    parts: Array<string>;
+    windowName?: string;
+    withinGroup: Array<SortItem>;
+}
+
+export const FunctionCall = {
+    $type: 'FunctionCall',
+    args: 'args',
+    distinct: 'distinct',
+    filter: 'filter',
+    nullTreatment: 'nullTreatment',
+    nullTreatmentInArgs: 'nullTreatmentInArgs',
+    over: 'over',
+    parts: 'parts',
+    windowName: 'windowName',
+    withinGroup: 'withinGroup'
+} as const;
+
+export function isFunctionCall(item: unknown): item is FunctionCall {
+    return reflection.isInstance(item, FunctionCall.$type);
+}
+
+export type FunctionIdentifier = ClauseKeyword | SoftKeyword | string;
+
+export function isFunctionIdentifier(item: unknown): item is FunctionIdentifier {
+    return isSoftKeyword(item) || isClauseKeyword(item) || (typeof item === 'string' && (/([_a-zA-Z]|\$\{[^}\r\n]*\})(\w|\$\{[^}\r\n]*\})*/.test(item) || /`([^`]|``)*`/.test(item)));
+}
+
+export type FunctionName = string;
+
+export function isFunctionName(item: unknown): item is FunctionName {
+    return typeof item === 'string';
+}
+
+export interface GeneratedAsProperty extends langium.AstNode {
+    readonly $container: ColumnDef;
+    readonly $type: 'GeneratedAsProperty';
+    expression: Expression;
+}
+
+export const GeneratedAsProperty = {
+    $type: 'GeneratedAsProperty',
+    expression: 'expression'
+} as const;
+
+export function isGeneratedAsProperty(item: unknown): item is GeneratedAsProperty {
+    return reflection.isInstance(item, GeneratedAsProperty.$type);
+}
+
+export interface GroupByClause extends langium.AstNode {
+    readonly $container: SelectQuery;
+    readonly $type: 'GroupByClause';
+    all: boolean;
+    items: Array<GroupingItem>;
+    sets: Array<GroupingSet>;
+    withModifier?: GroupingModifier;
+}
+
+export const GroupByClause = {
+    $type: 'GroupByClause',
+    all: 'all',
+    items: 'items',
+    sets: 'sets',
+    withModifier: 'withModifier'
+} as const;
+
+export function isGroupByClause(item: unknown): item is GroupByClause {
+    return reflection.isInstance(item, GroupByClause.$type);
+}
+
+export type GroupingItem = Expression | GroupingSets;
+
+export const GroupingItem = {
+    $type: 'GroupingItem'
+} as const;
+
+export function isGroupingItem(item: unknown): item is GroupingItem {
+    return reflection.isInstance(item, GroupingItem.$type);
+}
+
+export type GroupingModifier = 'CUBE' | 'ROLLUP';
+
+export function isGroupingModifier(item: unknown): item is GroupingModifier {
+    return item === 'ROLLUP' || item === 'CUBE';
+}
+
+export type GroupingSet = EmptyGroupingSet | GroupingItem;
+
+export const GroupingSet = {
+    $type: 'GroupingSet'
+} as const;
+
+export function isGroupingSet(item: unknown): item is GroupingSet {
+    return reflection.isInstance(item, GroupingSet.$type);
+}
+
+export interface GroupingSets extends langium.AstNode {
+    readonly $container: GroupByClause | GroupingSets;
+    readonly $type: 'GroupingSets';
+    kind: GroupingSetsKind;
+    sets: Array<GroupingSet>;
+}
+
+export const GroupingSets = {
+    $type: 'GroupingSets',
+    kind: 'kind',
+    sets: 'sets'
+} as const;
+
+export function isGroupingSets(item: unknown): item is GroupingSets {
+    return reflection.isInstance(item, GroupingSets.$type);
+}
+
+export type GroupingSetsKind = string;
+
+export function isGroupingSetsKind(item: unknown): item is GroupingSetsKind {
+    return typeof item === 'string';
+}
+
+export type Identifier = 'CUBE' | 'IDENTIFIER' | 'ROLLUP' | 'STREAM' | FunctionIdentifier | IdentifierClause;
+
+export function isIdentifier(item: unknown): item is Identifier {
+    return isFunctionIdentifier(item) || isIdentifierClause(item) || item === 'STREAM' || item === 'ROLLUP' || item === 'CUBE' || item === 'IDENTIFIER';
+}
+
+export type IdentifierClause = string;
+
+export function isIdentifierClause(item: unknown): item is IdentifierClause {
+    return typeof item === 'string';
+}
+
+export interface IdentityOption extends langium.AstNode {
+    readonly $container: IdentityProperty;
+    readonly $type: 'IdentityOption';
+    kind: IdentityOptionKind;
+    value: SignedNumber;
+}
+
+export const IdentityOption = {
+    $type: 'IdentityOption',
+    kind: 'kind',
+    value: 'value'
+} as const;
+
+export function isIdentityOption(item: unknown): item is IdentityOption {
+    return reflection.isInstance(item, IdentityOption.$type);
+}
+
+export type IdentityOptionKind = string;
+
+export function isIdentityOptionKind(item: unknown): item is IdentityOptionKind {
+    return typeof item === 'string';
+}
+
+export interface IdentityProperty extends langium.AstNode {
+    readonly $container: ColumnDef;
+    readonly $type: 'IdentityProperty';
+    byDefault: boolean;
+    options: Array<IdentityOption>;
+}
+
+export const IdentityProperty = {
+    $type: 'IdentityProperty',
+    byDefault: 'byDefault',
+    options: 'options'
+} as const;
+
+export function isIdentityProperty(item: unknown): item is IdentityProperty {
+    return reflection.isInstance(item, IdentityProperty.$type);
+}
+
+export interface IgnoreNullUpdatesClause extends langium.AstNode {
+    readonly $container: AutoCdcSpec | SnapshotSpec;
+    readonly $type: 'IgnoreNullUpdatesClause';
+    columns?: ColumnSelection;
+}
+
+export const IgnoreNullUpdatesClause = {
+    $type: 'IgnoreNullUpdatesClause',
+    columns: 'columns'
+} as const;
+
+export function isIgnoreNullUpdatesClause(item: unknown): item is IgnoreNullUpdatesClause {
+    return reflection.isInstance(item, IgnoreNullUpdatesClause.$type);
+}
+
+export interface InExpression extends langium.AstNode {
+    readonly $container: AliasedExpression | ApplyAsDeleteClause | ApplyAsTruncateClause | Assignment | BinaryExpression | CaseExpression | CaseWhen | CastExpression | DeleteStatement | Expectation | ExtractExpression | FlowWhereClause | FunctionArgument | FunctionCall | GeneratedAsProperty | GroupByClause | GroupingSets | InExpression | InsertFlow | InsertStatement | IntervalPart | JoinRelation | JsonPath | Lambda | LikeExpression | MaskProperty | OverlayExpression | PipeJoin | PipeOrganization | PipeWhere | PositionExpression | Query | ReplaceUsingSpec | RowFilterClause | SelectItem | SelectQuery | SequenceByClause | SortItem | StructFieldAccess | Subscript | SubstringExpression | SystemSequenceByClause | TableArgument | TableConstraint | TableSample | TrimExpression | TupleExpression | UnaryExpression | UpdateStatement | ValuesRelation | WindowSpec;
+    readonly $type: 'InExpression';
+    not: boolean;
+    query?: Query;
+    value: BinaryExpression;
+    values: Array<Expression>;
+}
+
+export const InExpression = {
+    $type: 'InExpression',
+    not: 'not',
+    query: 'query',
+    value: 'value',
+    values: 'values'
+} as const;
+
+export function isInExpression(item: unknown): item is InExpression {
+    return reflection.isInstance(item, InExpression.$type);
+}
+
+export interface InlineFlow extends langium.AstNode {
+    readonly $container: CreateStreamingTable | CreateTable;
+    readonly $type: 'InlineFlow';
+    body: AutoCdcFlow | InsertFlow;
+}
+
+export const InlineFlow = {
+    $type: 'InlineFlow',
+    body: 'body'
+} as const;
+
+export function isInlineFlow(item: unknown): item is InlineFlow {
+    return reflection.isInstance(item, InlineFlow.$type);
+}
+
+export interface InsertFlow extends langium.AstNode {
+    readonly $container: CreateFlow | InlineFlow;
+    readonly $type: 'InsertFlow';
+    byName: boolean;
+    once: boolean;
+    query: Query;
+    replaceUsing?: ReplaceUsingSpec;
+    replaceWhere?: Expression;
+    target?: DatasetRef;
+}
+
+export const InsertFlow = {
+    $type: 'InsertFlow',
+    byName: 'byName',
+    once: 'once',
+    query: 'query',
+    replaceUsing: 'replaceUsing',
+    replaceWhere: 'replaceWhere',
+    target: 'target'
+} as const;
+
+export function isInsertFlow(item: unknown): item is InsertFlow {
+    return reflection.isInstance(item, InsertFlow.$type);
+}
+
+export interface InsertStatement extends langium.AstNode {
+    readonly $container: PipelineFile;
+    readonly $type: 'InsertStatement';
+    byName: boolean;
+    columns: Array<Identifier>;
+    overwrite: boolean;
+    query: Query;
+    replaceWhere?: Expression;
+    target: DatasetRef;
+}
+
+export const InsertStatement = {
+    $type: 'InsertStatement',
+    byName: 'byName',
+    columns: 'columns',
+    overwrite: 'overwrite',
+    query: 'query',
+    replaceWhere: 'replaceWhere',
+    target: 'target'
+} as const;
+
+export function isInsertStatement(item: unknown): item is InsertStatement {
+    return reflection.isInstance(item, InsertStatement.$type);
+}
+
+export type IntersectOperator = 'INTERSECT';
+
+export function isIntersectOperator(item: unknown): item is IntersectOperator {
+    return item === 'INTERSECT';
+}
+
+export interface IntervalLiteral extends langium.AstNode {
+    readonly $container: AliasedExpression | ApplyAsDeleteClause | ApplyAsTruncateClause | Assignment | BinaryExpression | CaseExpression | CaseWhen | CastExpression | DeleteStatement | Expectation | ExtractExpression | FlowWhereClause | FunctionArgument | FunctionCall | GeneratedAsProperty | GroupByClause | GroupingSets | InExpression | InsertFlow | InsertStatement | IntervalPart | JoinRelation | JsonPath | Lambda | LikeExpression | MaskProperty | OverlayExpression | PipeJoin | PipeOrganization | PipeWhere | PositionExpression | Query | ReplaceUsingSpec | RowFilterClause | SelectItem | SelectQuery | SequenceByClause | SortItem | StructFieldAccess | Subscript | SubstringExpression | SystemSequenceByClause | TableArgument | TableConstraint | TableSample | TriggerOnUpdateClause | TrimExpression | TupleExpression | UnaryExpression | UpdateStatement | ValuesRelation | WatermarkClause | WindowSpec;
+    readonly $type: 'IntervalLiteral';
+    negative: boolean;
+    parts: Array<IntervalPart>;
+    value?: StringValue;
+}
+
+export const IntervalLiteral = {
+    $type: 'IntervalLiteral',
+    negative: 'negative',
+    parts: 'parts',
+    value: 'value'
+} as const;
+
+export function isIntervalLiteral(item: unknown): item is IntervalLiteral {
+    return reflection.isInstance(item, IntervalLiteral.$type);
+}
+
+export interface IntervalPart extends langium.AstNode {
+    readonly $container: IntervalLiteral;
+    readonly $type: 'IntervalPart';
+    expression?: Expression;
+    negative: boolean;
+    toUnit?: IntervalUnit;
+    unit: IntervalUnit;
+    value?: StringValue | string;
+}
+
+export const IntervalPart = {
+    $type: 'IntervalPart',
+    expression: 'expression',
+    negative: 'negative',
+    toUnit: 'toUnit',
+    unit: 'unit',
+    value: 'value'
+} as const;
+
+export function isIntervalPart(item: unknown): item is IntervalPart {
+    return reflection.isInstance(item, IntervalPart.$type);
+}
+
+export interface IntervalType extends langium.AstNode {
+    readonly $container: ArrayType | CastExpression | ColumnDef | MapType | PartitionColumn | StructTypeField;
+    readonly $type: 'IntervalType';
+    from?: IntervalUnit;
+    to?: IntervalUnit;
+}
+
+export const IntervalType = {
+    $type: 'IntervalType',
+    from: 'from',
+    to: 'to'
+} as const;
+
+export function isIntervalType(item: unknown): item is IntervalType {
+    return reflection.isInstance(item, IntervalType.$type);
+}
+
+export type IntervalUnit = 'DAY' | 'DAYS' | 'HOUR' | 'HOURS' | 'MICROSECOND' | 'MICROSECONDS' | 'MILLISECOND' | 'MILLISECONDS' | 'MINUTE' | 'MINUTES' | 'MONTH' | 'MONTHS' | 'NANOSECOND' | 'NANOSECONDS' | 'SECOND' | 'SECONDS' | 'WEEK' | 'WEEKS' | 'YEAR' | 'YEARS';
+
+export function isIntervalUnit(item: unknown): item is IntervalUnit {
+    return item === 'YEAR' || item === 'YEARS' || item === 'MONTH' || item === 'MONTHS' || item === 'WEEK' || item === 'WEEKS' || item === 'DAY' || item === 'DAYS' || item === 'HOUR' || item === 'HOURS' || item === 'MINUTE' || item === 'MINUTES' || item === 'SECOND' || item === 'SECONDS' || item === 'MILLISECOND' || item === 'MILLISECONDS' || item === 'MICROSECOND' || item === 'MICROSECONDS' || item === 'NANOSECOND' || item === 'NANOSECONDS';
+}
+
+export interface IsExpression extends langium.AstNode {
+    readonly $container: AliasedExpression | ApplyAsDeleteClause | ApplyAsTruncateClause | Assignment | BinaryExpression | CaseExpression | CaseWhen | CastExpression | DeleteStatement | Expectation | ExtractExpression | FlowWhereClause | FunctionArgument | FunctionCall | GeneratedAsProperty | GroupByClause | GroupingSets | InExpression | InsertFlow | InsertStatement | IntervalPart | JoinRelation | JsonPath | Lambda | LikeExpression | MaskProperty | OverlayExpression | PipeJoin | PipeOrganization | PipeWhere | PositionExpression | Query | ReplaceUsingSpec | RowFilterClause | SelectItem | SelectQuery | SequenceByClause | SortItem | StructFieldAccess | Subscript | SubstringExpression | SystemSequenceByClause | TableArgument | TableConstraint | TableSample | TrimExpression | TupleExpression | UnaryExpression | UpdateStatement | ValuesRelation | WindowSpec;
+    readonly $type: 'IsExpression';
+    distinctFrom?: BinaryExpression;
+    not: boolean;
+    test?: IsTest;
+    value: BinaryExpression;
+}
+
+export const IsExpression = {
+    $type: 'IsExpression',
+    distinctFrom: 'distinctFrom',
+    not: 'not',
+    test: 'test',
+    value: 'value'
+} as const;
+
+export function isIsExpression(item: unknown): item is IsExpression {
+    return reflection.isInstance(item, IsExpression.$type);
+}
+
+export type IsTest = 'FALSE' | 'NULL' | 'TRUE' | 'UNKNOWN';
+
+export function isIsTest(item: unknown): item is IsTest {
+    return item === 'NULL' || item === 'TRUE' || item === 'FALSE' || item === 'UNKNOWN';
+}
+
+export interface JoinRelation extends langium.AstNode {
+    readonly $container: FromClause | JoinRelation | ParenthesizedRelation | PipeJoin | PivotRelation | UnpivotRelation;
+    readonly $type: 'JoinRelation';
+    joinType?: JoinType;
+    left: Relation;
+    natural: boolean;
+    on?: Expression;
+    right: Relation;
+    using: Array<Identifier>;
+}
+
+export const JoinRelation = {
+    $type: 'JoinRelation',
+    joinType: 'joinType',
+    left: 'left',
+    natural: 'natural',
+    on: 'on',
+    right: 'right',
+    using: 'using'
+} as const;
+
+export function isJoinRelation(item: unknown): item is JoinRelation {
+    return reflection.isInstance(item, JoinRelation.$type);
+}
+
+export type JoinType = string;
+
+export function isJoinType(item: unknown): item is JoinType {
+    return typeof item === 'string';
+}
+
+export interface JsonPath extends langium.AstNode {
+    readonly $container: AliasedExpression | ApplyAsDeleteClause | ApplyAsTruncateClause | Assignment | BinaryExpression | CaseExpression | CaseWhen | CastExpression | DeleteStatement | Expectation | ExtractExpression | FlowWhereClause | FunctionArgument | FunctionCall | GeneratedAsProperty | GroupByClause | GroupingSets | InExpression | InsertFlow | InsertStatement | IntervalPart | JoinRelation | JsonPath | Lambda | LikeExpression | MaskProperty | OverlayExpression | PipeJoin | PipeOrganization | PipeWhere | PositionExpression | Query | ReplaceUsingSpec | RowFilterClause | SelectItem | SelectQuery | SequenceByClause | SortItem | StructFieldAccess | Subscript | SubstringExpression | SystemSequenceByClause | TableArgument | TableConstraint | TableSample | TrimExpression | TupleExpression | UnaryExpression | UpdateStatement | ValuesRelation | WindowSpec;
+    readonly $type: 'JsonPath';
+    base: Expression;
+    path: JsonPathText;
+}
+
+export const JsonPath = {
+    $type: 'JsonPath',
+    base: 'base',
+    path: 'path'
+} as const;
+
+export function isJsonPath(item: unknown): item is JsonPath {
+    return reflection.isInstance(item, JsonPath.$type);
+}
+
+export type JsonPathText = string;
+
+export function isJsonPathText(item: unknown): item is JsonPathText {
+    return typeof item === 'string';
+}
+
+export interface Lambda extends langium.AstNode {
+    readonly $container: AliasedExpression | ApplyAsDeleteClause | ApplyAsTruncateClause | Assignment | BinaryExpression | CaseExpression | CaseWhen | CastExpression | DeleteStatement | Expectation | ExtractExpression | FlowWhereClause | FunctionArgument | FunctionCall | GeneratedAsProperty | GroupByClause | GroupingSets | InExpression | InsertFlow | InsertStatement | IntervalPart | JoinRelation | JsonPath | Lambda | LikeExpression | MaskProperty | OverlayExpression | PipeJoin | PipeOrganization | PipeWhere | PositionExpression | Query | ReplaceUsingSpec | RowFilterClause | SelectItem | SelectQuery | SequenceByClause | SortItem | StructFieldAccess | Subscript | SubstringExpression | SystemSequenceByClause | TableArgument | TableConstraint | TableSample | TrimExpression | TupleExpression | UnaryExpression | UpdateStatement | ValuesRelation | WindowSpec;
+    readonly $type: 'Lambda';
+    body: Expression;
+    parameters: Array<Identifier>;
+}
+
+export const Lambda = {
+    $type: 'Lambda',
+    body: 'body',
+    parameters: 'parameters'
+} as const;
+
+export function isLambda(item: unknown): item is Lambda {
+    return reflection.isInstance(item, Lambda.$type);
+}
+
+export interface LateralView extends langium.AstNode {
+    readonly $container: FromClause;
+    readonly $type: 'LateralView';
+    alias?: AliasName;
+    columns: Array<Identifier>;
+    generator: FunctionCall;
+    outer: boolean;
+}
+
+export const LateralView = {
+    $type: 'LateralView',
+    alias: 'alias',
+    columns: 'columns',
+    generator: 'generator',
+    outer: 'outer'
+} as const;
+
+export function isLateralView(item: unknown): item is LateralView {
+    return reflection.isInstance(item, LateralView.$type);
+}
+
+export interface LikeExpression extends langium.AstNode {
+    readonly $container: AliasedExpression | ApplyAsDeleteClause | ApplyAsTruncateClause | Assignment | BinaryExpression | CaseExpression | CaseWhen | CastExpression | DeleteStatement | Expectation | ExtractExpression | FlowWhereClause | FunctionArgument | FunctionCall | GeneratedAsProperty | GroupByClause | GroupingSets | InExpression | InsertFlow | InsertStatement | IntervalPart | JoinRelation | JsonPath | Lambda | LikeExpression | MaskProperty | OverlayExpression | PipeJoin | PipeOrganization | PipeWhere | PositionExpression | Query | ReplaceUsingSpec | RowFilterClause | SelectItem | SelectQuery | SequenceByClause | SortItem | StructFieldAccess | Subscript | SubstringExpression | SystemSequenceByClause | TableArgument | TableConstraint | TableSample | TrimExpression | TupleExpression | UnaryExpression | UpdateStatement | ValuesRelation | WindowSpec;
+    readonly $type: 'LikeExpression';
+    escape?: StringValue;
+    not: boolean;
+    operator: LikeOperator;
+    patterns: Array<BinaryExpression | Expression>;
+    quantifier?: LikeQuantifier;
+    value: BinaryExpression;
+}
+
+export const LikeExpression = {
+    $type: 'LikeExpression',
+    escape: 'escape',
+    not: 'not',
+    operator: 'operator',
+    patterns: 'patterns',
+    quantifier: 'quantifier',
+    value: 'value'
+} as const;
+
+export function isLikeExpression(item: unknown): item is LikeExpression {
+    return reflection.isInstance(item, LikeExpression.$type);
+}
+
+export type LikeOperator = 'ILIKE' | 'LIKE' | 'REGEXP' | 'RLIKE';
+
+export function isLikeOperator(item: unknown): item is LikeOperator {
+    return item === 'LIKE' || item === 'ILIKE' || item === 'RLIKE' || item === 'REGEXP';
+}
+
+export type LikeQuantifier = 'ALL' | 'ANY' | 'SOME';
+
+export function isLikeQuantifier(item: unknown): item is LikeQuantifier {
+    return item === 'ANY' || item === 'SOME' || item === 'ALL';
+}
+
+export interface LocationClause extends langium.AstNode {
+    readonly $container: CreateMaterializedView | CreateStreamingTable | CreateTable | CreateView;
+    readonly $type: 'LocationClause';
+    path: StringValue;
+}
+
+export const LocationClause = {
+    $type: 'LocationClause',
+    path: 'path'
+} as const;
+
+export function isLocationClause(item: unknown): item is LocationClause {
+    return reflection.isInstance(item, LocationClause.$type);
+}
+
+export interface MapType extends langium.AstNode {
+    readonly $container: ArrayType | CastExpression | ColumnDef | MapType | PartitionColumn | StructTypeField;
+    readonly $type: 'MapType';
+    keyType: DataType;
+    valueType: DataType;
+}
+
+export const MapType = {
+    $type: 'MapType',
+    keyType: 'keyType',
+    valueType: 'valueType'
+} as const;
+
+export function isMapType(item: unknown): item is MapType {
+    return reflection.isInstance(item, MapType.$type);
+}
+
+export interface MaskProperty extends langium.AstNode {
+    readonly $container: ColumnDef;
+    readonly $type: 'MaskProperty';
+    columns: Array<Expression>;
+    function: QualifiedName;
+}
+
+export const MaskProperty = {
+    $type: 'MaskProperty',
+    columns: 'columns',
+    function: 'function'
+} as const;
+
+export function isMaskProperty(item: unknown): item is MaskProperty {
+    return reflection.isInstance(item, MaskProperty.$type);
+}
+
+export interface NamedWindow extends langium.AstNode {
+    readonly $container: WindowClause;
+    readonly $type: 'NamedWindow';
+    base?: Identifier;
+    name: Identifier;
+    spec?: WindowSpec;
+}
+
+export const NamedWindow = {
+    $type: 'NamedWindow',
+    base: 'base',
+    name: 'name',
+    spec: 'spec'
+} as const;
+
+export function isNamedWindow(item: unknown): item is NamedWindow {
+    return reflection.isInstance(item, NamedWindow.$type);
+}
+
+export type NameOrString = QualifiedName | StringValue;
+
+export function isNameOrString(item: unknown): item is NameOrString {
+    return isQualifiedName(item) || isStringValue(item);
+}
+
+export type NamespaceKind = 'CATALOG' | 'DATABASE' | 'SCHEMA';
+
+export function isNamespaceKind(item: unknown): item is NamespaceKind {
+    return item === 'CATALOG' || item === 'SCHEMA' || item === 'DATABASE';
+}
+
+export type NameStart = 'IDENTIFIER' | 'STREAM' | FunctionIdentifier | IdentifierClause;
+
+export function isNameStart(item: unknown): item is NameStart {
+    return isFunctionIdentifier(item) || isIdentifierClause(item) || item === 'STREAM' || item === 'IDENTIFIER';
+}
+
+export interface NotNullProperty extends langium.AstNode {
+    readonly $container: ColumnDef;
+    readonly $type: 'NotNullProperty';
+}
+
+export const NotNullProperty = {
+    $type: 'NotNullProperty'
+} as const;
+
+export function isNotNullProperty(item: unknown): item is NotNullProperty {
+    return reflection.isInstance(item, NotNullProperty.$type);
+}
+
+export interface NullLiteral extends langium.AstNode {
+    readonly $container: AliasedExpression | ApplyAsDeleteClause | ApplyAsTruncateClause | Assignment | BinaryExpression | CaseExpression | CaseWhen | CastExpression | DeleteStatement | Expectation | ExtractExpression | FlowWhereClause | FunctionArgument | FunctionCall | GeneratedAsProperty | GroupByClause | GroupingSets | InExpression | InsertFlow | InsertStatement | IntervalPart | JoinRelation | JsonPath | Lambda | LikeExpression | MaskProperty | OverlayExpression | PipeJoin | PipeOrganization | PipeWhere | PositionExpression | Query | ReplaceUsingSpec | RowFilterClause | SelectItem | SelectQuery | SequenceByClause | SortItem | StructFieldAccess | Subscript | SubstringExpression | SystemSequenceByClause | TableArgument | TableConstraint | TableSample | TrimExpression | TupleExpression | UnaryExpression | UpdateStatement | ValuesRelation | WindowSpec;
+    readonly $type: 'NullLiteral';
+}
+
+export const NullLiteral = {
+    $type: 'NullLiteral'
+} as const;
+
+export function isNullLiteral(item: unknown): item is NullLiteral {
+    return reflection.isInstance(item, NullLiteral.$type);
+}
+
+export type NullTreatment = string;
+
+export function isNullTreatment(item: unknown): item is NullTreatment {
+    return typeof item === 'string';
+}
+
+export interface NumberLiteral extends langium.AstNode {
+    readonly $container: AliasedExpression | ApplyAsDeleteClause | ApplyAsTruncateClause | Assignment | BinaryExpression | CaseExpression | CaseWhen | CastExpression | DeleteStatement | Expectation | ExtractExpression | FlowWhereClause | FunctionArgument | FunctionCall | GeneratedAsProperty | GroupByClause | GroupingSets | InExpression | InsertFlow | InsertStatement | IntervalPart | JoinRelation | JsonPath | Lambda | LikeExpression | MaskProperty | OverlayExpression | PipeJoin | PipeOrganization | PipeWhere | PositionExpression | Query | ReplaceUsingSpec | RowFilterClause | SelectItem | SelectQuery | SequenceByClause | SortItem | StructFieldAccess | Subscript | SubstringExpression | SystemSequenceByClause | TableArgument | TableConstraint | TableSample | TrimExpression | TupleExpression | UnaryExpression | UpdateStatement | ValuesRelation | WindowSpec;
+    readonly $type: 'NumberLiteral';
+    value: string;
+}
+
+export const NumberLiteral = {
+    $type: 'NumberLiteral',
+    value: 'value'
+} as const;
+
+export function isNumberLiteral(item: unknown): item is NumberLiteral {
+    return reflection.isInstance(item, NumberLiteral.$type);
+}
+
+export interface OptionsClause extends langium.AstNode {
+    readonly $container: CreateMaterializedView | CreateStreamingTable | CreateTable | CreateView;
+    readonly $type: 'OptionsClause';
+    properties: Array<Property>;
+}
+
+export const OptionsClause = {
+    $type: 'OptionsClause',
+    properties: 'properties'
+} as const;
+
+export function isOptionsClause(item: unknown): item is OptionsClause {
+    return reflection.isInstance(item, OptionsClause.$type);
+}
+
+export interface OverlayExpression extends langium.AstNode {
+    readonly $container: AliasedExpression | ApplyAsDeleteClause | ApplyAsTruncateClause | Assignment | BinaryExpression | CaseExpression | CaseWhen | CastExpression | DeleteStatement | Expectation | ExtractExpression | FlowWhereClause | FunctionArgument | FunctionCall | GeneratedAsProperty | GroupByClause | GroupingSets | InExpression | InsertFlow | InsertStatement | IntervalPart | JoinRelation | JsonPath | Lambda | LikeExpression | MaskProperty | OverlayExpression | PipeJoin | PipeOrganization | PipeWhere | PositionExpression | Query | ReplaceUsingSpec | RowFilterClause | SelectItem | SelectQuery | SequenceByClause | SortItem | StructFieldAccess | Subscript | SubstringExpression | SystemSequenceByClause | TableArgument | TableConstraint | TableSample | TrimExpression | TupleExpression | UnaryExpression | UpdateStatement | ValuesRelation | WindowSpec;
+    readonly $type: 'OverlayExpression';
+    input: Expression;
+    length?: Expression;
+    position: Expression;
+    replacement: Expression;
+}
+
+export const OverlayExpression = {
+    $type: 'OverlayExpression',
+    input: 'input',
+    length: 'length',
+    position: 'position',
+    replacement: 'replacement'
+} as const;
+
+export function isOverlayExpression(item: unknown): item is OverlayExpression {
+    return reflection.isInstance(item, OverlayExpression.$type);
+}
+
+export interface ParameterMarker extends langium.AstNode {
+    readonly $container: AliasedExpression | ApplyAsDeleteClause | ApplyAsTruncateClause | Assignment | BinaryExpression | CaseExpression | CaseWhen | CastExpression | DeleteStatement | Expectation | ExtractExpression | FlowWhereClause | FunctionArgument | FunctionCall | GeneratedAsProperty | GroupByClause | GroupingSets | InExpression | InsertFlow | InsertStatement | IntervalPart | JoinRelation | JsonPath | Lambda | LikeExpression | MaskProperty | OverlayExpression | PipeJoin | PipeOrganization | PipeWhere | PositionExpression | Query | ReplaceUsingSpec | RowFilterClause | SelectItem | SelectQuery | SequenceByClause | SortItem | StructFieldAccess | Subscript | SubstringExpression | SystemSequenceByClause | TableArgument | TableConstraint | TableSample | TrimExpression | TupleExpression | UnaryExpression | UpdateStatement | ValuesRelation | WindowSpec;
+    readonly $type: 'ParameterMarker';
+    name?: FunctionIdentifier;
+}
+
+export const ParameterMarker = {
+    $type: 'ParameterMarker',
+    name: 'name'
+} as const;
+
+export function isParameterMarker(item: unknown): item is ParameterMarker {
+    return reflection.isInstance(item, ParameterMarker.$type);
+}
+
+export interface ParenthesizedQuery extends langium.AstNode {
+    readonly $container: PipeQuery | PipeSetOperation | Query | SetOperation;
+    readonly $type: 'ParenthesizedQuery';
+    query: Query;
+}
+
+export const ParenthesizedQuery = {
+    $type: 'ParenthesizedQuery',
+    query: 'query'
+} as const;
+
+export function isParenthesizedQuery(item: unknown): item is ParenthesizedQuery {
+    return reflection.isInstance(item, ParenthesizedQuery.$type);
+}
+
+export interface ParenthesizedRelation extends langium.AstNode {
+    readonly $container: FromClause | JoinRelation | ParenthesizedRelation | PipeJoin | PivotRelation | UnpivotRelation;
+    readonly $type: 'ParenthesizedRelation';
+    alias?: AliasName | Identifier;
+    columnAliases: Array<Identifier>;
+    relation: Relation;
+    sample?: TableSample;
+    watermark?: WatermarkClause;
+}
+
+export const ParenthesizedRelation = {
+    $type: 'ParenthesizedRelation',
+    alias: 'alias',
+    columnAliases: 'columnAliases',
+    relation: 'relation',
+    sample: 'sample',
+    watermark: 'watermark'
+} as const;
+
+export function isParenthesizedRelation(item: unknown): item is ParenthesizedRelation {
+    return reflection.isInstance(item, ParenthesizedRelation.$type);
+}
+
+export interface PartitionColumn extends langium.AstNode {
+    readonly $container: PartitionedByClause;
+    readonly $type: 'PartitionColumn';
+    name: Identifier;
+    type?: DataType;
+}
+
+export const PartitionColumn = {
+    $type: 'PartitionColumn',
+    name: 'name',
+    type: 'type'
+} as const;
+
+export function isPartitionColumn(item: unknown): item is PartitionColumn {
+    return reflection.isInstance(item, PartitionColumn.$type);
+}
+
+export interface PartitionedByClause extends langium.AstNode {
+    readonly $container: CreateMaterializedView | CreateStreamingTable | CreateTable | CreateView;
+    readonly $type: 'PartitionedByClause';
+    columns: Array<PartitionColumn>;
+}
+
+export const PartitionedByClause = {
+    $type: 'PartitionedByClause',
+    columns: 'columns'
+} as const;
+
+export function isPartitionedByClause(item: unknown): item is PartitionedByClause {
+    return reflection.isInstance(item, PartitionedByClause.$type);
+}
+
+export interface PipeAggregate extends langium.AstNode {
+    readonly $container: PipeQuery;
+    readonly $type: 'PipeAggregate';
+    groupBy: Array<AliasedExpression>;
+    items: Array<SelectItem>;
+}
+
+export const PipeAggregate = {
+    $type: 'PipeAggregate',
+    groupBy: 'groupBy',
+    items: 'items'
+} as const;
+
+export function isPipeAggregate(item: unknown): item is PipeAggregate {
+    return reflection.isInstance(item, PipeAggregate.$type);
+}
+
+export interface PipeAs extends langium.AstNode {
+    readonly $container: PipeQuery;
+    readonly $type: 'PipeAs';
+    alias: Identifier;
+}
+
+export const PipeAs = {
+    $type: 'PipeAs',
+    alias: 'alias'
+} as const;
+
+export function isPipeAs(item: unknown): item is PipeAs {
+    return reflection.isInstance(item, PipeAs.$type);
+}
+
+export interface PipeDrop extends langium.AstNode {
+    readonly $container: PipeQuery;
+    readonly $type: 'PipeDrop';
+    columns: Array<Identifier>;
+}
+
+export const PipeDrop = {
+    $type: 'PipeDrop',
+    columns: 'columns'
+} as const;
+
+export function isPipeDrop(item: unknown): item is PipeDrop {
+    return reflection.isInstance(item, PipeDrop.$type);
+}
+
+export interface PipeExtend extends langium.AstNode {
+    readonly $container: PipeQuery;
+    readonly $type: 'PipeExtend';
+    items: Array<SelectItem>;
+}
+
+export const PipeExtend = {
+    $type: 'PipeExtend',
+    items: 'items'
+} as const;
+
+export function isPipeExtend(item: unknown): item is PipeExtend {
+    return reflection.isInstance(item, PipeExtend.$type);
+}
+
+export interface PipeJoin extends langium.AstNode {
+    readonly $container: PipeQuery;
+    readonly $type: 'PipeJoin';
+    joinType?: JoinType;
+    natural: boolean;
+    on?: Expression;
+    right: Relation;
+    using: Array<Identifier>;
+}
+
+export const PipeJoin = {
+    $type: 'PipeJoin',
+    joinType: 'joinType',
+    natural: 'natural',
+    on: 'on',
+    right: 'right',
+    using: 'using'
+} as const;
+
+export function isPipeJoin(item: unknown): item is PipeJoin {
+    return reflection.isInstance(item, PipeJoin.$type);
+}
+
+/**
+ * A pipeline source file (or a Databricks SQL notebook export): statements separated by `;` or by
+ * `-- COMMAND ----------` cell breaks. Empty statements are allowed.
+ */
 export interface PipelineFile extends langium.AstNode {
-    readonly $type: 'PipelineFile';
+    readonly $type: 'PipelineFile' | 'StatementEnd';
     statements: Array<Statement>;
 }
 
@@ -45,17 +2170,566 @@ export function isPipelineFile(item: unknown): item is PipelineFile {
     return reflection.isInstance(item, PipelineFile.$type);
 }
 
-/** `SET key = value`: a pipeline configuration entry. */
+export type PipeOperation = PipeAggregate | PipeAs | PipeDrop | PipeExtend | PipeJoin | PipeOrganization | PipePivot | PipeSample | PipeSelect | PipeSet | PipeSetOperation | PipeUnpivot | PipeWhere;
+
+export const PipeOperation = {
+    $type: 'PipeOperation'
+} as const;
+
+export function isPipeOperation(item: unknown): item is PipeOperation {
+    return reflection.isInstance(item, PipeOperation.$type);
+}
+
+export interface PipeOrganization extends langium.AstNode {
+    readonly $container: PipeQuery;
+    readonly $type: 'PipeOrganization';
+    clusterBy: Array<Expression>;
+    distributeBy: Array<Expression>;
+    limit?: Expression;
+    limitAll: boolean;
+    offset?: Expression;
+    orderBy: Array<SortItem>;
+    sortBy: Array<SortItem>;
+}
+
+export const PipeOrganization = {
+    $type: 'PipeOrganization',
+    clusterBy: 'clusterBy',
+    distributeBy: 'distributeBy',
+    limit: 'limit',
+    limitAll: 'limitAll',
+    offset: 'offset',
+    orderBy: 'orderBy',
+    sortBy: 'sortBy'
+} as const;
+
+export function isPipeOrganization(item: unknown): item is PipeOrganization {
+    return reflection.isInstance(item, PipeOrganization.$type);
+}
+
+export interface PipePivot extends langium.AstNode {
+    readonly $container: PipeQuery;
+    readonly $type: 'PipePivot';
+    pivot: PivotClause;
+}
+
+export const PipePivot = {
+    $type: 'PipePivot',
+    pivot: 'pivot'
+} as const;
+
+export function isPipePivot(item: unknown): item is PipePivot {
+    return reflection.isInstance(item, PipePivot.$type);
+}
+
+export interface PipeQuery extends langium.AstNode {
+    readonly $container: PipeQuery | PipeSetOperation | Query | SetOperation;
+    readonly $type: 'PipeQuery';
+    input: QueryExpression;
+    operation: PipeOperation;
+}
+
+export const PipeQuery = {
+    $type: 'PipeQuery',
+    input: 'input',
+    operation: 'operation'
+} as const;
+
+export function isPipeQuery(item: unknown): item is PipeQuery {
+    return reflection.isInstance(item, PipeQuery.$type);
+}
+
+export interface PipeSample extends langium.AstNode {
+    readonly $container: PipeQuery;
+    readonly $type: 'PipeSample';
+    sample: TableSample;
+}
+
+export const PipeSample = {
+    $type: 'PipeSample',
+    sample: 'sample'
+} as const;
+
+export function isPipeSample(item: unknown): item is PipeSample {
+    return reflection.isInstance(item, PipeSample.$type);
+}
+
+export interface PipeSelect extends langium.AstNode {
+    readonly $container: PipeQuery;
+    readonly $type: 'PipeSelect';
+    distinct: boolean;
+    items: Array<SelectItem>;
+    window?: WindowClause;
+}
+
+export const PipeSelect = {
+    $type: 'PipeSelect',
+    distinct: 'distinct',
+    items: 'items',
+    window: 'window'
+} as const;
+
+export function isPipeSelect(item: unknown): item is PipeSelect {
+    return reflection.isInstance(item, PipeSelect.$type);
+}
+
+export interface PipeSet extends langium.AstNode {
+    readonly $container: PipeQuery;
+    readonly $type: 'PipeSet';
+    assignments: Array<Assignment>;
+}
+
+export const PipeSet = {
+    $type: 'PipeSet',
+    assignments: 'assignments'
+} as const;
+
+export function isPipeSet(item: unknown): item is PipeSet {
+    return reflection.isInstance(item, PipeSet.$type);
+}
+
+export interface PipeSetOperation extends langium.AstNode {
+    readonly $container: PipeQuery;
+    readonly $type: 'PipeSetOperation';
+    operator: IntersectOperator | SetOperator;
+    quantifier?: SetQuantifier;
+    right: QueryExpression;
+}
+
+export const PipeSetOperation = {
+    $type: 'PipeSetOperation',
+    operator: 'operator',
+    quantifier: 'quantifier',
+    right: 'right'
+} as const;
+
+export function isPipeSetOperation(item: unknown): item is PipeSetOperation {
+    return reflection.isInstance(item, PipeSetOperation.$type);
+}
+
+export interface PipeUnpivot extends langium.AstNode {
+    readonly $container: PipeQuery;
+    readonly $type: 'PipeUnpivot';
+    unpivot: UnpivotClause;
+}
+
+export const PipeUnpivot = {
+    $type: 'PipeUnpivot',
+    unpivot: 'unpivot'
+} as const;
+
+export function isPipeUnpivot(item: unknown): item is PipeUnpivot {
+    return reflection.isInstance(item, PipeUnpivot.$type);
+}
+
+export interface PipeWhere extends langium.AstNode {
+    readonly $container: PipeQuery;
+    readonly $type: 'PipeWhere';
+    condition: Expression;
+}
+
+export const PipeWhere = {
+    $type: 'PipeWhere',
+    condition: 'condition'
+} as const;
+
+export function isPipeWhere(item: unknown): item is PipeWhere {
+    return reflection.isInstance(item, PipeWhere.$type);
+}
+
+export interface PivotClause extends langium.AstNode {
+    readonly $container: PipePivot | PivotRelation;
+    readonly $type: 'PivotClause';
+    aggregates: Array<AliasedExpression>;
+    columns: Array<ColumnPath>;
+    values: Array<AliasedExpression>;
+}
+
+export const PivotClause = {
+    $type: 'PivotClause',
+    aggregates: 'aggregates',
+    columns: 'columns',
+    values: 'values'
+} as const;
+
+export function isPivotClause(item: unknown): item is PivotClause {
+    return reflection.isInstance(item, PivotClause.$type);
+}
+
+export interface PivotRelation extends langium.AstNode {
+    readonly $container: FromClause | JoinRelation | ParenthesizedRelation | PipeJoin | PivotRelation | UnpivotRelation;
+    readonly $type: 'PivotRelation';
+    alias?: AliasName | Identifier;
+    columnAliases: Array<Identifier>;
+    input: Relation;
+    pivot: PivotClause;
+}
+
+export const PivotRelation = {
+    $type: 'PivotRelation',
+    alias: 'alias',
+    columnAliases: 'columnAliases',
+    input: 'input',
+    pivot: 'pivot'
+} as const;
+
+export function isPivotRelation(item: unknown): item is PivotRelation {
+    return reflection.isInstance(item, PivotRelation.$type);
+}
+
+export type PlainQualifiedName = string;
+
+export function isPlainQualifiedName(item: unknown): item is PlainQualifiedName {
+    return typeof item === 'string';
+}
+
+export interface PositionExpression extends langium.AstNode {
+    readonly $container: AliasedExpression | ApplyAsDeleteClause | ApplyAsTruncateClause | Assignment | BinaryExpression | CaseExpression | CaseWhen | CastExpression | DeleteStatement | Expectation | ExtractExpression | FlowWhereClause | FunctionArgument | FunctionCall | GeneratedAsProperty | GroupByClause | GroupingSets | InExpression | InsertFlow | InsertStatement | IntervalPart | JoinRelation | JsonPath | Lambda | LikeExpression | MaskProperty | OverlayExpression | PipeJoin | PipeOrganization | PipeWhere | PositionExpression | Query | ReplaceUsingSpec | RowFilterClause | SelectItem | SelectQuery | SequenceByClause | SortItem | StructFieldAccess | Subscript | SubstringExpression | SystemSequenceByClause | TableArgument | TableConstraint | TableSample | TrimExpression | TupleExpression | UnaryExpression | UpdateStatement | ValuesRelation | WindowSpec;
+    readonly $type: 'PositionExpression';
+    string: Expression;
+    substring: BinaryExpression;
+}
+
+export const PositionExpression = {
+    $type: 'PositionExpression',
+    string: 'string',
+    substring: 'substring'
+} as const;
+
+export function isPositionExpression(item: unknown): item is PositionExpression {
+    return reflection.isInstance(item, PositionExpression.$type);
+}
+
+export interface PrimaryKeyProperty extends langium.AstNode {
+    readonly $container: ColumnDef;
+    readonly $type: 'PrimaryKeyProperty';
+    name?: Identifier;
+}
+
+export const PrimaryKeyProperty = {
+    $type: 'PrimaryKeyProperty',
+    name: 'name'
+} as const;
+
+export function isPrimaryKeyProperty(item: unknown): item is PrimaryKeyProperty {
+    return reflection.isInstance(item, PrimaryKeyProperty.$type);
+}
+
+export interface PrimitiveType extends langium.AstNode {
+    readonly $container: ArrayType | CastExpression | ColumnDef | MapType | PartitionColumn | StructTypeField;
+    readonly $type: 'PrimitiveType';
+    args: Array<string>;
+    collation?: Identifier;
+    name: TypeName;
+}
+
+export const PrimitiveType = {
+    $type: 'PrimitiveType',
+    args: 'args',
+    collation: 'collation',
+    name: 'name'
+} as const;
+
+export function isPrimitiveType(item: unknown): item is PrimitiveType {
+    return reflection.isInstance(item, PrimitiveType.$type);
+}
+
+export interface Property extends langium.AstNode {
+    readonly $container: OptionsClause | TblPropertiesClause;
+    readonly $type: 'Property';
+    key: PropertyKey;
+    value?: PropertyValue;
+}
+
+export const Property = {
+    $type: 'Property',
+    key: 'key',
+    value: 'value'
+} as const;
+
+export function isProperty(item: unknown): item is Property {
+    return reflection.isInstance(item, Property.$type);
+}
+
+export type PropertyKey = string;
+
+export function isPropertyKey(item: unknown): item is PropertyKey {
+    return typeof item === 'string';
+}
+
+export type PropertyValue = 'FALSE' | 'TRUE' | Identifier | SignedNumber | StringValue;
+
+export function isPropertyValue(item: unknown): item is PropertyValue {
+    return isStringValue(item) || isSignedNumber(item) || isIdentifier(item) || item === 'TRUE' || item === 'FALSE';
+}
+
+export type QualifiedName = string;
+
+export function isQualifiedName(item: unknown): item is QualifiedName {
+    return typeof item === 'string';
+}
+
+export interface Query extends langium.AstNode {
+    readonly $container: CommonTableExpression | CreateMaterializedView | CreateStreamingTable | CreateTable | CreateView | ExistsExpression | InExpression | InsertFlow | InsertStatement | ParenthesizedQuery | PipelineFile | SnapshotSpec | SourceRef | SubqueryExpression | SubqueryRelation | TableArgument;
+    readonly $type: 'Query';
+    body: QueryExpression;
+    clusterBy: Array<Expression>;
+    ctes: Array<CommonTableExpression>;
+    distributeBy: Array<Expression>;
+    limit?: Expression;
+    limitAll: boolean;
+    offset?: Expression;
+    orderBy: Array<SortItem>;
+    recursive: boolean;
+    sortBy: Array<SortItem>;
+    window?: WindowClause;
+}
+
+export const Query = {
+    $type: 'Query',
+    body: 'body',
+    clusterBy: 'clusterBy',
+    ctes: 'ctes',
+    distributeBy: 'distributeBy',
+    limit: 'limit',
+    limitAll: 'limitAll',
+    offset: 'offset',
+    orderBy: 'orderBy',
+    recursive: 'recursive',
+    sortBy: 'sortBy',
+    window: 'window'
+} as const;
+
+export function isQuery(item: unknown): item is Query {
+    return reflection.isInstance(item, Query.$type);
+}
+
+export type QueryExpression = ParenthesizedQuery | PipeQuery | SelectQuery | SetOperation | TableQuery | ValuesRelation;
+
+export const QueryExpression = {
+    $type: 'QueryExpression'
+} as const;
+
+export function isQueryExpression(item: unknown): item is QueryExpression {
+    return reflection.isInstance(item, QueryExpression.$type);
+}
+
+export type RefreshPolicy = string;
+
+export function isRefreshPolicy(item: unknown): item is RefreshPolicy {
+    return typeof item === 'string';
+}
+
+export interface RefreshPolicyClause extends langium.AstNode {
+    readonly $container: CreateMaterializedView | CreateStreamingTable | CreateTable | CreateView;
+    readonly $type: 'RefreshPolicyClause';
+    policy: RefreshPolicy;
+}
+
+export const RefreshPolicyClause = {
+    $type: 'RefreshPolicyClause',
+    policy: 'policy'
+} as const;
+
+export function isRefreshPolicyClause(item: unknown): item is RefreshPolicyClause {
+    return reflection.isInstance(item, RefreshPolicyClause.$type);
+}
+
+export type Relation = JoinRelation | ParenthesizedRelation | PivotRelation | SubqueryRelation | TableFunctionCall | TableReference | UnpivotRelation | ValuesRelation;
+
+export const Relation = {
+    $type: 'Relation'
+} as const;
+
+export function isRelation(item: unknown): item is Relation {
+    return reflection.isInstance(item, Relation.$type);
+}
+
+export interface ReplaceUsingSpec extends langium.AstNode {
+    readonly $container: InsertFlow;
+    readonly $type: 'ReplaceUsingSpec';
+    keys: ColumnNameList;
+    sequenceBy?: Expression;
+}
+
+export const ReplaceUsingSpec = {
+    $type: 'ReplaceUsingSpec',
+    keys: 'keys',
+    sequenceBy: 'sequenceBy'
+} as const;
+
+export function isReplaceUsingSpec(item: unknown): item is ReplaceUsingSpec {
+    return reflection.isInstance(item, ReplaceUsingSpec.$type);
+}
+
+export interface RowFilterClause extends langium.AstNode {
+    readonly $container: CreateMaterializedView | CreateStreamingTable | CreateTable | CreateView;
+    readonly $type: 'RowFilterClause';
+    args: Array<Expression>;
+    function: QualifiedName;
+}
+
+export const RowFilterClause = {
+    $type: 'RowFilterClause',
+    args: 'args',
+    function: 'function'
+} as const;
+
+export function isRowFilterClause(item: unknown): item is RowFilterClause {
+    return reflection.isInstance(item, RowFilterClause.$type);
+}
+
+export type SampleUnit = 'PERCENT' | 'ROWS';
+
+export function isSampleUnit(item: unknown): item is SampleUnit {
+    return item === 'PERCENT' || item === 'ROWS';
+}
+
+export type ScdType = number;
+
+export function isScdType(item: unknown): item is ScdType {
+    return typeof item === 'number';
+}
+
+export interface ScheduleClause extends langium.AstNode {
+    readonly $container: CreateMaterializedView | CreateStreamingTable | CreateTable | CreateView;
+    readonly $type: 'ScheduleClause';
+    cron?: StringValue;
+    every?: string;
+    refresh: boolean;
+    timeZone?: StringValue;
+    unit?: IntervalUnit;
+}
+
+export const ScheduleClause = {
+    $type: 'ScheduleClause',
+    cron: 'cron',
+    every: 'every',
+    refresh: 'refresh',
+    timeZone: 'timeZone',
+    unit: 'unit'
+} as const;
+
+export function isScheduleClause(item: unknown): item is ScheduleClause {
+    return reflection.isInstance(item, ScheduleClause.$type);
+}
+
+export interface SelectItem extends langium.AstNode {
+    readonly $container: PipeAggregate | PipeExtend | PipeSelect | SelectQuery;
+    readonly $type: 'SelectItem';
+    alias?: AliasName | AsAlias;
+    aliases: Array<AsAlias>;
+    expression: Expression;
+}
+
+export const SelectItem = {
+    $type: 'SelectItem',
+    alias: 'alias',
+    aliases: 'aliases',
+    expression: 'expression'
+} as const;
+
+export function isSelectItem(item: unknown): item is SelectItem {
+    return reflection.isInstance(item, SelectItem.$type);
+}
+
+export interface SelectQuery extends langium.AstNode {
+    readonly $container: PipeQuery | PipeSetOperation | Query | SetOperation;
+    readonly $type: 'SelectQuery';
+    distinct: boolean;
+    from?: FromClause;
+    groupBy?: GroupByClause;
+    having?: Expression;
+    items: Array<SelectItem>;
+    qualify?: Expression;
+    where?: Expression;
+    window?: WindowClause;
+}
+
+export const SelectQuery = {
+    $type: 'SelectQuery',
+    distinct: 'distinct',
+    from: 'from',
+    groupBy: 'groupBy',
+    having: 'having',
+    items: 'items',
+    qualify: 'qualify',
+    where: 'where',
+    window: 'window'
+} as const;
+
+export function isSelectQuery(item: unknown): item is SelectQuery {
+    return reflection.isInstance(item, SelectQuery.$type);
+}
+
+export interface SequenceByClause extends langium.AstNode {
+    readonly $container: AutoCdcSpec | SnapshotSpec;
+    readonly $type: 'SequenceByClause';
+    expression: Expression;
+}
+
+export const SequenceByClause = {
+    $type: 'SequenceByClause',
+    expression: 'expression'
+} as const;
+
+export function isSequenceByClause(item: unknown): item is SequenceByClause {
+    return reflection.isInstance(item, SequenceByClause.$type);
+}
+
+export interface SetOperation extends langium.AstNode {
+    readonly $container: PipeQuery | PipeSetOperation | Query | SetOperation;
+    readonly $type: 'SetOperation';
+    left: PipeQuery | QueryExpression;
+    operator: IntersectOperator | SetOperator;
+    quantifier?: SetQuantifier;
+    right: QueryExpression;
+}
+
+export const SetOperation = {
+    $type: 'SetOperation',
+    left: 'left',
+    operator: 'operator',
+    quantifier: 'quantifier',
+    right: 'right'
+} as const;
+
+export function isSetOperation(item: unknown): item is SetOperation {
+    return reflection.isInstance(item, SetOperation.$type);
+}
+
+export type SetOperator = 'EXCEPT' | 'MINUS' | 'UNION';
+
+export function isSetOperator(item: unknown): item is SetOperator {
+    return item === 'UNION' || item === 'EXCEPT' || item === 'MINUS';
+}
+
+export type SetQuantifier = 'ALL' | 'DISTINCT';
+
+export function isSetQuantifier(item: unknown): item is SetQuantifier {
+    return item === 'ALL' || item === 'DISTINCT';
+}
+
+export type SetScope = 'CATALOG' | 'SCHEMA';
+
+export function isSetScope(item: unknown): item is SetScope {
+    return item === 'CATALOG' || item === 'SCHEMA';
+}
+
 export interface SetStatement extends langium.AstNode {
     readonly $container: PipelineFile;
     readonly $type: 'SetStatement';
-    key: Identifier;
-    value?: string;
+    key?: ConfigKey;
+    scope?: SetScope;
+    target?: NameOrString;
+    value?: ConfigValue;
 }
 
 export const SetStatement = {
     $type: 'SetStatement',
     key: 'key',
+    scope: 'scope',
+    target: 'target',
     value: 'value'
 } as const;
 
@@ -63,8 +2737,103 @@ export function isSetStatement(item: unknown): item is SetStatement {
     return reflection.isInstance(item, SetStatement.$type);
 }
 
-/** One top-level statement of a pipeline source file. */
-export type Statement = SetStatement;
+export type SignedNumber = string;
+
+export function isSignedNumber(item: unknown): item is SignedNumber {
+    return typeof item === 'string';
+}
+
+export interface SnapshotSpec extends langium.AstNode {
+    readonly $container: AutoCdcFlow;
+    readonly $type: 'SnapshotSpec';
+    clauses: Array<AutoCdcClause>;
+    keys: ColumnNameList;
+    snapshotQuery?: Query;
+    snapshotTable?: DatasetRef;
+    versionQuery?: Query;
+}
+
+export const SnapshotSpec = {
+    $type: 'SnapshotSpec',
+    clauses: 'clauses',
+    keys: 'keys',
+    snapshotQuery: 'snapshotQuery',
+    snapshotTable: 'snapshotTable',
+    versionQuery: 'versionQuery'
+} as const;
+
+export function isSnapshotSpec(item: unknown): item is SnapshotSpec {
+    return reflection.isInstance(item, SnapshotSpec.$type);
+}
+
+export type SoftKeyword = 'AGGREGATE' | 'ALWAYS' | 'ARRAY' | 'ASC' | 'AT' | 'AUTO' | 'BITEMPORAL' | 'BUCKET' | 'CATALOG' | 'CDC' | 'CHANGES' | 'CHECK' | 'COLLATE' | 'COLLATION' | 'COLUMNS' | 'COMMENT' | 'CRON' | 'CURRENT' | 'DATABASE' | 'DATE' | 'DAY' | 'DAYS' | 'DEFAULT' | 'DEFERRABLE' | 'DEFERRED' | 'DELAY' | 'DESC' | 'DROP' | 'ENFORCED' | 'EVERY' | 'EXCLUDE' | 'EXPECT' | 'EXTEND' | 'EXTERNAL' | 'EXTRACT' | 'FAIL' | 'FIRST' | 'FLOW' | 'FOLLOWING' | 'FOREIGN' | 'GENERATED' | 'GLOBAL' | 'GROUPING' | 'HISTORY' | 'HOUR' | 'HOURS' | 'IDENTITY' | 'INCLUDE' | 'INCREMENT' | 'INCREMENTAL' | 'INITIALLY' | 'KEY' | 'KEYS' | 'LAST' | 'LEVEL' | 'LIVE' | 'LOCATION' | 'MANAGED' | 'MAP' | 'MASK' | 'MATERIALIZED' | 'MAX' | 'MICROSECOND' | 'MICROSECONDS' | 'MILLISECOND' | 'MILLISECONDS' | 'MINUTE' | 'MINUTES' | 'MONTH' | 'MONTHS' | 'MOST' | 'NAME' | 'NAMESPACE' | 'NANOSECOND' | 'NANOSECONDS' | 'NONE' | 'NORELY' | 'NULLS' | 'OF' | 'ONCE' | 'OPTIONS' | 'OUT' | 'OUTER' | 'OVERLAY' | 'OVERWRITE' | 'OWNER' | 'PARTITION' | 'PARTITIONED' | 'PERCENT' | 'PLACING' | 'POLICY' | 'POSITION' | 'PRECEDING' | 'PRIMARY' | 'PRIVATE' | 'RANGE' | 'RECURSION' | 'RECURSIVE' | 'REFERENCES' | 'REFRESH' | 'RELY' | 'REPEATABLE' | 'REPLACE' | 'ROW' | 'ROWS' | 'SCD' | 'SCHEDULE' | 'SCHEMA' | 'SECOND' | 'SECONDS' | 'SEQUENCE' | 'SETS' | 'SINGLE' | 'SNAPSHOT' | 'START' | 'STORED' | 'STREAMING' | 'STRICT' | 'STRUCT' | 'SUBSTR' | 'SUBSTRING' | 'SYSTEM' | 'SYSTEM_TIME' | 'SYSTEM_VERSION' | 'TBLPROPERTIES' | 'TEMP' | 'TEMPORARY' | 'TIME' | 'TIMESERIES' | 'TIMESTAMP' | 'TIMESTAMP_LTZ' | 'TIMESTAMP_NTZ' | 'TO' | 'TRACK' | 'TRIGGER' | 'TRIM' | 'TRUNCATE' | 'TYPE' | 'UNKNOWN' | 'UPDATES' | 'VERSION' | 'VIEW' | 'VIOLATION' | 'WEEK' | 'WEEKS' | 'YEAR' | 'YEARS' | 'ZONE';
+
+export function isSoftKeyword(item: unknown): item is SoftKeyword {
+    return item === 'AGGREGATE' || item === 'ALWAYS' || item === 'ARRAY' || item === 'ASC' || item === 'AT' || item === 'AUTO' || item === 'BITEMPORAL' || item === 'BUCKET' || item === 'CATALOG' || item === 'CDC' || item === 'CHANGES' || item === 'CHECK' || item === 'COLLATE' || item === 'COLLATION' || item === 'COLUMNS' || item === 'COMMENT' || item === 'CRON' || item === 'CURRENT' || item === 'DATABASE' || item === 'DATE' || item === 'DAY' || item === 'DAYS' || item === 'DEFAULT' || item === 'DEFERRABLE' || item === 'DEFERRED' || item === 'DELAY' || item === 'DESC' || item === 'DROP' || item === 'ENFORCED' || item === 'EVERY' || item === 'EXCLUDE' || item === 'EXPECT' || item === 'EXTEND' || item === 'EXTERNAL' || item === 'EXTRACT' || item === 'FAIL' || item === 'FIRST' || item === 'FLOW' || item === 'FOLLOWING' || item === 'FOREIGN' || item === 'GENERATED' || item === 'GLOBAL' || item === 'GROUPING' || item === 'HISTORY' || item === 'HOUR' || item === 'HOURS' || item === 'IDENTITY' || item === 'INCLUDE' || item === 'INCREMENT' || item === 'INCREMENTAL' || item === 'INITIALLY' || item === 'KEY' || item === 'KEYS' || item === 'LAST' || item === 'LEVEL' || item === 'LIVE' || item === 'LOCATION' || item === 'MANAGED' || item === 'MAP' || item === 'MASK' || item === 'MATERIALIZED' || item === 'MAX' || item === 'MICROSECOND' || item === 'MICROSECONDS' || item === 'MILLISECOND' || item === 'MILLISECONDS' || item === 'MINUTE' || item === 'MINUTES' || item === 'MONTH' || item === 'MONTHS' || item === 'MOST' || item === 'NAME' || item === 'NAMESPACE' || item === 'NANOSECOND' || item === 'NANOSECONDS' || item === 'NONE' || item === 'NORELY' || item === 'NULLS' || item === 'OF' || item === 'ONCE' || item === 'OPTIONS' || item === 'OUT' || item === 'OUTER' || item === 'OVERLAY' || item === 'OVERWRITE' || item === 'OWNER' || item === 'PARTITION' || item === 'PARTITIONED' || item === 'PERCENT' || item === 'PLACING' || item === 'POLICY' || item === 'POSITION' || item === 'PRECEDING' || item === 'PRIMARY' || item === 'PRIVATE' || item === 'RANGE' || item === 'RECURSION' || item === 'RECURSIVE' || item === 'REFERENCES' || item === 'REFRESH' || item === 'RELY' || item === 'REPEATABLE' || item === 'REPLACE' || item === 'ROW' || item === 'ROWS' || item === 'SCD' || item === 'SCHEDULE' || item === 'SCHEMA' || item === 'SECOND' || item === 'SECONDS' || item === 'SEQUENCE' || item === 'SETS' || item === 'SINGLE' || item === 'SNAPSHOT' || item === 'START' || item === 'STORED' || item === 'STREAMING' || item === 'STRICT' || item === 'STRUCT' || item === 'SUBSTR' || item === 'SUBSTRING' || item === 'SYSTEM' || item === 'SYSTEM_TIME' || item === 'SYSTEM_VERSION' || item === 'TBLPROPERTIES' || item === 'TEMP' || item === 'TEMPORARY' || item === 'TIME' || item === 'TIMESERIES' || item === 'TIMESTAMP' || item === 'TIMESTAMP_LTZ' || item === 'TIMESTAMP_NTZ' || item === 'TO' || item === 'TRACK' || item === 'TRIGGER' || item === 'TRIM' || item === 'TRUNCATE' || item === 'TYPE' || item === 'UNKNOWN' || item === 'UPDATES' || item === 'VERSION' || item === 'VIEW' || item === 'VIOLATION' || item === 'WEEK' || item === 'WEEKS' || item === 'YEAR' || item === 'YEARS' || item === 'ZONE';
+}
+
+export interface SortItem extends langium.AstNode {
+    readonly $container: FunctionCall | PipeOrganization | Query | TableArgument | WindowSpec;
+    readonly $type: 'SortItem';
+    all: boolean;
+    ascending: boolean;
+    descending: boolean;
+    expression?: Expression;
+    nullsFirst: boolean;
+    nullsLast: boolean;
+}
+
+export const SortItem = {
+    $type: 'SortItem',
+    all: 'all',
+    ascending: 'ascending',
+    descending: 'descending',
+    expression: 'expression',
+    nullsFirst: 'nullsFirst',
+    nullsLast: 'nullsLast'
+} as const;
+
+export function isSortItem(item: unknown): item is SortItem {
+    return reflection.isInstance(item, SortItem.$type);
+}
+
+export interface SourceRef extends langium.AstNode {
+    readonly $container: AutoCdcSpec;
+    readonly $type: 'SourceRef';
+    query?: Query;
+    streaming: boolean;
+    table?: DatasetRef;
+}
+
+export const SourceRef = {
+    $type: 'SourceRef',
+    query: 'query',
+    streaming: 'streaming',
+    table: 'table'
+} as const;
+
+export function isSourceRef(item: unknown): item is SourceRef {
+    return reflection.isInstance(item, SourceRef.$type);
+}
+
+export interface Star extends langium.AstNode {
+    readonly $container: AliasedExpression | ApplyAsDeleteClause | ApplyAsTruncateClause | Assignment | BinaryExpression | CaseExpression | CaseWhen | CastExpression | DeleteStatement | Expectation | ExtractExpression | FlowWhereClause | FunctionArgument | FunctionCall | GeneratedAsProperty | GroupByClause | GroupingSets | InExpression | InsertFlow | InsertStatement | IntervalPart | JoinRelation | JsonPath | Lambda | LikeExpression | MaskProperty | OverlayExpression | PipeJoin | PipeOrganization | PipeWhere | PositionExpression | Query | ReplaceUsingSpec | RowFilterClause | SelectItem | SelectQuery | SequenceByClause | SortItem | StructFieldAccess | Subscript | SubstringExpression | SystemSequenceByClause | TableArgument | TableConstraint | TableSample | TrimExpression | TupleExpression | UnaryExpression | UpdateStatement | ValuesRelation | WindowSpec;
+    readonly $type: 'Star';
+    except: Array<ColumnPath>;
+    qualifier: Array<Identifier>;
+}
+
+export const Star = {
+    $type: 'Star',
+    except: 'except',
+    qualifier: 'qualifier'
+} as const;
+
+export function isStar(item: unknown): item is Star {
+    return reflection.isInstance(item, Star.$type);
+}
+
+export type Statement = AlterOwner | ApplyChanges | CreateFlow | CreateMaterializedView | CreateNamespace | CreateStreamingTable | CreateTable | CreateView | DeleteStatement | Expectation | InsertStatement | Query | SetStatement | UpdateStatement | UseStatement;
 
 export const Statement = {
     $type: 'Statement'
@@ -74,14 +2843,2539 @@ export function isStatement(item: unknown): item is Statement {
     return reflection.isInstance(item, Statement.$type);
 }
 
+/** What ends a statement: `;` or a notebook cell break. */
+export type StatementEnd = ';' | string;
+
+export function isStatementEnd(item: unknown): item is StatementEnd {
+    return item === ';' || (typeof item === 'string' && (/--[ \t]*COMMAND[ \t]*-{3,}[^\n\r]*/.test(item)));
+}
+
+export interface StoredAsClause extends langium.AstNode {
+    readonly $container: AutoCdcSpec | SnapshotSpec;
+    readonly $type: 'StoredAsClause';
+    bitemporal: boolean;
+    scdType?: ScdType;
+}
+
+export const StoredAsClause = {
+    $type: 'StoredAsClause',
+    bitemporal: 'bitemporal',
+    scdType: 'scdType'
+} as const;
+
+export function isStoredAsClause(item: unknown): item is StoredAsClause {
+    return reflection.isInstance(item, StoredAsClause.$type);
+}
+
+export type StreamQualifiedName = string;
+
+export function isStreamQualifiedName(item: unknown): item is StreamQualifiedName {
+    return typeof item === 'string';
+}
+
+export interface StringLiteral extends langium.AstNode {
+    readonly $container: AliasedExpression | ApplyAsDeleteClause | ApplyAsTruncateClause | Assignment | BinaryExpression | CaseExpression | CaseWhen | CastExpression | DeleteStatement | Expectation | ExtractExpression | FlowWhereClause | FunctionArgument | FunctionCall | GeneratedAsProperty | GroupByClause | GroupingSets | InExpression | InsertFlow | InsertStatement | IntervalPart | JoinRelation | JsonPath | Lambda | LikeExpression | MaskProperty | OverlayExpression | PipeJoin | PipeOrganization | PipeWhere | PositionExpression | Query | ReplaceUsingSpec | RowFilterClause | SelectItem | SelectQuery | SequenceByClause | SortItem | StructFieldAccess | Subscript | SubstringExpression | SystemSequenceByClause | TableArgument | TableConstraint | TableSample | TrimExpression | TupleExpression | UnaryExpression | UpdateStatement | ValuesRelation | WindowSpec;
+    readonly $type: 'StringLiteral';
+    value: StringValue;
+}
+
+export const StringLiteral = {
+    $type: 'StringLiteral',
+    value: 'value'
+} as const;
+
+export function isStringLiteral(item: unknown): item is StringLiteral {
+    return reflection.isInstance(item, StringLiteral.$type);
+}
+
+export type StringValue = string;
+
+export function isStringValue(item: unknown): item is StringValue {
+    return typeof item === 'string';
+}
+
+export interface StructFieldAccess extends langium.AstNode {
+    readonly $container: AliasedExpression | ApplyAsDeleteClause | ApplyAsTruncateClause | Assignment | BinaryExpression | CaseExpression | CaseWhen | CastExpression | DeleteStatement | Expectation | ExtractExpression | FlowWhereClause | FunctionArgument | FunctionCall | GeneratedAsProperty | GroupByClause | GroupingSets | InExpression | InsertFlow | InsertStatement | IntervalPart | JoinRelation | JsonPath | Lambda | LikeExpression | MaskProperty | OverlayExpression | PipeJoin | PipeOrganization | PipeWhere | PositionExpression | Query | ReplaceUsingSpec | RowFilterClause | SelectItem | SelectQuery | SequenceByClause | SortItem | StructFieldAccess | Subscript | SubstringExpression | SystemSequenceByClause | TableArgument | TableConstraint | TableSample | TrimExpression | TupleExpression | UnaryExpression | UpdateStatement | ValuesRelation | WindowSpec;
+    readonly $type: 'StructFieldAccess';
+    field: Identifier;
+    receiver: Expression;
+}
+
+export const StructFieldAccess = {
+    $type: 'StructFieldAccess',
+    field: 'field',
+    receiver: 'receiver'
+} as const;
+
+export function isStructFieldAccess(item: unknown): item is StructFieldAccess {
+    return reflection.isInstance(item, StructFieldAccess.$type);
+}
+
+export interface StructType extends langium.AstNode {
+    readonly $container: ArrayType | CastExpression | ColumnDef | MapType | PartitionColumn | StructTypeField;
+    readonly $type: 'StructType';
+    fields: Array<StructTypeField>;
+}
+
+export const StructType = {
+    $type: 'StructType',
+    fields: 'fields'
+} as const;
+
+export function isStructType(item: unknown): item is StructType {
+    return reflection.isInstance(item, StructType.$type);
+}
+
+export interface StructTypeField extends langium.AstNode {
+    readonly $container: StructType;
+    readonly $type: 'StructTypeField';
+    comment?: StringValue;
+    name: Identifier;
+    notNull: boolean;
+    type: DataType;
+}
+
+export const StructTypeField = {
+    $type: 'StructTypeField',
+    comment: 'comment',
+    name: 'name',
+    notNull: 'notNull',
+    type: 'type'
+} as const;
+
+export function isStructTypeField(item: unknown): item is StructTypeField {
+    return reflection.isInstance(item, StructTypeField.$type);
+}
+
+export interface SubqueryExpression extends langium.AstNode {
+    readonly $container: AliasedExpression | ApplyAsDeleteClause | ApplyAsTruncateClause | Assignment | BinaryExpression | CaseExpression | CaseWhen | CastExpression | DeleteStatement | Expectation | ExtractExpression | FlowWhereClause | FunctionArgument | FunctionCall | GeneratedAsProperty | GroupByClause | GroupingSets | InExpression | InsertFlow | InsertStatement | IntervalPart | JoinRelation | JsonPath | Lambda | LikeExpression | MaskProperty | OverlayExpression | PipeJoin | PipeOrganization | PipeWhere | PositionExpression | Query | ReplaceUsingSpec | RowFilterClause | SelectItem | SelectQuery | SequenceByClause | SortItem | StructFieldAccess | Subscript | SubstringExpression | SystemSequenceByClause | TableArgument | TableConstraint | TableSample | TrimExpression | TupleExpression | UnaryExpression | UpdateStatement | ValuesRelation | WindowSpec;
+    readonly $type: 'SubqueryExpression';
+    query: Query;
+}
+
+export const SubqueryExpression = {
+    $type: 'SubqueryExpression',
+    query: 'query'
+} as const;
+
+export function isSubqueryExpression(item: unknown): item is SubqueryExpression {
+    return reflection.isInstance(item, SubqueryExpression.$type);
+}
+
+export interface SubqueryRelation extends langium.AstNode {
+    readonly $container: FromClause | JoinRelation | ParenthesizedRelation | PipeJoin | PivotRelation | UnpivotRelation;
+    readonly $type: 'SubqueryRelation';
+    alias?: AliasName | Identifier;
+    columnAliases: Array<Identifier>;
+    lateral: boolean;
+    query: Query;
+    sample?: TableSample;
+    watermark?: WatermarkClause;
+}
+
+export const SubqueryRelation = {
+    $type: 'SubqueryRelation',
+    alias: 'alias',
+    columnAliases: 'columnAliases',
+    lateral: 'lateral',
+    query: 'query',
+    sample: 'sample',
+    watermark: 'watermark'
+} as const;
+
+export function isSubqueryRelation(item: unknown): item is SubqueryRelation {
+    return reflection.isInstance(item, SubqueryRelation.$type);
+}
+
+export interface Subscript extends langium.AstNode {
+    readonly $container: AliasedExpression | ApplyAsDeleteClause | ApplyAsTruncateClause | Assignment | BinaryExpression | CaseExpression | CaseWhen | CastExpression | DeleteStatement | Expectation | ExtractExpression | FlowWhereClause | FunctionArgument | FunctionCall | GeneratedAsProperty | GroupByClause | GroupingSets | InExpression | InsertFlow | InsertStatement | IntervalPart | JoinRelation | JsonPath | Lambda | LikeExpression | MaskProperty | OverlayExpression | PipeJoin | PipeOrganization | PipeWhere | PositionExpression | Query | ReplaceUsingSpec | RowFilterClause | SelectItem | SelectQuery | SequenceByClause | SortItem | StructFieldAccess | Subscript | SubstringExpression | SystemSequenceByClause | TableArgument | TableConstraint | TableSample | TrimExpression | TupleExpression | UnaryExpression | UpdateStatement | ValuesRelation | WindowSpec;
+    readonly $type: 'Subscript';
+    index: Expression;
+    receiver: Expression;
+}
+
+export const Subscript = {
+    $type: 'Subscript',
+    index: 'index',
+    receiver: 'receiver'
+} as const;
+
+export function isSubscript(item: unknown): item is Subscript {
+    return reflection.isInstance(item, Subscript.$type);
+}
+
+export interface SubstringExpression extends langium.AstNode {
+    readonly $container: AliasedExpression | ApplyAsDeleteClause | ApplyAsTruncateClause | Assignment | BinaryExpression | CaseExpression | CaseWhen | CastExpression | DeleteStatement | Expectation | ExtractExpression | FlowWhereClause | FunctionArgument | FunctionCall | GeneratedAsProperty | GroupByClause | GroupingSets | InExpression | InsertFlow | InsertStatement | IntervalPart | JoinRelation | JsonPath | Lambda | LikeExpression | MaskProperty | OverlayExpression | PipeJoin | PipeOrganization | PipeWhere | PositionExpression | Query | ReplaceUsingSpec | RowFilterClause | SelectItem | SelectQuery | SequenceByClause | SortItem | StructFieldAccess | Subscript | SubstringExpression | SystemSequenceByClause | TableArgument | TableConstraint | TableSample | TrimExpression | TupleExpression | UnaryExpression | UpdateStatement | ValuesRelation | WindowSpec;
+    readonly $type: 'SubstringExpression';
+    length?: Expression;
+    start: Expression;
+    string: Expression;
+}
+
+export const SubstringExpression = {
+    $type: 'SubstringExpression',
+    length: 'length',
+    start: 'start',
+    string: 'string'
+} as const;
+
+export function isSubstringExpression(item: unknown): item is SubstringExpression {
+    return reflection.isInstance(item, SubstringExpression.$type);
+}
+
+export interface SystemSequenceByClause extends langium.AstNode {
+    readonly $container: AutoCdcSpec | SnapshotSpec;
+    readonly $type: 'SystemSequenceByClause';
+    expression: Expression;
+}
+
+export const SystemSequenceByClause = {
+    $type: 'SystemSequenceByClause',
+    expression: 'expression'
+} as const;
+
+export function isSystemSequenceByClause(item: unknown): item is SystemSequenceByClause {
+    return reflection.isInstance(item, SystemSequenceByClause.$type);
+}
+
+export interface TableArgument extends langium.AstNode {
+    readonly $container: FunctionArgument;
+    readonly $type: 'TableArgument';
+    orderBy: Array<SortItem>;
+    partitionBy: Array<Expression>;
+    query?: Query;
+    table?: DatasetRef;
+    withSinglePartition: boolean;
+}
+
+export const TableArgument = {
+    $type: 'TableArgument',
+    orderBy: 'orderBy',
+    partitionBy: 'partitionBy',
+    query: 'query',
+    table: 'table',
+    withSinglePartition: 'withSinglePartition'
+} as const;
+
+export function isTableArgument(item: unknown): item is TableArgument {
+    return reflection.isInstance(item, TableArgument.$type);
+}
+
+export type TableClause = ClusterByClause | CommentClause | DefaultCollationClause | LocationClause | OptionsClause | PartitionedByClause | RefreshPolicyClause | RowFilterClause | ScheduleClause | TblPropertiesClause | TriggerOnUpdateClause | UsingClause;
+
+export const TableClause = {
+    $type: 'TableClause'
+} as const;
+
+export function isTableClause(item: unknown): item is TableClause {
+    return reflection.isInstance(item, TableClause.$type);
+}
+
+export interface TableConstraint extends langium.AstNode {
+    readonly $container: TableSpec;
+    readonly $type: 'TableConstraint';
+    check?: Expression;
+    columns?: ColumnNameList;
+    foreignKey: boolean;
+    name?: Identifier;
+    options: Array<ConstraintOption>;
+    primaryKey: boolean;
+    referencedColumns?: ColumnNameList;
+    referencedTable?: QualifiedName;
+}
+
+export const TableConstraint = {
+    $type: 'TableConstraint',
+    check: 'check',
+    columns: 'columns',
+    foreignKey: 'foreignKey',
+    name: 'name',
+    options: 'options',
+    primaryKey: 'primaryKey',
+    referencedColumns: 'referencedColumns',
+    referencedTable: 'referencedTable'
+} as const;
+
+export function isTableConstraint(item: unknown): item is TableConstraint {
+    return reflection.isInstance(item, TableConstraint.$type);
+}
+
+export type TableElement = ColumnDef | Expectation | TableConstraint;
+
+export const TableElement = {
+    $type: 'TableElement'
+} as const;
+
+export function isTableElement(item: unknown): item is TableElement {
+    return reflection.isInstance(item, TableElement.$type);
+}
+
+export interface TableFunctionCall extends langium.AstNode {
+    readonly $container: FromClause | JoinRelation | ParenthesizedRelation | PipeJoin | PivotRelation | UnpivotRelation;
+    readonly $type: 'TableFunctionCall';
+    alias?: AliasName | Identifier;
+    args: Array<FunctionArgument>;
+    columnAliases: Array<Identifier>;
+    lateral: boolean;
+    name: FunctionName;
+    sample?: TableSample;
+    stream: boolean;
+    watermark?: WatermarkClause;
+}
+
+export const TableFunctionCall = {
+    $type: 'TableFunctionCall',
+    alias: 'alias',
+    args: 'args',
+    columnAliases: 'columnAliases',
+    lateral: 'lateral',
+    name: 'name',
+    sample: 'sample',
+    stream: 'stream',
+    watermark: 'watermark'
+} as const;
+
+export function isTableFunctionCall(item: unknown): item is TableFunctionCall {
+    return reflection.isInstance(item, TableFunctionCall.$type);
+}
+
+export interface TableQuery extends langium.AstNode {
+    readonly $container: PipeQuery | PipeSetOperation | Query | SetOperation;
+    readonly $type: 'TableQuery';
+    table: DatasetRef;
+}
+
+export const TableQuery = {
+    $type: 'TableQuery',
+    table: 'table'
+} as const;
+
+export function isTableQuery(item: unknown): item is TableQuery {
+    return reflection.isInstance(item, TableQuery.$type);
+}
+
+export interface TableReference extends langium.AstNode {
+    readonly $container: FromClause | JoinRelation | ParenthesizedRelation | PipeJoin | PivotRelation | UnpivotRelation;
+    readonly $type: 'TableReference';
+    alias?: AliasName | Identifier;
+    columnAliases: Array<Identifier>;
+    sample?: TableSample;
+    stream: boolean;
+    table: DatasetRef;
+    temporal?: TemporalClause;
+    watermark?: WatermarkClause;
+}
+
+export const TableReference = {
+    $type: 'TableReference',
+    alias: 'alias',
+    columnAliases: 'columnAliases',
+    sample: 'sample',
+    stream: 'stream',
+    table: 'table',
+    temporal: 'temporal',
+    watermark: 'watermark'
+} as const;
+
+export function isTableReference(item: unknown): item is TableReference {
+    return reflection.isInstance(item, TableReference.$type);
+}
+
+export interface TableSample extends langium.AstNode {
+    readonly $container: ParenthesizedRelation | PipeSample | SubqueryRelation | TableFunctionCall | TableReference;
+    readonly $type: 'TableSample';
+    bucket?: string;
+    buckets?: string;
+    on?: Expression;
+    seed?: string;
+    unit?: SampleUnit;
+    value?: Expression;
+}
+
+export const TableSample = {
+    $type: 'TableSample',
+    bucket: 'bucket',
+    buckets: 'buckets',
+    on: 'on',
+    seed: 'seed',
+    unit: 'unit',
+    value: 'value'
+} as const;
+
+export function isTableSample(item: unknown): item is TableSample {
+    return reflection.isInstance(item, TableSample.$type);
+}
+
+export type TableSource = CommonTableExpression | Dataset;
+
+export const TableSource = {
+    $type: 'TableSource'
+} as const;
+
+export function isTableSource(item: unknown): item is TableSource {
+    return reflection.isInstance(item, TableSource.$type);
+}
+
+export interface TableSpec extends langium.AstNode {
+    readonly $container: CreateMaterializedView | CreateStreamingTable | CreateTable | CreateView;
+    readonly $type: 'TableSpec';
+    elements: Array<TableElement>;
+}
+
+export const TableSpec = {
+    $type: 'TableSpec',
+    elements: 'elements'
+} as const;
+
+export function isTableSpec(item: unknown): item is TableSpec {
+    return reflection.isInstance(item, TableSpec.$type);
+}
+
+export interface TblPropertiesClause extends langium.AstNode {
+    readonly $container: CreateMaterializedView | CreateStreamingTable | CreateTable | CreateView;
+    readonly $type: 'TblPropertiesClause';
+    properties: Array<Property>;
+}
+
+export const TblPropertiesClause = {
+    $type: 'TblPropertiesClause',
+    properties: 'properties'
+} as const;
+
+export function isTblPropertiesClause(item: unknown): item is TblPropertiesClause {
+    return reflection.isInstance(item, TblPropertiesClause.$type);
+}
+
+export interface TemporalClause extends langium.AstNode {
+    readonly $container: TableReference;
+    readonly $type: 'TemporalClause';
+    kind: TemporalKind;
+    value: BinaryExpression;
+}
+
+export const TemporalClause = {
+    $type: 'TemporalClause',
+    kind: 'kind',
+    value: 'value'
+} as const;
+
+export function isTemporalClause(item: unknown): item is TemporalClause {
+    return reflection.isInstance(item, TemporalClause.$type);
+}
+
+export type TemporalKind = 'SYSTEM_TIME' | 'SYSTEM_VERSION' | 'TIMESTAMP' | 'VERSION';
+
+export function isTemporalKind(item: unknown): item is TemporalKind {
+    return item === 'VERSION' || item === 'TIMESTAMP' || item === 'SYSTEM_TIME' || item === 'SYSTEM_VERSION';
+}
+
+export interface TrackHistoryClause extends langium.AstNode {
+    readonly $container: AutoCdcSpec | SnapshotSpec;
+    readonly $type: 'TrackHistoryClause';
+    columns: ColumnSelection;
+}
+
+export const TrackHistoryClause = {
+    $type: 'TrackHistoryClause',
+    columns: 'columns'
+} as const;
+
+export function isTrackHistoryClause(item: unknown): item is TrackHistoryClause {
+    return reflection.isInstance(item, TrackHistoryClause.$type);
+}
+
+export interface TriggerOnUpdateClause extends langium.AstNode {
+    readonly $container: CreateMaterializedView | CreateStreamingTable | CreateTable | CreateView;
+    readonly $type: 'TriggerOnUpdateClause';
+    atMostEvery?: IntervalLiteral;
+}
+
+export const TriggerOnUpdateClause = {
+    $type: 'TriggerOnUpdateClause',
+    atMostEvery: 'atMostEvery'
+} as const;
+
+export function isTriggerOnUpdateClause(item: unknown): item is TriggerOnUpdateClause {
+    return reflection.isInstance(item, TriggerOnUpdateClause.$type);
+}
+
+export interface TrimExpression extends langium.AstNode {
+    readonly $container: AliasedExpression | ApplyAsDeleteClause | ApplyAsTruncateClause | Assignment | BinaryExpression | CaseExpression | CaseWhen | CastExpression | DeleteStatement | Expectation | ExtractExpression | FlowWhereClause | FunctionArgument | FunctionCall | GeneratedAsProperty | GroupByClause | GroupingSets | InExpression | InsertFlow | InsertStatement | IntervalPart | JoinRelation | JsonPath | Lambda | LikeExpression | MaskProperty | OverlayExpression | PipeJoin | PipeOrganization | PipeWhere | PositionExpression | Query | ReplaceUsingSpec | RowFilterClause | SelectItem | SelectQuery | SequenceByClause | SortItem | StructFieldAccess | Subscript | SubstringExpression | SystemSequenceByClause | TableArgument | TableConstraint | TableSample | TrimExpression | TupleExpression | UnaryExpression | UpdateStatement | ValuesRelation | WindowSpec;
+    readonly $type: 'TrimExpression';
+    characters?: Expression;
+    side?: TrimSide;
+    source: Expression;
+}
+
+export const TrimExpression = {
+    $type: 'TrimExpression',
+    characters: 'characters',
+    side: 'side',
+    source: 'source'
+} as const;
+
+export function isTrimExpression(item: unknown): item is TrimExpression {
+    return reflection.isInstance(item, TrimExpression.$type);
+}
+
+export type TrimSide = 'BOTH' | 'LEADING' | 'TRAILING';
+
+export function isTrimSide(item: unknown): item is TrimSide {
+    return item === 'BOTH' || item === 'LEADING' || item === 'TRAILING';
+}
+
+export interface TupleExpression extends langium.AstNode {
+    readonly $container: AliasedExpression | ApplyAsDeleteClause | ApplyAsTruncateClause | Assignment | BinaryExpression | CaseExpression | CaseWhen | CastExpression | DeleteStatement | Expectation | ExtractExpression | FlowWhereClause | FunctionArgument | FunctionCall | GeneratedAsProperty | GroupByClause | GroupingSets | InExpression | InsertFlow | InsertStatement | IntervalPart | JoinRelation | JsonPath | Lambda | LikeExpression | MaskProperty | OverlayExpression | PipeJoin | PipeOrganization | PipeWhere | PositionExpression | Query | ReplaceUsingSpec | RowFilterClause | SelectItem | SelectQuery | SequenceByClause | SortItem | StructFieldAccess | Subscript | SubstringExpression | SystemSequenceByClause | TableArgument | TableConstraint | TableSample | TrimExpression | TupleExpression | UnaryExpression | UpdateStatement | ValuesRelation | WindowSpec;
+    readonly $type: 'TupleExpression';
+    elements: Array<Expression>;
+}
+
+export const TupleExpression = {
+    $type: 'TupleExpression',
+    elements: 'elements'
+} as const;
+
+export function isTupleExpression(item: unknown): item is TupleExpression {
+    return reflection.isInstance(item, TupleExpression.$type);
+}
+
+export interface TypedLiteral extends langium.AstNode {
+    readonly $container: AliasedExpression | ApplyAsDeleteClause | ApplyAsTruncateClause | Assignment | BinaryExpression | CaseExpression | CaseWhen | CastExpression | DeleteStatement | Expectation | ExtractExpression | FlowWhereClause | FunctionArgument | FunctionCall | GeneratedAsProperty | GroupByClause | GroupingSets | InExpression | InsertFlow | InsertStatement | IntervalPart | JoinRelation | JsonPath | Lambda | LikeExpression | MaskProperty | OverlayExpression | PipeJoin | PipeOrganization | PipeWhere | PositionExpression | Query | ReplaceUsingSpec | RowFilterClause | SelectItem | SelectQuery | SequenceByClause | SortItem | StructFieldAccess | Subscript | SubstringExpression | SystemSequenceByClause | TableArgument | TableConstraint | TableSample | TrimExpression | TupleExpression | UnaryExpression | UpdateStatement | ValuesRelation | WindowSpec;
+    readonly $type: 'TypedLiteral';
+    type: TypedLiteralType;
+    value: StringValue;
+}
+
+export const TypedLiteral = {
+    $type: 'TypedLiteral',
+    type: 'type',
+    value: 'value'
+} as const;
+
+export function isTypedLiteral(item: unknown): item is TypedLiteral {
+    return reflection.isInstance(item, TypedLiteral.$type);
+}
+
+export type TypedLiteralType = 'DATE' | 'TIME' | 'TIMESTAMP' | 'TIMESTAMP_LTZ' | 'TIMESTAMP_NTZ';
+
+export function isTypedLiteralType(item: unknown): item is TypedLiteralType {
+    return item === 'DATE' || item === 'TIMESTAMP' || item === 'TIMESTAMP_NTZ' || item === 'TIMESTAMP_LTZ' || item === 'TIME';
+}
+
+export type TypeName = 'DATE' | 'TIME' | 'TIMESTAMP' | 'TIMESTAMP_LTZ' | 'TIMESTAMP_NTZ' | string;
+
+export function isTypeName(item: unknown): item is TypeName {
+    return item === 'DATE' || item === 'TIMESTAMP' || item === 'TIMESTAMP_NTZ' || item === 'TIMESTAMP_LTZ' || item === 'TIME' || (typeof item === 'string' && (/([_a-zA-Z]|\$\{[^}\r\n]*\})(\w|\$\{[^}\r\n]*\})*/.test(item)));
+}
+
+export interface UnaryExpression extends langium.AstNode {
+    readonly $container: AliasedExpression | ApplyAsDeleteClause | ApplyAsTruncateClause | Assignment | BinaryExpression | CaseExpression | CaseWhen | CastExpression | DeleteStatement | Expectation | ExtractExpression | FlowWhereClause | FunctionArgument | FunctionCall | GeneratedAsProperty | GroupByClause | GroupingSets | InExpression | InsertFlow | InsertStatement | IntervalPart | JoinRelation | JsonPath | Lambda | LikeExpression | MaskProperty | OverlayExpression | PipeJoin | PipeOrganization | PipeWhere | PositionExpression | Query | ReplaceUsingSpec | RowFilterClause | SelectItem | SelectQuery | SequenceByClause | SortItem | StructFieldAccess | Subscript | SubstringExpression | SystemSequenceByClause | TableArgument | TableConstraint | TableSample | TrimExpression | TupleExpression | UnaryExpression | UpdateStatement | ValuesRelation | WindowSpec;
+    readonly $type: 'UnaryExpression';
+    operand: Expression;
+    operator: '!' | '+' | '-' | 'NOT' | '~';
+}
+
+export const UnaryExpression = {
+    $type: 'UnaryExpression',
+    operand: 'operand',
+    operator: 'operator'
+} as const;
+
+export function isUnaryExpression(item: unknown): item is UnaryExpression {
+    return reflection.isInstance(item, UnaryExpression.$type);
+}
+
+export interface UnpivotClause extends langium.AstNode {
+    readonly $container: PipeUnpivot | UnpivotRelation;
+    readonly $type: 'UnpivotClause';
+    columns: Array<UnpivotColumn>;
+    nameColumn: Identifier;
+    nulls?: UnpivotNulls;
+    valueColumns: Array<Identifier>;
+}
+
+export const UnpivotClause = {
+    $type: 'UnpivotClause',
+    columns: 'columns',
+    nameColumn: 'nameColumn',
+    nulls: 'nulls',
+    valueColumns: 'valueColumns'
+} as const;
+
+export function isUnpivotClause(item: unknown): item is UnpivotClause {
+    return reflection.isInstance(item, UnpivotClause.$type);
+}
+
+export interface UnpivotColumn extends langium.AstNode {
+    readonly $container: UnpivotClause;
+    readonly $type: 'UnpivotColumn';
+    alias?: AliasName | Identifier;
+    columns: Array<ColumnPath>;
+}
+
+export const UnpivotColumn = {
+    $type: 'UnpivotColumn',
+    alias: 'alias',
+    columns: 'columns'
+} as const;
+
+export function isUnpivotColumn(item: unknown): item is UnpivotColumn {
+    return reflection.isInstance(item, UnpivotColumn.$type);
+}
+
+export type UnpivotNulls = 'EXCLUDE' | 'INCLUDE';
+
+export function isUnpivotNulls(item: unknown): item is UnpivotNulls {
+    return item === 'INCLUDE' || item === 'EXCLUDE';
+}
+
+export interface UnpivotRelation extends langium.AstNode {
+    readonly $container: FromClause | JoinRelation | ParenthesizedRelation | PipeJoin | PivotRelation | UnpivotRelation;
+    readonly $type: 'UnpivotRelation';
+    alias?: AliasName | Identifier;
+    columnAliases: Array<Identifier>;
+    input: Relation;
+    unpivot: UnpivotClause;
+}
+
+export const UnpivotRelation = {
+    $type: 'UnpivotRelation',
+    alias: 'alias',
+    columnAliases: 'columnAliases',
+    input: 'input',
+    unpivot: 'unpivot'
+} as const;
+
+export function isUnpivotRelation(item: unknown): item is UnpivotRelation {
+    return reflection.isInstance(item, UnpivotRelation.$type);
+}
+
+export interface UpdateStatement extends langium.AstNode {
+    readonly $container: PipelineFile;
+    readonly $type: 'UpdateStatement';
+    alias?: AliasName | Identifier;
+    assignments: Array<Assignment>;
+    target: DatasetRef;
+    where?: Expression;
+}
+
+export const UpdateStatement = {
+    $type: 'UpdateStatement',
+    alias: 'alias',
+    assignments: 'assignments',
+    target: 'target',
+    where: 'where'
+} as const;
+
+export function isUpdateStatement(item: unknown): item is UpdateStatement {
+    return reflection.isInstance(item, UpdateStatement.$type);
+}
+
+export type UseScope = 'CATALOG' | 'DATABASE' | 'NAMESPACE' | 'SCHEMA';
+
+export function isUseScope(item: unknown): item is UseScope {
+    return item === 'CATALOG' || item === 'SCHEMA' || item === 'DATABASE' || item === 'NAMESPACE';
+}
+
+export interface UseStatement extends langium.AstNode {
+    readonly $container: PipelineFile;
+    readonly $type: 'UseStatement';
+    name: QualifiedName;
+    scope?: UseScope;
+}
+
+export const UseStatement = {
+    $type: 'UseStatement',
+    name: 'name',
+    scope: 'scope'
+} as const;
+
+export function isUseStatement(item: unknown): item is UseStatement {
+    return reflection.isInstance(item, UseStatement.$type);
+}
+
+export interface UsingClause extends langium.AstNode {
+    readonly $container: CreateMaterializedView | CreateStreamingTable | CreateTable | CreateView;
+    readonly $type: 'UsingClause';
+    format: Identifier;
+}
+
+export const UsingClause = {
+    $type: 'UsingClause',
+    format: 'format'
+} as const;
+
+export function isUsingClause(item: unknown): item is UsingClause {
+    return reflection.isInstance(item, UsingClause.$type);
+}
+
+export interface ValuesRelation extends langium.AstNode {
+    readonly $container: FromClause | JoinRelation | ParenthesizedRelation | PipeJoin | PipeQuery | PipeSetOperation | PivotRelation | Query | SetOperation | UnpivotRelation;
+    readonly $type: 'ValuesRelation';
+    alias?: AliasName | Identifier;
+    columnAliases: Array<Identifier>;
+    rows: Array<Expression>;
+}
+
+export const ValuesRelation = {
+    $type: 'ValuesRelation',
+    alias: 'alias',
+    columnAliases: 'columnAliases',
+    rows: 'rows'
+} as const;
+
+export function isValuesRelation(item: unknown): item is ValuesRelation {
+    return reflection.isInstance(item, ValuesRelation.$type);
+}
+
+export interface WatermarkClause extends langium.AstNode {
+    readonly $container: ParenthesizedRelation | SubqueryRelation | TableFunctionCall | TableReference;
+    readonly $type: 'WatermarkClause';
+    alias?: Identifier;
+    column: ColumnPath;
+    delay: IntervalLiteral;
+}
+
+export const WatermarkClause = {
+    $type: 'WatermarkClause',
+    alias: 'alias',
+    column: 'column',
+    delay: 'delay'
+} as const;
+
+export function isWatermarkClause(item: unknown): item is WatermarkClause {
+    return reflection.isInstance(item, WatermarkClause.$type);
+}
+
+export interface WindowClause extends langium.AstNode {
+    readonly $container: PipeSelect | Query | SelectQuery;
+    readonly $type: 'WindowClause';
+    windows: Array<NamedWindow>;
+}
+
+export const WindowClause = {
+    $type: 'WindowClause',
+    windows: 'windows'
+} as const;
+
+export function isWindowClause(item: unknown): item is WindowClause {
+    return reflection.isInstance(item, WindowClause.$type);
+}
+
+export interface WindowFrame extends langium.AstNode {
+    readonly $container: WindowSpec;
+    readonly $type: 'WindowFrame';
+    end?: FrameBound;
+    start: FrameBound;
+    unit: FrameUnit;
+}
+
+export const WindowFrame = {
+    $type: 'WindowFrame',
+    end: 'end',
+    start: 'start',
+    unit: 'unit'
+} as const;
+
+export function isWindowFrame(item: unknown): item is WindowFrame {
+    return reflection.isInstance(item, WindowFrame.$type);
+}
+
+export interface WindowSpec extends langium.AstNode {
+    readonly $container: FunctionCall | NamedWindow;
+    readonly $type: 'WindowSpec';
+    baseWindow?: Identifier;
+    frame?: WindowFrame;
+    orderBy: Array<SortItem>;
+    partitionBy: Array<Expression>;
+}
+
+export const WindowSpec = {
+    $type: 'WindowSpec',
+    baseWindow: 'baseWindow',
+    frame: 'frame',
+    orderBy: 'orderBy',
+    partitionBy: 'partitionBy'
+} as const;
+
+export function isWindowSpec(item: unknown): item is WindowSpec {
+    return reflection.isInstance(item, WindowSpec.$type);
+}
+
 export type PipelineSqlAstType = {
+    AliasedExpression: AliasedExpression
+    AlterOwner: AlterOwner
+    ApplyAsDeleteClause: ApplyAsDeleteClause
+    ApplyAsTruncateClause: ApplyAsTruncateClause
+    ApplyChanges: ApplyChanges
+    ApplyChangesFlow: ApplyChangesFlow
+    ArrayType: ArrayType
+    Assignment: Assignment
+    AutoCdcClause: AutoCdcClause
+    AutoCdcFlow: AutoCdcFlow
+    AutoCdcSpec: AutoCdcSpec
+    BetweenExpression: BetweenExpression
+    BinaryExpression: BinaryExpression
+    BinaryLiteral: BinaryLiteral
+    BooleanLiteral: BooleanLiteral
+    CaseExpression: CaseExpression
+    CaseWhen: CaseWhen
+    CastExpression: CastExpression
+    ClusterByClause: ClusterByClause
+    CollateProperty: CollateProperty
+    ColumnDef: ColumnDef
+    ColumnNameList: ColumnNameList
+    ColumnProperty: ColumnProperty
+    ColumnReference: ColumnReference
+    ColumnSelection: ColumnSelection
+    ColumnsClause: ColumnsClause
+    ColumnsToUpdateClause: ColumnsToUpdateClause
+    CommentClause: CommentClause
+    CommentProperty: CommentProperty
+    CommonTableExpression: CommonTableExpression
+    CreateFlow: CreateFlow
+    CreateMaterializedView: CreateMaterializedView
+    CreateModifiers: CreateModifiers
+    CreateNamespace: CreateNamespace
+    CreateStreamingTable: CreateStreamingTable
+    CreateTable: CreateTable
+    CreateView: CreateView
+    DataType: DataType
+    Dataset: Dataset
+    DatasetRef: DatasetRef
+    DefaultCollationClause: DefaultCollationClause
+    DefaultProperty: DefaultProperty
+    DeleteStatement: DeleteStatement
+    EmptyGroupingSet: EmptyGroupingSet
+    ExistsExpression: ExistsExpression
+    Expectation: Expectation
+    Expression: Expression
+    ExtractExpression: ExtractExpression
+    FlowBody: FlowBody
+    FlowWhereClause: FlowWhereClause
+    FrameBound: FrameBound
+    FromClause: FromClause
+    FunctionArgument: FunctionArgument
+    FunctionCall: FunctionCall
+    GeneratedAsProperty: GeneratedAsProperty
+    GroupByClause: GroupByClause
+    GroupingItem: GroupingItem
+    GroupingSet: GroupingSet
+    GroupingSets: GroupingSets
+    IdentityOption: IdentityOption
+    IdentityProperty: IdentityProperty
+    IgnoreNullUpdatesClause: IgnoreNullUpdatesClause
+    InExpression: InExpression
+    InlineFlow: InlineFlow
+    InsertFlow: InsertFlow
+    InsertStatement: InsertStatement
+    IntervalLiteral: IntervalLiteral
+    IntervalPart: IntervalPart
+    IntervalType: IntervalType
+    IsExpression: IsExpression
+    JoinRelation: JoinRelation
+    JsonPath: JsonPath
+    Lambda: Lambda
+    LateralView: LateralView
+    LikeExpression: LikeExpression
+    LocationClause: LocationClause
+    MapType: MapType
+    MaskProperty: MaskProperty
+    NamedWindow: NamedWindow
+    NotNullProperty: NotNullProperty
+    NullLiteral: NullLiteral
+    NumberLiteral: NumberLiteral
+    OptionsClause: OptionsClause
+    OverlayExpression: OverlayExpression
+    ParameterMarker: ParameterMarker
+    ParenthesizedQuery: ParenthesizedQuery
+    ParenthesizedRelation: ParenthesizedRelation
+    PartitionColumn: PartitionColumn
+    PartitionedByClause: PartitionedByClause
+    PipeAggregate: PipeAggregate
+    PipeAs: PipeAs
+    PipeDrop: PipeDrop
+    PipeExtend: PipeExtend
+    PipeJoin: PipeJoin
+    PipeOperation: PipeOperation
+    PipeOrganization: PipeOrganization
+    PipePivot: PipePivot
+    PipeQuery: PipeQuery
+    PipeSample: PipeSample
+    PipeSelect: PipeSelect
+    PipeSet: PipeSet
+    PipeSetOperation: PipeSetOperation
+    PipeUnpivot: PipeUnpivot
+    PipeWhere: PipeWhere
     PipelineFile: PipelineFile
+    PivotClause: PivotClause
+    PivotRelation: PivotRelation
+    PositionExpression: PositionExpression
+    PrimaryKeyProperty: PrimaryKeyProperty
+    PrimitiveType: PrimitiveType
+    Property: Property
+    Query: Query
+    QueryExpression: QueryExpression
+    RefreshPolicyClause: RefreshPolicyClause
+    Relation: Relation
+    ReplaceUsingSpec: ReplaceUsingSpec
+    RowFilterClause: RowFilterClause
+    ScheduleClause: ScheduleClause
+    SelectItem: SelectItem
+    SelectQuery: SelectQuery
+    SequenceByClause: SequenceByClause
+    SetOperation: SetOperation
     SetStatement: SetStatement
+    SnapshotSpec: SnapshotSpec
+    SortItem: SortItem
+    SourceRef: SourceRef
+    Star: Star
     Statement: Statement
+    StoredAsClause: StoredAsClause
+    StringLiteral: StringLiteral
+    StructFieldAccess: StructFieldAccess
+    StructType: StructType
+    StructTypeField: StructTypeField
+    SubqueryExpression: SubqueryExpression
+    SubqueryRelation: SubqueryRelation
+    Subscript: Subscript
+    SubstringExpression: SubstringExpression
+    SystemSequenceByClause: SystemSequenceByClause
+    TableArgument: TableArgument
+    TableClause: TableClause
+    TableConstraint: TableConstraint
+    TableElement: TableElement
+    TableFunctionCall: TableFunctionCall
+    TableQuery: TableQuery
+    TableReference: TableReference
+    TableSample: TableSample
+    TableSource: TableSource
+    TableSpec: TableSpec
+    TblPropertiesClause: TblPropertiesClause
+    TemporalClause: TemporalClause
+    TrackHistoryClause: TrackHistoryClause
+    TriggerOnUpdateClause: TriggerOnUpdateClause
+    TrimExpression: TrimExpression
+    TupleExpression: TupleExpression
+    TypedLiteral: TypedLiteral
+    UnaryExpression: UnaryExpression
+    UnpivotClause: UnpivotClause
+    UnpivotColumn: UnpivotColumn
+    UnpivotRelation: UnpivotRelation
+    UpdateStatement: UpdateStatement
+    UseStatement: UseStatement
+    UsingClause: UsingClause
+    ValuesRelation: ValuesRelation
+    WatermarkClause: WatermarkClause
+    WindowClause: WindowClause
+    WindowFrame: WindowFrame
+    WindowSpec: WindowSpec
 }
 
 export class PipelineSqlAstReflection extends langium.AbstractAstReflection {
     override readonly types = {
+        AliasedExpression: {
+            name: AliasedExpression.$type,
+            properties: {
+                alias: {
+                    name: AliasedExpression.alias
+                },
+                expression: {
+                    name: AliasedExpression.expression
+                }
+            },
+            superTypes: []
+        },
+        AlterOwner: {
+            name: AlterOwner.$type,
+            properties: {
+                kind: {
+                    name: AlterOwner.kind
+                },
+                name: {
+                    name: AlterOwner.name
+                },
+                owner: {
+                    name: AlterOwner.owner
+                }
+            },
+            superTypes: [Statement.$type]
+        },
+        ApplyAsDeleteClause: {
+            name: ApplyAsDeleteClause.$type,
+            properties: {
+                condition: {
+                    name: ApplyAsDeleteClause.condition
+                }
+            },
+            superTypes: [AutoCdcClause.$type]
+        },
+        ApplyAsTruncateClause: {
+            name: ApplyAsTruncateClause.$type,
+            properties: {
+                condition: {
+                    name: ApplyAsTruncateClause.condition
+                }
+            },
+            superTypes: [AutoCdcClause.$type]
+        },
+        ApplyChanges: {
+            name: ApplyChanges.$type,
+            properties: {
+                cdc: {
+                    name: ApplyChanges.cdc
+                },
+                target: {
+                    name: ApplyChanges.target
+                }
+            },
+            superTypes: [Statement.$type]
+        },
+        ApplyChangesFlow: {
+            name: ApplyChangesFlow.$type,
+            properties: {
+                cdc: {
+                    name: ApplyChangesFlow.cdc
+                },
+                target: {
+                    name: ApplyChangesFlow.target
+                }
+            },
+            superTypes: [FlowBody.$type]
+        },
+        ArrayType: {
+            name: ArrayType.$type,
+            properties: {
+                elementType: {
+                    name: ArrayType.elementType
+                }
+            },
+            superTypes: [DataType.$type]
+        },
+        Assignment: {
+            name: Assignment.$type,
+            properties: {
+                column: {
+                    name: Assignment.column
+                },
+                value: {
+                    name: Assignment.value
+                }
+            },
+            superTypes: []
+        },
+        AutoCdcClause: {
+            name: AutoCdcClause.$type,
+            properties: {
+            },
+            superTypes: []
+        },
+        AutoCdcFlow: {
+            name: AutoCdcFlow.$type,
+            properties: {
+                cdc: {
+                    name: AutoCdcFlow.cdc
+                },
+                once: {
+                    name: AutoCdcFlow.once,
+                    defaultValue: false
+                },
+                target: {
+                    name: AutoCdcFlow.target
+                }
+            },
+            superTypes: [FlowBody.$type]
+        },
+        AutoCdcSpec: {
+            name: AutoCdcSpec.$type,
+            properties: {
+                clauses: {
+                    name: AutoCdcSpec.clauses,
+                    defaultValue: []
+                },
+                keys: {
+                    name: AutoCdcSpec.keys
+                },
+                source: {
+                    name: AutoCdcSpec.source
+                }
+            },
+            superTypes: []
+        },
+        BetweenExpression: {
+            name: BetweenExpression.$type,
+            properties: {
+                lower: {
+                    name: BetweenExpression.lower
+                },
+                not: {
+                    name: BetweenExpression.not,
+                    defaultValue: false
+                },
+                upper: {
+                    name: BetweenExpression.upper
+                },
+                value: {
+                    name: BetweenExpression.value
+                }
+            },
+            superTypes: [Expression.$type]
+        },
+        BinaryExpression: {
+            name: BinaryExpression.$type,
+            properties: {
+                left: {
+                    name: BinaryExpression.left
+                },
+                operator: {
+                    name: BinaryExpression.operator
+                },
+                right: {
+                    name: BinaryExpression.right
+                }
+            },
+            superTypes: [Expression.$type]
+        },
+        BinaryLiteral: {
+            name: BinaryLiteral.$type,
+            properties: {
+                value: {
+                    name: BinaryLiteral.value
+                }
+            },
+            superTypes: [Expression.$type]
+        },
+        BooleanLiteral: {
+            name: BooleanLiteral.$type,
+            properties: {
+                value: {
+                    name: BooleanLiteral.value,
+                    defaultValue: false
+                }
+            },
+            superTypes: [Expression.$type]
+        },
+        CaseExpression: {
+            name: CaseExpression.$type,
+            properties: {
+                operand: {
+                    name: CaseExpression.operand
+                },
+                otherwise: {
+                    name: CaseExpression.otherwise
+                },
+                whens: {
+                    name: CaseExpression.whens,
+                    defaultValue: []
+                }
+            },
+            superTypes: [Expression.$type]
+        },
+        CaseWhen: {
+            name: CaseWhen.$type,
+            properties: {
+                condition: {
+                    name: CaseWhen.condition
+                },
+                result: {
+                    name: CaseWhen.result
+                }
+            },
+            superTypes: []
+        },
+        CastExpression: {
+            name: CastExpression.$type,
+            properties: {
+                expression: {
+                    name: CastExpression.expression
+                },
+                tryCast: {
+                    name: CastExpression.tryCast,
+                    defaultValue: false
+                },
+                type: {
+                    name: CastExpression.type
+                }
+            },
+            superTypes: [Expression.$type]
+        },
+        ClusterByClause: {
+            name: ClusterByClause.$type,
+            properties: {
+                auto: {
+                    name: ClusterByClause.auto,
+                    defaultValue: false
+                },
+                columns: {
+                    name: ClusterByClause.columns,
+                    defaultValue: []
+                },
+                none: {
+                    name: ClusterByClause.none,
+                    defaultValue: false
+                }
+            },
+            superTypes: [TableClause.$type]
+        },
+        CollateProperty: {
+            name: CollateProperty.$type,
+            properties: {
+                collation: {
+                    name: CollateProperty.collation
+                }
+            },
+            superTypes: [ColumnProperty.$type]
+        },
+        ColumnDef: {
+            name: ColumnDef.$type,
+            properties: {
+                name: {
+                    name: ColumnDef.name
+                },
+                properties: {
+                    name: ColumnDef.properties,
+                    defaultValue: []
+                },
+                type: {
+                    name: ColumnDef.type
+                }
+            },
+            superTypes: [TableElement.$type]
+        },
+        ColumnNameList: {
+            name: ColumnNameList.$type,
+            properties: {
+                names: {
+                    name: ColumnNameList.names,
+                    defaultValue: []
+                }
+            },
+            superTypes: []
+        },
+        ColumnProperty: {
+            name: ColumnProperty.$type,
+            properties: {
+            },
+            superTypes: []
+        },
+        ColumnReference: {
+            name: ColumnReference.$type,
+            properties: {
+                parts: {
+                    name: ColumnReference.parts,
+                    defaultValue: []
+                }
+            },
+            superTypes: [Expression.$type]
+        },
+        ColumnSelection: {
+            name: ColumnSelection.$type,
+            properties: {
+                except: {
+                    name: ColumnSelection.except,
+                    defaultValue: false
+                },
+                names: {
+                    name: ColumnSelection.names,
+                    defaultValue: []
+                },
+                star: {
+                    name: ColumnSelection.star,
+                    defaultValue: false
+                }
+            },
+            superTypes: []
+        },
+        ColumnsClause: {
+            name: ColumnsClause.$type,
+            properties: {
+                columns: {
+                    name: ColumnsClause.columns
+                }
+            },
+            superTypes: [AutoCdcClause.$type]
+        },
+        ColumnsToUpdateClause: {
+            name: ColumnsToUpdateClause.$type,
+            properties: {
+                column: {
+                    name: ColumnsToUpdateClause.column
+                }
+            },
+            superTypes: [AutoCdcClause.$type]
+        },
+        CommentClause: {
+            name: CommentClause.$type,
+            properties: {
+                comment: {
+                    name: CommentClause.comment
+                }
+            },
+            superTypes: [TableClause.$type]
+        },
+        CommentProperty: {
+            name: CommentProperty.$type,
+            properties: {
+                comment: {
+                    name: CommentProperty.comment
+                }
+            },
+            superTypes: [ColumnProperty.$type]
+        },
+        CommonTableExpression: {
+            name: CommonTableExpression.$type,
+            properties: {
+                columns: {
+                    name: CommonTableExpression.columns,
+                    defaultValue: []
+                },
+                maxRecursionLevel: {
+                    name: CommonTableExpression.maxRecursionLevel
+                },
+                name: {
+                    name: CommonTableExpression.name
+                },
+                query: {
+                    name: CommonTableExpression.query
+                }
+            },
+            superTypes: [TableSource.$type]
+        },
+        CreateFlow: {
+            name: CreateFlow.$type,
+            properties: {
+                body: {
+                    name: CreateFlow.body
+                },
+                comment: {
+                    name: CreateFlow.comment
+                },
+                external: {
+                    name: CreateFlow.external,
+                    defaultValue: false
+                },
+                global: {
+                    name: CreateFlow.global,
+                    defaultValue: false
+                },
+                ifNotExists: {
+                    name: CreateFlow.ifNotExists,
+                    defaultValue: false
+                },
+                name: {
+                    name: CreateFlow.name
+                },
+                orRefresh: {
+                    name: CreateFlow.orRefresh,
+                    defaultValue: false
+                },
+                orReplace: {
+                    name: CreateFlow.orReplace,
+                    defaultValue: false
+                },
+                private: {
+                    name: CreateFlow.private,
+                    defaultValue: false
+                },
+                temporary: {
+                    name: CreateFlow.temporary,
+                    defaultValue: false
+                }
+            },
+            superTypes: [CreateModifiers.$type, Statement.$type]
+        },
+        CreateMaterializedView: {
+            name: CreateMaterializedView.$type,
+            properties: {
+                clauses: {
+                    name: CreateMaterializedView.clauses,
+                    defaultValue: []
+                },
+                external: {
+                    name: CreateMaterializedView.external,
+                    defaultValue: false
+                },
+                global: {
+                    name: CreateMaterializedView.global,
+                    defaultValue: false
+                },
+                ifNotExists: {
+                    name: CreateMaterializedView.ifNotExists,
+                    defaultValue: false
+                },
+                legacyLiveTable: {
+                    name: CreateMaterializedView.legacyLiveTable,
+                    defaultValue: false
+                },
+                name: {
+                    name: CreateMaterializedView.name
+                },
+                orRefresh: {
+                    name: CreateMaterializedView.orRefresh,
+                    defaultValue: false
+                },
+                orReplace: {
+                    name: CreateMaterializedView.orReplace,
+                    defaultValue: false
+                },
+                private: {
+                    name: CreateMaterializedView.private,
+                    defaultValue: false
+                },
+                query: {
+                    name: CreateMaterializedView.query
+                },
+                spec: {
+                    name: CreateMaterializedView.spec
+                },
+                temporary: {
+                    name: CreateMaterializedView.temporary,
+                    defaultValue: false
+                }
+            },
+            superTypes: [CreateModifiers.$type, Dataset.$type, Statement.$type]
+        },
+        CreateModifiers: {
+            name: CreateModifiers.$type,
+            properties: {
+                external: {
+                    name: CreateModifiers.external,
+                    defaultValue: false
+                },
+                global: {
+                    name: CreateModifiers.global,
+                    defaultValue: false
+                },
+                ifNotExists: {
+                    name: CreateModifiers.ifNotExists,
+                    defaultValue: false
+                },
+                orRefresh: {
+                    name: CreateModifiers.orRefresh,
+                    defaultValue: false
+                },
+                orReplace: {
+                    name: CreateModifiers.orReplace,
+                    defaultValue: false
+                },
+                private: {
+                    name: CreateModifiers.private,
+                    defaultValue: false
+                },
+                temporary: {
+                    name: CreateModifiers.temporary,
+                    defaultValue: false
+                }
+            },
+            superTypes: []
+        },
+        CreateNamespace: {
+            name: CreateNamespace.$type,
+            properties: {
+                comment: {
+                    name: CreateNamespace.comment
+                },
+                external: {
+                    name: CreateNamespace.external,
+                    defaultValue: false
+                },
+                global: {
+                    name: CreateNamespace.global,
+                    defaultValue: false
+                },
+                ifNotExists: {
+                    name: CreateNamespace.ifNotExists,
+                    defaultValue: false
+                },
+                kind: {
+                    name: CreateNamespace.kind
+                },
+                location: {
+                    name: CreateNamespace.location
+                },
+                name: {
+                    name: CreateNamespace.name
+                },
+                orRefresh: {
+                    name: CreateNamespace.orRefresh,
+                    defaultValue: false
+                },
+                orReplace: {
+                    name: CreateNamespace.orReplace,
+                    defaultValue: false
+                },
+                private: {
+                    name: CreateNamespace.private,
+                    defaultValue: false
+                },
+                temporary: {
+                    name: CreateNamespace.temporary,
+                    defaultValue: false
+                }
+            },
+            superTypes: [CreateModifiers.$type, Statement.$type]
+        },
+        CreateStreamingTable: {
+            name: CreateStreamingTable.$type,
+            properties: {
+                clauses: {
+                    name: CreateStreamingTable.clauses,
+                    defaultValue: []
+                },
+                external: {
+                    name: CreateStreamingTable.external,
+                    defaultValue: false
+                },
+                flow: {
+                    name: CreateStreamingTable.flow
+                },
+                global: {
+                    name: CreateStreamingTable.global,
+                    defaultValue: false
+                },
+                ifNotExists: {
+                    name: CreateStreamingTable.ifNotExists,
+                    defaultValue: false
+                },
+                live: {
+                    name: CreateStreamingTable.live,
+                    defaultValue: false
+                },
+                name: {
+                    name: CreateStreamingTable.name
+                },
+                orRefresh: {
+                    name: CreateStreamingTable.orRefresh,
+                    defaultValue: false
+                },
+                orReplace: {
+                    name: CreateStreamingTable.orReplace,
+                    defaultValue: false
+                },
+                private: {
+                    name: CreateStreamingTable.private,
+                    defaultValue: false
+                },
+                query: {
+                    name: CreateStreamingTable.query
+                },
+                spec: {
+                    name: CreateStreamingTable.spec
+                },
+                temporary: {
+                    name: CreateStreamingTable.temporary,
+                    defaultValue: false
+                }
+            },
+            superTypes: [CreateModifiers.$type, Dataset.$type, Statement.$type]
+        },
+        CreateTable: {
+            name: CreateTable.$type,
+            properties: {
+                clauses: {
+                    name: CreateTable.clauses,
+                    defaultValue: []
+                },
+                external: {
+                    name: CreateTable.external,
+                    defaultValue: false
+                },
+                flow: {
+                    name: CreateTable.flow
+                },
+                global: {
+                    name: CreateTable.global,
+                    defaultValue: false
+                },
+                ifNotExists: {
+                    name: CreateTable.ifNotExists,
+                    defaultValue: false
+                },
+                name: {
+                    name: CreateTable.name
+                },
+                orRefresh: {
+                    name: CreateTable.orRefresh,
+                    defaultValue: false
+                },
+                orReplace: {
+                    name: CreateTable.orReplace,
+                    defaultValue: false
+                },
+                private: {
+                    name: CreateTable.private,
+                    defaultValue: false
+                },
+                query: {
+                    name: CreateTable.query
+                },
+                spec: {
+                    name: CreateTable.spec
+                },
+                temporary: {
+                    name: CreateTable.temporary,
+                    defaultValue: false
+                }
+            },
+            superTypes: [CreateModifiers.$type, Dataset.$type, Statement.$type]
+        },
+        CreateView: {
+            name: CreateView.$type,
+            properties: {
+                clauses: {
+                    name: CreateView.clauses,
+                    defaultValue: []
+                },
+                external: {
+                    name: CreateView.external,
+                    defaultValue: false
+                },
+                global: {
+                    name: CreateView.global,
+                    defaultValue: false
+                },
+                ifNotExists: {
+                    name: CreateView.ifNotExists,
+                    defaultValue: false
+                },
+                live: {
+                    name: CreateView.live,
+                    defaultValue: false
+                },
+                name: {
+                    name: CreateView.name
+                },
+                orRefresh: {
+                    name: CreateView.orRefresh,
+                    defaultValue: false
+                },
+                orReplace: {
+                    name: CreateView.orReplace,
+                    defaultValue: false
+                },
+                private: {
+                    name: CreateView.private,
+                    defaultValue: false
+                },
+                query: {
+                    name: CreateView.query
+                },
+                spec: {
+                    name: CreateView.spec
+                },
+                streaming: {
+                    name: CreateView.streaming,
+                    defaultValue: false
+                },
+                temporary: {
+                    name: CreateView.temporary,
+                    defaultValue: false
+                }
+            },
+            superTypes: [CreateModifiers.$type, Dataset.$type, Statement.$type]
+        },
+        DataType: {
+            name: DataType.$type,
+            properties: {
+            },
+            superTypes: []
+        },
+        Dataset: {
+            name: Dataset.$type,
+            properties: {
+            },
+            superTypes: [TableSource.$type]
+        },
+        DatasetRef: {
+            name: DatasetRef.$type,
+            properties: {
+                ref: {
+                    name: DatasetRef.ref,
+                    referenceType: TableSource.$type
+                }
+            },
+            superTypes: []
+        },
+        DefaultCollationClause: {
+            name: DefaultCollationClause.$type,
+            properties: {
+                collation: {
+                    name: DefaultCollationClause.collation
+                }
+            },
+            superTypes: [TableClause.$type]
+        },
+        DefaultProperty: {
+            name: DefaultProperty.$type,
+            properties: {
+                value: {
+                    name: DefaultProperty.value
+                }
+            },
+            superTypes: [ColumnProperty.$type]
+        },
+        DeleteStatement: {
+            name: DeleteStatement.$type,
+            properties: {
+                alias: {
+                    name: DeleteStatement.alias
+                },
+                target: {
+                    name: DeleteStatement.target
+                },
+                where: {
+                    name: DeleteStatement.where
+                }
+            },
+            superTypes: [Statement.$type]
+        },
+        EmptyGroupingSet: {
+            name: EmptyGroupingSet.$type,
+            properties: {
+            },
+            superTypes: [GroupingSet.$type]
+        },
+        ExistsExpression: {
+            name: ExistsExpression.$type,
+            properties: {
+                query: {
+                    name: ExistsExpression.query
+                }
+            },
+            superTypes: [Expression.$type]
+        },
+        Expectation: {
+            name: Expectation.$type,
+            properties: {
+                condition: {
+                    name: Expectation.condition
+                },
+                dropRow: {
+                    name: Expectation.dropRow,
+                    defaultValue: false
+                },
+                failUpdate: {
+                    name: Expectation.failUpdate,
+                    defaultValue: false
+                },
+                name: {
+                    name: Expectation.name
+                }
+            },
+            superTypes: [Statement.$type, TableElement.$type]
+        },
+        Expression: {
+            name: Expression.$type,
+            properties: {
+            },
+            superTypes: [GroupingItem.$type]
+        },
+        ExtractExpression: {
+            name: ExtractExpression.$type,
+            properties: {
+                field: {
+                    name: ExtractExpression.field
+                },
+                source: {
+                    name: ExtractExpression.source
+                }
+            },
+            superTypes: [Expression.$type]
+        },
+        FlowBody: {
+            name: FlowBody.$type,
+            properties: {
+            },
+            superTypes: []
+        },
+        FlowWhereClause: {
+            name: FlowWhereClause.$type,
+            properties: {
+                condition: {
+                    name: FlowWhereClause.condition
+                }
+            },
+            superTypes: [AutoCdcClause.$type]
+        },
+        FrameBound: {
+            name: FrameBound.$type,
+            properties: {
+                currentRow: {
+                    name: FrameBound.currentRow,
+                    defaultValue: false
+                },
+                direction: {
+                    name: FrameBound.direction
+                },
+                unbounded: {
+                    name: FrameBound.unbounded,
+                    defaultValue: false
+                },
+                value: {
+                    name: FrameBound.value
+                }
+            },
+            superTypes: []
+        },
+        FromClause: {
+            name: FromClause.$type,
+            properties: {
+                lateralViews: {
+                    name: FromClause.lateralViews,
+                    defaultValue: []
+                },
+                relations: {
+                    name: FromClause.relations,
+                    defaultValue: []
+                }
+            },
+            superTypes: []
+        },
+        FunctionArgument: {
+            name: FunctionArgument.$type,
+            properties: {
+                alias: {
+                    name: FunctionArgument.alias
+                },
+                name: {
+                    name: FunctionArgument.name
+                },
+                value: {
+                    name: FunctionArgument.value
+                }
+            },
+            superTypes: []
+        },
+        FunctionCall: {
+            name: FunctionCall.$type,
+            properties: {
+                args: {
+                    name: FunctionCall.args,
+                    defaultValue: []
+                },
+                distinct: {
+                    name: FunctionCall.distinct,
+                    defaultValue: false
+                },
+                filter: {
+                    name: FunctionCall.filter
+                },
+                nullTreatment: {
+                    name: FunctionCall.nullTreatment
+                },
+                nullTreatmentInArgs: {
+                    name: FunctionCall.nullTreatmentInArgs
+                },
+                over: {
+                    name: FunctionCall.over
+                },
+                parts: {
+                    name: FunctionCall.parts,
+                    defaultValue: []
+                },
+                windowName: {
+                    name: FunctionCall.windowName
+                },
+                withinGroup: {
+                    name: FunctionCall.withinGroup,
+                    defaultValue: []
+                }
+            },
+            superTypes: []
+        },
+        GeneratedAsProperty: {
+            name: GeneratedAsProperty.$type,
+            properties: {
+                expression: {
+                    name: GeneratedAsProperty.expression
+                }
+            },
+            superTypes: [ColumnProperty.$type]
+        },
+        GroupByClause: {
+            name: GroupByClause.$type,
+            properties: {
+                all: {
+                    name: GroupByClause.all,
+                    defaultValue: false
+                },
+                items: {
+                    name: GroupByClause.items,
+                    defaultValue: []
+                },
+                sets: {
+                    name: GroupByClause.sets,
+                    defaultValue: []
+                },
+                withModifier: {
+                    name: GroupByClause.withModifier
+                }
+            },
+            superTypes: []
+        },
+        GroupingItem: {
+            name: GroupingItem.$type,
+            properties: {
+            },
+            superTypes: [GroupingSet.$type]
+        },
+        GroupingSet: {
+            name: GroupingSet.$type,
+            properties: {
+            },
+            superTypes: []
+        },
+        GroupingSets: {
+            name: GroupingSets.$type,
+            properties: {
+                kind: {
+                    name: GroupingSets.kind
+                },
+                sets: {
+                    name: GroupingSets.sets,
+                    defaultValue: []
+                }
+            },
+            superTypes: [GroupingItem.$type]
+        },
+        IdentityOption: {
+            name: IdentityOption.$type,
+            properties: {
+                kind: {
+                    name: IdentityOption.kind
+                },
+                value: {
+                    name: IdentityOption.value
+                }
+            },
+            superTypes: []
+        },
+        IdentityProperty: {
+            name: IdentityProperty.$type,
+            properties: {
+                byDefault: {
+                    name: IdentityProperty.byDefault,
+                    defaultValue: false
+                },
+                options: {
+                    name: IdentityProperty.options,
+                    defaultValue: []
+                }
+            },
+            superTypes: [ColumnProperty.$type]
+        },
+        IgnoreNullUpdatesClause: {
+            name: IgnoreNullUpdatesClause.$type,
+            properties: {
+                columns: {
+                    name: IgnoreNullUpdatesClause.columns
+                }
+            },
+            superTypes: [AutoCdcClause.$type]
+        },
+        InExpression: {
+            name: InExpression.$type,
+            properties: {
+                not: {
+                    name: InExpression.not,
+                    defaultValue: false
+                },
+                query: {
+                    name: InExpression.query
+                },
+                value: {
+                    name: InExpression.value
+                },
+                values: {
+                    name: InExpression.values,
+                    defaultValue: []
+                }
+            },
+            superTypes: [Expression.$type]
+        },
+        InlineFlow: {
+            name: InlineFlow.$type,
+            properties: {
+                body: {
+                    name: InlineFlow.body
+                }
+            },
+            superTypes: []
+        },
+        InsertFlow: {
+            name: InsertFlow.$type,
+            properties: {
+                byName: {
+                    name: InsertFlow.byName,
+                    defaultValue: false
+                },
+                once: {
+                    name: InsertFlow.once,
+                    defaultValue: false
+                },
+                query: {
+                    name: InsertFlow.query
+                },
+                replaceUsing: {
+                    name: InsertFlow.replaceUsing
+                },
+                replaceWhere: {
+                    name: InsertFlow.replaceWhere
+                },
+                target: {
+                    name: InsertFlow.target
+                }
+            },
+            superTypes: [FlowBody.$type]
+        },
+        InsertStatement: {
+            name: InsertStatement.$type,
+            properties: {
+                byName: {
+                    name: InsertStatement.byName,
+                    defaultValue: false
+                },
+                columns: {
+                    name: InsertStatement.columns,
+                    defaultValue: []
+                },
+                overwrite: {
+                    name: InsertStatement.overwrite,
+                    defaultValue: false
+                },
+                query: {
+                    name: InsertStatement.query
+                },
+                replaceWhere: {
+                    name: InsertStatement.replaceWhere
+                },
+                target: {
+                    name: InsertStatement.target
+                }
+            },
+            superTypes: [Statement.$type]
+        },
+        IntervalLiteral: {
+            name: IntervalLiteral.$type,
+            properties: {
+                negative: {
+                    name: IntervalLiteral.negative,
+                    defaultValue: false
+                },
+                parts: {
+                    name: IntervalLiteral.parts,
+                    defaultValue: []
+                },
+                value: {
+                    name: IntervalLiteral.value
+                }
+            },
+            superTypes: [Expression.$type]
+        },
+        IntervalPart: {
+            name: IntervalPart.$type,
+            properties: {
+                expression: {
+                    name: IntervalPart.expression
+                },
+                negative: {
+                    name: IntervalPart.negative,
+                    defaultValue: false
+                },
+                toUnit: {
+                    name: IntervalPart.toUnit
+                },
+                unit: {
+                    name: IntervalPart.unit
+                },
+                value: {
+                    name: IntervalPart.value
+                }
+            },
+            superTypes: []
+        },
+        IntervalType: {
+            name: IntervalType.$type,
+            properties: {
+                from: {
+                    name: IntervalType.from
+                },
+                to: {
+                    name: IntervalType.to
+                }
+            },
+            superTypes: [DataType.$type]
+        },
+        IsExpression: {
+            name: IsExpression.$type,
+            properties: {
+                distinctFrom: {
+                    name: IsExpression.distinctFrom
+                },
+                not: {
+                    name: IsExpression.not,
+                    defaultValue: false
+                },
+                test: {
+                    name: IsExpression.test
+                },
+                value: {
+                    name: IsExpression.value
+                }
+            },
+            superTypes: [Expression.$type]
+        },
+        JoinRelation: {
+            name: JoinRelation.$type,
+            properties: {
+                joinType: {
+                    name: JoinRelation.joinType
+                },
+                left: {
+                    name: JoinRelation.left
+                },
+                natural: {
+                    name: JoinRelation.natural,
+                    defaultValue: false
+                },
+                on: {
+                    name: JoinRelation.on
+                },
+                right: {
+                    name: JoinRelation.right
+                },
+                using: {
+                    name: JoinRelation.using,
+                    defaultValue: []
+                }
+            },
+            superTypes: [Relation.$type]
+        },
+        JsonPath: {
+            name: JsonPath.$type,
+            properties: {
+                base: {
+                    name: JsonPath.base
+                },
+                path: {
+                    name: JsonPath.path
+                }
+            },
+            superTypes: [Expression.$type]
+        },
+        Lambda: {
+            name: Lambda.$type,
+            properties: {
+                body: {
+                    name: Lambda.body
+                },
+                parameters: {
+                    name: Lambda.parameters,
+                    defaultValue: []
+                }
+            },
+            superTypes: [Expression.$type]
+        },
+        LateralView: {
+            name: LateralView.$type,
+            properties: {
+                alias: {
+                    name: LateralView.alias
+                },
+                columns: {
+                    name: LateralView.columns,
+                    defaultValue: []
+                },
+                generator: {
+                    name: LateralView.generator
+                },
+                outer: {
+                    name: LateralView.outer,
+                    defaultValue: false
+                }
+            },
+            superTypes: []
+        },
+        LikeExpression: {
+            name: LikeExpression.$type,
+            properties: {
+                escape: {
+                    name: LikeExpression.escape
+                },
+                not: {
+                    name: LikeExpression.not,
+                    defaultValue: false
+                },
+                operator: {
+                    name: LikeExpression.operator
+                },
+                patterns: {
+                    name: LikeExpression.patterns,
+                    defaultValue: []
+                },
+                quantifier: {
+                    name: LikeExpression.quantifier
+                },
+                value: {
+                    name: LikeExpression.value
+                }
+            },
+            superTypes: [Expression.$type]
+        },
+        LocationClause: {
+            name: LocationClause.$type,
+            properties: {
+                path: {
+                    name: LocationClause.path
+                }
+            },
+            superTypes: [TableClause.$type]
+        },
+        MapType: {
+            name: MapType.$type,
+            properties: {
+                keyType: {
+                    name: MapType.keyType
+                },
+                valueType: {
+                    name: MapType.valueType
+                }
+            },
+            superTypes: [DataType.$type]
+        },
+        MaskProperty: {
+            name: MaskProperty.$type,
+            properties: {
+                columns: {
+                    name: MaskProperty.columns,
+                    defaultValue: []
+                },
+                function: {
+                    name: MaskProperty.function
+                }
+            },
+            superTypes: [ColumnProperty.$type]
+        },
+        NamedWindow: {
+            name: NamedWindow.$type,
+            properties: {
+                base: {
+                    name: NamedWindow.base
+                },
+                name: {
+                    name: NamedWindow.name
+                },
+                spec: {
+                    name: NamedWindow.spec
+                }
+            },
+            superTypes: []
+        },
+        NotNullProperty: {
+            name: NotNullProperty.$type,
+            properties: {
+            },
+            superTypes: [ColumnProperty.$type]
+        },
+        NullLiteral: {
+            name: NullLiteral.$type,
+            properties: {
+            },
+            superTypes: [Expression.$type]
+        },
+        NumberLiteral: {
+            name: NumberLiteral.$type,
+            properties: {
+                value: {
+                    name: NumberLiteral.value
+                }
+            },
+            superTypes: [Expression.$type]
+        },
+        OptionsClause: {
+            name: OptionsClause.$type,
+            properties: {
+                properties: {
+                    name: OptionsClause.properties,
+                    defaultValue: []
+                }
+            },
+            superTypes: [TableClause.$type]
+        },
+        OverlayExpression: {
+            name: OverlayExpression.$type,
+            properties: {
+                input: {
+                    name: OverlayExpression.input
+                },
+                length: {
+                    name: OverlayExpression.length
+                },
+                position: {
+                    name: OverlayExpression.position
+                },
+                replacement: {
+                    name: OverlayExpression.replacement
+                }
+            },
+            superTypes: [Expression.$type]
+        },
+        ParameterMarker: {
+            name: ParameterMarker.$type,
+            properties: {
+                name: {
+                    name: ParameterMarker.name
+                }
+            },
+            superTypes: [Expression.$type]
+        },
+        ParenthesizedQuery: {
+            name: ParenthesizedQuery.$type,
+            properties: {
+                query: {
+                    name: ParenthesizedQuery.query
+                }
+            },
+            superTypes: [QueryExpression.$type]
+        },
+        ParenthesizedRelation: {
+            name: ParenthesizedRelation.$type,
+            properties: {
+                alias: {
+                    name: ParenthesizedRelation.alias
+                },
+                columnAliases: {
+                    name: ParenthesizedRelation.columnAliases,
+                    defaultValue: []
+                },
+                relation: {
+                    name: ParenthesizedRelation.relation
+                },
+                sample: {
+                    name: ParenthesizedRelation.sample
+                },
+                watermark: {
+                    name: ParenthesizedRelation.watermark
+                }
+            },
+            superTypes: [Relation.$type]
+        },
+        PartitionColumn: {
+            name: PartitionColumn.$type,
+            properties: {
+                name: {
+                    name: PartitionColumn.name
+                },
+                type: {
+                    name: PartitionColumn.type
+                }
+            },
+            superTypes: []
+        },
+        PartitionedByClause: {
+            name: PartitionedByClause.$type,
+            properties: {
+                columns: {
+                    name: PartitionedByClause.columns,
+                    defaultValue: []
+                }
+            },
+            superTypes: [TableClause.$type]
+        },
+        PipeAggregate: {
+            name: PipeAggregate.$type,
+            properties: {
+                groupBy: {
+                    name: PipeAggregate.groupBy,
+                    defaultValue: []
+                },
+                items: {
+                    name: PipeAggregate.items,
+                    defaultValue: []
+                }
+            },
+            superTypes: [PipeOperation.$type]
+        },
+        PipeAs: {
+            name: PipeAs.$type,
+            properties: {
+                alias: {
+                    name: PipeAs.alias
+                }
+            },
+            superTypes: [PipeOperation.$type]
+        },
+        PipeDrop: {
+            name: PipeDrop.$type,
+            properties: {
+                columns: {
+                    name: PipeDrop.columns,
+                    defaultValue: []
+                }
+            },
+            superTypes: [PipeOperation.$type]
+        },
+        PipeExtend: {
+            name: PipeExtend.$type,
+            properties: {
+                items: {
+                    name: PipeExtend.items,
+                    defaultValue: []
+                }
+            },
+            superTypes: [PipeOperation.$type]
+        },
+        PipeJoin: {
+            name: PipeJoin.$type,
+            properties: {
+                joinType: {
+                    name: PipeJoin.joinType
+                },
+                natural: {
+                    name: PipeJoin.natural,
+                    defaultValue: false
+                },
+                on: {
+                    name: PipeJoin.on
+                },
+                right: {
+                    name: PipeJoin.right
+                },
+                using: {
+                    name: PipeJoin.using,
+                    defaultValue: []
+                }
+            },
+            superTypes: [PipeOperation.$type]
+        },
+        PipeOperation: {
+            name: PipeOperation.$type,
+            properties: {
+            },
+            superTypes: []
+        },
+        PipeOrganization: {
+            name: PipeOrganization.$type,
+            properties: {
+                clusterBy: {
+                    name: PipeOrganization.clusterBy,
+                    defaultValue: []
+                },
+                distributeBy: {
+                    name: PipeOrganization.distributeBy,
+                    defaultValue: []
+                },
+                limit: {
+                    name: PipeOrganization.limit
+                },
+                limitAll: {
+                    name: PipeOrganization.limitAll,
+                    defaultValue: false
+                },
+                offset: {
+                    name: PipeOrganization.offset
+                },
+                orderBy: {
+                    name: PipeOrganization.orderBy,
+                    defaultValue: []
+                },
+                sortBy: {
+                    name: PipeOrganization.sortBy,
+                    defaultValue: []
+                }
+            },
+            superTypes: [PipeOperation.$type]
+        },
+        PipePivot: {
+            name: PipePivot.$type,
+            properties: {
+                pivot: {
+                    name: PipePivot.pivot
+                }
+            },
+            superTypes: [PipeOperation.$type]
+        },
+        PipeQuery: {
+            name: PipeQuery.$type,
+            properties: {
+                input: {
+                    name: PipeQuery.input
+                },
+                operation: {
+                    name: PipeQuery.operation
+                }
+            },
+            superTypes: [QueryExpression.$type]
+        },
+        PipeSample: {
+            name: PipeSample.$type,
+            properties: {
+                sample: {
+                    name: PipeSample.sample
+                }
+            },
+            superTypes: [PipeOperation.$type]
+        },
+        PipeSelect: {
+            name: PipeSelect.$type,
+            properties: {
+                distinct: {
+                    name: PipeSelect.distinct,
+                    defaultValue: false
+                },
+                items: {
+                    name: PipeSelect.items,
+                    defaultValue: []
+                },
+                window: {
+                    name: PipeSelect.window
+                }
+            },
+            superTypes: [PipeOperation.$type]
+        },
+        PipeSet: {
+            name: PipeSet.$type,
+            properties: {
+                assignments: {
+                    name: PipeSet.assignments,
+                    defaultValue: []
+                }
+            },
+            superTypes: [PipeOperation.$type]
+        },
+        PipeSetOperation: {
+            name: PipeSetOperation.$type,
+            properties: {
+                operator: {
+                    name: PipeSetOperation.operator
+                },
+                quantifier: {
+                    name: PipeSetOperation.quantifier
+                },
+                right: {
+                    name: PipeSetOperation.right
+                }
+            },
+            superTypes: [PipeOperation.$type]
+        },
+        PipeUnpivot: {
+            name: PipeUnpivot.$type,
+            properties: {
+                unpivot: {
+                    name: PipeUnpivot.unpivot
+                }
+            },
+            superTypes: [PipeOperation.$type]
+        },
+        PipeWhere: {
+            name: PipeWhere.$type,
+            properties: {
+                condition: {
+                    name: PipeWhere.condition
+                }
+            },
+            superTypes: [PipeOperation.$type]
+        },
         PipelineFile: {
             name: PipelineFile.$type,
             properties: {
@@ -92,11 +5386,292 @@ export class PipelineSqlAstReflection extends langium.AbstractAstReflection {
             },
             superTypes: []
         },
+        PivotClause: {
+            name: PivotClause.$type,
+            properties: {
+                aggregates: {
+                    name: PivotClause.aggregates,
+                    defaultValue: []
+                },
+                columns: {
+                    name: PivotClause.columns,
+                    defaultValue: []
+                },
+                values: {
+                    name: PivotClause.values,
+                    defaultValue: []
+                }
+            },
+            superTypes: []
+        },
+        PivotRelation: {
+            name: PivotRelation.$type,
+            properties: {
+                alias: {
+                    name: PivotRelation.alias
+                },
+                columnAliases: {
+                    name: PivotRelation.columnAliases,
+                    defaultValue: []
+                },
+                input: {
+                    name: PivotRelation.input
+                },
+                pivot: {
+                    name: PivotRelation.pivot
+                }
+            },
+            superTypes: [Relation.$type]
+        },
+        PositionExpression: {
+            name: PositionExpression.$type,
+            properties: {
+                string: {
+                    name: PositionExpression.string
+                },
+                substring: {
+                    name: PositionExpression.substring
+                }
+            },
+            superTypes: [Expression.$type]
+        },
+        PrimaryKeyProperty: {
+            name: PrimaryKeyProperty.$type,
+            properties: {
+                name: {
+                    name: PrimaryKeyProperty.name
+                }
+            },
+            superTypes: [ColumnProperty.$type]
+        },
+        PrimitiveType: {
+            name: PrimitiveType.$type,
+            properties: {
+                args: {
+                    name: PrimitiveType.args,
+                    defaultValue: []
+                },
+                collation: {
+                    name: PrimitiveType.collation
+                },
+                name: {
+                    name: PrimitiveType.name
+                }
+            },
+            superTypes: [DataType.$type]
+        },
+        Property: {
+            name: Property.$type,
+            properties: {
+                key: {
+                    name: Property.key
+                },
+                value: {
+                    name: Property.value
+                }
+            },
+            superTypes: []
+        },
+        Query: {
+            name: Query.$type,
+            properties: {
+                body: {
+                    name: Query.body
+                },
+                clusterBy: {
+                    name: Query.clusterBy,
+                    defaultValue: []
+                },
+                ctes: {
+                    name: Query.ctes,
+                    defaultValue: []
+                },
+                distributeBy: {
+                    name: Query.distributeBy,
+                    defaultValue: []
+                },
+                limit: {
+                    name: Query.limit
+                },
+                limitAll: {
+                    name: Query.limitAll,
+                    defaultValue: false
+                },
+                offset: {
+                    name: Query.offset
+                },
+                orderBy: {
+                    name: Query.orderBy,
+                    defaultValue: []
+                },
+                recursive: {
+                    name: Query.recursive,
+                    defaultValue: false
+                },
+                sortBy: {
+                    name: Query.sortBy,
+                    defaultValue: []
+                },
+                window: {
+                    name: Query.window
+                }
+            },
+            superTypes: [Statement.$type]
+        },
+        QueryExpression: {
+            name: QueryExpression.$type,
+            properties: {
+            },
+            superTypes: []
+        },
+        RefreshPolicyClause: {
+            name: RefreshPolicyClause.$type,
+            properties: {
+                policy: {
+                    name: RefreshPolicyClause.policy
+                }
+            },
+            superTypes: [TableClause.$type]
+        },
+        Relation: {
+            name: Relation.$type,
+            properties: {
+            },
+            superTypes: []
+        },
+        ReplaceUsingSpec: {
+            name: ReplaceUsingSpec.$type,
+            properties: {
+                keys: {
+                    name: ReplaceUsingSpec.keys
+                },
+                sequenceBy: {
+                    name: ReplaceUsingSpec.sequenceBy
+                }
+            },
+            superTypes: []
+        },
+        RowFilterClause: {
+            name: RowFilterClause.$type,
+            properties: {
+                args: {
+                    name: RowFilterClause.args,
+                    defaultValue: []
+                },
+                function: {
+                    name: RowFilterClause.function
+                }
+            },
+            superTypes: [TableClause.$type]
+        },
+        ScheduleClause: {
+            name: ScheduleClause.$type,
+            properties: {
+                cron: {
+                    name: ScheduleClause.cron
+                },
+                every: {
+                    name: ScheduleClause.every
+                },
+                refresh: {
+                    name: ScheduleClause.refresh,
+                    defaultValue: false
+                },
+                timeZone: {
+                    name: ScheduleClause.timeZone
+                },
+                unit: {
+                    name: ScheduleClause.unit
+                }
+            },
+            superTypes: [TableClause.$type]
+        },
+        SelectItem: {
+            name: SelectItem.$type,
+            properties: {
+                alias: {
+                    name: SelectItem.alias
+                },
+                aliases: {
+                    name: SelectItem.aliases,
+                    defaultValue: []
+                },
+                expression: {
+                    name: SelectItem.expression
+                }
+            },
+            superTypes: []
+        },
+        SelectQuery: {
+            name: SelectQuery.$type,
+            properties: {
+                distinct: {
+                    name: SelectQuery.distinct,
+                    defaultValue: false
+                },
+                from: {
+                    name: SelectQuery.from
+                },
+                groupBy: {
+                    name: SelectQuery.groupBy
+                },
+                having: {
+                    name: SelectQuery.having
+                },
+                items: {
+                    name: SelectQuery.items,
+                    defaultValue: []
+                },
+                qualify: {
+                    name: SelectQuery.qualify
+                },
+                where: {
+                    name: SelectQuery.where
+                },
+                window: {
+                    name: SelectQuery.window
+                }
+            },
+            superTypes: [QueryExpression.$type]
+        },
+        SequenceByClause: {
+            name: SequenceByClause.$type,
+            properties: {
+                expression: {
+                    name: SequenceByClause.expression
+                }
+            },
+            superTypes: [AutoCdcClause.$type]
+        },
+        SetOperation: {
+            name: SetOperation.$type,
+            properties: {
+                left: {
+                    name: SetOperation.left
+                },
+                operator: {
+                    name: SetOperation.operator
+                },
+                quantifier: {
+                    name: SetOperation.quantifier
+                },
+                right: {
+                    name: SetOperation.right
+                }
+            },
+            superTypes: [QueryExpression.$type]
+        },
         SetStatement: {
             name: SetStatement.$type,
             properties: {
                 key: {
                     name: SetStatement.key
+                },
+                scope: {
+                    name: SetStatement.scope
+                },
+                target: {
+                    name: SetStatement.target
                 },
                 value: {
                     name: SetStatement.value
@@ -104,9 +5679,663 @@ export class PipelineSqlAstReflection extends langium.AbstractAstReflection {
             },
             superTypes: [Statement.$type]
         },
+        SnapshotSpec: {
+            name: SnapshotSpec.$type,
+            properties: {
+                clauses: {
+                    name: SnapshotSpec.clauses,
+                    defaultValue: []
+                },
+                keys: {
+                    name: SnapshotSpec.keys
+                },
+                snapshotQuery: {
+                    name: SnapshotSpec.snapshotQuery
+                },
+                snapshotTable: {
+                    name: SnapshotSpec.snapshotTable
+                },
+                versionQuery: {
+                    name: SnapshotSpec.versionQuery
+                }
+            },
+            superTypes: []
+        },
+        SortItem: {
+            name: SortItem.$type,
+            properties: {
+                all: {
+                    name: SortItem.all,
+                    defaultValue: false
+                },
+                ascending: {
+                    name: SortItem.ascending,
+                    defaultValue: false
+                },
+                descending: {
+                    name: SortItem.descending,
+                    defaultValue: false
+                },
+                expression: {
+                    name: SortItem.expression
+                },
+                nullsFirst: {
+                    name: SortItem.nullsFirst,
+                    defaultValue: false
+                },
+                nullsLast: {
+                    name: SortItem.nullsLast,
+                    defaultValue: false
+                }
+            },
+            superTypes: []
+        },
+        SourceRef: {
+            name: SourceRef.$type,
+            properties: {
+                query: {
+                    name: SourceRef.query
+                },
+                streaming: {
+                    name: SourceRef.streaming,
+                    defaultValue: false
+                },
+                table: {
+                    name: SourceRef.table
+                }
+            },
+            superTypes: []
+        },
+        Star: {
+            name: Star.$type,
+            properties: {
+                except: {
+                    name: Star.except,
+                    defaultValue: []
+                },
+                qualifier: {
+                    name: Star.qualifier,
+                    defaultValue: []
+                }
+            },
+            superTypes: [Expression.$type]
+        },
         Statement: {
             name: Statement.$type,
             properties: {
+            },
+            superTypes: []
+        },
+        StoredAsClause: {
+            name: StoredAsClause.$type,
+            properties: {
+                bitemporal: {
+                    name: StoredAsClause.bitemporal,
+                    defaultValue: false
+                },
+                scdType: {
+                    name: StoredAsClause.scdType
+                }
+            },
+            superTypes: [AutoCdcClause.$type]
+        },
+        StringLiteral: {
+            name: StringLiteral.$type,
+            properties: {
+                value: {
+                    name: StringLiteral.value
+                }
+            },
+            superTypes: [Expression.$type]
+        },
+        StructFieldAccess: {
+            name: StructFieldAccess.$type,
+            properties: {
+                field: {
+                    name: StructFieldAccess.field
+                },
+                receiver: {
+                    name: StructFieldAccess.receiver
+                }
+            },
+            superTypes: [Expression.$type]
+        },
+        StructType: {
+            name: StructType.$type,
+            properties: {
+                fields: {
+                    name: StructType.fields,
+                    defaultValue: []
+                }
+            },
+            superTypes: [DataType.$type]
+        },
+        StructTypeField: {
+            name: StructTypeField.$type,
+            properties: {
+                comment: {
+                    name: StructTypeField.comment
+                },
+                name: {
+                    name: StructTypeField.name
+                },
+                notNull: {
+                    name: StructTypeField.notNull,
+                    defaultValue: false
+                },
+                type: {
+                    name: StructTypeField.type
+                }
+            },
+            superTypes: []
+        },
+        SubqueryExpression: {
+            name: SubqueryExpression.$type,
+            properties: {
+                query: {
+                    name: SubqueryExpression.query
+                }
+            },
+            superTypes: [Expression.$type]
+        },
+        SubqueryRelation: {
+            name: SubqueryRelation.$type,
+            properties: {
+                alias: {
+                    name: SubqueryRelation.alias
+                },
+                columnAliases: {
+                    name: SubqueryRelation.columnAliases,
+                    defaultValue: []
+                },
+                lateral: {
+                    name: SubqueryRelation.lateral,
+                    defaultValue: false
+                },
+                query: {
+                    name: SubqueryRelation.query
+                },
+                sample: {
+                    name: SubqueryRelation.sample
+                },
+                watermark: {
+                    name: SubqueryRelation.watermark
+                }
+            },
+            superTypes: [Relation.$type]
+        },
+        Subscript: {
+            name: Subscript.$type,
+            properties: {
+                index: {
+                    name: Subscript.index
+                },
+                receiver: {
+                    name: Subscript.receiver
+                }
+            },
+            superTypes: [Expression.$type]
+        },
+        SubstringExpression: {
+            name: SubstringExpression.$type,
+            properties: {
+                length: {
+                    name: SubstringExpression.length
+                },
+                start: {
+                    name: SubstringExpression.start
+                },
+                string: {
+                    name: SubstringExpression.string
+                }
+            },
+            superTypes: [Expression.$type]
+        },
+        SystemSequenceByClause: {
+            name: SystemSequenceByClause.$type,
+            properties: {
+                expression: {
+                    name: SystemSequenceByClause.expression
+                }
+            },
+            superTypes: [AutoCdcClause.$type]
+        },
+        TableArgument: {
+            name: TableArgument.$type,
+            properties: {
+                orderBy: {
+                    name: TableArgument.orderBy,
+                    defaultValue: []
+                },
+                partitionBy: {
+                    name: TableArgument.partitionBy,
+                    defaultValue: []
+                },
+                query: {
+                    name: TableArgument.query
+                },
+                table: {
+                    name: TableArgument.table
+                },
+                withSinglePartition: {
+                    name: TableArgument.withSinglePartition,
+                    defaultValue: false
+                }
+            },
+            superTypes: []
+        },
+        TableClause: {
+            name: TableClause.$type,
+            properties: {
+            },
+            superTypes: []
+        },
+        TableConstraint: {
+            name: TableConstraint.$type,
+            properties: {
+                check: {
+                    name: TableConstraint.check
+                },
+                columns: {
+                    name: TableConstraint.columns
+                },
+                foreignKey: {
+                    name: TableConstraint.foreignKey,
+                    defaultValue: false
+                },
+                name: {
+                    name: TableConstraint.name
+                },
+                options: {
+                    name: TableConstraint.options,
+                    defaultValue: []
+                },
+                primaryKey: {
+                    name: TableConstraint.primaryKey,
+                    defaultValue: false
+                },
+                referencedColumns: {
+                    name: TableConstraint.referencedColumns
+                },
+                referencedTable: {
+                    name: TableConstraint.referencedTable
+                }
+            },
+            superTypes: [TableElement.$type]
+        },
+        TableElement: {
+            name: TableElement.$type,
+            properties: {
+            },
+            superTypes: []
+        },
+        TableFunctionCall: {
+            name: TableFunctionCall.$type,
+            properties: {
+                alias: {
+                    name: TableFunctionCall.alias
+                },
+                args: {
+                    name: TableFunctionCall.args,
+                    defaultValue: []
+                },
+                columnAliases: {
+                    name: TableFunctionCall.columnAliases,
+                    defaultValue: []
+                },
+                lateral: {
+                    name: TableFunctionCall.lateral,
+                    defaultValue: false
+                },
+                name: {
+                    name: TableFunctionCall.name
+                },
+                sample: {
+                    name: TableFunctionCall.sample
+                },
+                stream: {
+                    name: TableFunctionCall.stream,
+                    defaultValue: false
+                },
+                watermark: {
+                    name: TableFunctionCall.watermark
+                }
+            },
+            superTypes: [Relation.$type]
+        },
+        TableQuery: {
+            name: TableQuery.$type,
+            properties: {
+                table: {
+                    name: TableQuery.table
+                }
+            },
+            superTypes: [QueryExpression.$type]
+        },
+        TableReference: {
+            name: TableReference.$type,
+            properties: {
+                alias: {
+                    name: TableReference.alias
+                },
+                columnAliases: {
+                    name: TableReference.columnAliases,
+                    defaultValue: []
+                },
+                sample: {
+                    name: TableReference.sample
+                },
+                stream: {
+                    name: TableReference.stream,
+                    defaultValue: false
+                },
+                table: {
+                    name: TableReference.table
+                },
+                temporal: {
+                    name: TableReference.temporal
+                },
+                watermark: {
+                    name: TableReference.watermark
+                }
+            },
+            superTypes: [Relation.$type]
+        },
+        TableSample: {
+            name: TableSample.$type,
+            properties: {
+                bucket: {
+                    name: TableSample.bucket
+                },
+                buckets: {
+                    name: TableSample.buckets
+                },
+                on: {
+                    name: TableSample.on
+                },
+                seed: {
+                    name: TableSample.seed
+                },
+                unit: {
+                    name: TableSample.unit
+                },
+                value: {
+                    name: TableSample.value
+                }
+            },
+            superTypes: []
+        },
+        TableSource: {
+            name: TableSource.$type,
+            properties: {
+            },
+            superTypes: []
+        },
+        TableSpec: {
+            name: TableSpec.$type,
+            properties: {
+                elements: {
+                    name: TableSpec.elements,
+                    defaultValue: []
+                }
+            },
+            superTypes: []
+        },
+        TblPropertiesClause: {
+            name: TblPropertiesClause.$type,
+            properties: {
+                properties: {
+                    name: TblPropertiesClause.properties,
+                    defaultValue: []
+                }
+            },
+            superTypes: [TableClause.$type]
+        },
+        TemporalClause: {
+            name: TemporalClause.$type,
+            properties: {
+                kind: {
+                    name: TemporalClause.kind
+                },
+                value: {
+                    name: TemporalClause.value
+                }
+            },
+            superTypes: []
+        },
+        TrackHistoryClause: {
+            name: TrackHistoryClause.$type,
+            properties: {
+                columns: {
+                    name: TrackHistoryClause.columns
+                }
+            },
+            superTypes: [AutoCdcClause.$type]
+        },
+        TriggerOnUpdateClause: {
+            name: TriggerOnUpdateClause.$type,
+            properties: {
+                atMostEvery: {
+                    name: TriggerOnUpdateClause.atMostEvery
+                }
+            },
+            superTypes: [TableClause.$type]
+        },
+        TrimExpression: {
+            name: TrimExpression.$type,
+            properties: {
+                characters: {
+                    name: TrimExpression.characters
+                },
+                side: {
+                    name: TrimExpression.side
+                },
+                source: {
+                    name: TrimExpression.source
+                }
+            },
+            superTypes: [Expression.$type]
+        },
+        TupleExpression: {
+            name: TupleExpression.$type,
+            properties: {
+                elements: {
+                    name: TupleExpression.elements,
+                    defaultValue: []
+                }
+            },
+            superTypes: [Expression.$type]
+        },
+        TypedLiteral: {
+            name: TypedLiteral.$type,
+            properties: {
+                type: {
+                    name: TypedLiteral.type
+                },
+                value: {
+                    name: TypedLiteral.value
+                }
+            },
+            superTypes: [Expression.$type]
+        },
+        UnaryExpression: {
+            name: UnaryExpression.$type,
+            properties: {
+                operand: {
+                    name: UnaryExpression.operand
+                },
+                operator: {
+                    name: UnaryExpression.operator
+                }
+            },
+            superTypes: [Expression.$type]
+        },
+        UnpivotClause: {
+            name: UnpivotClause.$type,
+            properties: {
+                columns: {
+                    name: UnpivotClause.columns,
+                    defaultValue: []
+                },
+                nameColumn: {
+                    name: UnpivotClause.nameColumn
+                },
+                nulls: {
+                    name: UnpivotClause.nulls
+                },
+                valueColumns: {
+                    name: UnpivotClause.valueColumns,
+                    defaultValue: []
+                }
+            },
+            superTypes: []
+        },
+        UnpivotColumn: {
+            name: UnpivotColumn.$type,
+            properties: {
+                alias: {
+                    name: UnpivotColumn.alias
+                },
+                columns: {
+                    name: UnpivotColumn.columns,
+                    defaultValue: []
+                }
+            },
+            superTypes: []
+        },
+        UnpivotRelation: {
+            name: UnpivotRelation.$type,
+            properties: {
+                alias: {
+                    name: UnpivotRelation.alias
+                },
+                columnAliases: {
+                    name: UnpivotRelation.columnAliases,
+                    defaultValue: []
+                },
+                input: {
+                    name: UnpivotRelation.input
+                },
+                unpivot: {
+                    name: UnpivotRelation.unpivot
+                }
+            },
+            superTypes: [Relation.$type]
+        },
+        UpdateStatement: {
+            name: UpdateStatement.$type,
+            properties: {
+                alias: {
+                    name: UpdateStatement.alias
+                },
+                assignments: {
+                    name: UpdateStatement.assignments,
+                    defaultValue: []
+                },
+                target: {
+                    name: UpdateStatement.target
+                },
+                where: {
+                    name: UpdateStatement.where
+                }
+            },
+            superTypes: [Statement.$type]
+        },
+        UseStatement: {
+            name: UseStatement.$type,
+            properties: {
+                name: {
+                    name: UseStatement.name
+                },
+                scope: {
+                    name: UseStatement.scope
+                }
+            },
+            superTypes: [Statement.$type]
+        },
+        UsingClause: {
+            name: UsingClause.$type,
+            properties: {
+                format: {
+                    name: UsingClause.format
+                }
+            },
+            superTypes: [TableClause.$type]
+        },
+        ValuesRelation: {
+            name: ValuesRelation.$type,
+            properties: {
+                alias: {
+                    name: ValuesRelation.alias
+                },
+                columnAliases: {
+                    name: ValuesRelation.columnAliases,
+                    defaultValue: []
+                },
+                rows: {
+                    name: ValuesRelation.rows,
+                    defaultValue: []
+                }
+            },
+            superTypes: [QueryExpression.$type, Relation.$type]
+        },
+        WatermarkClause: {
+            name: WatermarkClause.$type,
+            properties: {
+                alias: {
+                    name: WatermarkClause.alias
+                },
+                column: {
+                    name: WatermarkClause.column
+                },
+                delay: {
+                    name: WatermarkClause.delay
+                }
+            },
+            superTypes: []
+        },
+        WindowClause: {
+            name: WindowClause.$type,
+            properties: {
+                windows: {
+                    name: WindowClause.windows,
+                    defaultValue: []
+                }
+            },
+            superTypes: []
+        },
+        WindowFrame: {
+            name: WindowFrame.$type,
+            properties: {
+                end: {
+                    name: WindowFrame.end
+                },
+                start: {
+                    name: WindowFrame.start
+                },
+                unit: {
+                    name: WindowFrame.unit
+                }
+            },
+            superTypes: []
+        },
+        WindowSpec: {
+            name: WindowSpec.$type,
+            properties: {
+                baseWindow: {
+                    name: WindowSpec.baseWindow
+                },
+                frame: {
+                    name: WindowSpec.frame
+                },
+                orderBy: {
+                    name: WindowSpec.orderBy,
+                    defaultValue: []
+                },
+                partitionBy: {
+                    name: WindowSpec.partitionBy,
+                    defaultValue: []
+                }
             },
             superTypes: []
         }

@@ -1,0 +1,134 @@
+import type { CstNode, GrammarAST, ValueType } from 'langium';
+import { CstUtils, DefaultValueConverter, GrammarAST as Ast, isLeafCstNode } from 'langium';
+
+/**
+ * Data-type rules made only of keywords whose value is the keywords in upper case separated by one
+ * space (`LEFT OUTER`, `IGNORE NULLS`, `GROUPING SETS`), whatever the spelling in the source.
+ */
+const keywordPhraseRules = new Set([
+    'LikeOperator', 'LikeQuantifier', 'IsTest', 'IntervalUnit', 'TypedLiteralType', 'TrimSide', 'NullTreatment',
+    'FrameUnit', 'FrameDirection', 'SetOperator', 'IntersectOperator', 'SetQuantifier', 'GroupingModifier',
+    'GroupingSetsKind', 'TemporalKind', 'SampleUnit', 'UnpivotNulls', 'IdentityOptionKind', 'ConstraintOption',
+    'RefreshPolicy', 'SetScope', 'UseScope', 'NamespaceKind', 'AlterObjectKind', 'StatementEnd',
+]);
+
+/** Rules whose value is a name: a keyword used as a name keeps its spelling from the source. */
+const nameRules = new Set(['Identifier', 'FunctionIdentifier', 'AliasName', 'SoftKeyword', 'ClauseKeyword']);
+
+/** Rules whose value is their source text without whitespace or comments. */
+const verbatimRules = new Set(['JsonPathText', 'SignedNumber']);
+
+/** Canonical join kinds: `OUTER` is noise, `SEMI` / `ANTI` alone mean `LEFT SEMI` / `LEFT ANTI`. */
+const joinTypes: Record<string, string> = {
+    'INNER': 'INNER', 'CROSS': 'CROSS', 'LEFT': 'LEFT', 'LEFT OUTER': 'LEFT', 'RIGHT': 'RIGHT', 'RIGHT OUTER': 'RIGHT',
+    'FULL': 'FULL', 'FULL OUTER': 'FULL', 'SEMI': 'LEFT SEMI', 'LEFT SEMI': 'LEFT SEMI', 'ANTI': 'LEFT ANTI', 'LEFT ANTI': 'LEFT ANTI',
+};
+
+/**
+ * Value converter (Langium's `ValueConverter` service): unquotes strings and back-quoted names the way
+ * Spark does, keeps the source spelling of keywords used as names, and gives keyword phrases a
+ * canonical upper-case form so that the AST does not depend on how a statement was typed.
+ */
+export class PipelineSqlValueConverter extends DefaultValueConverter {
+
+    protected override runConverter(rule: GrammarAST.AbstractRule, input: string, cstNode: CstNode): ValueType {
+        const name = rule.name;
+        switch (name) {
+            case 'STRING': return unescapeSparkString(input.slice(1, -1));
+            case 'RAW_STRING': return input.slice(2, -1);
+            case 'BACKTICK_ID': return input.slice(1, -1).replaceAll('``', '`');
+            case 'HEX_STRING': return input.slice(2, -1);
+            case 'ID':
+            case 'NUMBER':
+                return input;
+            case 'TypeName': return input.toUpperCase();
+            case 'ScdType': return Number(input);
+            case 'JoinType': return joinTypes[keywordPhrase(cstNode)] ?? keywordPhrase(cstNode);
+            case 'PropertyValue':
+            case 'ConfigValue':
+                return configValue(input, cstNode);
+        }
+        if (keywordPhraseRules.has(name)) {
+            return keywordPhrase(cstNode);
+        }
+        if (nameRules.has(name)) {
+            const leaves = visibleLeaves(cstNode);
+            return leaves.length === 1 && Ast.isKeyword(leaves[0].grammarSource) ? leaves[0].text : input;
+        }
+        if (verbatimRules.has(name)) {
+            return visibleLeaves(cstNode).map(leaf => leaf.text).join('');
+        }
+        return super.runConverter(rule, input, cstNode);
+    }
+}
+
+/** The non-hidden leaves (tokens) under a CST node, in order. */
+function visibleLeaves(cstNode: CstNode): CstNode[] {
+    return CstUtils.streamCst(cstNode).filter(node => isLeafCstNode(node) && !node.hidden).toArray();
+}
+
+function keywordPhrase(cstNode: CstNode): string {
+    return visibleLeaves(cstNode).map(leaf => leaf.text.toUpperCase()).join(' ');
+}
+
+/** A TBLPROPERTIES / SET value: a lone string is unquoted, `TRUE`/`FALSE` are lower case, the rest verbatim. */
+function configValue(input: string, cstNode: CstNode): string {
+    const leaves = visibleLeaves(cstNode);
+    const first = leaves[0]?.grammarSource;
+    if (leaves.length > 0 && Ast.isRuleCall(first) && (first.rule.ref?.name === 'STRING' || first.rule.ref?.name === 'RAW_STRING')
+        && leaves.every(leaf => Ast.isRuleCall(leaf.grammarSource) && ['STRING', 'RAW_STRING'].includes(leaf.grammarSource.rule.ref?.name ?? ''))) {
+        return input;
+    }
+    if (leaves.length === 1 && Ast.isKeyword(first)) {
+        return first.value.toLowerCase();
+    }
+    return leaves.map(leaf => leaf.text).join('');
+}
+
+/**
+ * Resolves the backslash escapes of a Spark string literal body (Spark's `unescapeSQLString`):
+ * `\n \t \r \b \0 \Z \' \" \\`, `\uXXXX`, three-digit octal; `\%` and `\_` keep their backslash (LIKE
+ * patterns); any other escaped character stands for itself.
+ */
+export function unescapeSparkString(body: string): string {
+    if (!body.includes('\\')) {
+        return body;
+    }
+    let result = '';
+    for (let i = 0; i < body.length; i++) {
+        const c = body[i];
+        if (c !== '\\' || i + 1 >= body.length) {
+            result += c;
+            continue;
+        }
+        const octal = body.slice(i + 1, i + 4);
+        if (/^[0-3][0-7]{2}$/.test(octal)) {
+            result += String.fromCharCode(parseInt(octal, 8));
+            i += 3;
+            continue;
+        }
+        const next = body[++i];
+        switch (next) {
+            case 'n': result += '\n'; break;
+            case 't': result += '\t'; break;
+            case 'r': result += '\r'; break;
+            case 'b': result += '\b'; break;
+            case '0': result += '\0'; break;
+            case 'Z': result += '\x1a'; break;
+            case '%': result += '\\%'; break;
+            case '_': result += '\\_'; break;
+            case 'u': {
+                const hex = body.slice(i + 1, i + 5);
+                if (/^[0-9a-fA-F]{4}$/.test(hex)) {
+                    result += String.fromCharCode(parseInt(hex, 16));
+                    i += 4;
+                } else {
+                    result += 'u';
+                }
+                break;
+            }
+            default: result += next;
+        }
+    }
+    return result;
+}

