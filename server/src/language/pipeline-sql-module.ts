@@ -9,6 +9,8 @@ import { PipelineSqlLexer } from './parser/pipeline-sql-lexer.js';
 import { PipelineSqlValueConverter } from './parser/pipeline-sql-value-converter.js';
 import { createPipelineSqlParserConfig } from './parser/pipeline-sql-parser-config.js';
 import { PipelineSqlTokenBuilder } from './parser/pipeline-sql-token-builder.js';
+import { PipelineSqlParserErrorMessageProvider } from './parser/pipeline-sql-parser-error-message-provider.js';
+import { PipelineSqlLexerErrorMessageProvider } from './parser/pipeline-sql-lexer-error-message-provider.js';
 import { PipelineSqlGeneratedModule, PipelineSqlGeneratedSharedModule } from './generated/module.js';
 
 /** Services this language adds to Langium's defaults, grouped by concern. */
@@ -25,6 +27,8 @@ export const PipelineSqlModule: Module<PipelineSqlServices, PartialLangiumServic
         TokenBuilder: () => new PipelineSqlTokenBuilder(),
         ValueConverter: () => new PipelineSqlValueConverter(),
         ParserConfig: () => createPipelineSqlParserConfig(),
+        ParserErrorMessageProvider: (services) => new PipelineSqlParserErrorMessageProvider(services),
+        LexerErrorMessageProvider: () => new PipelineSqlLexerErrorMessageProvider(),
     },
     validation: {
         DocumentValidator: (services) => new PipelineSqlDocumentValidator(services),

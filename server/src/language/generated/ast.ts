@@ -1184,7 +1184,7 @@ export function isExpectation(item: unknown): item is Expectation {
     return reflection.isInstance(item, Expectation.$type);
 }
 
-export type Expression = BetweenExpression | BinaryExpression | BinaryLiteral | BooleanLiteral | CaseExpression | CastExpression | ColumnReference | ExistsExpression | ExtractExpression | InExpression | IntervalLiteral | IsExpression | JsonPath | Lambda | LikeExpression | NullLiteral | NumberLiteral | OverlayExpression | ParameterMarker | PositionExpression | Star | StringLiteral | StructFieldAccess | SubqueryExpression | Subscript | SubstringExpression | TrimExpression | TupleExpression | TypedLiteral | UnaryExpression;
+export type Expression = BetweenExpression | BinaryExpression | BinaryLiteral | BooleanLiteral | CaseExpression | CastExpression | ExistsExpression | ExtractExpression | InExpression | IntervalLiteral | IsExpression | JsonPath | Lambda | LikeExpression | NameExpression | NullLiteral | NumberLiteral | OverlayExpression | ParameterMarker | PositionExpression | Star | StringLiteral | StructFieldAccess | SubqueryExpression | Subscript | SubstringExpression | TrimExpression | TupleExpression | TypedLiteral | UnaryExpression;
 
 export const Expression = {
     $type: 'Expression'
@@ -1306,7 +1306,7 @@ export function isFunctionArgument(item: unknown): item is FunctionArgument {
 }
 
 export interface FunctionCall extends langium.AstNode {
-    readonly $container: LateralView;
+    readonly $container: AliasedExpression | ApplyAsDeleteClause | ApplyAsTruncateClause | Assignment | BinaryExpression | CaseExpression | CaseWhen | CastExpression | DeleteStatement | Expectation | ExtractExpression | FlowWhereClause | FunctionArgument | FunctionCall | GeneratedAsProperty | GroupByClause | GroupingSets | InExpression | InsertFlow | InsertStatement | IntervalPart | JoinRelation | JsonPath | Lambda | LateralView | LikeExpression | MaskProperty | OverlayExpression | PipeJoin | PipeOrganization | PipeWhere | PositionExpression | Query | ReplaceUsingSpec | RowFilterClause | SelectItem | SelectQuery | SequenceByClause | SortItem | StructFieldAccess | Subscript | SubstringExpression | SystemSequenceByClause | TableArgument | TableConstraint | TableSample | TrimExpression | TupleExpression | UnaryExpression | UpdateStatement | ValuesRelation | WindowSpec;
     readonly $type: 'FunctionCall';
     args: Array<FunctionArgument>;
     distinct: boolean;
@@ -1879,6 +1879,16 @@ export const NamedWindow = {
 
 export function isNamedWindow(item: unknown): item is NamedWindow {
     return reflection.isInstance(item, NamedWindow.$type);
+}
+
+export type NameExpression = ColumnReference | FunctionCall;
+
+export const NameExpression = {
+    $type: 'NameExpression'
+} as const;
+
+export function isNameExpression(item: unknown): item is NameExpression {
+    return reflection.isInstance(item, NameExpression.$type);
 }
 
 export type NameOrString = QualifiedName | StringValue;
@@ -3681,6 +3691,7 @@ export type PipelineSqlAstType = {
     LocationClause: LocationClause
     MapType: MapType
     MaskProperty: MaskProperty
+    NameExpression: NameExpression
     NamedWindow: NamedWindow
     NotNullProperty: NotNullProperty
     NullLiteral: NullLiteral
@@ -4066,7 +4077,7 @@ export class PipelineSqlAstReflection extends langium.AbstractAstReflection {
                     defaultValue: []
                 }
             },
-            superTypes: [Expression.$type]
+            superTypes: [NameExpression.$type]
         },
         ColumnSelection: {
             name: ColumnSelection.$type,
@@ -4681,7 +4692,7 @@ export class PipelineSqlAstReflection extends langium.AbstractAstReflection {
                     defaultValue: []
                 }
             },
-            superTypes: []
+            superTypes: [NameExpression.$type]
         },
         GeneratedAsProperty: {
             name: GeneratedAsProperty.$type,
@@ -5055,6 +5066,12 @@ export class PipelineSqlAstReflection extends langium.AbstractAstReflection {
                 }
             },
             superTypes: [ColumnProperty.$type]
+        },
+        NameExpression: {
+            name: NameExpression.$type,
+            properties: {
+            },
+            superTypes: [Expression.$type]
         },
         NamedWindow: {
             name: NamedWindow.$type,

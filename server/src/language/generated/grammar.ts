@@ -94,7 +94,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
       "$type": "ParserRule",
       "name": "Statement",
       "returnType": {
-        "$ref": "#/types@0"
+        "$ref": "#/types@1"
       },
       "definition": {
         "$type": "Alternatives",
@@ -4244,9 +4244,8 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
     {
       "$type": "ParserRule",
       "name": "ColumnOrFunctionCall",
-      "inferredType": {
-        "$type": "InferredType",
-        "name": "Expression"
+      "returnType": {
+        "$ref": "#/types@0"
       },
       "definition": {
         "$type": "Group",
@@ -8324,7 +8323,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
         "terminal": {
           "$type": "CrossReference",
           "type": {
-            "$ref": "#/types@2"
+            "$ref": "#/types@3"
           },
           "terminal": {
             "$type": "RuleCall",
@@ -8355,7 +8354,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
         "terminal": {
           "$type": "CrossReference",
           "type": {
-            "$ref": "#/types@2"
+            "$ref": "#/types@3"
           },
           "terminal": {
             "$type": "RuleCall",
@@ -10960,7 +10959,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
         "terminal": {
           "$type": "CrossReference",
           "type": {
-            "$ref": "#/types@2"
+            "$ref": "#/types@3"
           },
           "terminal": {
             "$type": "RuleCall",
@@ -10981,7 +10980,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
       "$type": "ParserRule",
       "name": "CreateStatement",
       "returnType": {
-        "$ref": "#/types@0"
+        "$ref": "#/types@1"
       },
       "definition": {
         "$type": "Group",
@@ -16626,6 +16625,27 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
   "types": [
     {
       "$type": "Type",
+      "name": "NameExpression",
+      "type": {
+        "$type": "UnionType",
+        "types": [
+          {
+            "$type": "SimpleType",
+            "typeRef": {
+              "$ref": "#/interfaces@0"
+            }
+          },
+          {
+            "$type": "SimpleType",
+            "typeRef": {
+              "$ref": "#/interfaces@1"
+            }
+          }
+        ]
+      }
+    },
+    {
+      "$type": "Type",
       "name": "Statement",
       "type": {
         "$type": "UnionType",
@@ -16765,7 +16785,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
           {
             "$type": "SimpleType",
             "typeRef": {
-              "$ref": "#/types@1"
+              "$ref": "#/types@2"
             }
           },
           {

@@ -1,5 +1,6 @@
 import type { LangiumCoreServices, LexerResult, TokenizeOptions } from 'langium';
 import { DefaultLexer, GrammarAST } from 'langium';
+import { unclosedCommentMessage } from './pipeline-sql-lexer-error-message-provider.js';
 
 type Token = LexerResult['tokens'][number];
 type TokenType = Token['tokenType'];
@@ -15,7 +16,9 @@ const complexTypeKeywords = new Set(['ARRAY', 'MAP', 'STRUCT']);
  *    (`a div b * c` needs `DIV` to find its precedence) and keyword-valued AST properties. The original
  *    spelling stays in the document and the CST, which is where names (`date`, `version` used as
  *    identifiers) take their text from.
- * 2. Inside the type arguments of `ARRAY<...>`, `MAP<...>` and `STRUCT<...>`, a `>>` or `>>>` token is
+ * 2. A `/*` that is never closed ends the token stream with an error, as in Spark; otherwise its `/`
+ *    and `*` would reach the parser and be reported as a confusing syntax error.
+ * 3. Inside the type arguments of `ARRAY<...>`, `MAP<...>` and `STRUCT<...>`, a `>>` or `>>>` token is
  *    split into single `>` tokens, so that `ARRAY<ARRAY<INT>>` closes both lists while `a >> 2` stays
  *    a shift.
  */
@@ -38,8 +41,29 @@ export class PipelineSqlLexer extends DefaultLexer {
                 token.image = token.tokenType.name;
             }
         }
+        this.cutAtUnclosedComment(result);
         result.tokens = this.splitTypeClosers(result.tokens);
         return result;
+    }
+
+    /** An unclosed `/*` lexes as the tokens `/` and `*` next to each other; everything from there on is comment. */
+    private cutAtUnclosedComment(result: LexerResult): void {
+        const tokens = result.tokens;
+        const index = tokens.findIndex((token, i) => token.image === '/' && tokens[i + 1]?.image === '*'
+            && tokens[i + 1].startOffset === token.startOffset + 1);
+        if (index < 0) {
+            return;
+        }
+        const start = tokens[index];
+        result.tokens = tokens.slice(0, index);
+        result.hidden = result.hidden.filter(token => token.startOffset < start.startOffset);
+        result.errors.push({
+            offset: start.startOffset,
+            length: 2,
+            line: start.startLine,
+            column: start.startColumn,
+            message: unclosedCommentMessage,
+        });
     }
 
     /** Splits `>>` / `>>>` that close nested type argument lists into single `>` tokens. */

@@ -1,14 +1,28 @@
 import type { Diagnostic } from 'vscode-languageserver';
-import type { LangiumDocument, ParseResult, ValidationOptions } from 'langium';
+import type { LangiumCoreServices, LangiumDocument, Lexer, ParseResult, ValidationOptions } from 'langium';
 import { DefaultDocumentValidator } from 'langium';
 import { IssueCodes } from './issue-codes.js';
 
+type ParserError = ParseResult['parserErrors'][number];
+
 /**
- * Document validator (Langium's `DocumentValidator` service): Langium's, with lexing and parsing
- * errors reported under Spark's error class `PARSE_SYNTAX_ERROR` so that the editor, the CLI and CI
- * name them alike, and without diagnostics for unresolved dataset references.
+ * Document validator (Langium's `DocumentValidator` service): Langium's, with three changes.
+ *
+ * - Lexing and parsing errors carry Spark's error class `PARSE_SYNTAX_ERROR`, so that the editor, the
+ *   CLI and CI name them alike.
+ * - One syntax error per statement: after the first error the parser recovers and often reports
+ *   follow-on errors that only restate the first one. Statements are delimited lexically (by `;` and
+ *   notebook cell breaks), so an error in one statement never hides or adds errors in another.
+ * - No diagnostics for unresolved dataset references (see {@link processLinkingErrors}).
  */
 export class PipelineSqlDocumentValidator extends DefaultDocumentValidator {
+
+    private readonly lexer: Lexer;
+
+    constructor(services: LangiumCoreServices) {
+        super(services);
+        this.lexer = services.parser.Lexer;
+    }
 
     protected override processLexingErrors(parseResult: ParseResult, diagnostics: Diagnostic[], options: ValidationOptions): void {
         const start = diagnostics.length;
@@ -17,8 +31,22 @@ export class PipelineSqlDocumentValidator extends DefaultDocumentValidator {
     }
 
     protected override processParsingErrors(parseResult: ParseResult, diagnostics: Diagnostic[], options: ValidationOptions): void {
+        if (parseResult.parserErrors.length === 0) {
+            return;
+        }
+        const text = parseResult.value.$cstNode?.root.fullText ?? '';
+        const ends = this.statementEnds(text);
+        const reported = new Set<number>(parseResult.lexerErrors.map(error => statementIndex(ends, error.offset)));
+        const firstPerStatement: ParserError[] = [];
+        for (const error of [...parseResult.parserErrors].sort((a, b) => errorOffset(a) - errorOffset(b))) {
+            const statement = statementIndex(ends, errorOffset(error));
+            if (!reported.has(statement)) {
+                reported.add(statement);
+                firstPerStatement.push(error);
+            }
+        }
         const start = diagnostics.length;
-        super.processParsingErrors(parseResult, diagnostics, options);
+        super.processParsingErrors({ ...parseResult, parserErrors: firstPerStatement }, diagnostics, options);
         markSyntaxErrors(diagnostics, start);
     }
 
@@ -30,6 +58,37 @@ export class PipelineSqlDocumentValidator extends DefaultDocumentValidator {
     protected override processLinkingErrors(_document: LangiumDocument, _diagnostics: Diagnostic[], _options: ValidationOptions): void {
         // Intentionally empty: see above.
     }
+
+    /** The offsets at which statements end: every `;` and notebook cell break, in order. */
+    private statementEnds(text: string): number[] {
+        return this.lexer.tokenize(text).tokens
+            .filter(token => token.tokenType.name === ';' || token.tokenType.name === 'CELL_BREAK')
+            .map(token => token.startOffset);
+    }
+}
+
+/** Where a parser error is: its token, or for an error at the end of input, the token before it. */
+function errorOffset(error: ParserError): number {
+    if (!isNaN(error.token.startOffset)) {
+        return error.token.startOffset;
+    }
+    const previous = (error as ParserError & { previousToken?: { endOffset?: number } }).previousToken;
+    return previous?.endOffset !== undefined && !isNaN(previous.endOffset) ? previous.endOffset : Number.MAX_SAFE_INTEGER;
+}
+
+/** The index of the statement (between separators) that contains an offset; a separator belongs to the statement it ends. */
+function statementIndex(ends: readonly number[], offset: number): number {
+    let low = 0;
+    let high = ends.length;
+    while (low < high) {
+        const middle = (low + high) >> 1;
+        if (ends[middle] < offset) {
+            low = middle + 1;
+        } else {
+            high = middle;
+        }
+    }
+    return low;
 }
 
 function markSyntaxErrors(diagnostics: Diagnostic[], from: number): void {
