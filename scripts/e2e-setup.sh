@@ -54,7 +54,13 @@ fi
 # Node 24's headers, not the nodedir=/usr that ~/.npmrc may set.
 if [ ! -x "$CODE_SERVER_BIN" ]; then
     log "installing code-server@$CODE_SERVER_VERSION (builds native modules, about 3 minutes)"
-    PATH="$NODE24_DIR/bin:$PATH" npm_config_nodedir="$NODE24_DIR" \
+    # When this runs under `npm test`, the outer npm (Node 20) exported npm_* variables, among them the
+    # user agent that code-server's postinstall reads; drop them all so the inner npm describes itself.
+    unset_npm=()
+    while IFS='=' read -r name _; do
+        case "$name" in npm_*) unset_npm+=(-u "$name") ;; esac
+    done < <(env)
+    env "${unset_npm[@]}" PATH="$NODE24_DIR/bin:$PATH" npm_config_nodedir="$NODE24_DIR" \
         npm install --prefix "$CACHE/code-server" --no-audit --no-fund --loglevel=error "code-server@$CODE_SERVER_VERSION"
 fi
 
