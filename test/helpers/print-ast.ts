@@ -14,6 +14,11 @@ export function printAst(node: AstNode | undefined): string {
     if (AST.isExpression(node) || AST.isDataType(node)) {
         return printExpression(node);
     }
+    return printProperties(node);
+}
+
+/** `Type(prop: value, ...)` for any node. */
+function printProperties(node: AstNode): string {
     const props: string[] = [];
     for (const [key, value] of Object.entries(node)) {
         if (key.startsWith('$')) {
@@ -199,7 +204,7 @@ export function printExpression(node: AstNode | undefined): string {
     if (AST.isIntervalType(node)) {
         return `INTERVAL${node.from ? ` ${node.from}` : ''}${node.to ? ` TO ${node.to}` : ''}`;
     }
-    return printAst(node);
+    return printProperties(node);
 }
 
 function printArgument(arg: AST.FunctionArgument): string {

@@ -128,8 +128,9 @@ export class PipelineSqlParserErrorMessageProvider extends AbstractParserErrorMe
         const rule = stripRuleSuffix(ruleName);
         let wanted: string;
         if (expected.name === 'EOF') {
-            // Expected by the file rule after a complete statement.
-            wanted = '\';\' or the end of the file';
+            // The file rule expected the end of the statement. Chevrotain builds this message after
+            // skipping ahead to recover, so its `previous` token is not the one before `actual`.
+            return `Unexpected ${this.describeToken(actual)}: expected ';' or the end of the file.`;
         } else if (ruleDescriptions[rule] !== undefined && this.first(rule).has(expected.name)) {
             wanted = ruleDescriptions[rule];
         } else {
