@@ -1862,6 +1862,12 @@ export function isMaskProperty(item: unknown): item is MaskProperty {
     return reflection.isInstance(item, MaskProperty.$type);
 }
 
+export type MemberName = Identifier | ReservedKeyword;
+
+export function isMemberName(item: unknown): item is MemberName {
+    return isIdentifier(item) || isReservedKeyword(item);
+}
+
 export interface NamedWindow extends langium.AstNode {
     readonly $container: WindowClause;
     readonly $type: 'NamedWindow';
@@ -2572,6 +2578,12 @@ export function isReplaceUsingSpec(item: unknown): item is ReplaceUsingSpec {
     return reflection.isInstance(item, ReplaceUsingSpec.$type);
 }
 
+export type ReservedKeyword = 'ALL' | 'AND' | 'AS' | 'BETWEEN' | 'BOTH' | 'BY' | 'CASE' | 'CAST' | 'CONSTRAINT' | 'CREATE' | 'DISTINCT' | 'ELSE' | 'END' | 'EXCEPT' | 'FALSE' | 'FOR' | 'FROM' | 'IN' | 'INTERSECT' | 'INTERVAL' | 'INTO' | 'IS' | 'LATERAL' | 'LEADING' | 'NOT' | 'NULL' | 'ON' | 'OR' | 'SELECT' | 'THEN' | 'TRAILING' | 'TRUE' | 'TRY_CAST' | 'UNBOUNDED' | 'UNION' | 'VALUES' | 'WHEN' | 'WHERE' | 'WITH';
+
+export function isReservedKeyword(item: unknown): item is ReservedKeyword {
+    return item === 'ALL' || item === 'AND' || item === 'AS' || item === 'BETWEEN' || item === 'BOTH' || item === 'BY' || item === 'CASE' || item === 'CAST' || item === 'CONSTRAINT' || item === 'CREATE' || item === 'DISTINCT' || item === 'ELSE' || item === 'END' || item === 'EXCEPT' || item === 'FALSE' || item === 'FOR' || item === 'FROM' || item === 'IN' || item === 'INTERSECT' || item === 'INTERVAL' || item === 'INTO' || item === 'IS' || item === 'LATERAL' || item === 'LEADING' || item === 'NOT' || item === 'NULL' || item === 'ON' || item === 'OR' || item === 'SELECT' || item === 'THEN' || item === 'TRAILING' || item === 'TRUE' || item === 'TRY_CAST' || item === 'UNBOUNDED' || item === 'UNION' || item === 'VALUES' || item === 'WHEN' || item === 'WHERE' || item === 'WITH';
+}
+
 export interface RowFilterClause extends langium.AstNode {
     readonly $container: CreateMaterializedView | CreateStreamingTable | CreateTable | CreateView;
     readonly $type: 'RowFilterClause';
@@ -2907,7 +2919,7 @@ export function isStringValue(item: unknown): item is StringValue {
 export interface StructFieldAccess extends langium.AstNode {
     readonly $container: AliasedExpression | ApplyAsDeleteClause | ApplyAsTruncateClause | Assignment | BinaryExpression | CaseExpression | CaseWhen | CastExpression | DefaultProperty | DeleteStatement | Expectation | ExtractExpression | FlowWhereClause | FunctionArgument | FunctionCall | GeneratedAsProperty | GroupByClause | GroupingSets | InExpression | InsertFlow | InsertStatement | IntervalPart | JoinRelation | JsonPath | Lambda | LikeExpression | MaskProperty | OverlayExpression | PipeJoin | PipeOrganization | PipeWhere | PositionExpression | Query | ReplaceUsingSpec | RowFilterClause | SelectItem | SelectQuery | SequenceByClause | SortItem | StructFieldAccess | Subscript | SubstringExpression | SystemSequenceByClause | TableArgument | TableConstraint | TableSample | TrimExpression | TupleExpression | UnaryExpression | UpdateStatement | ValuesRelation | WindowSpec;
     readonly $type: 'StructFieldAccess';
-    field: Identifier;
+    field: MemberName;
     receiver: Expression;
 }
 

@@ -10,7 +10,8 @@ import * as AST from '../generated/ast.js';
  * a name, not a keyword.
  */
 const keywordNameRules = new Set([
-    'SoftKeyword', 'ClauseKeyword', 'Identifier', 'NameStart', 'PlainQualifiedName', 'StreamQualifiedName', 'AsAlias', 'TypeName',
+    'SoftKeyword', 'ClauseKeyword', 'ReservedKeyword', 'Identifier', 'NameStart', 'PlainQualifiedName', 'StreamQualifiedName',
+    'AsAlias', 'TypeName',
 ]);
 
 /**

@@ -13,7 +13,7 @@ const keywordPhraseRules = new Set([
 ]);
 
 /** Rules whose value is a name: a keyword used as a name keeps its spelling from the source. */
-const nameRules = new Set(['Identifier', 'FunctionIdentifier', 'AliasName', 'SoftKeyword', 'ClauseKeyword']);
+const nameRules = new Set(['Identifier', 'FunctionIdentifier', 'AliasName', 'SoftKeyword', 'ClauseKeyword', 'MemberName', 'ReservedKeyword']);
 
 /** Rules whose value is their source text without whitespace or comments. */
 const verbatimRules = new Set(['JsonPathText', 'SignedNumber']);
@@ -47,6 +47,8 @@ export class PipelineSqlValueConverter extends DefaultValueConverter {
             case 'PropertyValue':
             case 'ConfigValue':
                 return configValue(input, cstNode);
+            case 'IdentifierClause':
+                return identifierClauseName(cstNode);
         }
         if (keywordPhraseRules.has(name)) {
             return keywordPhrase(cstNode);
@@ -69,6 +71,24 @@ function visibleLeaves(cstNode: CstNode): CstNode[] {
 
 function keywordPhrase(cstNode: CstNode): string {
     return visibleLeaves(cstNode).map(leaf => leaf.text.toUpperCase()).join(' ');
+}
+
+/**
+ * The name an `IDENTIFIER(...)` clause spells: the string for `IDENTIFIER('a' || 'b')`, else the text of
+ * the argument (`:param`, `${p}`, a variable), which only the runtime knows.
+ */
+function identifierClauseName(cstNode: CstNode): string {
+    const inner = visibleLeaves(cstNode).slice(2, -1);
+    const strings = inner.filter(leaf => terminalName(leaf) === 'STRING' || terminalName(leaf) === 'RAW_STRING');
+    if (strings.length > 0 && inner.every(leaf => strings.includes(leaf) || leaf.text === '||')) {
+        return strings.map(leaf => terminalName(leaf) === 'RAW_STRING' ? leaf.text.slice(2, -1) : unescapeSparkString(leaf.text.slice(1, -1))).join('');
+    }
+    return inner.map(leaf => leaf.text).join('');
+}
+
+function terminalName(leaf: CstNode): string | undefined {
+    const source = leaf.grammarSource;
+    return Ast.isRuleCall(source) ? source.rule.ref?.name : undefined;
 }
 
 /** A TBLPROPERTIES / SET value: a lone string is unquoted, `TRUE`/`FALSE` are lower case, the rest verbatim. */
