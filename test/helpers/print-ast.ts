@@ -117,7 +117,9 @@ export function printExpression(node: AstNode | undefined): string {
         if (node.value !== undefined) {
             return `INTERVAL ${node.negative ? '-' : ''}'${node.value}'`;
         }
-        return `INTERVAL ${node.parts.map(part => `${part.negative ? '-' : ''}${part.expression ? `(${p(part.expression)})` : part.value} ${part.unit}${part.toUnit ? ` TO ${part.toUnit}` : ''}`).join(' ')}`;
+        const value = (part: AST.IntervalPart) => part.expression ? `(${p(part.expression)})`
+            : /^[\d.]+$/.test(part.value ?? '') ? part.value : `'${part.value}'`;
+        return `INTERVAL ${node.parts.map(part => `${part.negative ? '-' : ''}${value(part)} ${part.unit}${part.toUnit ? ` TO ${part.toUnit}` : ''}`).join(' ')}`;
     }
     if (AST.isParameterMarker(node)) {
         return node.name === undefined ? '?' : `:${node.name}`;

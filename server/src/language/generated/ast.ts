@@ -1433,16 +1433,28 @@ export function isGroupingSetsKind(item: unknown): item is GroupingSetsKind {
     return typeof item === 'string';
 }
 
-export type Identifier = 'CUBE' | 'IDENTIFIER' | 'ROLLUP' | 'STREAM' | FunctionIdentifier | IdentifierClause;
+export type GroupingWord = 'CUBE' | 'ROLLUP';
+
+export function isGroupingWord(item: unknown): item is GroupingWord {
+    return item === 'ROLLUP' || item === 'CUBE';
+}
+
+export type Identifier = FunctionIdentifier | GroupingWord | IdentifierClause | IdentifierWord | StreamWord;
 
 export function isIdentifier(item: unknown): item is Identifier {
-    return isFunctionIdentifier(item) || isIdentifierClause(item) || item === 'STREAM' || item === 'ROLLUP' || item === 'CUBE' || item === 'IDENTIFIER';
+    return isFunctionIdentifier(item) || isIdentifierClause(item) || isStreamWord(item) || isGroupingWord(item) || isIdentifierWord(item);
 }
 
 export type IdentifierClause = string;
 
 export function isIdentifierClause(item: unknown): item is IdentifierClause {
     return typeof item === 'string';
+}
+
+export type IdentifierWord = 'IDENTIFIER';
+
+export function isIdentifierWord(item: unknown): item is IdentifierWord {
+    return item === 'IDENTIFIER';
 }
 
 export interface IdentityOption extends langium.AstNode {
@@ -1909,10 +1921,10 @@ export function isNamespaceKind(item: unknown): item is NamespaceKind {
     return item === 'CATALOG' || item === 'SCHEMA' || item === 'DATABASE';
 }
 
-export type NameStart = 'IDENTIFIER' | 'STREAM' | FunctionIdentifier | IdentifierClause;
+export type NameStart = FunctionIdentifier | IdentifierClause | IdentifierWord | StreamWord;
 
 export function isNameStart(item: unknown): item is NameStart {
-    return isFunctionIdentifier(item) || isIdentifierClause(item) || item === 'STREAM' || item === 'IDENTIFIER';
+    return isFunctionIdentifier(item) || isIdentifierClause(item) || isStreamWord(item) || isIdentifierWord(item);
 }
 
 export interface NotNullProperty extends langium.AstNode {
@@ -1926,6 +1938,12 @@ export const NotNullProperty = {
 
 export function isNotNullProperty(item: unknown): item is NotNullProperty {
     return reflection.isInstance(item, NotNullProperty.$type);
+}
+
+export type NotOperator = '!' | 'NOT';
+
+export function isNotOperator(item: unknown): item is NotOperator {
+    return item === 'NOT' || item === '!';
 }
 
 export interface NullLiteral extends langium.AstNode {
@@ -2895,6 +2913,12 @@ export function isStreamQualifiedName(item: unknown): item is StreamQualifiedNam
     return typeof item === 'string';
 }
 
+export type StreamWord = 'STREAM';
+
+export function isStreamWord(item: unknown): item is StreamWord {
+    return item === 'STREAM';
+}
+
 export interface StringLiteral extends langium.AstNode {
     readonly $container: AliasedExpression | ApplyAsDeleteClause | ApplyAsTruncateClause | Assignment | BinaryExpression | CaseExpression | CaseWhen | CastExpression | DefaultProperty | DeleteStatement | Expectation | ExtractExpression | FlowWhereClause | FunctionArgument | FunctionCall | GeneratedAsProperty | GroupByClause | GroupingSets | InExpression | InsertFlow | InsertStatement | IntervalPart | JoinRelation | JsonPath | Lambda | LikeExpression | MaskProperty | OverlayExpression | PipeJoin | PipeOrganization | PipeWhere | PositionExpression | Query | ReplaceUsingSpec | RowFilterClause | SelectItem | SelectQuery | SequenceByClause | SortItem | StructFieldAccess | Subscript | SubstringExpression | SystemSequenceByClause | TableArgument | TableConstraint | TableSample | TrimExpression | TupleExpression | UnaryExpression | UpdateStatement | ValuesRelation | WindowSpec;
     readonly $type: 'StringLiteral';
@@ -3394,7 +3418,7 @@ export interface UnaryExpression extends langium.AstNode {
     readonly $container: AliasedExpression | ApplyAsDeleteClause | ApplyAsTruncateClause | Assignment | BinaryExpression | CaseExpression | CaseWhen | CastExpression | DefaultProperty | DeleteStatement | Expectation | ExtractExpression | FlowWhereClause | FunctionArgument | FunctionCall | GeneratedAsProperty | GroupByClause | GroupingSets | InExpression | InsertFlow | InsertStatement | IntervalPart | JoinRelation | JsonPath | Lambda | LikeExpression | MaskProperty | OverlayExpression | PipeJoin | PipeOrganization | PipeWhere | PositionExpression | Query | ReplaceUsingSpec | RowFilterClause | SelectItem | SelectQuery | SequenceByClause | SortItem | StructFieldAccess | Subscript | SubstringExpression | SystemSequenceByClause | TableArgument | TableConstraint | TableSample | TrimExpression | TupleExpression | UnaryExpression | UpdateStatement | ValuesRelation | WindowSpec;
     readonly $type: 'UnaryExpression';
     operand: Expression;
-    operator: '!' | '+' | '-' | 'NOT' | '~';
+    operator: '+' | '-' | '~' | NotOperator;
 }
 
 export const UnaryExpression = {

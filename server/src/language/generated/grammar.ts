@@ -102,42 +102,21 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
           {
             "$type": "RuleCall",
             "rule": {
-              "$ref": "#/rules@128"
+              "$ref": "#/rules@132"
             },
             "arguments": []
           },
           {
             "$type": "RuleCall",
             "rule": {
-              "$ref": "#/rules@155"
+              "$ref": "#/rules@159"
             },
             "arguments": []
           },
           {
             "$type": "RuleCall",
             "rule": {
-              "$ref": "#/rules@173"
-            },
-            "arguments": []
-          },
-          {
-            "$type": "RuleCall",
-            "rule": {
-              "$ref": "#/rules@178"
-            },
-            "arguments": []
-          },
-          {
-            "$type": "RuleCall",
-            "rule": {
-              "$ref": "#/rules@180"
-            },
-            "arguments": []
-          },
-          {
-            "$type": "RuleCall",
-            "rule": {
-              "$ref": "#/rules@181"
+              "$ref": "#/rules@177"
             },
             "arguments": []
           },
@@ -151,21 +130,42 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
           {
             "$type": "RuleCall",
             "rule": {
-              "$ref": "#/rules@183"
+              "$ref": "#/rules@184"
             },
             "arguments": []
           },
           {
             "$type": "RuleCall",
             "rule": {
-              "$ref": "#/rules@139"
+              "$ref": "#/rules@185"
             },
             "arguments": []
           },
           {
             "$type": "RuleCall",
             "rule": {
-              "$ref": "#/rules@74"
+              "$ref": "#/rules@186"
+            },
+            "arguments": []
+          },
+          {
+            "$type": "RuleCall",
+            "rule": {
+              "$ref": "#/rules@187"
+            },
+            "arguments": []
+          },
+          {
+            "$type": "RuleCall",
+            "rule": {
+              "$ref": "#/rules@143"
+            },
+            "arguments": []
+          },
+          {
+            "$type": "RuleCall",
+            "rule": {
+              "$ref": "#/rules@78"
             },
             "arguments": []
           }
@@ -296,7 +296,14 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
           {
             "$type": "RuleCall",
             "rule": {
-              "$ref": "#/rules@16"
+              "$ref": "#/rules@19"
+            },
+            "arguments": []
+          },
+          {
+            "$type": "RuleCall",
+            "rule": {
+              "$ref": "#/rules@17"
             },
             "arguments": []
           },
@@ -308,9 +315,44 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
             "arguments": []
           },
           {
-            "$type": "Keyword",
-            "value": "STREAM"
+            "$type": "RuleCall",
+            "rule": {
+              "$ref": "#/rules@15"
+            },
+            "arguments": []
           },
+          {
+            "$type": "RuleCall",
+            "rule": {
+              "$ref": "#/rules@16"
+            },
+            "arguments": []
+          }
+        ]
+      },
+      "entry": false,
+      "fragment": false,
+      "parameters": []
+    },
+    {
+      "$type": "ParserRule",
+      "name": "StreamWord",
+      "dataType": "string",
+      "definition": {
+        "$type": "Keyword",
+        "value": "STREAM"
+      },
+      "entry": false,
+      "fragment": false,
+      "parameters": []
+    },
+    {
+      "$type": "ParserRule",
+      "name": "GroupingWord",
+      "dataType": "string",
+      "definition": {
+        "$type": "Alternatives",
+        "elements": [
           {
             "$type": "Keyword",
             "value": "ROLLUP"
@@ -318,12 +360,20 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
           {
             "$type": "Keyword",
             "value": "CUBE"
-          },
-          {
-            "$type": "Keyword",
-            "value": "IDENTIFIER"
           }
         ]
+      },
+      "entry": false,
+      "fragment": false,
+      "parameters": []
+    },
+    {
+      "$type": "ParserRule",
+      "name": "IdentifierWord",
+      "dataType": "string",
+      "definition": {
+        "$type": "Keyword",
+        "value": "IDENTIFIER"
       },
       "entry": false,
       "fragment": false,
@@ -353,7 +403,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                   {
                     "$type": "RuleCall",
                     "rule": {
-                      "$ref": "#/rules@42"
+                      "$ref": "#/rules@46"
                     },
                     "arguments": []
                   },
@@ -367,7 +417,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                       {
                         "$type": "RuleCall",
                         "rule": {
-                          "$ref": "#/rules@42"
+                          "$ref": "#/rules@46"
                         },
                         "arguments": []
                       }
@@ -386,7 +436,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                   {
                     "$type": "RuleCall",
                     "rule": {
-                      "$ref": "#/rules@16"
+                      "$ref": "#/rules@19"
                     },
                     "arguments": []
                   }
@@ -399,7 +449,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
               {
                 "$type": "RuleCall",
                 "rule": {
-                  "$ref": "#/rules@16"
+                  "$ref": "#/rules@19"
                 },
                 "arguments": []
               }
@@ -439,14 +489,14 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
           {
             "$type": "RuleCall",
             "rule": {
-              "$ref": "#/rules@24"
+              "$ref": "#/rules@27"
             },
             "arguments": []
           },
           {
             "$type": "RuleCall",
             "rule": {
-              "$ref": "#/rules@14"
+              "$ref": "#/rules@17"
             },
             "arguments": []
           }
@@ -480,14 +530,14 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
           {
             "$type": "RuleCall",
             "rule": {
-              "$ref": "#/rules@24"
+              "$ref": "#/rules@27"
             },
             "arguments": []
           },
           {
             "$type": "RuleCall",
             "rule": {
-              "$ref": "#/rules@25"
+              "$ref": "#/rules@28"
             },
             "arguments": []
           }
@@ -510,14 +560,14 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
               {
                 "$type": "RuleCall",
                 "rule": {
-                  "$ref": "#/rules@16"
+                  "$ref": "#/rules@19"
                 },
                 "arguments": []
               },
               {
                 "$type": "RuleCall",
                 "rule": {
-                  "$ref": "#/rules@14"
+                  "$ref": "#/rules@17"
                 },
                 "arguments": []
               }
@@ -533,7 +583,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
               {
                 "$type": "RuleCall",
                 "rule": {
-                  "$ref": "#/rules@18"
+                  "$ref": "#/rules@21"
                 },
                 "arguments": []
               }
@@ -563,7 +613,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
           {
             "$type": "RuleCall",
             "rule": {
-              "$ref": "#/rules@26"
+              "$ref": "#/rules@29"
             },
             "arguments": []
           }
@@ -583,7 +633,14 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
           {
             "$type": "RuleCall",
             "rule": {
-              "$ref": "#/rules@16"
+              "$ref": "#/rules@19"
+            },
+            "arguments": []
+          },
+          {
+            "$type": "RuleCall",
+            "rule": {
+              "$ref": "#/rules@17"
             },
             "arguments": []
           },
@@ -595,12 +652,11 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
             "arguments": []
           },
           {
-            "$type": "Keyword",
-            "value": "STREAM"
-          },
-          {
-            "$type": "Keyword",
-            "value": "IDENTIFIER"
+            "$type": "RuleCall",
+            "rule": {
+              "$ref": "#/rules@16"
+            },
+            "arguments": []
           }
         ]
       },
@@ -632,7 +688,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
               {
                 "$type": "RuleCall",
                 "rule": {
-                  "$ref": "#/rules@18"
+                  "$ref": "#/rules@21"
                 },
                 "arguments": []
               }
@@ -658,28 +714,30 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
               {
                 "$type": "RuleCall",
                 "rule": {
-                  "$ref": "#/rules@16"
+                  "$ref": "#/rules@19"
                 },
                 "arguments": []
               },
               {
                 "$type": "RuleCall",
                 "rule": {
-                  "$ref": "#/rules@14"
+                  "$ref": "#/rules@17"
                 },
                 "arguments": []
               },
               {
-                "$type": "Keyword",
-                "value": "ROLLUP"
+                "$type": "RuleCall",
+                "rule": {
+                  "$ref": "#/rules@15"
+                },
+                "arguments": []
               },
               {
-                "$type": "Keyword",
-                "value": "CUBE"
-              },
-              {
-                "$type": "Keyword",
-                "value": "IDENTIFIER"
+                "$type": "RuleCall",
+                "rule": {
+                  "$ref": "#/rules@16"
+                },
+                "arguments": []
               }
             ]
           },
@@ -693,7 +751,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
               {
                 "$type": "RuleCall",
                 "rule": {
-                  "$ref": "#/rules@18"
+                  "$ref": "#/rules@21"
                 },
                 "arguments": []
               }
@@ -714,8 +772,11 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
         "$type": "Group",
         "elements": [
           {
-            "$type": "Keyword",
-            "value": "STREAM"
+            "$type": "RuleCall",
+            "rule": {
+              "$ref": "#/rules@14"
+            },
+            "arguments": []
           },
           {
             "$type": "Group",
@@ -727,7 +788,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
               {
                 "$type": "RuleCall",
                 "rule": {
-                  "$ref": "#/rules@18"
+                  "$ref": "#/rules@21"
                 },
                 "arguments": []
               }
@@ -764,7 +825,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
               {
                 "$type": "RuleCall",
                 "rule": {
-                  "$ref": "#/rules@18"
+                  "$ref": "#/rules@21"
                 },
                 "arguments": []
               }
@@ -1766,7 +1827,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
       "definition": {
         "$type": "RuleCall",
         "rule": {
-          "$ref": "#/rules@28"
+          "$ref": "#/rules@31"
         },
         "arguments": []
       },
@@ -1780,7 +1841,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
       "call": {
         "$type": "RuleCall",
         "rule": {
-          "$ref": "#/rules@29"
+          "$ref": "#/rules@32"
         },
         "arguments": []
       },
@@ -1810,7 +1871,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
       "call": {
         "$type": "RuleCall",
         "rule": {
-          "$ref": "#/rules@30"
+          "$ref": "#/rules@33"
         },
         "arguments": []
       },
@@ -1859,17 +1920,11 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                 "feature": "operator",
                 "operator": "=",
                 "terminal": {
-                  "$type": "Alternatives",
-                  "elements": [
-                    {
-                      "$type": "Keyword",
-                      "value": "NOT"
-                    },
-                    {
-                      "$type": "Keyword",
-                      "value": "!"
-                    }
-                  ]
+                  "$type": "RuleCall",
+                  "rule": {
+                    "$ref": "#/rules@34"
+                  },
+                  "arguments": []
                 }
               },
               {
@@ -1879,7 +1934,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                 "terminal": {
                   "$type": "RuleCall",
                   "rule": {
-                    "$ref": "#/rules@30"
+                    "$ref": "#/rules@33"
                   },
                   "arguments": []
                 }
@@ -1889,9 +1944,30 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
           {
             "$type": "RuleCall",
             "rule": {
-              "$ref": "#/rules@31"
+              "$ref": "#/rules@35"
             },
             "arguments": []
+          }
+        ]
+      },
+      "entry": false,
+      "fragment": false,
+      "parameters": []
+    },
+    {
+      "$type": "ParserRule",
+      "name": "NotOperator",
+      "dataType": "string",
+      "definition": {
+        "$type": "Alternatives",
+        "elements": [
+          {
+            "$type": "Keyword",
+            "value": "NOT"
+          },
+          {
+            "$type": "Keyword",
+            "value": "!"
           }
         ]
       },
@@ -1912,7 +1988,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
           {
             "$type": "RuleCall",
             "rule": {
-              "$ref": "#/rules@35"
+              "$ref": "#/rules@39"
             },
             "arguments": []
           },
@@ -1952,7 +2028,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                     "terminal": {
                       "$type": "RuleCall",
                       "rule": {
-                        "$ref": "#/rules@35"
+                        "$ref": "#/rules@39"
                       },
                       "arguments": []
                     }
@@ -1968,7 +2044,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                     "terminal": {
                       "$type": "RuleCall",
                       "rule": {
-                        "$ref": "#/rules@35"
+                        "$ref": "#/rules@39"
                       },
                       "arguments": []
                     }
@@ -2015,7 +2091,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                         "terminal": {
                           "$type": "RuleCall",
                           "rule": {
-                            "$ref": "#/rules@74"
+                            "$ref": "#/rules@78"
                           },
                           "arguments": []
                         }
@@ -2030,7 +2106,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                             "terminal": {
                               "$type": "RuleCall",
                               "rule": {
-                                "$ref": "#/rules@27"
+                                "$ref": "#/rules@30"
                               },
                               "arguments": []
                             }
@@ -2049,7 +2125,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                                 "terminal": {
                                   "$type": "RuleCall",
                                   "rule": {
-                                    "$ref": "#/rules@27"
+                                    "$ref": "#/rules@30"
                                   },
                                   "arguments": []
                                 }
@@ -2096,7 +2172,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                     "terminal": {
                       "$type": "RuleCall",
                       "rule": {
-                        "$ref": "#/rules@32"
+                        "$ref": "#/rules@36"
                       },
                       "arguments": []
                     }
@@ -2114,7 +2190,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                             "terminal": {
                               "$type": "RuleCall",
                               "rule": {
-                                "$ref": "#/rules@33"
+                                "$ref": "#/rules@37"
                               },
                               "arguments": []
                             }
@@ -2130,7 +2206,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                             "terminal": {
                               "$type": "RuleCall",
                               "rule": {
-                                "$ref": "#/rules@27"
+                                "$ref": "#/rules@30"
                               },
                               "arguments": []
                             }
@@ -2149,7 +2225,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                                 "terminal": {
                                   "$type": "RuleCall",
                                   "rule": {
-                                    "$ref": "#/rules@27"
+                                    "$ref": "#/rules@30"
                                   },
                                   "arguments": []
                                 }
@@ -2173,7 +2249,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                             "terminal": {
                               "$type": "RuleCall",
                               "rule": {
-                                "$ref": "#/rules@35"
+                                "$ref": "#/rules@39"
                               },
                               "arguments": []
                             }
@@ -2192,7 +2268,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                                 "terminal": {
                                   "$type": "RuleCall",
                                   "rule": {
-                                    "$ref": "#/rules@42"
+                                    "$ref": "#/rules@46"
                                   },
                                   "arguments": []
                                 }
@@ -2242,7 +2318,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                         "terminal": {
                           "$type": "RuleCall",
                           "rule": {
-                            "$ref": "#/rules@34"
+                            "$ref": "#/rules@38"
                           },
                           "arguments": []
                         }
@@ -2265,7 +2341,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                             "terminal": {
                               "$type": "RuleCall",
                               "rule": {
-                                "$ref": "#/rules@35"
+                                "$ref": "#/rules@39"
                               },
                               "arguments": []
                             }
@@ -2374,7 +2450,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
       "call": {
         "$type": "RuleCall",
         "rule": {
-          "$ref": "#/rules@36"
+          "$ref": "#/rules@40"
         },
         "arguments": []
       },
@@ -2480,7 +2556,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
       "call": {
         "$type": "RuleCall",
         "rule": {
-          "$ref": "#/rules@37"
+          "$ref": "#/rules@41"
         },
         "arguments": []
       },
@@ -2582,7 +2658,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                 "terminal": {
                   "$type": "RuleCall",
                   "rule": {
-                    "$ref": "#/rules@37"
+                    "$ref": "#/rules@41"
                   },
                   "arguments": []
                 }
@@ -2592,7 +2668,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
           {
             "$type": "RuleCall",
             "rule": {
-              "$ref": "#/rules@38"
+              "$ref": "#/rules@42"
             },
             "arguments": []
           }
@@ -2615,7 +2691,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
           {
             "$type": "RuleCall",
             "rule": {
-              "$ref": "#/rules@40"
+              "$ref": "#/rules@44"
             },
             "arguments": []
           },
@@ -2645,7 +2721,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                     "terminal": {
                       "$type": "RuleCall",
                       "rule": {
-                        "$ref": "#/rules@18"
+                        "$ref": "#/rules@21"
                       },
                       "arguments": []
                     }
@@ -2675,7 +2751,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                     "terminal": {
                       "$type": "RuleCall",
                       "rule": {
-                        "$ref": "#/rules@27"
+                        "$ref": "#/rules@30"
                       },
                       "arguments": []
                     }
@@ -2709,7 +2785,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                     "terminal": {
                       "$type": "RuleCall",
                       "rule": {
-                        "$ref": "#/rules@71"
+                        "$ref": "#/rules@75"
                       },
                       "arguments": []
                     }
@@ -2739,7 +2815,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                     "terminal": {
                       "$type": "RuleCall",
                       "rule": {
-                        "$ref": "#/rules@39"
+                        "$ref": "#/rules@43"
                       },
                       "arguments": []
                     }
@@ -2819,7 +2895,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                   {
                     "$type": "RuleCall",
                     "rule": {
-                      "$ref": "#/rules@18"
+                      "$ref": "#/rules@21"
                     },
                     "arguments": []
                   }
@@ -2879,28 +2955,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
           {
             "$type": "RuleCall",
             "rule": {
-              "$ref": "#/rules@41"
-            },
-            "arguments": []
-          },
-          {
-            "$type": "RuleCall",
-            "rule": {
-              "$ref": "#/rules@47"
-            },
-            "arguments": []
-          },
-          {
-            "$type": "RuleCall",
-            "rule": {
-              "$ref": "#/rules@48"
-            },
-            "arguments": []
-          },
-          {
-            "$type": "RuleCall",
-            "rule": {
-              "$ref": "#/rules@50"
+              "$ref": "#/rules@45"
             },
             "arguments": []
           },
@@ -2921,7 +2976,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
           {
             "$type": "RuleCall",
             "rule": {
-              "$ref": "#/rules@53"
+              "$ref": "#/rules@54"
             },
             "arguments": []
           },
@@ -2949,6 +3004,13 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
           {
             "$type": "RuleCall",
             "rule": {
+              "$ref": "#/rules@59"
+            },
+            "arguments": []
+          },
+          {
+            "$type": "RuleCall",
+            "rule": {
               "$ref": "#/rules@60"
             },
             "arguments": []
@@ -2956,7 +3018,21 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
           {
             "$type": "RuleCall",
             "rule": {
-              "$ref": "#/rules@70"
+              "$ref": "#/rules@61"
+            },
+            "arguments": []
+          },
+          {
+            "$type": "RuleCall",
+            "rule": {
+              "$ref": "#/rules@64"
+            },
+            "arguments": []
+          },
+          {
+            "$type": "RuleCall",
+            "rule": {
+              "$ref": "#/rules@74"
             },
             "arguments": []
           },
@@ -2970,7 +3046,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
               {
                 "$type": "RuleCall",
                 "rule": {
-                  "$ref": "#/rules@27"
+                  "$ref": "#/rules@30"
                 },
                 "arguments": []
               },
@@ -3000,7 +3076,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                         "terminal": {
                           "$type": "RuleCall",
                           "rule": {
-                            "$ref": "#/rules@27"
+                            "$ref": "#/rules@30"
                           },
                           "arguments": []
                         }
@@ -3020,14 +3096,14 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
           {
             "$type": "RuleCall",
             "rule": {
-              "$ref": "#/rules@58"
+              "$ref": "#/rules@62"
             },
             "arguments": []
           },
           {
             "$type": "RuleCall",
             "rule": {
-              "$ref": "#/rules@59"
+              "$ref": "#/rules@63"
             },
             "arguments": []
           }
@@ -3088,7 +3164,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                 "terminal": {
                   "$type": "RuleCall",
                   "rule": {
-                    "$ref": "#/rules@42"
+                    "$ref": "#/rules@46"
                   },
                   "arguments": []
                 }
@@ -3158,7 +3234,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                 "terminal": {
                   "$type": "RuleCall",
                   "rule": {
-                    "$ref": "#/rules@43"
+                    "$ref": "#/rules@47"
                   },
                   "arguments": []
                 }
@@ -3170,7 +3246,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                 "terminal": {
                   "$type": "RuleCall",
                   "rule": {
-                    "$ref": "#/rules@42"
+                    "$ref": "#/rules@46"
                   },
                   "arguments": []
                 }
@@ -3204,7 +3280,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
           {
             "$type": "RuleCall",
             "rule": {
-              "$ref": "#/rules@44"
+              "$ref": "#/rules@48"
             },
             "arguments": []
           }
@@ -3295,7 +3371,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                 "terminal": {
                   "$type": "RuleCall",
                   "rule": {
-                    "$ref": "#/rules@45"
+                    "$ref": "#/rules@49"
                   },
                   "arguments": []
                 },
@@ -3330,7 +3406,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                     "terminal": {
                       "$type": "RuleCall",
                       "rule": {
-                        "$ref": "#/rules@42"
+                        "$ref": "#/rules@46"
                       },
                       "arguments": []
                     }
@@ -3390,7 +3466,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                     {
                       "$type": "RuleCall",
                       "rule": {
-                        "$ref": "#/rules@42"
+                        "$ref": "#/rules@46"
                       },
                       "arguments": []
                     }
@@ -3411,7 +3487,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                     "terminal": {
                       "$type": "RuleCall",
                       "rule": {
-                        "$ref": "#/rules@27"
+                        "$ref": "#/rules@30"
                       },
                       "arguments": []
                     }
@@ -3431,7 +3507,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
             "terminal": {
               "$type": "RuleCall",
               "rule": {
-                "$ref": "#/rules@46"
+                "$ref": "#/rules@50"
               },
               "arguments": []
             }
@@ -3450,7 +3526,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                 "terminal": {
                   "$type": "RuleCall",
                   "rule": {
-                    "$ref": "#/rules@46"
+                    "$ref": "#/rules@50"
                   },
                   "arguments": []
                 }
@@ -3577,7 +3653,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                 "terminal": {
                   "$type": "RuleCall",
                   "rule": {
-                    "$ref": "#/rules@16"
+                    "$ref": "#/rules@19"
                   },
                   "arguments": []
                 }
@@ -3623,7 +3699,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
             "terminal": {
               "$type": "RuleCall",
               "rule": {
-                "$ref": "#/rules@27"
+                "$ref": "#/rules@30"
               },
               "arguments": []
             },
@@ -3636,7 +3712,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
             "terminal": {
               "$type": "RuleCall",
               "rule": {
-                "$ref": "#/rules@49"
+                "$ref": "#/rules@53"
               },
               "arguments": []
             },
@@ -3656,7 +3732,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                 "terminal": {
                   "$type": "RuleCall",
                   "rule": {
-                    "$ref": "#/rules@27"
+                    "$ref": "#/rules@30"
                   },
                   "arguments": []
                 }
@@ -3691,7 +3767,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
             "terminal": {
               "$type": "RuleCall",
               "rule": {
-                "$ref": "#/rules@27"
+                "$ref": "#/rules@30"
               },
               "arguments": []
             }
@@ -3707,7 +3783,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
             "terminal": {
               "$type": "RuleCall",
               "rule": {
-                "$ref": "#/rules@27"
+                "$ref": "#/rules@30"
               },
               "arguments": []
             }
@@ -3757,7 +3833,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
             "terminal": {
               "$type": "RuleCall",
               "rule": {
-                "$ref": "#/rules@27"
+                "$ref": "#/rules@30"
               },
               "arguments": []
             }
@@ -3773,7 +3849,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
             "terminal": {
               "$type": "RuleCall",
               "rule": {
-                "$ref": "#/rules@71"
+                "$ref": "#/rules@75"
               },
               "arguments": []
             }
@@ -3825,7 +3901,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
             "terminal": {
               "$type": "RuleCall",
               "rule": {
-                "$ref": "#/rules@27"
+                "$ref": "#/rules@30"
               },
               "arguments": []
             }
@@ -3861,7 +3937,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
             "terminal": {
               "$type": "RuleCall",
               "rule": {
-                "$ref": "#/rules@35"
+                "$ref": "#/rules@39"
               },
               "arguments": []
             }
@@ -3877,7 +3953,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
             "terminal": {
               "$type": "RuleCall",
               "rule": {
-                "$ref": "#/rules@27"
+                "$ref": "#/rules@30"
               },
               "arguments": []
             }
@@ -3913,7 +3989,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
             "terminal": {
               "$type": "RuleCall",
               "rule": {
-                "$ref": "#/rules@54"
+                "$ref": "#/rules@58"
               },
               "arguments": []
             },
@@ -3926,7 +4002,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
             "terminal": {
               "$type": "RuleCall",
               "rule": {
-                "$ref": "#/rules@27"
+                "$ref": "#/rules@30"
               },
               "arguments": []
             },
@@ -3943,7 +4019,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
             "terminal": {
               "$type": "RuleCall",
               "rule": {
-                "$ref": "#/rules@27"
+                "$ref": "#/rules@30"
               },
               "arguments": []
             }
@@ -4013,7 +4089,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
             "terminal": {
               "$type": "RuleCall",
               "rule": {
-                "$ref": "#/rules@27"
+                "$ref": "#/rules@30"
               },
               "arguments": []
             }
@@ -4029,7 +4105,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
             "terminal": {
               "$type": "RuleCall",
               "rule": {
-                "$ref": "#/rules@27"
+                "$ref": "#/rules@30"
               },
               "arguments": []
             }
@@ -4048,7 +4124,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                 "terminal": {
                   "$type": "RuleCall",
                   "rule": {
-                    "$ref": "#/rules@27"
+                    "$ref": "#/rules@30"
                   },
                   "arguments": []
                 }
@@ -4087,7 +4163,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
             "terminal": {
               "$type": "RuleCall",
               "rule": {
-                "$ref": "#/rules@27"
+                "$ref": "#/rules@30"
               },
               "arguments": []
             }
@@ -4103,7 +4179,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
             "terminal": {
               "$type": "RuleCall",
               "rule": {
-                "$ref": "#/rules@27"
+                "$ref": "#/rules@30"
               },
               "arguments": []
             }
@@ -4119,7 +4195,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
             "terminal": {
               "$type": "RuleCall",
               "rule": {
-                "$ref": "#/rules@27"
+                "$ref": "#/rules@30"
               },
               "arguments": []
             }
@@ -4138,7 +4214,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                 "terminal": {
                   "$type": "RuleCall",
                   "rule": {
-                    "$ref": "#/rules@27"
+                    "$ref": "#/rules@30"
                   },
                   "arguments": []
                 }
@@ -4177,7 +4253,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
             "terminal": {
               "$type": "RuleCall",
               "rule": {
-                "$ref": "#/rules@74"
+                "$ref": "#/rules@78"
               },
               "arguments": []
             }
@@ -4209,7 +4285,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
             "terminal": {
               "$type": "RuleCall",
               "rule": {
-                "$ref": "#/rules@74"
+                "$ref": "#/rules@78"
               },
               "arguments": []
             }
@@ -4305,7 +4381,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
             "terminal": {
               "$type": "RuleCall",
               "rule": {
-                "$ref": "#/rules@27"
+                "$ref": "#/rules@30"
               },
               "arguments": []
             }
@@ -4338,7 +4414,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
             "terminal": {
               "$type": "RuleCall",
               "rule": {
-                "$ref": "#/rules@19"
+                "$ref": "#/rules@22"
               },
               "arguments": []
             }
@@ -4357,7 +4433,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                 "terminal": {
                   "$type": "RuleCall",
                   "rule": {
-                    "$ref": "#/rules@18"
+                    "$ref": "#/rules@21"
                   },
                   "arguments": []
                 }
@@ -4407,7 +4483,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                     "terminal": {
                       "$type": "RuleCall",
                       "rule": {
-                        "$ref": "#/rules@63"
+                        "$ref": "#/rules@67"
                       },
                       "arguments": []
                     }
@@ -4426,7 +4502,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                         "terminal": {
                           "$type": "RuleCall",
                           "rule": {
-                            "$ref": "#/rules@63"
+                            "$ref": "#/rules@67"
                           },
                           "arguments": []
                         }
@@ -4444,7 +4520,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                 "terminal": {
                   "$type": "RuleCall",
                   "rule": {
-                    "$ref": "#/rules@62"
+                    "$ref": "#/rules@66"
                   },
                   "arguments": []
                 },
@@ -4484,7 +4560,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                     "terminal": {
                       "$type": "RuleCall",
                       "rule": {
-                        "$ref": "#/rules@69"
+                        "$ref": "#/rules@73"
                       },
                       "arguments": []
                     }
@@ -4503,7 +4579,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                         "terminal": {
                           "$type": "RuleCall",
                           "rule": {
-                            "$ref": "#/rules@69"
+                            "$ref": "#/rules@73"
                           },
                           "arguments": []
                         }
@@ -4540,7 +4616,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                     "terminal": {
                       "$type": "RuleCall",
                       "rule": {
-                        "$ref": "#/rules@27"
+                        "$ref": "#/rules@30"
                       },
                       "arguments": []
                     }
@@ -4559,7 +4635,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                 "terminal": {
                   "$type": "RuleCall",
                   "rule": {
-                    "$ref": "#/rules@62"
+                    "$ref": "#/rules@66"
                   },
                   "arguments": []
                 },
@@ -4594,7 +4670,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                         "terminal": {
                           "$type": "RuleCall",
                           "rule": {
-                            "$ref": "#/rules@64"
+                            "$ref": "#/rules@68"
                           },
                           "arguments": []
                         }
@@ -4629,7 +4705,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
             "terminal": {
               "$type": "RuleCall",
               "rule": {
-                "$ref": "#/rules@19"
+                "$ref": "#/rules@22"
               },
               "arguments": []
             }
@@ -4648,7 +4724,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                 "terminal": {
                   "$type": "RuleCall",
                   "rule": {
-                    "$ref": "#/rules@18"
+                    "$ref": "#/rules@21"
                   },
                   "arguments": []
                 }
@@ -4689,7 +4765,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                 "terminal": {
                   "$type": "RuleCall",
                   "rule": {
-                    "$ref": "#/rules@63"
+                    "$ref": "#/rules@67"
                   },
                   "arguments": []
                 }
@@ -4708,7 +4784,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                     "terminal": {
                       "$type": "RuleCall",
                       "rule": {
-                        "$ref": "#/rules@63"
+                        "$ref": "#/rules@67"
                       },
                       "arguments": []
                     }
@@ -4803,7 +4879,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
             "terminal": {
               "$type": "RuleCall",
               "rule": {
-                "$ref": "#/rules@27"
+                "$ref": "#/rules@30"
               },
               "arguments": []
             }
@@ -4886,7 +4962,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                 "terminal": {
                   "$type": "RuleCall",
                   "rule": {
-                    "$ref": "#/rules@27"
+                    "$ref": "#/rules@30"
                   },
                   "arguments": []
                 }
@@ -4905,7 +4981,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                     "terminal": {
                       "$type": "RuleCall",
                       "rule": {
-                        "$ref": "#/rules@27"
+                        "$ref": "#/rules@30"
                       },
                       "arguments": []
                     }
@@ -4943,7 +5019,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                 "terminal": {
                   "$type": "RuleCall",
                   "rule": {
-                    "$ref": "#/rules@69"
+                    "$ref": "#/rules@73"
                   },
                   "arguments": []
                 }
@@ -4962,7 +5038,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                     "terminal": {
                       "$type": "RuleCall",
                       "rule": {
-                        "$ref": "#/rules@69"
+                        "$ref": "#/rules@73"
                       },
                       "arguments": []
                     }
@@ -4980,7 +5056,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
             "terminal": {
               "$type": "RuleCall",
               "rule": {
-                "$ref": "#/rules@65"
+                "$ref": "#/rules@69"
               },
               "arguments": []
             },
@@ -5009,7 +5085,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
             "terminal": {
               "$type": "RuleCall",
               "rule": {
-                "$ref": "#/rules@66"
+                "$ref": "#/rules@70"
               },
               "arguments": []
             }
@@ -5031,7 +5107,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                     "terminal": {
                       "$type": "RuleCall",
                       "rule": {
-                        "$ref": "#/rules@67"
+                        "$ref": "#/rules@71"
                       },
                       "arguments": []
                     }
@@ -5047,7 +5123,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                     "terminal": {
                       "$type": "RuleCall",
                       "rule": {
-                        "$ref": "#/rules@67"
+                        "$ref": "#/rules@71"
                       },
                       "arguments": []
                     }
@@ -5061,7 +5137,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                 "terminal": {
                   "$type": "RuleCall",
                   "rule": {
-                    "$ref": "#/rules@67"
+                    "$ref": "#/rules@71"
                   },
                   "arguments": []
                 }
@@ -5123,7 +5199,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                     "terminal": {
                       "$type": "RuleCall",
                       "rule": {
-                        "$ref": "#/rules@35"
+                        "$ref": "#/rules@39"
                       },
                       "arguments": []
                     }
@@ -5137,7 +5213,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                 "terminal": {
                   "$type": "RuleCall",
                   "rule": {
-                    "$ref": "#/rules@68"
+                    "$ref": "#/rules@72"
                   },
                   "arguments": []
                 }
@@ -5214,7 +5290,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                 "terminal": {
                   "$type": "RuleCall",
                   "rule": {
-                    "$ref": "#/rules@27"
+                    "$ref": "#/rules@30"
                   },
                   "arguments": []
                 }
@@ -5334,7 +5410,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                 "terminal": {
                   "$type": "RuleCall",
                   "rule": {
-                    "$ref": "#/rules@23"
+                    "$ref": "#/rules@26"
                   },
                   "arguments": []
                 }
@@ -5353,7 +5429,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                     "terminal": {
                       "$type": "RuleCall",
                       "rule": {
-                        "$ref": "#/rules@23"
+                        "$ref": "#/rules@26"
                       },
                       "arguments": []
                     }
@@ -5405,7 +5481,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                 "terminal": {
                   "$type": "RuleCall",
                   "rule": {
-                    "$ref": "#/rules@71"
+                    "$ref": "#/rules@75"
                   },
                   "arguments": []
                 }
@@ -5441,7 +5517,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                 "terminal": {
                   "$type": "RuleCall",
                   "rule": {
-                    "$ref": "#/rules@71"
+                    "$ref": "#/rules@75"
                   },
                   "arguments": []
                 }
@@ -5457,7 +5533,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                 "terminal": {
                   "$type": "RuleCall",
                   "rule": {
-                    "$ref": "#/rules@71"
+                    "$ref": "#/rules@75"
                   },
                   "arguments": []
                 }
@@ -5506,7 +5582,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                             "terminal": {
                               "$type": "RuleCall",
                               "rule": {
-                                "$ref": "#/rules@72"
+                                "$ref": "#/rules@76"
                               },
                               "arguments": []
                             }
@@ -5525,7 +5601,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                                 "terminal": {
                                   "$type": "RuleCall",
                                   "rule": {
-                                    "$ref": "#/rules@72"
+                                    "$ref": "#/rules@76"
                                   },
                                   "arguments": []
                                 }
@@ -5570,7 +5646,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                     "terminal": {
                       "$type": "RuleCall",
                       "rule": {
-                        "$ref": "#/rules@46"
+                        "$ref": "#/rules@50"
                       },
                       "arguments": []
                     }
@@ -5589,7 +5665,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                         "terminal": {
                           "$type": "RuleCall",
                           "rule": {
-                            "$ref": "#/rules@46"
+                            "$ref": "#/rules@50"
                           },
                           "arguments": []
                         }
@@ -5619,7 +5695,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                 "terminal": {
                   "$type": "RuleCall",
                   "rule": {
-                    "$ref": "#/rules@73"
+                    "$ref": "#/rules@77"
                   },
                   "arguments": []
                 }
@@ -5732,7 +5808,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
             "terminal": {
               "$type": "RuleCall",
               "rule": {
-                "$ref": "#/rules@71"
+                "$ref": "#/rules@75"
               },
               "arguments": []
             }
@@ -5770,7 +5846,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                 "terminal": {
                   "$type": "RuleCall",
                   "rule": {
-                    "$ref": "#/rules@42"
+                    "$ref": "#/rules@46"
                   },
                   "arguments": []
                 }
@@ -5854,7 +5930,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                 "terminal": {
                   "$type": "RuleCall",
                   "rule": {
-                    "$ref": "#/rules@76"
+                    "$ref": "#/rules@80"
                   },
                   "arguments": []
                 }
@@ -5873,7 +5949,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                     "terminal": {
                       "$type": "RuleCall",
                       "rule": {
-                        "$ref": "#/rules@76"
+                        "$ref": "#/rules@80"
                       },
                       "arguments": []
                     }
@@ -5891,7 +5967,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
             "terminal": {
               "$type": "RuleCall",
               "rule": {
-                "$ref": "#/rules@77"
+                "$ref": "#/rules@81"
               },
               "arguments": []
             }
@@ -5899,7 +5975,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
           {
             "$type": "RuleCall",
             "rule": {
-              "$ref": "#/rules@75"
+              "$ref": "#/rules@79"
             },
             "arguments": []
           }
@@ -5934,7 +6010,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                 "terminal": {
                   "$type": "RuleCall",
                   "rule": {
-                    "$ref": "#/rules@69"
+                    "$ref": "#/rules@73"
                   },
                   "arguments": []
                 }
@@ -5953,7 +6029,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                     "terminal": {
                       "$type": "RuleCall",
                       "rule": {
-                        "$ref": "#/rules@69"
+                        "$ref": "#/rules@73"
                       },
                       "arguments": []
                     }
@@ -5982,7 +6058,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                 "terminal": {
                   "$type": "RuleCall",
                   "rule": {
-                    "$ref": "#/rules@27"
+                    "$ref": "#/rules@30"
                   },
                   "arguments": []
                 }
@@ -6001,7 +6077,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                     "terminal": {
                       "$type": "RuleCall",
                       "rule": {
-                        "$ref": "#/rules@27"
+                        "$ref": "#/rules@30"
                       },
                       "arguments": []
                     }
@@ -6030,7 +6106,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                 "terminal": {
                   "$type": "RuleCall",
                   "rule": {
-                    "$ref": "#/rules@27"
+                    "$ref": "#/rules@30"
                   },
                   "arguments": []
                 }
@@ -6049,7 +6125,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                     "terminal": {
                       "$type": "RuleCall",
                       "rule": {
-                        "$ref": "#/rules@27"
+                        "$ref": "#/rules@30"
                       },
                       "arguments": []
                     }
@@ -6078,7 +6154,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                 "terminal": {
                   "$type": "RuleCall",
                   "rule": {
-                    "$ref": "#/rules@69"
+                    "$ref": "#/rules@73"
                   },
                   "arguments": []
                 }
@@ -6097,7 +6173,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                     "terminal": {
                       "$type": "RuleCall",
                       "rule": {
-                        "$ref": "#/rules@69"
+                        "$ref": "#/rules@73"
                       },
                       "arguments": []
                     }
@@ -6115,7 +6191,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
             "terminal": {
               "$type": "RuleCall",
               "rule": {
-                "$ref": "#/rules@96"
+                "$ref": "#/rules@100"
               },
               "arguments": []
             },
@@ -6147,7 +6223,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                     "terminal": {
                       "$type": "RuleCall",
                       "rule": {
-                        "$ref": "#/rules@27"
+                        "$ref": "#/rules@30"
                       },
                       "arguments": []
                     }
@@ -6171,7 +6247,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                 "terminal": {
                   "$type": "RuleCall",
                   "rule": {
-                    "$ref": "#/rules@27"
+                    "$ref": "#/rules@30"
                   },
                   "arguments": []
                 }
@@ -6296,7 +6372,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
             "terminal": {
               "$type": "RuleCall",
               "rule": {
-                "$ref": "#/rules@74"
+                "$ref": "#/rules@78"
               },
               "arguments": []
             }
@@ -6324,7 +6400,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
           {
             "$type": "RuleCall",
             "rule": {
-              "$ref": "#/rules@78"
+              "$ref": "#/rules@82"
             },
             "arguments": []
           },
@@ -6350,7 +6426,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                     "terminal": {
                       "$type": "RuleCall",
                       "rule": {
-                        "$ref": "#/rules@79"
+                        "$ref": "#/rules@83"
                       },
                       "arguments": []
                     }
@@ -6362,7 +6438,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                     "terminal": {
                       "$type": "RuleCall",
                       "rule": {
-                        "$ref": "#/rules@81"
+                        "$ref": "#/rules@85"
                       },
                       "arguments": []
                     },
@@ -6375,7 +6451,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                     "terminal": {
                       "$type": "RuleCall",
                       "rule": {
-                        "$ref": "#/rules@78"
+                        "$ref": "#/rules@82"
                       },
                       "arguments": []
                     }
@@ -6405,7 +6481,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                     "terminal": {
                       "$type": "RuleCall",
                       "rule": {
-                        "$ref": "#/rules@124"
+                        "$ref": "#/rules@128"
                       },
                       "arguments": []
                     }
@@ -6429,7 +6505,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                         "terminal": {
                           "$type": "RuleCall",
                           "rule": {
-                            "$ref": "#/rules@80"
+                            "$ref": "#/rules@84"
                           },
                           "arguments": []
                         }
@@ -6441,7 +6517,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                         "terminal": {
                           "$type": "RuleCall",
                           "rule": {
-                            "$ref": "#/rules@81"
+                            "$ref": "#/rules@85"
                           },
                           "arguments": []
                         },
@@ -6454,7 +6530,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                         "terminal": {
                           "$type": "RuleCall",
                           "rule": {
-                            "$ref": "#/rules@82"
+                            "$ref": "#/rules@86"
                           },
                           "arguments": []
                         }
@@ -6486,7 +6562,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
           {
             "$type": "RuleCall",
             "rule": {
-              "$ref": "#/rules@82"
+              "$ref": "#/rules@86"
             },
             "arguments": []
           },
@@ -6509,7 +6585,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                 "terminal": {
                   "$type": "RuleCall",
                   "rule": {
-                    "$ref": "#/rules@80"
+                    "$ref": "#/rules@84"
                   },
                   "arguments": []
                 }
@@ -6521,7 +6597,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                 "terminal": {
                   "$type": "RuleCall",
                   "rule": {
-                    "$ref": "#/rules@81"
+                    "$ref": "#/rules@85"
                   },
                   "arguments": []
                 },
@@ -6534,7 +6610,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                 "terminal": {
                   "$type": "RuleCall",
                   "rule": {
-                    "$ref": "#/rules@82"
+                    "$ref": "#/rules@86"
                   },
                   "arguments": []
                 }
@@ -6619,35 +6695,35 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
           {
             "$type": "RuleCall",
             "rule": {
-              "$ref": "#/rules@85"
+              "$ref": "#/rules@89"
             },
             "arguments": []
           },
           {
             "$type": "RuleCall",
             "rule": {
-              "$ref": "#/rules@86"
+              "$ref": "#/rules@90"
             },
             "arguments": []
           },
           {
             "$type": "RuleCall",
             "rule": {
-              "$ref": "#/rules@84"
+              "$ref": "#/rules@88"
             },
             "arguments": []
           },
           {
             "$type": "RuleCall",
             "rule": {
-              "$ref": "#/rules@113"
+              "$ref": "#/rules@117"
             },
             "arguments": []
           },
           {
             "$type": "RuleCall",
             "rule": {
-              "$ref": "#/rules@83"
+              "$ref": "#/rules@87"
             },
             "arguments": []
           }
@@ -6674,7 +6750,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
             "terminal": {
               "$type": "RuleCall",
               "rule": {
-                "$ref": "#/rules@74"
+                "$ref": "#/rules@78"
               },
               "arguments": []
             }
@@ -6706,7 +6782,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
             "terminal": {
               "$type": "RuleCall",
               "rule": {
-                "$ref": "#/rules@127"
+                "$ref": "#/rules@131"
               },
               "arguments": []
             }
@@ -6726,7 +6802,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
           {
             "$type": "RuleCall",
             "rule": {
-              "$ref": "#/rules@87"
+              "$ref": "#/rules@91"
             },
             "arguments": []
           },
@@ -6737,7 +6813,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
             "terminal": {
               "$type": "RuleCall",
               "rule": {
-                "$ref": "#/rules@98"
+                "$ref": "#/rules@102"
               },
               "arguments": []
             },
@@ -6746,7 +6822,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
           {
             "$type": "RuleCall",
             "rule": {
-              "$ref": "#/rules@88"
+              "$ref": "#/rules@92"
             },
             "arguments": []
           }
@@ -6773,7 +6849,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
             "terminal": {
               "$type": "RuleCall",
               "rule": {
-                "$ref": "#/rules@98"
+                "$ref": "#/rules@102"
               },
               "arguments": []
             }
@@ -6784,14 +6860,14 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
               {
                 "$type": "RuleCall",
                 "rule": {
-                  "$ref": "#/rules@87"
+                  "$ref": "#/rules@91"
                 },
                 "arguments": []
               },
               {
                 "$type": "RuleCall",
                 "rule": {
-                  "$ref": "#/rules@88"
+                  "$ref": "#/rules@92"
                 },
                 "arguments": []
               }
@@ -6841,7 +6917,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
             "terminal": {
               "$type": "RuleCall",
               "rule": {
-                "$ref": "#/rules@89"
+                "$ref": "#/rules@93"
               },
               "arguments": []
             }
@@ -6860,7 +6936,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                 "terminal": {
                   "$type": "RuleCall",
                   "rule": {
-                    "$ref": "#/rules@89"
+                    "$ref": "#/rules@93"
                   },
                   "arguments": []
                 }
@@ -6894,7 +6970,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                 "terminal": {
                   "$type": "RuleCall",
                   "rule": {
-                    "$ref": "#/rules@27"
+                    "$ref": "#/rules@30"
                   },
                   "arguments": []
                 }
@@ -6909,7 +6985,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
             "terminal": {
               "$type": "RuleCall",
               "rule": {
-                "$ref": "#/rules@91"
+                "$ref": "#/rules@95"
               },
               "arguments": []
             },
@@ -6929,7 +7005,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                 "terminal": {
                   "$type": "RuleCall",
                   "rule": {
-                    "$ref": "#/rules@27"
+                    "$ref": "#/rules@30"
                   },
                   "arguments": []
                 }
@@ -6944,7 +7020,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
             "terminal": {
               "$type": "RuleCall",
               "rule": {
-                "$ref": "#/rules@96"
+                "$ref": "#/rules@100"
               },
               "arguments": []
             },
@@ -6964,7 +7040,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                 "terminal": {
                   "$type": "RuleCall",
                   "rule": {
-                    "$ref": "#/rules@27"
+                    "$ref": "#/rules@30"
                   },
                   "arguments": []
                 }
@@ -6990,7 +7066,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
             "terminal": {
               "$type": "RuleCall",
               "rule": {
-                "$ref": "#/rules@27"
+                "$ref": "#/rules@30"
               },
               "arguments": []
             }
@@ -7015,7 +7091,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                         "terminal": {
                           "$type": "RuleCall",
                           "rule": {
-                            "$ref": "#/rules@90"
+                            "$ref": "#/rules@94"
                           },
                           "arguments": []
                         }
@@ -7034,7 +7110,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                             "terminal": {
                               "$type": "RuleCall",
                               "rule": {
-                                "$ref": "#/rules@90"
+                                "$ref": "#/rules@94"
                               },
                               "arguments": []
                             }
@@ -7053,7 +7129,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                                 "terminal": {
                                   "$type": "RuleCall",
                                   "rule": {
-                                    "$ref": "#/rules@90"
+                                    "$ref": "#/rules@94"
                                   },
                                   "arguments": []
                                 }
@@ -7078,7 +7154,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                 "terminal": {
                   "$type": "RuleCall",
                   "rule": {
-                    "$ref": "#/rules@15"
+                    "$ref": "#/rules@18"
                   },
                   "arguments": []
                 }
@@ -7152,7 +7228,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                     "terminal": {
                       "$type": "RuleCall",
                       "rule": {
-                        "$ref": "#/rules@93"
+                        "$ref": "#/rules@97"
                       },
                       "arguments": []
                     }
@@ -7171,7 +7247,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                         "terminal": {
                           "$type": "RuleCall",
                           "rule": {
-                            "$ref": "#/rules@93"
+                            "$ref": "#/rules@97"
                           },
                           "arguments": []
                         }
@@ -7200,7 +7276,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                     "terminal": {
                       "$type": "RuleCall",
                       "rule": {
-                        "$ref": "#/rules@92"
+                        "$ref": "#/rules@96"
                       },
                       "arguments": []
                     }
@@ -7229,7 +7305,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                     "terminal": {
                       "$type": "RuleCall",
                       "rule": {
-                        "$ref": "#/rules@95"
+                        "$ref": "#/rules@99"
                       },
                       "arguments": []
                     }
@@ -7248,7 +7324,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                         "terminal": {
                           "$type": "RuleCall",
                           "rule": {
-                            "$ref": "#/rules@95"
+                            "$ref": "#/rules@99"
                           },
                           "arguments": []
                         }
@@ -7319,7 +7395,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                 "terminal": {
                   "$type": "RuleCall",
                   "rule": {
-                    "$ref": "#/rules@94"
+                    "$ref": "#/rules@98"
                   },
                   "arguments": []
                 }
@@ -7335,7 +7411,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                 "terminal": {
                   "$type": "RuleCall",
                   "rule": {
-                    "$ref": "#/rules@95"
+                    "$ref": "#/rules@99"
                   },
                   "arguments": []
                 }
@@ -7354,7 +7430,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                     "terminal": {
                       "$type": "RuleCall",
                       "rule": {
-                        "$ref": "#/rules@95"
+                        "$ref": "#/rules@99"
                       },
                       "arguments": []
                     }
@@ -7371,7 +7447,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
           {
             "$type": "RuleCall",
             "rule": {
-              "$ref": "#/rules@27"
+              "$ref": "#/rules@30"
             },
             "arguments": []
           }
@@ -7448,7 +7524,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
           {
             "$type": "RuleCall",
             "rule": {
-              "$ref": "#/rules@93"
+              "$ref": "#/rules@97"
             },
             "arguments": []
           }
@@ -7475,7 +7551,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
             "terminal": {
               "$type": "RuleCall",
               "rule": {
-                "$ref": "#/rules@97"
+                "$ref": "#/rules@101"
               },
               "arguments": []
             }
@@ -7494,7 +7570,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                 "terminal": {
                   "$type": "RuleCall",
                   "rule": {
-                    "$ref": "#/rules@97"
+                    "$ref": "#/rules@101"
                   },
                   "arguments": []
                 }
@@ -7540,7 +7616,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                 "terminal": {
                   "$type": "RuleCall",
                   "rule": {
-                    "$ref": "#/rules@64"
+                    "$ref": "#/rules@68"
                   },
                   "arguments": []
                 }
@@ -7582,7 +7658,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
             "terminal": {
               "$type": "RuleCall",
               "rule": {
-                "$ref": "#/rules@100"
+                "$ref": "#/rules@104"
               },
               "arguments": []
             }
@@ -7601,7 +7677,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                 "terminal": {
                   "$type": "RuleCall",
                   "rule": {
-                    "$ref": "#/rules@100"
+                    "$ref": "#/rules@104"
                   },
                   "arguments": []
                 }
@@ -7616,7 +7692,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
             "terminal": {
               "$type": "RuleCall",
               "rule": {
-                "$ref": "#/rules@99"
+                "$ref": "#/rules@103"
               },
               "arguments": []
             },
@@ -7659,7 +7735,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
             "terminal": {
               "$type": "RuleCall",
               "rule": {
-                "$ref": "#/rules@61"
+                "$ref": "#/rules@65"
               },
               "arguments": []
             }
@@ -7677,7 +7753,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                     "terminal": {
                       "$type": "RuleCall",
                       "rule": {
-                        "$ref": "#/rules@15"
+                        "$ref": "#/rules@18"
                       },
                       "arguments": []
                     }
@@ -7794,7 +7870,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
           {
             "$type": "RuleCall",
             "rule": {
-              "$ref": "#/rules@102"
+              "$ref": "#/rules@106"
             },
             "arguments": []
           },
@@ -7830,7 +7906,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                     "terminal": {
                       "$type": "RuleCall",
                       "rule": {
-                        "$ref": "#/rules@101"
+                        "$ref": "#/rules@105"
                       },
                       "arguments": []
                     },
@@ -7847,7 +7923,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                     "terminal": {
                       "$type": "RuleCall",
                       "rule": {
-                        "$ref": "#/rules@102"
+                        "$ref": "#/rules@106"
                       },
                       "arguments": []
                     }
@@ -7869,7 +7945,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                             "terminal": {
                               "$type": "RuleCall",
                               "rule": {
-                                "$ref": "#/rules@27"
+                                "$ref": "#/rules@30"
                               },
                               "arguments": []
                             }
@@ -7951,7 +8027,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                     "terminal": {
                       "$type": "RuleCall",
                       "rule": {
-                        "$ref": "#/rules@119"
+                        "$ref": "#/rules@123"
                       },
                       "arguments": []
                     }
@@ -7959,7 +8035,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                   {
                     "$type": "RuleCall",
                     "rule": {
-                      "$ref": "#/rules@115"
+                      "$ref": "#/rules@119"
                     },
                     "arguments": [],
                     "cardinality": "?"
@@ -7985,7 +8061,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                     "terminal": {
                       "$type": "RuleCall",
                       "rule": {
-                        "$ref": "#/rules@121"
+                        "$ref": "#/rules@125"
                       },
                       "arguments": []
                     }
@@ -7993,7 +8069,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                   {
                     "$type": "RuleCall",
                     "rule": {
-                      "$ref": "#/rules@115"
+                      "$ref": "#/rules@119"
                     },
                     "arguments": [],
                     "cardinality": "?"
@@ -8106,21 +8182,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
           {
             "$type": "RuleCall",
             "rule": {
-              "$ref": "#/rules@103"
-            },
-            "arguments": []
-          },
-          {
-            "$type": "RuleCall",
-            "rule": {
-              "$ref": "#/rules@108"
-            },
-            "arguments": []
-          },
-          {
-            "$type": "RuleCall",
-            "rule": {
-              "$ref": "#/rules@111"
+              "$ref": "#/rules@107"
             },
             "arguments": []
           },
@@ -8134,7 +8196,21 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
           {
             "$type": "RuleCall",
             "rule": {
-              "$ref": "#/rules@113"
+              "$ref": "#/rules@115"
+            },
+            "arguments": []
+          },
+          {
+            "$type": "RuleCall",
+            "rule": {
+              "$ref": "#/rules@116"
+            },
+            "arguments": []
+          },
+          {
+            "$type": "RuleCall",
+            "rule": {
+              "$ref": "#/rules@117"
             },
             "arguments": []
           }
@@ -8179,7 +8255,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                         "terminal": {
                           "$type": "RuleCall",
                           "rule": {
-                            "$ref": "#/rules@127"
+                            "$ref": "#/rules@131"
                           },
                           "arguments": []
                         }
@@ -8209,7 +8285,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                         "terminal": {
                           "$type": "RuleCall",
                           "rule": {
-                            "$ref": "#/rules@127"
+                            "$ref": "#/rules@131"
                           },
                           "arguments": []
                         }
@@ -8223,7 +8299,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                     "terminal": {
                       "$type": "RuleCall",
                       "rule": {
-                        "$ref": "#/rules@104"
+                        "$ref": "#/rules@108"
                       },
                       "arguments": []
                     }
@@ -8237,7 +8313,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                 "terminal": {
                   "$type": "RuleCall",
                   "rule": {
-                    "$ref": "#/rules@106"
+                    "$ref": "#/rules@110"
                   },
                   "arguments": []
                 },
@@ -8246,7 +8322,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
               {
                 "$type": "RuleCall",
                 "rule": {
-                  "$ref": "#/rules@114"
+                  "$ref": "#/rules@118"
                 },
                 "arguments": []
               }
@@ -8262,7 +8338,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                 "terminal": {
                   "$type": "RuleCall",
                   "rule": {
-                    "$ref": "#/rules@105"
+                    "$ref": "#/rules@109"
                   },
                   "arguments": []
                 }
@@ -8274,7 +8350,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                 "terminal": {
                   "$type": "RuleCall",
                   "rule": {
-                    "$ref": "#/rules@106"
+                    "$ref": "#/rules@110"
                   },
                   "arguments": []
                 },
@@ -8287,7 +8363,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                 "terminal": {
                   "$type": "RuleCall",
                   "rule": {
-                    "$ref": "#/rules@116"
+                    "$ref": "#/rules@120"
                   },
                   "arguments": []
                 },
@@ -8300,7 +8376,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                 "terminal": {
                   "$type": "RuleCall",
                   "rule": {
-                    "$ref": "#/rules@118"
+                    "$ref": "#/rules@122"
                   },
                   "arguments": []
                 },
@@ -8403,7 +8479,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
           "terminal": {
             "$type": "RuleCall",
             "rule": {
-              "$ref": "#/rules@21"
+              "$ref": "#/rules@24"
             },
             "arguments": []
           },
@@ -8434,7 +8510,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
           "terminal": {
             "$type": "RuleCall",
             "rule": {
-              "$ref": "#/rules@22"
+              "$ref": "#/rules@25"
             },
             "arguments": []
           },
@@ -8467,7 +8543,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                 "terminal": {
                   "$type": "RuleCall",
                   "rule": {
-                    "$ref": "#/rules@107"
+                    "$ref": "#/rules@111"
                   },
                   "arguments": []
                 }
@@ -8489,7 +8565,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
             "terminal": {
               "$type": "RuleCall",
               "rule": {
-                "$ref": "#/rules@35"
+                "$ref": "#/rules@39"
               },
               "arguments": []
             }
@@ -8569,7 +8645,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                 "terminal": {
                   "$type": "RuleCall",
                   "rule": {
-                    "$ref": "#/rules@17"
+                    "$ref": "#/rules@20"
                   },
                   "arguments": []
                 }
@@ -8588,7 +8664,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                     "terminal": {
                       "$type": "RuleCall",
                       "rule": {
-                        "$ref": "#/rules@109"
+                        "$ref": "#/rules@113"
                       },
                       "arguments": []
                     }
@@ -8607,7 +8683,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                         "terminal": {
                           "$type": "RuleCall",
                           "rule": {
-                            "$ref": "#/rules@109"
+                            "$ref": "#/rules@113"
                           },
                           "arguments": []
                         }
@@ -8625,7 +8701,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
               {
                 "$type": "RuleCall",
                 "rule": {
-                  "$ref": "#/rules@114"
+                  "$ref": "#/rules@118"
                 },
                 "arguments": []
               }
@@ -8654,7 +8730,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                 "terminal": {
                   "$type": "RuleCall",
                   "rule": {
-                    "$ref": "#/rules@17"
+                    "$ref": "#/rules@20"
                   },
                   "arguments": []
                 }
@@ -8673,7 +8749,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                     "terminal": {
                       "$type": "RuleCall",
                       "rule": {
-                        "$ref": "#/rules@109"
+                        "$ref": "#/rules@113"
                       },
                       "arguments": []
                     }
@@ -8692,7 +8768,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                         "terminal": {
                           "$type": "RuleCall",
                           "rule": {
-                            "$ref": "#/rules@109"
+                            "$ref": "#/rules@113"
                           },
                           "arguments": []
                         }
@@ -8714,7 +8790,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
               {
                 "$type": "RuleCall",
                 "rule": {
-                  "$ref": "#/rules@114"
+                  "$ref": "#/rules@118"
                 },
                 "arguments": []
               }
@@ -8768,7 +8844,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                 "terminal": {
                   "$type": "RuleCall",
                   "rule": {
-                    "$ref": "#/rules@27"
+                    "$ref": "#/rules@30"
                   },
                   "arguments": []
                 }
@@ -8780,7 +8856,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                 "terminal": {
                   "$type": "RuleCall",
                   "rule": {
-                    "$ref": "#/rules@110"
+                    "$ref": "#/rules@114"
                   },
                   "arguments": []
                 }
@@ -8813,7 +8889,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                 "terminal": {
                   "$type": "RuleCall",
                   "rule": {
-                    "$ref": "#/rules@127"
+                    "$ref": "#/rules@131"
                   },
                   "arguments": []
                 }
@@ -8832,7 +8908,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                     "terminal": {
                       "$type": "RuleCall",
                       "rule": {
-                        "$ref": "#/rules@74"
+                        "$ref": "#/rules@78"
                       },
                       "arguments": []
                     }
@@ -8875,7 +8951,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                     "terminal": {
                       "$type": "RuleCall",
                       "rule": {
-                        "$ref": "#/rules@27"
+                        "$ref": "#/rules@30"
                       },
                       "arguments": []
                     }
@@ -8894,7 +8970,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                         "terminal": {
                           "$type": "RuleCall",
                           "rule": {
-                            "$ref": "#/rules@27"
+                            "$ref": "#/rules@30"
                           },
                           "arguments": []
                         }
@@ -8956,7 +9032,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                 "terminal": {
                   "$type": "RuleCall",
                   "rule": {
-                    "$ref": "#/rules@69"
+                    "$ref": "#/rules@73"
                   },
                   "arguments": []
                 }
@@ -8975,7 +9051,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                     "terminal": {
                       "$type": "RuleCall",
                       "rule": {
-                        "$ref": "#/rules@69"
+                        "$ref": "#/rules@73"
                       },
                       "arguments": []
                     }
@@ -9019,7 +9095,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
             "terminal": {
               "$type": "RuleCall",
               "rule": {
-                "$ref": "#/rules@74"
+                "$ref": "#/rules@78"
               },
               "arguments": []
             }
@@ -9031,7 +9107,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
           {
             "$type": "RuleCall",
             "rule": {
-              "$ref": "#/rules@114"
+              "$ref": "#/rules@118"
             },
             "arguments": []
           }
@@ -9058,7 +9134,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
             "terminal": {
               "$type": "RuleCall",
               "rule": {
-                "$ref": "#/rules@100"
+                "$ref": "#/rules@104"
               },
               "arguments": []
             }
@@ -9070,7 +9146,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
           {
             "$type": "RuleCall",
             "rule": {
-              "$ref": "#/rules@114"
+              "$ref": "#/rules@118"
             },
             "arguments": []
           }
@@ -9097,7 +9173,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
             "terminal": {
               "$type": "RuleCall",
               "rule": {
-                "$ref": "#/rules@27"
+                "$ref": "#/rules@30"
               },
               "arguments": []
             }
@@ -9116,7 +9192,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                 "terminal": {
                   "$type": "RuleCall",
                   "rule": {
-                    "$ref": "#/rules@27"
+                    "$ref": "#/rules@30"
                   },
                   "arguments": []
                 }
@@ -9127,7 +9203,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
           {
             "$type": "RuleCall",
             "rule": {
-              "$ref": "#/rules@115"
+              "$ref": "#/rules@119"
             },
             "arguments": [],
             "cardinality": "?"
@@ -9152,7 +9228,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
             "terminal": {
               "$type": "RuleCall",
               "rule": {
-                "$ref": "#/rules@116"
+                "$ref": "#/rules@120"
               },
               "arguments": []
             },
@@ -9165,7 +9241,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
             "terminal": {
               "$type": "RuleCall",
               "rule": {
-                "$ref": "#/rules@118"
+                "$ref": "#/rules@122"
               },
               "arguments": []
             },
@@ -9174,7 +9250,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
           {
             "$type": "RuleCall",
             "rule": {
-              "$ref": "#/rules@115"
+              "$ref": "#/rules@119"
             },
             "arguments": [],
             "cardinality": "?"
@@ -9222,7 +9298,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                 "terminal": {
                   "$type": "RuleCall",
                   "rule": {
-                    "$ref": "#/rules@15"
+                    "$ref": "#/rules@18"
                   },
                   "arguments": []
                 }
@@ -9309,7 +9385,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                     "terminal": {
                       "$type": "RuleCall",
                       "rule": {
-                        "$ref": "#/rules@27"
+                        "$ref": "#/rules@30"
                       },
                       "arguments": []
                     }
@@ -9321,7 +9397,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                     "terminal": {
                       "$type": "RuleCall",
                       "rule": {
-                        "$ref": "#/rules@117"
+                        "$ref": "#/rules@121"
                       },
                       "arguments": []
                     }
@@ -9381,7 +9457,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                         "terminal": {
                           "$type": "RuleCall",
                           "rule": {
-                            "$ref": "#/rules@27"
+                            "$ref": "#/rules@30"
                           },
                           "arguments": []
                         }
@@ -9471,7 +9547,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
             "terminal": {
               "$type": "RuleCall",
               "rule": {
-                "$ref": "#/rules@23"
+                "$ref": "#/rules@26"
               },
               "arguments": []
             }
@@ -9513,7 +9589,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
             "terminal": {
               "$type": "RuleCall",
               "rule": {
-                "$ref": "#/rules@44"
+                "$ref": "#/rules@48"
               },
               "arguments": []
             }
@@ -9545,7 +9621,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
             "terminal": {
               "$type": "RuleCall",
               "rule": {
-                "$ref": "#/rules@120"
+                "$ref": "#/rules@124"
               },
               "arguments": []
             }
@@ -9564,7 +9640,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                 "terminal": {
                   "$type": "RuleCall",
                   "rule": {
-                    "$ref": "#/rules@120"
+                    "$ref": "#/rules@124"
                   },
                   "arguments": []
                 }
@@ -9586,7 +9662,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                 "terminal": {
                   "$type": "RuleCall",
                   "rule": {
-                    "$ref": "#/rules@23"
+                    "$ref": "#/rules@26"
                   },
                   "arguments": []
                 }
@@ -9605,7 +9681,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                     "terminal": {
                       "$type": "RuleCall",
                       "rule": {
-                        "$ref": "#/rules@23"
+                        "$ref": "#/rules@26"
                       },
                       "arguments": []
                     }
@@ -9624,7 +9700,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                         "terminal": {
                           "$type": "RuleCall",
                           "rule": {
-                            "$ref": "#/rules@23"
+                            "$ref": "#/rules@26"
                           },
                           "arguments": []
                         }
@@ -9655,7 +9731,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
             "terminal": {
               "$type": "RuleCall",
               "rule": {
-                "$ref": "#/rules@120"
+                "$ref": "#/rules@124"
               },
               "arguments": []
             }
@@ -9674,7 +9750,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                 "terminal": {
                   "$type": "RuleCall",
                   "rule": {
-                    "$ref": "#/rules@120"
+                    "$ref": "#/rules@124"
                   },
                   "arguments": []
                 }
@@ -9709,7 +9785,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
             "terminal": {
               "$type": "RuleCall",
               "rule": {
-                "$ref": "#/rules@27"
+                "$ref": "#/rules@30"
               },
               "arguments": []
             }
@@ -9745,7 +9821,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                 "terminal": {
                   "$type": "RuleCall",
                   "rule": {
-                    "$ref": "#/rules@15"
+                    "$ref": "#/rules@18"
                   },
                   "arguments": []
                 }
@@ -9779,7 +9855,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                 "terminal": {
                   "$type": "RuleCall",
                   "rule": {
-                    "$ref": "#/rules@122"
+                    "$ref": "#/rules@126"
                   },
                   "arguments": []
                 }
@@ -9890,7 +9966,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
             "terminal": {
               "$type": "RuleCall",
               "rule": {
-                "$ref": "#/rules@123"
+                "$ref": "#/rules@127"
               },
               "arguments": []
             }
@@ -9909,7 +9985,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                 "terminal": {
                   "$type": "RuleCall",
                   "rule": {
-                    "$ref": "#/rules@123"
+                    "$ref": "#/rules@127"
                   },
                   "arguments": []
                 }
@@ -9968,7 +10044,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                 "terminal": {
                   "$type": "RuleCall",
                   "rule": {
-                    "$ref": "#/rules@23"
+                    "$ref": "#/rules@26"
                   },
                   "arguments": []
                 }
@@ -9987,7 +10063,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                     "terminal": {
                       "$type": "RuleCall",
                       "rule": {
-                        "$ref": "#/rules@23"
+                        "$ref": "#/rules@26"
                       },
                       "arguments": []
                     }
@@ -10006,7 +10082,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                         "terminal": {
                           "$type": "RuleCall",
                           "rule": {
-                            "$ref": "#/rules@23"
+                            "$ref": "#/rules@26"
                           },
                           "arguments": []
                         }
@@ -10053,7 +10129,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                 "terminal": {
                   "$type": "RuleCall",
                   "rule": {
-                    "$ref": "#/rules@15"
+                    "$ref": "#/rules@18"
                   },
                   "arguments": []
                 }
@@ -10090,7 +10166,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
               {
                 "$type": "RuleCall",
                 "rule": {
-                  "$ref": "#/rules@87"
+                  "$ref": "#/rules@91"
                 },
                 "arguments": []
               },
@@ -10101,7 +10177,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                 "terminal": {
                   "$type": "RuleCall",
                   "rule": {
-                    "$ref": "#/rules@96"
+                    "$ref": "#/rules@100"
                   },
                   "arguments": []
                 },
@@ -10130,7 +10206,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                 "terminal": {
                   "$type": "RuleCall",
                   "rule": {
-                    "$ref": "#/rules@89"
+                    "$ref": "#/rules@93"
                   },
                   "arguments": []
                 }
@@ -10149,7 +10225,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                     "terminal": {
                       "$type": "RuleCall",
                       "rule": {
-                        "$ref": "#/rules@89"
+                        "$ref": "#/rules@93"
                       },
                       "arguments": []
                     }
@@ -10180,7 +10256,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                 "terminal": {
                   "$type": "RuleCall",
                   "rule": {
-                    "$ref": "#/rules@126"
+                    "$ref": "#/rules@130"
                   },
                   "arguments": []
                 }
@@ -10199,7 +10275,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                     "terminal": {
                       "$type": "RuleCall",
                       "rule": {
-                        "$ref": "#/rules@126"
+                        "$ref": "#/rules@130"
                       },
                       "arguments": []
                     }
@@ -10308,7 +10384,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                 "terminal": {
                   "$type": "RuleCall",
                   "rule": {
-                    "$ref": "#/rules@27"
+                    "$ref": "#/rules@30"
                   },
                   "arguments": []
                 }
@@ -10332,7 +10408,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                 "terminal": {
                   "$type": "RuleCall",
                   "rule": {
-                    "$ref": "#/rules@119"
+                    "$ref": "#/rules@123"
                   },
                   "arguments": []
                 }
@@ -10356,7 +10432,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                 "terminal": {
                   "$type": "RuleCall",
                   "rule": {
-                    "$ref": "#/rules@121"
+                    "$ref": "#/rules@125"
                   },
                   "arguments": []
                 }
@@ -10380,7 +10456,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                 "terminal": {
                   "$type": "RuleCall",
                   "rule": {
-                    "$ref": "#/rules@116"
+                    "$ref": "#/rules@120"
                   },
                   "arguments": []
                 }
@@ -10414,7 +10490,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                 "terminal": {
                   "$type": "RuleCall",
                   "rule": {
-                    "$ref": "#/rules@101"
+                    "$ref": "#/rules@105"
                   },
                   "arguments": []
                 },
@@ -10431,7 +10507,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                 "terminal": {
                   "$type": "RuleCall",
                   "rule": {
-                    "$ref": "#/rules@102"
+                    "$ref": "#/rules@106"
                   },
                   "arguments": []
                 }
@@ -10453,7 +10529,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                         "terminal": {
                           "$type": "RuleCall",
                           "rule": {
-                            "$ref": "#/rules@27"
+                            "$ref": "#/rules@30"
                           },
                           "arguments": []
                         }
@@ -10536,14 +10612,14 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                     {
                       "$type": "RuleCall",
                       "rule": {
-                        "$ref": "#/rules@79"
+                        "$ref": "#/rules@83"
                       },
                       "arguments": []
                     },
                     {
                       "$type": "RuleCall",
                       "rule": {
-                        "$ref": "#/rules@80"
+                        "$ref": "#/rules@84"
                       },
                       "arguments": []
                     }
@@ -10557,7 +10633,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                 "terminal": {
                   "$type": "RuleCall",
                   "rule": {
-                    "$ref": "#/rules@81"
+                    "$ref": "#/rules@85"
                   },
                   "arguments": []
                 },
@@ -10570,7 +10646,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                 "terminal": {
                   "$type": "RuleCall",
                   "rule": {
-                    "$ref": "#/rules@82"
+                    "$ref": "#/rules@86"
                   },
                   "arguments": []
                 }
@@ -10601,7 +10677,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                     "terminal": {
                       "$type": "RuleCall",
                       "rule": {
-                        "$ref": "#/rules@89"
+                        "$ref": "#/rules@93"
                       },
                       "arguments": []
                     }
@@ -10620,7 +10696,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                         "terminal": {
                           "$type": "RuleCall",
                           "rule": {
-                            "$ref": "#/rules@89"
+                            "$ref": "#/rules@93"
                           },
                           "arguments": []
                         }
@@ -10649,7 +10725,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                     "terminal": {
                       "$type": "RuleCall",
                       "rule": {
-                        "$ref": "#/rules@120"
+                        "$ref": "#/rules@124"
                       },
                       "arguments": []
                     }
@@ -10668,7 +10744,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                         "terminal": {
                           "$type": "RuleCall",
                           "rule": {
-                            "$ref": "#/rules@120"
+                            "$ref": "#/rules@124"
                           },
                           "arguments": []
                         }
@@ -10694,7 +10770,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
               {
                 "$type": "RuleCall",
                 "rule": {
-                  "$ref": "#/rules@125"
+                  "$ref": "#/rules@129"
                 },
                 "arguments": []
               }
@@ -10731,7 +10807,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                 "terminal": {
                   "$type": "RuleCall",
                   "rule": {
-                    "$ref": "#/rules@69"
+                    "$ref": "#/rules@73"
                   },
                   "arguments": []
                 }
@@ -10750,7 +10826,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                     "terminal": {
                       "$type": "RuleCall",
                       "rule": {
-                        "$ref": "#/rules@69"
+                        "$ref": "#/rules@73"
                       },
                       "arguments": []
                     }
@@ -10778,7 +10854,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                 "terminal": {
                   "$type": "RuleCall",
                   "rule": {
-                    "$ref": "#/rules@69"
+                    "$ref": "#/rules@73"
                   },
                   "arguments": []
                 }
@@ -10797,7 +10873,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                     "terminal": {
                       "$type": "RuleCall",
                       "rule": {
-                        "$ref": "#/rules@69"
+                        "$ref": "#/rules@73"
                       },
                       "arguments": []
                     }
@@ -10825,7 +10901,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                 "terminal": {
                   "$type": "RuleCall",
                   "rule": {
-                    "$ref": "#/rules@27"
+                    "$ref": "#/rules@30"
                   },
                   "arguments": []
                 }
@@ -10844,7 +10920,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                     "terminal": {
                       "$type": "RuleCall",
                       "rule": {
-                        "$ref": "#/rules@27"
+                        "$ref": "#/rules@30"
                       },
                       "arguments": []
                     }
@@ -10872,7 +10948,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                 "terminal": {
                   "$type": "RuleCall",
                   "rule": {
-                    "$ref": "#/rules@27"
+                    "$ref": "#/rules@30"
                   },
                   "arguments": []
                 }
@@ -10891,7 +10967,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                     "terminal": {
                       "$type": "RuleCall",
                       "rule": {
-                        "$ref": "#/rules@27"
+                        "$ref": "#/rules@30"
                       },
                       "arguments": []
                     }
@@ -10927,7 +11003,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                     "terminal": {
                       "$type": "RuleCall",
                       "rule": {
-                        "$ref": "#/rules@27"
+                        "$ref": "#/rules@30"
                       },
                       "arguments": []
                     }
@@ -10948,7 +11024,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                     "terminal": {
                       "$type": "RuleCall",
                       "rule": {
-                        "$ref": "#/rules@27"
+                        "$ref": "#/rules@30"
                       },
                       "arguments": []
                     }
@@ -10972,7 +11048,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                 "terminal": {
                   "$type": "RuleCall",
                   "rule": {
-                    "$ref": "#/rules@27"
+                    "$ref": "#/rules@30"
                   },
                   "arguments": []
                 }
@@ -10997,7 +11073,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
             "terminal": {
               "$type": "RuleCall",
               "rule": {
-                "$ref": "#/rules@23"
+                "$ref": "#/rules@26"
               },
               "arguments": []
             }
@@ -11013,7 +11089,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
             "terminal": {
               "$type": "RuleCall",
               "rule": {
-                "$ref": "#/rules@27"
+                "$ref": "#/rules@30"
               },
               "arguments": []
             }
@@ -11039,7 +11115,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
           "terminal": {
             "$type": "RuleCall",
             "rule": {
-              "$ref": "#/rules@20"
+              "$ref": "#/rules@23"
             },
             "arguments": []
           },
@@ -11183,7 +11259,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                   {
                     "$type": "RuleCall",
                     "rule": {
-                      "$ref": "#/rules@129"
+                      "$ref": "#/rules@133"
                     },
                     "arguments": []
                   },
@@ -11194,7 +11270,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                     "terminal": {
                       "$type": "RuleCall",
                       "rule": {
-                        "$ref": "#/rules@20"
+                        "$ref": "#/rules@23"
                       },
                       "arguments": []
                     }
@@ -11202,7 +11278,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                   {
                     "$type": "RuleCall",
                     "rule": {
-                      "$ref": "#/rules@130"
+                      "$ref": "#/rules@134"
                     },
                     "arguments": []
                   },
@@ -11223,7 +11299,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                             "terminal": {
                               "$type": "RuleCall",
                               "rule": {
-                                "$ref": "#/rules@74"
+                                "$ref": "#/rules@78"
                               },
                               "arguments": []
                             }
@@ -11237,7 +11313,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                         "terminal": {
                           "$type": "RuleCall",
                           "rule": {
-                            "$ref": "#/rules@148"
+                            "$ref": "#/rules@152"
                           },
                           "arguments": []
                         }
@@ -11282,7 +11358,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                   {
                     "$type": "RuleCall",
                     "rule": {
-                      "$ref": "#/rules@129"
+                      "$ref": "#/rules@133"
                     },
                     "arguments": []
                   },
@@ -11293,7 +11369,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                     "terminal": {
                       "$type": "RuleCall",
                       "rule": {
-                        "$ref": "#/rules@20"
+                        "$ref": "#/rules@23"
                       },
                       "arguments": []
                     }
@@ -11301,7 +11377,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                   {
                     "$type": "RuleCall",
                     "rule": {
-                      "$ref": "#/rules@130"
+                      "$ref": "#/rules@134"
                     },
                     "arguments": []
                   },
@@ -11316,7 +11392,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                     "terminal": {
                       "$type": "RuleCall",
                       "rule": {
-                        "$ref": "#/rules@74"
+                        "$ref": "#/rules@78"
                       },
                       "arguments": []
                     }
@@ -11343,7 +11419,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                   {
                     "$type": "RuleCall",
                     "rule": {
-                      "$ref": "#/rules@129"
+                      "$ref": "#/rules@133"
                     },
                     "arguments": []
                   },
@@ -11354,7 +11430,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                     "terminal": {
                       "$type": "RuleCall",
                       "rule": {
-                        "$ref": "#/rules@20"
+                        "$ref": "#/rules@23"
                       },
                       "arguments": []
                     }
@@ -11362,7 +11438,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                   {
                     "$type": "RuleCall",
                     "rule": {
-                      "$ref": "#/rules@130"
+                      "$ref": "#/rules@134"
                     },
                     "arguments": []
                   },
@@ -11377,7 +11453,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                     "terminal": {
                       "$type": "RuleCall",
                       "rule": {
-                        "$ref": "#/rules@74"
+                        "$ref": "#/rules@78"
                       },
                       "arguments": []
                     }
@@ -11409,7 +11485,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                   {
                     "$type": "RuleCall",
                     "rule": {
-                      "$ref": "#/rules@129"
+                      "$ref": "#/rules@133"
                     },
                     "arguments": []
                   },
@@ -11420,7 +11496,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                     "terminal": {
                       "$type": "RuleCall",
                       "rule": {
-                        "$ref": "#/rules@20"
+                        "$ref": "#/rules@23"
                       },
                       "arguments": []
                     }
@@ -11428,7 +11504,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                   {
                     "$type": "RuleCall",
                     "rule": {
-                      "$ref": "#/rules@130"
+                      "$ref": "#/rules@134"
                     },
                     "arguments": []
                   },
@@ -11443,7 +11519,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                     "terminal": {
                       "$type": "RuleCall",
                       "rule": {
-                        "$ref": "#/rules@74"
+                        "$ref": "#/rules@78"
                       },
                       "arguments": []
                     }
@@ -11475,7 +11551,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                   {
                     "$type": "RuleCall",
                     "rule": {
-                      "$ref": "#/rules@129"
+                      "$ref": "#/rules@133"
                     },
                     "arguments": []
                   },
@@ -11486,7 +11562,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                     "terminal": {
                       "$type": "RuleCall",
                       "rule": {
-                        "$ref": "#/rules@20"
+                        "$ref": "#/rules@23"
                       },
                       "arguments": []
                     }
@@ -11494,7 +11570,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                   {
                     "$type": "RuleCall",
                     "rule": {
-                      "$ref": "#/rules@130"
+                      "$ref": "#/rules@134"
                     },
                     "arguments": []
                   },
@@ -11509,7 +11585,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                     "terminal": {
                       "$type": "RuleCall",
                       "rule": {
-                        "$ref": "#/rules@74"
+                        "$ref": "#/rules@78"
                       },
                       "arguments": []
                     }
@@ -11532,7 +11608,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                   {
                     "$type": "RuleCall",
                     "rule": {
-                      "$ref": "#/rules@129"
+                      "$ref": "#/rules@133"
                     },
                     "arguments": []
                   },
@@ -11543,7 +11619,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                     "terminal": {
                       "$type": "RuleCall",
                       "rule": {
-                        "$ref": "#/rules@20"
+                        "$ref": "#/rules@23"
                       },
                       "arguments": []
                     }
@@ -11551,7 +11627,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                   {
                     "$type": "RuleCall",
                     "rule": {
-                      "$ref": "#/rules@130"
+                      "$ref": "#/rules@134"
                     },
                     "arguments": []
                   },
@@ -11566,7 +11642,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                     "terminal": {
                       "$type": "RuleCall",
                       "rule": {
-                        "$ref": "#/rules@74"
+                        "$ref": "#/rules@78"
                       },
                       "arguments": []
                     }
@@ -11589,7 +11665,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                   {
                     "$type": "RuleCall",
                     "rule": {
-                      "$ref": "#/rules@129"
+                      "$ref": "#/rules@133"
                     },
                     "arguments": []
                   },
@@ -11600,7 +11676,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                     "terminal": {
                       "$type": "RuleCall",
                       "rule": {
-                        "$ref": "#/rules@20"
+                        "$ref": "#/rules@23"
                       },
                       "arguments": []
                     }
@@ -11608,7 +11684,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                   {
                     "$type": "RuleCall",
                     "rule": {
-                      "$ref": "#/rules@130"
+                      "$ref": "#/rules@134"
                     },
                     "arguments": []
                   },
@@ -11629,7 +11705,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                             "terminal": {
                               "$type": "RuleCall",
                               "rule": {
-                                "$ref": "#/rules@74"
+                                "$ref": "#/rules@78"
                               },
                               "arguments": []
                             }
@@ -11643,7 +11719,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                         "terminal": {
                           "$type": "RuleCall",
                           "rule": {
-                            "$ref": "#/rules@148"
+                            "$ref": "#/rules@152"
                           },
                           "arguments": []
                         }
@@ -11669,7 +11745,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                   {
                     "$type": "RuleCall",
                     "rule": {
-                      "$ref": "#/rules@129"
+                      "$ref": "#/rules@133"
                     },
                     "arguments": []
                   },
@@ -11699,7 +11775,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                         "terminal": {
                           "$type": "RuleCall",
                           "rule": {
-                            "$ref": "#/rules@42"
+                            "$ref": "#/rules@46"
                           },
                           "arguments": []
                         }
@@ -11718,7 +11794,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                     "terminal": {
                       "$type": "RuleCall",
                       "rule": {
-                        "$ref": "#/rules@149"
+                        "$ref": "#/rules@153"
                       },
                       "arguments": []
                     }
@@ -11741,7 +11817,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                     "terminal": {
                       "$type": "RuleCall",
                       "rule": {
-                        "$ref": "#/rules@131"
+                        "$ref": "#/rules@135"
                       },
                       "arguments": []
                     }
@@ -11749,7 +11825,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                   {
                     "$type": "RuleCall",
                     "rule": {
-                      "$ref": "#/rules@129"
+                      "$ref": "#/rules@133"
                     },
                     "arguments": []
                   },
@@ -11760,7 +11836,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                     "terminal": {
                       "$type": "RuleCall",
                       "rule": {
-                        "$ref": "#/rules@20"
+                        "$ref": "#/rules@23"
                       },
                       "arguments": []
                     }
@@ -11779,7 +11855,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                         "terminal": {
                           "$type": "RuleCall",
                           "rule": {
-                            "$ref": "#/rules@42"
+                            "$ref": "#/rules@46"
                           },
                           "arguments": []
                         }
@@ -11806,7 +11882,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                         "terminal": {
                           "$type": "RuleCall",
                           "rule": {
-                            "$ref": "#/rules@42"
+                            "$ref": "#/rules@46"
                           },
                           "arguments": []
                         }
@@ -11868,7 +11944,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
             "terminal": {
               "$type": "RuleCall",
               "rule": {
-                "$ref": "#/rules@132"
+                "$ref": "#/rules@136"
               },
               "arguments": []
             },
@@ -11881,7 +11957,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
             "terminal": {
               "$type": "RuleCall",
               "rule": {
-                "$ref": "#/rules@142"
+                "$ref": "#/rules@146"
               },
               "arguments": []
             },
@@ -11934,7 +12010,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
             "terminal": {
               "$type": "RuleCall",
               "rule": {
-                "$ref": "#/rules@133"
+                "$ref": "#/rules@137"
               },
               "arguments": []
             }
@@ -11953,7 +12029,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                 "terminal": {
                   "$type": "RuleCall",
                   "rule": {
-                    "$ref": "#/rules@133"
+                    "$ref": "#/rules@137"
                   },
                   "arguments": []
                 }
@@ -11984,21 +12060,21 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
           {
             "$type": "RuleCall",
             "rule": {
-              "$ref": "#/rules@134"
+              "$ref": "#/rules@138"
             },
             "arguments": []
           },
           {
             "$type": "RuleCall",
             "rule": {
-              "$ref": "#/rules@139"
+              "$ref": "#/rules@143"
             },
             "arguments": []
           },
           {
             "$type": "RuleCall",
             "rule": {
-              "$ref": "#/rules@140"
+              "$ref": "#/rules@144"
             },
             "arguments": []
           }
@@ -12033,7 +12109,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
             "terminal": {
               "$type": "RuleCall",
               "rule": {
-                "$ref": "#/rules@71"
+                "$ref": "#/rules@75"
               },
               "arguments": []
             },
@@ -12046,7 +12122,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
             "terminal": {
               "$type": "RuleCall",
               "rule": {
-                "$ref": "#/rules@135"
+                "$ref": "#/rules@139"
               },
               "arguments": []
             },
@@ -12109,7 +12185,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                 "terminal": {
                   "$type": "RuleCall",
                   "rule": {
-                    "$ref": "#/rules@42"
+                    "$ref": "#/rules@46"
                   },
                   "arguments": []
                 }
@@ -12149,7 +12225,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                 "terminal": {
                   "$type": "RuleCall",
                   "rule": {
-                    "$ref": "#/rules@27"
+                    "$ref": "#/rules@30"
                   },
                   "arguments": []
                 }
@@ -12223,7 +12299,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                     "terminal": {
                       "$type": "RuleCall",
                       "rule": {
-                        "$ref": "#/rules@136"
+                        "$ref": "#/rules@140"
                       },
                       "arguments": []
                     },
@@ -12259,7 +12335,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                 "terminal": {
                   "$type": "RuleCall",
                   "rule": {
-                    "$ref": "#/rules@27"
+                    "$ref": "#/rules@30"
                   },
                   "arguments": []
                 }
@@ -12287,7 +12363,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                 "terminal": {
                   "$type": "RuleCall",
                   "rule": {
-                    "$ref": "#/rules@20"
+                    "$ref": "#/rules@23"
                   },
                   "arguments": []
                 }
@@ -12314,7 +12390,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                     "terminal": {
                       "$type": "RuleCall",
                       "rule": {
-                        "$ref": "#/rules@27"
+                        "$ref": "#/rules@30"
                       },
                       "arguments": []
                     }
@@ -12333,7 +12409,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                         "terminal": {
                           "$type": "RuleCall",
                           "rule": {
-                            "$ref": "#/rules@27"
+                            "$ref": "#/rules@30"
                           },
                           "arguments": []
                         }
@@ -12439,7 +12515,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
             "terminal": {
               "$type": "RuleCall",
               "rule": {
-                "$ref": "#/rules@137"
+                "$ref": "#/rules@141"
               },
               "arguments": []
             }
@@ -12451,7 +12527,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
             "terminal": {
               "$type": "RuleCall",
               "rule": {
-                "$ref": "#/rules@138"
+                "$ref": "#/rules@142"
               },
               "arguments": []
             }
@@ -12563,7 +12639,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
             "terminal": {
               "$type": "RuleCall",
               "rule": {
-                "$ref": "#/rules@27"
+                "$ref": "#/rules@30"
               },
               "arguments": []
             }
@@ -12687,7 +12763,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                     "terminal": {
                       "$type": "RuleCall",
                       "rule": {
-                        "$ref": "#/rules@171"
+                        "$ref": "#/rules@175"
                       },
                       "arguments": []
                     }
@@ -12717,7 +12793,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                     "terminal": {
                       "$type": "RuleCall",
                       "rule": {
-                        "$ref": "#/rules@171"
+                        "$ref": "#/rules@175"
                       },
                       "arguments": []
                     }
@@ -12733,7 +12809,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                     "terminal": {
                       "$type": "RuleCall",
                       "rule": {
-                        "$ref": "#/rules@20"
+                        "$ref": "#/rules@23"
                       },
                       "arguments": []
                     }
@@ -12745,7 +12821,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                     "terminal": {
                       "$type": "RuleCall",
                       "rule": {
-                        "$ref": "#/rules@171"
+                        "$ref": "#/rules@175"
                       },
                       "arguments": []
                     },
@@ -12771,7 +12847,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                     "terminal": {
                       "$type": "RuleCall",
                       "rule": {
-                        "$ref": "#/rules@27"
+                        "$ref": "#/rules@30"
                       },
                       "arguments": []
                     }
@@ -12791,7 +12867,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
             "terminal": {
               "$type": "RuleCall",
               "rule": {
-                "$ref": "#/rules@141"
+                "$ref": "#/rules@145"
               },
               "arguments": []
             },
@@ -12926,7 +13002,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                 "terminal": {
                   "$type": "RuleCall",
                   "rule": {
-                    "$ref": "#/rules@143"
+                    "$ref": "#/rules@147"
                   },
                   "arguments": []
                 }
@@ -12945,7 +13021,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                     "terminal": {
                       "$type": "RuleCall",
                       "rule": {
-                        "$ref": "#/rules@143"
+                        "$ref": "#/rules@147"
                       },
                       "arguments": []
                     }
@@ -12994,7 +13070,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                         "terminal": {
                           "$type": "RuleCall",
                           "rule": {
-                            "$ref": "#/rules@23"
+                            "$ref": "#/rules@26"
                           },
                           "arguments": []
                         }
@@ -13013,7 +13089,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                             "terminal": {
                               "$type": "RuleCall",
                               "rule": {
-                                "$ref": "#/rules@23"
+                                "$ref": "#/rules@26"
                               },
                               "arguments": []
                             }
@@ -13070,7 +13146,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                 "terminal": {
                   "$type": "RuleCall",
                   "rule": {
-                    "$ref": "#/rules@42"
+                    "$ref": "#/rules@46"
                   },
                   "arguments": []
                 }
@@ -13098,7 +13174,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                 "terminal": {
                   "$type": "RuleCall",
                   "rule": {
-                    "$ref": "#/rules@42"
+                    "$ref": "#/rules@46"
                   },
                   "arguments": []
                 }
@@ -13130,7 +13206,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                 "terminal": {
                   "$type": "RuleCall",
                   "rule": {
-                    "$ref": "#/rules@145"
+                    "$ref": "#/rules@149"
                   },
                   "arguments": []
                 }
@@ -13149,7 +13225,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                     "terminal": {
                       "$type": "RuleCall",
                       "rule": {
-                        "$ref": "#/rules@145"
+                        "$ref": "#/rules@149"
                       },
                       "arguments": []
                     }
@@ -13188,7 +13264,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                 "terminal": {
                   "$type": "RuleCall",
                   "rule": {
-                    "$ref": "#/rules@145"
+                    "$ref": "#/rules@149"
                   },
                   "arguments": []
                 }
@@ -13207,7 +13283,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                     "terminal": {
                       "$type": "RuleCall",
                       "rule": {
-                        "$ref": "#/rules@145"
+                        "$ref": "#/rules@149"
                       },
                       "arguments": []
                     }
@@ -13250,7 +13326,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                 "terminal": {
                   "$type": "RuleCall",
                   "rule": {
-                    "$ref": "#/rules@20"
+                    "$ref": "#/rules@23"
                   },
                   "arguments": []
                 }
@@ -13273,7 +13349,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                     "terminal": {
                       "$type": "RuleCall",
                       "rule": {
-                        "$ref": "#/rules@27"
+                        "$ref": "#/rules@30"
                       },
                       "arguments": []
                     }
@@ -13292,7 +13368,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                         "terminal": {
                           "$type": "RuleCall",
                           "rule": {
-                            "$ref": "#/rules@27"
+                            "$ref": "#/rules@30"
                           },
                           "arguments": []
                         }
@@ -13334,7 +13410,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                 "terminal": {
                   "$type": "RuleCall",
                   "rule": {
-                    "$ref": "#/rules@144"
+                    "$ref": "#/rules@148"
                   },
                   "arguments": []
                 }
@@ -13394,7 +13470,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                         "terminal": {
                           "$type": "RuleCall",
                           "rule": {
-                            "$ref": "#/rules@46"
+                            "$ref": "#/rules@50"
                           },
                           "arguments": []
                         }
@@ -13415,7 +13491,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                         "terminal": {
                           "$type": "RuleCall",
                           "rule": {
-                            "$ref": "#/rules@42"
+                            "$ref": "#/rules@46"
                           },
                           "arguments": []
                         }
@@ -13442,7 +13518,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                             "terminal": {
                               "$type": "RuleCall",
                               "rule": {
-                                "$ref": "#/rules@42"
+                                "$ref": "#/rules@46"
                               },
                               "arguments": []
                             }
@@ -13500,7 +13576,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                     "terminal": {
                       "$type": "RuleCall",
                       "rule": {
-                        "$ref": "#/rules@44"
+                        "$ref": "#/rules@48"
                       },
                       "arguments": []
                     }
@@ -13573,7 +13649,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
             "terminal": {
               "$type": "RuleCall",
               "rule": {
-                "$ref": "#/rules@71"
+                "$ref": "#/rules@75"
               },
               "arguments": []
             },
@@ -13633,7 +13709,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
             "terminal": {
               "$type": "RuleCall",
               "rule": {
-                "$ref": "#/rules@146"
+                "$ref": "#/rules@150"
               },
               "arguments": []
             }
@@ -13653,7 +13729,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                 "terminal": {
                   "$type": "RuleCall",
                   "rule": {
-                    "$ref": "#/rules@147"
+                    "$ref": "#/rules@151"
                   },
                   "arguments": []
                 }
@@ -13677,7 +13753,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
           {
             "$type": "RuleCall",
             "rule": {
-              "$ref": "#/rules@42"
+              "$ref": "#/rules@46"
             },
             "arguments": []
           },
@@ -13701,7 +13777,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                   {
                     "$type": "RuleCall",
                     "rule": {
-                      "$ref": "#/rules@18"
+                      "$ref": "#/rules@21"
                     },
                     "arguments": []
                   }
@@ -13726,14 +13802,14 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
           {
             "$type": "RuleCall",
             "rule": {
-              "$ref": "#/rules@42"
+              "$ref": "#/rules@46"
             },
             "arguments": []
           },
           {
             "$type": "RuleCall",
             "rule": {
-              "$ref": "#/rules@138"
+              "$ref": "#/rules@142"
             },
             "arguments": []
           },
@@ -13778,21 +13854,21 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                 {
                   "$type": "RuleCall",
                   "rule": {
-                    "$ref": "#/rules@150"
+                    "$ref": "#/rules@154"
                   },
                   "arguments": []
                 },
                 {
                   "$type": "RuleCall",
                   "rule": {
-                    "$ref": "#/rules@151"
+                    "$ref": "#/rules@155"
                   },
                   "arguments": []
                 },
                 {
                   "$type": "RuleCall",
                   "rule": {
-                    "$ref": "#/rules@152"
+                    "$ref": "#/rules@156"
                   },
                   "arguments": []
                 }
@@ -13818,21 +13894,21 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
           {
             "$type": "RuleCall",
             "rule": {
-              "$ref": "#/rules@150"
-            },
-            "arguments": []
-          },
-          {
-            "$type": "RuleCall",
-            "rule": {
-              "$ref": "#/rules@151"
-            },
-            "arguments": []
-          },
-          {
-            "$type": "RuleCall",
-            "rule": {
               "$ref": "#/rules@154"
+            },
+            "arguments": []
+          },
+          {
+            "$type": "RuleCall",
+            "rule": {
+              "$ref": "#/rules@155"
+            },
+            "arguments": []
+          },
+          {
+            "$type": "RuleCall",
+            "rule": {
+              "$ref": "#/rules@158"
             },
             "arguments": []
           }
@@ -13880,7 +13956,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                 "terminal": {
                   "$type": "RuleCall",
                   "rule": {
-                    "$ref": "#/rules@127"
+                    "$ref": "#/rules@131"
                   },
                   "arguments": []
                 }
@@ -13898,14 +13974,14 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                 {
                   "$type": "RuleCall",
                   "rule": {
-                    "$ref": "#/rules@157"
+                    "$ref": "#/rules@161"
                   },
                   "arguments": []
                 },
                 {
                   "$type": "RuleCall",
                   "rule": {
-                    "$ref": "#/rules@156"
+                    "$ref": "#/rules@160"
                   },
                   "arguments": []
                 }
@@ -13957,7 +14033,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                         "terminal": {
                           "$type": "RuleCall",
                           "rule": {
-                            "$ref": "#/rules@127"
+                            "$ref": "#/rules@131"
                           },
                           "arguments": []
                         }
@@ -13991,7 +14067,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                     "terminal": {
                       "$type": "RuleCall",
                       "rule": {
-                        "$ref": "#/rules@127"
+                        "$ref": "#/rules@131"
                       },
                       "arguments": []
                     }
@@ -14037,7 +14113,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                     "terminal": {
                       "$type": "RuleCall",
                       "rule": {
-                        "$ref": "#/rules@153"
+                        "$ref": "#/rules@157"
                       },
                       "arguments": []
                     }
@@ -14056,7 +14132,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                         "terminal": {
                           "$type": "RuleCall",
                           "rule": {
-                            "$ref": "#/rules@27"
+                            "$ref": "#/rules@30"
                           },
                           "arguments": []
                         }
@@ -14075,7 +14151,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
             "terminal": {
               "$type": "RuleCall",
               "rule": {
-                "$ref": "#/rules@74"
+                "$ref": "#/rules@78"
               },
               "arguments": []
             }
@@ -14110,7 +14186,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                 "terminal": {
                   "$type": "RuleCall",
                   "rule": {
-                    "$ref": "#/rules@153"
+                    "$ref": "#/rules@157"
                   },
                   "arguments": []
                 }
@@ -14129,7 +14205,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                     "terminal": {
                       "$type": "RuleCall",
                       "rule": {
-                        "$ref": "#/rules@27"
+                        "$ref": "#/rules@30"
                       },
                       "arguments": []
                     }
@@ -14158,7 +14234,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
             "terminal": {
               "$type": "RuleCall",
               "rule": {
-                "$ref": "#/rules@74"
+                "$ref": "#/rules@78"
               },
               "arguments": []
             }
@@ -14186,7 +14262,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
             "terminal": {
               "$type": "RuleCall",
               "rule": {
-                "$ref": "#/rules@171"
+                "$ref": "#/rules@175"
               },
               "arguments": []
             }
@@ -14209,7 +14285,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                 "terminal": {
                   "$type": "RuleCall",
                   "rule": {
-                    "$ref": "#/rules@27"
+                    "$ref": "#/rules@30"
                   },
                   "arguments": []
                 }
@@ -14248,7 +14324,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
             "terminal": {
               "$type": "RuleCall",
               "rule": {
-                "$ref": "#/rules@127"
+                "$ref": "#/rules@131"
               },
               "arguments": []
             }
@@ -14260,7 +14336,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
             "terminal": {
               "$type": "RuleCall",
               "rule": {
-                "$ref": "#/rules@156"
+                "$ref": "#/rules@160"
               },
               "arguments": []
             }
@@ -14296,7 +14372,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
             "terminal": {
               "$type": "RuleCall",
               "rule": {
-                "$ref": "#/rules@127"
+                "$ref": "#/rules@131"
               },
               "arguments": []
             }
@@ -14308,7 +14384,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
             "terminal": {
               "$type": "RuleCall",
               "rule": {
-                "$ref": "#/rules@156"
+                "$ref": "#/rules@160"
               },
               "arguments": []
             }
@@ -14336,7 +14412,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
             "terminal": {
               "$type": "RuleCall",
               "rule": {
-                "$ref": "#/rules@158"
+                "$ref": "#/rules@162"
               },
               "arguments": []
             }
@@ -14352,7 +14428,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
             "terminal": {
               "$type": "RuleCall",
               "rule": {
-                "$ref": "#/rules@171"
+                "$ref": "#/rules@175"
               },
               "arguments": []
             }
@@ -14364,7 +14440,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
             "terminal": {
               "$type": "RuleCall",
               "rule": {
-                "$ref": "#/rules@159"
+                "$ref": "#/rules@163"
               },
               "arguments": []
             },
@@ -14407,7 +14483,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                     "terminal": {
                       "$type": "RuleCall",
                       "rule": {
-                        "$ref": "#/rules@74"
+                        "$ref": "#/rules@78"
                       },
                       "arguments": []
                     }
@@ -14425,7 +14501,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                 "terminal": {
                   "$type": "RuleCall",
                   "rule": {
-                    "$ref": "#/rules@127"
+                    "$ref": "#/rules@131"
                   },
                   "arguments": []
                 }
@@ -14454,7 +14530,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                 "terminal": {
                   "$type": "RuleCall",
                   "rule": {
-                    "$ref": "#/rules@74"
+                    "$ref": "#/rules@78"
                   },
                   "arguments": []
                 }
@@ -14477,7 +14553,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
             "terminal": {
               "$type": "RuleCall",
               "rule": {
-                "$ref": "#/rules@171"
+                "$ref": "#/rules@175"
               },
               "arguments": []
             }
@@ -14489,7 +14565,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
             "terminal": {
               "$type": "RuleCall",
               "rule": {
-                "$ref": "#/rules@159"
+                "$ref": "#/rules@163"
               },
               "arguments": []
             },
@@ -14536,7 +14612,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                         "terminal": {
                           "$type": "RuleCall",
                           "rule": {
-                            "$ref": "#/rules@127"
+                            "$ref": "#/rules@131"
                           },
                           "arguments": []
                         }
@@ -14554,7 +14630,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                     "terminal": {
                       "$type": "RuleCall",
                       "rule": {
-                        "$ref": "#/rules@127"
+                        "$ref": "#/rules@131"
                       },
                       "arguments": []
                     }
@@ -14570,7 +14646,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
             "terminal": {
               "$type": "RuleCall",
               "rule": {
-                "$ref": "#/rules@127"
+                "$ref": "#/rules@131"
               },
               "arguments": []
             }
@@ -14589,7 +14665,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                 "terminal": {
                   "$type": "RuleCall",
                   "rule": {
-                    "$ref": "#/rules@74"
+                    "$ref": "#/rules@78"
                   },
                   "arguments": []
                 }
@@ -14619,42 +14695,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
           {
             "$type": "RuleCall",
             "rule": {
-              "$ref": "#/rules@160"
-            },
-            "arguments": []
-          },
-          {
-            "$type": "RuleCall",
-            "rule": {
-              "$ref": "#/rules@161"
-            },
-            "arguments": []
-          },
-          {
-            "$type": "RuleCall",
-            "rule": {
-              "$ref": "#/rules@162"
-            },
-            "arguments": []
-          },
-          {
-            "$type": "RuleCall",
-            "rule": {
-              "$ref": "#/rules@163"
-            },
-            "arguments": []
-          },
-          {
-            "$type": "RuleCall",
-            "rule": {
               "$ref": "#/rules@164"
-            },
-            "arguments": []
-          },
-          {
-            "$type": "RuleCall",
-            "rule": {
-              "$ref": "#/rules@166"
             },
             "arguments": []
           },
@@ -14668,7 +14709,28 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
           {
             "$type": "RuleCall",
             "rule": {
+              "$ref": "#/rules@166"
+            },
+            "arguments": []
+          },
+          {
+            "$type": "RuleCall",
+            "rule": {
               "$ref": "#/rules@167"
+            },
+            "arguments": []
+          },
+          {
+            "$type": "RuleCall",
+            "rule": {
+              "$ref": "#/rules@168"
+            },
+            "arguments": []
+          },
+          {
+            "$type": "RuleCall",
+            "rule": {
+              "$ref": "#/rules@170"
             },
             "arguments": []
           },
@@ -14682,7 +14744,21 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
           {
             "$type": "RuleCall",
             "rule": {
-              "$ref": "#/rules@170"
+              "$ref": "#/rules@171"
+            },
+            "arguments": []
+          },
+          {
+            "$type": "RuleCall",
+            "rule": {
+              "$ref": "#/rules@173"
+            },
+            "arguments": []
+          },
+          {
+            "$type": "RuleCall",
+            "rule": {
+              "$ref": "#/rules@174"
             },
             "arguments": []
           }
@@ -14724,7 +14800,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                 "terminal": {
                   "$type": "RuleCall",
                   "rule": {
-                    "$ref": "#/rules@172"
+                    "$ref": "#/rules@176"
                   },
                   "arguments": []
                 }
@@ -14767,7 +14843,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
             "terminal": {
               "$type": "RuleCall",
               "rule": {
-                "$ref": "#/rules@27"
+                "$ref": "#/rules@30"
               },
               "arguments": []
             }
@@ -14807,7 +14883,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
             "terminal": {
               "$type": "RuleCall",
               "rule": {
-                "$ref": "#/rules@27"
+                "$ref": "#/rules@30"
               },
               "arguments": []
             }
@@ -14839,7 +14915,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
             "terminal": {
               "$type": "RuleCall",
               "rule": {
-                "$ref": "#/rules@27"
+                "$ref": "#/rules@30"
               },
               "arguments": []
             }
@@ -14875,7 +14951,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
             "terminal": {
               "$type": "RuleCall",
               "rule": {
-                "$ref": "#/rules@27"
+                "$ref": "#/rules@30"
               },
               "arguments": []
             }
@@ -14903,7 +14979,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
             "terminal": {
               "$type": "RuleCall",
               "rule": {
-                "$ref": "#/rules@172"
+                "$ref": "#/rules@176"
               },
               "arguments": []
             }
@@ -14939,7 +15015,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
             "terminal": {
               "$type": "RuleCall",
               "rule": {
-                "$ref": "#/rules@23"
+                "$ref": "#/rules@26"
               },
               "arguments": []
             }
@@ -14985,7 +15061,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                     "terminal": {
                       "$type": "RuleCall",
                       "rule": {
-                        "$ref": "#/rules@168"
+                        "$ref": "#/rules@172"
                       },
                       "arguments": []
                     }
@@ -15049,7 +15125,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
             "terminal": {
               "$type": "RuleCall",
               "rule": {
-                "$ref": "#/rules@172"
+                "$ref": "#/rules@176"
               },
               "arguments": []
             }
@@ -15077,7 +15153,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
             "terminal": {
               "$type": "RuleCall",
               "rule": {
-                "$ref": "#/rules@27"
+                "$ref": "#/rules@30"
               },
               "arguments": []
             }
@@ -15105,7 +15181,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
             "terminal": {
               "$type": "RuleCall",
               "rule": {
-                "$ref": "#/rules@23"
+                "$ref": "#/rules@26"
               },
               "arguments": []
             }
@@ -15124,7 +15200,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                 "terminal": {
                   "$type": "RuleCall",
                   "rule": {
-                    "$ref": "#/rules@23"
+                    "$ref": "#/rules@26"
                   },
                   "arguments": []
                 }
@@ -15183,7 +15259,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                     "terminal": {
                       "$type": "RuleCall",
                       "rule": {
-                        "$ref": "#/rules@23"
+                        "$ref": "#/rules@26"
                       },
                       "arguments": []
                     }
@@ -15202,7 +15278,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                         "terminal": {
                           "$type": "RuleCall",
                           "rule": {
-                            "$ref": "#/rules@23"
+                            "$ref": "#/rules@26"
                           },
                           "arguments": []
                         }
@@ -15233,7 +15309,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                 "terminal": {
                   "$type": "RuleCall",
                   "rule": {
-                    "$ref": "#/rules@23"
+                    "$ref": "#/rules@26"
                   },
                   "arguments": []
                 }
@@ -15252,7 +15328,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                     "terminal": {
                       "$type": "RuleCall",
                       "rule": {
-                        "$ref": "#/rules@23"
+                        "$ref": "#/rules@26"
                       },
                       "arguments": []
                     }
@@ -15276,7 +15352,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                 "terminal": {
                   "$type": "RuleCall",
                   "rule": {
-                    "$ref": "#/rules@23"
+                    "$ref": "#/rules@26"
                   },
                   "arguments": []
                 }
@@ -15295,7 +15371,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                     "terminal": {
                       "$type": "RuleCall",
                       "rule": {
-                        "$ref": "#/rules@23"
+                        "$ref": "#/rules@26"
                       },
                       "arguments": []
                     }
@@ -15334,7 +15410,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                     "terminal": {
                       "$type": "RuleCall",
                       "rule": {
-                        "$ref": "#/rules@174"
+                        "$ref": "#/rules@178"
                       },
                       "arguments": []
                     }
@@ -15346,7 +15422,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                     "terminal": {
                       "$type": "RuleCall",
                       "rule": {
-                        "$ref": "#/rules@177"
+                        "$ref": "#/rules@181"
                       },
                       "arguments": []
                     }
@@ -15363,7 +15439,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                     "terminal": {
                       "$type": "RuleCall",
                       "rule": {
-                        "$ref": "#/rules@175"
+                        "$ref": "#/rules@179"
                       },
                       "arguments": []
                     }
@@ -15382,7 +15458,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                         "terminal": {
                           "$type": "RuleCall",
                           "rule": {
-                            "$ref": "#/rules@176"
+                            "$ref": "#/rules@180"
                           },
                           "arguments": []
                         }
@@ -15445,7 +15521,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
               {
                 "$type": "RuleCall",
                 "rule": {
-                  "$ref": "#/rules@18"
+                  "$ref": "#/rules@21"
                 },
                 "arguments": []
               }
@@ -15468,7 +15544,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
           {
             "$type": "RuleCall",
             "rule": {
-              "$ref": "#/rules@42"
+              "$ref": "#/rules@46"
             },
             "arguments": []
           },
@@ -15481,7 +15557,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                   {
                     "$type": "RuleCall",
                     "rule": {
-                      "$ref": "#/rules@138"
+                      "$ref": "#/rules@142"
                     },
                     "arguments": []
                   },
@@ -15512,7 +15588,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                   {
                     "$type": "RuleCall",
                     "rule": {
-                      "$ref": "#/rules@138"
+                      "$ref": "#/rules@142"
                     },
                     "arguments": []
                   },
@@ -15544,14 +15620,14 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
           {
             "$type": "RuleCall",
             "rule": {
-              "$ref": "#/rules@20"
+              "$ref": "#/rules@23"
             },
             "arguments": []
           },
           {
             "$type": "RuleCall",
             "rule": {
-              "$ref": "#/rules@42"
+              "$ref": "#/rules@46"
             },
             "arguments": []
           }
@@ -15578,7 +15654,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
             "terminal": {
               "$type": "RuleCall",
               "rule": {
-                "$ref": "#/rules@179"
+                "$ref": "#/rules@183"
               },
               "arguments": []
             },
@@ -15591,7 +15667,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
             "terminal": {
               "$type": "RuleCall",
               "rule": {
-                "$ref": "#/rules@20"
+                "$ref": "#/rules@23"
               },
               "arguments": []
             }
@@ -15671,7 +15747,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
             "terminal": {
               "$type": "RuleCall",
               "rule": {
-                "$ref": "#/rules@127"
+                "$ref": "#/rules@131"
               },
               "arguments": []
             }
@@ -15761,7 +15837,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                 "terminal": {
                   "$type": "RuleCall",
                   "rule": {
-                    "$ref": "#/rules@27"
+                    "$ref": "#/rules@30"
                   },
                   "arguments": []
                 }
@@ -15776,7 +15852,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
             "terminal": {
               "$type": "RuleCall",
               "rule": {
-                "$ref": "#/rules@74"
+                "$ref": "#/rules@78"
               },
               "arguments": []
             }
@@ -15804,7 +15880,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
             "terminal": {
               "$type": "RuleCall",
               "rule": {
-                "$ref": "#/rules@127"
+                "$ref": "#/rules@131"
               },
               "arguments": []
             }
@@ -15840,7 +15916,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                 "terminal": {
                   "$type": "RuleCall",
                   "rule": {
-                    "$ref": "#/rules@15"
+                    "$ref": "#/rules@18"
                   },
                   "arguments": []
                 }
@@ -15859,7 +15935,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
             "terminal": {
               "$type": "RuleCall",
               "rule": {
-                "$ref": "#/rules@126"
+                "$ref": "#/rules@130"
               },
               "arguments": []
             }
@@ -15878,7 +15954,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                 "terminal": {
                   "$type": "RuleCall",
                   "rule": {
-                    "$ref": "#/rules@126"
+                    "$ref": "#/rules@130"
                   },
                   "arguments": []
                 }
@@ -15900,7 +15976,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                 "terminal": {
                   "$type": "RuleCall",
                   "rule": {
-                    "$ref": "#/rules@27"
+                    "$ref": "#/rules@30"
                   },
                   "arguments": []
                 }
@@ -15935,7 +16011,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
             "terminal": {
               "$type": "RuleCall",
               "rule": {
-                "$ref": "#/rules@127"
+                "$ref": "#/rules@131"
               },
               "arguments": []
             }
@@ -15971,7 +16047,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                 "terminal": {
                   "$type": "RuleCall",
                   "rule": {
-                    "$ref": "#/rules@15"
+                    "$ref": "#/rules@18"
                   },
                   "arguments": []
                 }
@@ -15993,7 +16069,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                 "terminal": {
                   "$type": "RuleCall",
                   "rule": {
-                    "$ref": "#/rules@27"
+                    "$ref": "#/rules@30"
                   },
                   "arguments": []
                 }
@@ -16024,7 +16100,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
             "terminal": {
               "$type": "RuleCall",
               "rule": {
-                "$ref": "#/rules@184"
+                "$ref": "#/rules@188"
               },
               "arguments": []
             }
@@ -16036,7 +16112,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
             "terminal": {
               "$type": "RuleCall",
               "rule": {
-                "$ref": "#/rules@20"
+                "$ref": "#/rules@23"
               },
               "arguments": []
             }
@@ -16185,7 +16261,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
             "elementType": {
               "$type": "SimpleType",
               "typeRef": {
-                "$ref": "#/rules@63"
+                "$ref": "#/rules@67"
               }
             }
           },
@@ -16208,7 +16284,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
             "elementType": {
               "$type": "SimpleType",
               "typeRef": {
-                "$ref": "#/rules@69"
+                "$ref": "#/rules@73"
               }
             }
           },
@@ -16221,7 +16297,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
           "type": {
             "$type": "SimpleType",
             "typeRef": {
-              "$ref": "#/rules@27/inferredType"
+              "$ref": "#/rules@30/inferredType"
             }
           }
         },
@@ -16250,7 +16326,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
           "type": {
             "$type": "SimpleType",
             "typeRef": {
-              "$ref": "#/rules@64"
+              "$ref": "#/rules@68"
             }
           }
         }
@@ -16361,7 +16437,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
           "type": {
             "$type": "SimpleType",
             "typeRef": {
-              "$ref": "#/rules@132"
+              "$ref": "#/rules@136"
             }
           }
         },
@@ -16373,7 +16449,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
             "elementType": {
               "$type": "SimpleType",
               "typeRef": {
-                "$ref": "#/rules@142/inferredType"
+                "$ref": "#/rules@146/inferredType"
               }
             }
           },
@@ -16386,7 +16462,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
           "type": {
             "$type": "SimpleType",
             "typeRef": {
-              "$ref": "#/rules@74"
+              "$ref": "#/rules@78"
             }
           }
         },
@@ -16397,7 +16473,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
           "type": {
             "$type": "SimpleType",
             "typeRef": {
-              "$ref": "#/rules@148"
+              "$ref": "#/rules@152"
             }
           }
         }
@@ -16437,7 +16513,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
           "type": {
             "$type": "SimpleType",
             "typeRef": {
-              "$ref": "#/rules@132"
+              "$ref": "#/rules@136"
             }
           }
         },
@@ -16449,7 +16525,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
             "elementType": {
               "$type": "SimpleType",
               "typeRef": {
-                "$ref": "#/rules@142/inferredType"
+                "$ref": "#/rules@146/inferredType"
               }
             }
           },
@@ -16461,7 +16537,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
           "type": {
             "$type": "SimpleType",
             "typeRef": {
-              "$ref": "#/rules@74"
+              "$ref": "#/rules@78"
             }
           },
           "isOptional": false
@@ -16511,7 +16587,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
           "type": {
             "$type": "SimpleType",
             "typeRef": {
-              "$ref": "#/rules@132"
+              "$ref": "#/rules@136"
             }
           }
         },
@@ -16523,7 +16599,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
             "elementType": {
               "$type": "SimpleType",
               "typeRef": {
-                "$ref": "#/rules@142/inferredType"
+                "$ref": "#/rules@146/inferredType"
               }
             }
           },
@@ -16535,7 +16611,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
           "type": {
             "$type": "SimpleType",
             "typeRef": {
-              "$ref": "#/rules@74"
+              "$ref": "#/rules@78"
             }
           },
           "isOptional": false
@@ -16567,7 +16643,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
           "type": {
             "$type": "SimpleType",
             "typeRef": {
-              "$ref": "#/rules@132"
+              "$ref": "#/rules@136"
             }
           }
         },
@@ -16579,7 +16655,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
             "elementType": {
               "$type": "SimpleType",
               "typeRef": {
-                "$ref": "#/rules@142/inferredType"
+                "$ref": "#/rules@146/inferredType"
               }
             }
           },
@@ -16592,7 +16668,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
           "type": {
             "$type": "SimpleType",
             "typeRef": {
-              "$ref": "#/rules@74"
+              "$ref": "#/rules@78"
             }
           }
         },
@@ -16603,7 +16679,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
           "type": {
             "$type": "SimpleType",
             "typeRef": {
-              "$ref": "#/rules@148"
+              "$ref": "#/rules@152"
             }
           }
         }
@@ -16642,7 +16718,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
           "type": {
             "$type": "SimpleType",
             "typeRef": {
-              "$ref": "#/rules@149/inferredType"
+              "$ref": "#/rules@153/inferredType"
             }
           },
           "isOptional": false
@@ -16764,31 +16840,13 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
           {
             "$type": "SimpleType",
             "typeRef": {
-              "$ref": "#/rules@155"
+              "$ref": "#/rules@159"
             }
           },
           {
             "$type": "SimpleType",
             "typeRef": {
-              "$ref": "#/rules@173"
-            }
-          },
-          {
-            "$type": "SimpleType",
-            "typeRef": {
-              "$ref": "#/rules@178"
-            }
-          },
-          {
-            "$type": "SimpleType",
-            "typeRef": {
-              "$ref": "#/rules@180"
-            }
-          },
-          {
-            "$type": "SimpleType",
-            "typeRef": {
-              "$ref": "#/rules@181"
+              "$ref": "#/rules@177"
             }
           },
           {
@@ -16800,19 +16858,37 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
           {
             "$type": "SimpleType",
             "typeRef": {
-              "$ref": "#/rules@183"
+              "$ref": "#/rules@184"
             }
           },
           {
             "$type": "SimpleType",
             "typeRef": {
-              "$ref": "#/rules@139"
+              "$ref": "#/rules@185"
             }
           },
           {
             "$type": "SimpleType",
             "typeRef": {
-              "$ref": "#/rules@74"
+              "$ref": "#/rules@186"
+            }
+          },
+          {
+            "$type": "SimpleType",
+            "typeRef": {
+              "$ref": "#/rules@187"
+            }
+          },
+          {
+            "$type": "SimpleType",
+            "typeRef": {
+              "$ref": "#/rules@143"
+            }
+          },
+          {
+            "$type": "SimpleType",
+            "typeRef": {
+              "$ref": "#/rules@78"
             }
           }
         ]
@@ -16866,7 +16942,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
           {
             "$type": "SimpleType",
             "typeRef": {
-              "$ref": "#/rules@76"
+              "$ref": "#/rules@80"
             }
           }
         ]

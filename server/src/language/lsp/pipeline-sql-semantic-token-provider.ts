@@ -10,8 +10,7 @@ import * as AST from '../generated/ast.js';
  * a name, not a keyword.
  */
 const keywordNameRules = new Set([
-    'SoftKeyword', 'ClauseKeyword', 'ReservedKeyword', 'Identifier', 'NameStart', 'PlainQualifiedName', 'StreamQualifiedName',
-    'AsAlias', 'TypeName',
+    'SoftKeyword', 'ClauseKeyword', 'ReservedKeyword', 'StreamWord', 'GroupingWord', 'IdentifierWord', 'AsAlias', 'TypeName',
 ]);
 
 /**

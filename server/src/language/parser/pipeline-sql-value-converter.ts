@@ -13,7 +13,10 @@ const keywordPhraseRules = new Set([
 ]);
 
 /** Rules whose value is a name: a keyword used as a name keeps its spelling from the source. */
-const nameRules = new Set(['Identifier', 'FunctionIdentifier', 'AliasName', 'SoftKeyword', 'ClauseKeyword', 'MemberName', 'ReservedKeyword']);
+const nameRules = new Set([
+    'Identifier', 'FunctionIdentifier', 'AliasName', 'SoftKeyword', 'ClauseKeyword', 'MemberName', 'ReservedKeyword', 'StreamWord',
+    'GroupingWord', 'IdentifierWord', 'AsAlias',
+]);
 
 /** Rules whose value is their source text without whitespace or comments. */
 const verbatimRules = new Set(['JsonPathText', 'SignedNumber']);
@@ -49,6 +52,8 @@ export class PipelineSqlValueConverter extends DefaultValueConverter {
                 return configValue(input, cstNode);
             case 'IdentifierClause':
                 return identifierClauseName(cstNode);
+            case 'NotOperator':
+                return 'NOT';
         }
         if (keywordPhraseRules.has(name)) {
             return keywordPhrase(cstNode);
