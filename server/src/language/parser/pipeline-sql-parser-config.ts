@@ -7,6 +7,7 @@ import { LLStarLookaheadStrategy } from 'chevrotain-allstar';
 import type { LangiumCoreServices } from 'langium';
 
 type OptionalOptions = Parameters<LLStarLookaheadStrategy['buildLookaheadForOptional']>[0];
+type OptionalLookahead = ReturnType<LLStarLookaheadStrategy['buildLookaheadForOptional']>;
 type AlternationOptions = Parameters<LLStarLookaheadStrategy['buildLookaheadForAlternation']>[0];
 type AlternationLookahead = ReturnType<LLStarLookaheadStrategy['buildLookaheadForAlternation']>;
 
@@ -22,20 +23,25 @@ const maxAmbiguityReports = 100;
 export const lookaheadAmbiguities: string[] = [];
 
 /**
- * Tokens that start an optional construct at the end of a grammar rule but can also follow that rule
- * in valid SQL, so one token of lookahead is not enough to decide whether to enter the construct:
- * `IGNORE NULLS` after a call versus the AUTO CDC clause `IGNORE NULL UPDATES` after `SEQUENCE BY f(x)`;
- * the predicate `NOT IN|LIKE|BETWEEN` versus `DEFAULT 0 NOT NULL`; the sign of a further interval part
- * (`INTERVAL 1 DAY -2 HOURS`) versus a subtraction (`INTERVAL 1 DAY - x`).
+ * Per grammar rule, tokens that start an optional construct at the end of that rule but can also
+ * follow the rule in valid SQL, so one token of lookahead is not enough to decide whether to enter the
+ * construct: `IGNORE NULLS` after a call versus the AUTO CDC clause `IGNORE NULL UPDATES` after
+ * `SEQUENCE BY f(x)`; the predicate `NOT IN|LIKE|BETWEEN` versus `DEFAULT 0 NOT NULL`; the sign of a
+ * further interval part (`INTERVAL 1 DAY -2 HOURS`) versus a subtraction (`INTERVAL 1 DAY - x`).
  */
-const sharedStarters = new Set(['IGNORE', 'NOT', '-', '+']);
+const sharedStarters: Readonly<Record<string, ReadonlySet<string>>> = {
+    ColumnOrFunctionCall: new Set(['IGNORE']),
+    PredicateExpression: new Set(['NOT']),
+    IntervalLiteral: new Set(['-', '+']),
+};
 
 /**
  * The lookahead strategy: Langium's ALL(*) (from chevrotain-allstar) with two adjustments.
  *
- * - ALL(*) decides most optional constructs by their first token. For optional or repeated constructs
- *   that can start with one of the {@link sharedStarters} it always runs the full prediction, so the
- *   construct is entered only when the input really continues it.
+ * - ALL(*) decides most optional constructs by their first token. When that token is one of the
+ *   {@link sharedStarters} of the rule, the full prediction runs instead, so the construct is entered only when the
+ *   input really continues it. Other tokens keep the one-token decision, which commits early and so
+ *   reports a mistake inside the construct where it is.
  * - When no alternative of a choice fits the input, ALL(*) gives up at the first token of the choice,
  *   and the syntax error would be reported there, possibly far before the real mistake (`WHERE (;`
  *   would be reported at `(`). Instead the first alternative that can start with that token is taken,
@@ -61,11 +67,20 @@ export class PipelineSqlLookaheadStrategy extends LLStarLookaheadStrategy {
         };
     }
 
-    override buildLookaheadForOptional(options: OptionalOptions): ReturnType<LLStarLookaheadStrategy['buildLookaheadForOptional']> {
-        const production = findProduction(options.rule.definition, options.prodType, options.prodOccurrence);
-        const ambiguous = production !== undefined && [...firstTokens(production, new Set())].some(name => sharedStarters.has(name));
+    override buildLookaheadForOptional(options: OptionalOptions): OptionalLookahead {
+        const fast = super.buildLookaheadForOptional(options);
+        const candidates = sharedStarters[options.rule.name.replace(/\u200B$/, '')];
+        const production = candidates && findProduction(options.rule.definition, options.prodType, options.prodOccurrence);
+        const starters = production ? [...firstTokens(production, new Set())].filter(name => candidates.has(name)) : [];
+        if (starters.length === 0) {
+            return fast;
+        }
         // `dynamicTokensEnabled` is how the base class is told not to take its one-token shortcut.
-        return super.buildLookaheadForOptional(ambiguous ? { ...options, dynamicTokensEnabled: true } : options);
+        const full = super.buildLookaheadForOptional({ ...options, dynamicTokensEnabled: true });
+        const ambiguous = new Set(starters);
+        return function (this: ThisParameterType<OptionalLookahead>) {
+            return ambiguous.has(this.LA(1).tokenType.name) ? full.call(this) : fast.call(this);
+        };
     }
 }
 
