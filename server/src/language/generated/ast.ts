@@ -304,7 +304,7 @@ export interface AliasedExpression extends langium.AstNode {
     readonly $container: PipeAggregate | PivotClause;
     readonly $type: 'AliasedExpression';
     alias?: AliasName | Identifier;
-    expression: Expression;
+    expression: BinaryExpression;
 }
 
 export const AliasedExpression = {
@@ -351,7 +351,7 @@ export function isAlterOwner(item: unknown): item is AlterOwner {
 export interface ApplyAsDeleteClause extends langium.AstNode {
     readonly $container: AutoCdcSpec | SnapshotSpec;
     readonly $type: 'ApplyAsDeleteClause';
-    condition: Expression;
+    condition: BinaryExpression;
 }
 
 export const ApplyAsDeleteClause = {
@@ -366,7 +366,7 @@ export function isApplyAsDeleteClause(item: unknown): item is ApplyAsDeleteClaus
 export interface ApplyAsTruncateClause extends langium.AstNode {
     readonly $container: AutoCdcSpec | SnapshotSpec;
     readonly $type: 'ApplyAsTruncateClause';
-    condition: Expression;
+    condition: BinaryExpression;
 }
 
 export const ApplyAsTruncateClause = {
@@ -437,7 +437,7 @@ export interface Assignment extends langium.AstNode {
     readonly $container: PipeSet | UpdateStatement;
     readonly $type: 'Assignment';
     column: ColumnPath;
-    value: Expression;
+    value: BinaryExpression;
 }
 
 export const Assignment = {
@@ -499,7 +499,7 @@ export function isAutoCdcSpec(item: unknown): item is AutoCdcSpec {
 }
 
 export interface BetweenExpression extends langium.AstNode {
-    readonly $container: AliasedExpression | ApplyAsDeleteClause | ApplyAsTruncateClause | Assignment | BinaryExpression | CaseExpression | CaseWhen | CastExpression | DefaultProperty | DeleteStatement | Expectation | ExtractExpression | FlowWhereClause | FunctionArgument | FunctionCall | GeneratedAsProperty | GroupByClause | GroupingSets | InExpression | InsertFlow | InsertStatement | IntervalPart | JsonPath | Lambda | LikeExpression | MaskProperty | OverlayExpression | PipeJoin | PipeOrganization | PipeWhere | PositionExpression | Query | ReplaceUsingSpec | RowFilterClause | SelectItem | SelectQuery | SequenceByClause | SortItem | StructFieldAccess | Subscript | SubstringExpression | SystemSequenceByClause | TableArgument | TableConstraint | TableSample | TrimExpression | TupleExpression | UnaryExpression | UpdateStatement | ValuesRelation | WindowSpec;
+    readonly $container: BinaryExpression | CastExpression | FunctionCall | JsonPath | StructFieldAccess | Subscript | UnaryExpression;
     readonly $type: 'BetweenExpression';
     lower: BinaryExpression;
     not: boolean;
@@ -539,7 +539,7 @@ export function isBinaryExpression(item: unknown): item is BinaryExpression {
 }
 
 export interface BinaryLiteral extends langium.AstNode {
-    readonly $container: AliasedExpression | ApplyAsDeleteClause | ApplyAsTruncateClause | Assignment | BinaryExpression | CaseExpression | CaseWhen | CastExpression | DefaultProperty | DeleteStatement | Expectation | ExtractExpression | FlowWhereClause | FunctionArgument | FunctionCall | GeneratedAsProperty | GroupByClause | GroupingSets | InExpression | InsertFlow | InsertStatement | IntervalPart | JsonPath | Lambda | LikeExpression | MaskProperty | OverlayExpression | PipeJoin | PipeOrganization | PipeWhere | PositionExpression | Query | ReplaceUsingSpec | RowFilterClause | SelectItem | SelectQuery | SequenceByClause | SortItem | StructFieldAccess | Subscript | SubstringExpression | SystemSequenceByClause | TableArgument | TableConstraint | TableSample | TrimExpression | TupleExpression | UnaryExpression | UpdateStatement | ValuesRelation | WindowSpec;
+    readonly $container: BinaryExpression | CastExpression | FunctionCall | JsonPath | StructFieldAccess | Subscript | UnaryExpression;
     readonly $type: 'BinaryLiteral';
     value: string;
 }
@@ -554,7 +554,7 @@ export function isBinaryLiteral(item: unknown): item is BinaryLiteral {
 }
 
 export interface BooleanLiteral extends langium.AstNode {
-    readonly $container: AliasedExpression | ApplyAsDeleteClause | ApplyAsTruncateClause | Assignment | BinaryExpression | CaseExpression | CaseWhen | CastExpression | DefaultProperty | DeleteStatement | Expectation | ExtractExpression | FlowWhereClause | FunctionArgument | FunctionCall | GeneratedAsProperty | GroupByClause | GroupingSets | InExpression | InsertFlow | InsertStatement | IntervalPart | JsonPath | Lambda | LikeExpression | MaskProperty | OverlayExpression | PipeJoin | PipeOrganization | PipeWhere | PositionExpression | Query | ReplaceUsingSpec | RowFilterClause | SelectItem | SelectQuery | SequenceByClause | SortItem | StructFieldAccess | Subscript | SubstringExpression | SystemSequenceByClause | TableArgument | TableConstraint | TableSample | TrimExpression | TupleExpression | UnaryExpression | UpdateStatement | ValuesRelation | WindowSpec;
+    readonly $container: BinaryExpression | CastExpression | FunctionCall | JsonPath | StructFieldAccess | Subscript | UnaryExpression;
     readonly $type: 'BooleanLiteral';
     value: boolean;
 }
@@ -569,10 +569,10 @@ export function isBooleanLiteral(item: unknown): item is BooleanLiteral {
 }
 
 export interface CaseExpression extends langium.AstNode {
-    readonly $container: AliasedExpression | ApplyAsDeleteClause | ApplyAsTruncateClause | Assignment | BinaryExpression | CaseExpression | CaseWhen | CastExpression | DefaultProperty | DeleteStatement | Expectation | ExtractExpression | FlowWhereClause | FunctionArgument | FunctionCall | GeneratedAsProperty | GroupByClause | GroupingSets | InExpression | InsertFlow | InsertStatement | IntervalPart | JsonPath | Lambda | LikeExpression | MaskProperty | OverlayExpression | PipeJoin | PipeOrganization | PipeWhere | PositionExpression | Query | ReplaceUsingSpec | RowFilterClause | SelectItem | SelectQuery | SequenceByClause | SortItem | StructFieldAccess | Subscript | SubstringExpression | SystemSequenceByClause | TableArgument | TableConstraint | TableSample | TrimExpression | TupleExpression | UnaryExpression | UpdateStatement | ValuesRelation | WindowSpec;
+    readonly $container: BinaryExpression | CastExpression | FunctionCall | JsonPath | StructFieldAccess | Subscript | UnaryExpression;
     readonly $type: 'CaseExpression';
-    operand?: Expression;
-    otherwise?: Expression;
+    operand?: BinaryExpression;
+    otherwise?: BinaryExpression;
     whens: Array<CaseWhen>;
 }
 
@@ -590,8 +590,8 @@ export function isCaseExpression(item: unknown): item is CaseExpression {
 export interface CaseWhen extends langium.AstNode {
     readonly $container: CaseExpression;
     readonly $type: 'CaseWhen';
-    condition: Expression;
-    result: Expression;
+    condition: BinaryExpression;
+    result: BinaryExpression;
 }
 
 export const CaseWhen = {
@@ -605,9 +605,9 @@ export function isCaseWhen(item: unknown): item is CaseWhen {
 }
 
 export interface CastExpression extends langium.AstNode {
-    readonly $container: AliasedExpression | ApplyAsDeleteClause | ApplyAsTruncateClause | Assignment | BinaryExpression | CaseExpression | CaseWhen | CastExpression | DefaultProperty | DeleteStatement | Expectation | ExtractExpression | FlowWhereClause | FunctionArgument | FunctionCall | GeneratedAsProperty | GroupByClause | GroupingSets | InExpression | InsertFlow | InsertStatement | IntervalPart | JsonPath | Lambda | LikeExpression | MaskProperty | OverlayExpression | PipeJoin | PipeOrganization | PipeWhere | PositionExpression | Query | ReplaceUsingSpec | RowFilterClause | SelectItem | SelectQuery | SequenceByClause | SortItem | StructFieldAccess | Subscript | SubstringExpression | SystemSequenceByClause | TableArgument | TableConstraint | TableSample | TrimExpression | TupleExpression | UnaryExpression | UpdateStatement | ValuesRelation | WindowSpec;
+    readonly $container: BinaryExpression | CastExpression | FunctionCall | JsonPath | StructFieldAccess | Subscript | UnaryExpression;
     readonly $type: 'CastExpression';
-    expression: Expression;
+    expression: BinaryExpression | Expression;
     tryCast: boolean;
     type: DataType;
 }
@@ -714,7 +714,7 @@ export function isColumnProperty(item: unknown): item is ColumnProperty {
 }
 
 export interface ColumnReference extends langium.AstNode {
-    readonly $container: AliasedExpression | ApplyAsDeleteClause | ApplyAsTruncateClause | Assignment | BinaryExpression | CaseExpression | CaseWhen | CastExpression | DefaultProperty | DeleteStatement | Expectation | ExtractExpression | FlowWhereClause | FunctionArgument | FunctionCall | GeneratedAsProperty | GroupByClause | GroupingSets | InExpression | InsertFlow | InsertStatement | IntervalPart | JsonPath | Lambda | LikeExpression | MaskProperty | OverlayExpression | PipeJoin | PipeOrganization | PipeWhere | PositionExpression | Query | ReplaceUsingSpec | RowFilterClause | SelectItem | SelectQuery | SequenceByClause | SortItem | StructFieldAccess | Subscript | SubstringExpression | SystemSequenceByClause | TableArgument | TableConstraint | TableSample | TrimExpression | TupleExpression | UnaryExpression | UpdateStatement | ValuesRelation | WindowSpec;
+    readonly $container: BinaryExpression | CastExpression | FunctionCall | JsonPath | StructFieldAccess | Subscript | UnaryExpression;
     readonly $type: 'ColumnReference';
     parts: Array<string>;
 }
@@ -1104,7 +1104,7 @@ export function isDefaultCollationClause(item: unknown): item is DefaultCollatio
 export interface DefaultProperty extends langium.AstNode {
     readonly $container: ColumnDef;
     readonly $type: 'DefaultProperty';
-    value: Expression;
+    value: BinaryExpression;
 }
 
 export const DefaultProperty = {
@@ -1121,7 +1121,7 @@ export interface DeleteStatement extends langium.AstNode {
     readonly $type: 'DeleteStatement';
     alias?: AliasName | Identifier;
     target: DatasetRef;
-    where?: Expression;
+    where?: BinaryExpression;
 }
 
 export const DeleteStatement = {
@@ -1149,7 +1149,7 @@ export function isEmptyGroupingSet(item: unknown): item is EmptyGroupingSet {
 }
 
 export interface ExistsExpression extends langium.AstNode {
-    readonly $container: AliasedExpression | ApplyAsDeleteClause | ApplyAsTruncateClause | Assignment | BinaryExpression | CaseExpression | CaseWhen | CastExpression | DefaultProperty | DeleteStatement | Expectation | ExtractExpression | FlowWhereClause | FunctionArgument | FunctionCall | GeneratedAsProperty | GroupByClause | GroupingSets | InExpression | InsertFlow | InsertStatement | IntervalPart | JsonPath | Lambda | LikeExpression | MaskProperty | OverlayExpression | PipeJoin | PipeOrganization | PipeWhere | PositionExpression | Query | ReplaceUsingSpec | RowFilterClause | SelectItem | SelectQuery | SequenceByClause | SortItem | StructFieldAccess | Subscript | SubstringExpression | SystemSequenceByClause | TableArgument | TableConstraint | TableSample | TrimExpression | TupleExpression | UnaryExpression | UpdateStatement | ValuesRelation | WindowSpec;
+    readonly $container: BinaryExpression | CastExpression | FunctionCall | JsonPath | StructFieldAccess | Subscript | UnaryExpression;
     readonly $type: 'ExistsExpression';
     query: Query;
 }
@@ -1166,7 +1166,7 @@ export function isExistsExpression(item: unknown): item is ExistsExpression {
 export interface Expectation extends langium.AstNode {
     readonly $container: PipelineFile | TableSpec;
     readonly $type: 'Expectation';
-    condition: Expression;
+    condition: BinaryExpression;
     dropRow: boolean;
     failUpdate: boolean;
     name: Identifier;
@@ -1195,10 +1195,10 @@ export function isExpression(item: unknown): item is Expression {
 }
 
 export interface ExtractExpression extends langium.AstNode {
-    readonly $container: AliasedExpression | ApplyAsDeleteClause | ApplyAsTruncateClause | Assignment | BinaryExpression | CaseExpression | CaseWhen | CastExpression | DefaultProperty | DeleteStatement | Expectation | ExtractExpression | FlowWhereClause | FunctionArgument | FunctionCall | GeneratedAsProperty | GroupByClause | GroupingSets | InExpression | InsertFlow | InsertStatement | IntervalPart | JsonPath | Lambda | LikeExpression | MaskProperty | OverlayExpression | PipeJoin | PipeOrganization | PipeWhere | PositionExpression | Query | ReplaceUsingSpec | RowFilterClause | SelectItem | SelectQuery | SequenceByClause | SortItem | StructFieldAccess | Subscript | SubstringExpression | SystemSequenceByClause | TableArgument | TableConstraint | TableSample | TrimExpression | TupleExpression | UnaryExpression | UpdateStatement | ValuesRelation | WindowSpec;
+    readonly $container: BinaryExpression | CastExpression | FunctionCall | JsonPath | StructFieldAccess | Subscript | UnaryExpression;
     readonly $type: 'ExtractExpression';
     field: Identifier;
-    source: Expression;
+    source: BinaryExpression;
 }
 
 export const ExtractExpression = {
@@ -1224,7 +1224,7 @@ export function isFlowBody(item: unknown): item is FlowBody {
 export interface FlowWhereClause extends langium.AstNode {
     readonly $container: AutoCdcSpec | SnapshotSpec;
     readonly $type: 'FlowWhereClause';
-    condition: Expression;
+    condition: BinaryExpression;
 }
 
 export const FlowWhereClause = {
@@ -1291,7 +1291,7 @@ export interface FunctionArgument extends langium.AstNode {
     readonly $type: 'FunctionArgument';
     alias?: Identifier;
     name?: Identifier;
-    value: Expression | TableArgument;
+    value: BinaryExpression | TableArgument;
 }
 
 export const FunctionArgument = {
@@ -1306,7 +1306,7 @@ export function isFunctionArgument(item: unknown): item is FunctionArgument {
 }
 
 export interface FunctionCall extends langium.AstNode {
-    readonly $container: AliasedExpression | ApplyAsDeleteClause | ApplyAsTruncateClause | Assignment | BinaryExpression | CaseExpression | CaseWhen | CastExpression | DefaultProperty | DeleteStatement | Expectation | ExtractExpression | FlowWhereClause | FunctionArgument | FunctionCall | GeneratedAsProperty | GroupByClause | GroupingSets | InExpression | InsertFlow | InsertStatement | IntervalPart | JsonPath | Lambda | LateralView | LikeExpression | MaskProperty | OverlayExpression | PipeJoin | PipeOrganization | PipeWhere | PositionExpression | Query | ReplaceUsingSpec | RowFilterClause | SelectItem | SelectQuery | SequenceByClause | SortItem | StructFieldAccess | Subscript | SubstringExpression | SystemSequenceByClause | TableArgument | TableConstraint | TableSample | TrimExpression | TupleExpression | UnaryExpression | UpdateStatement | ValuesRelation | WindowSpec;
+    readonly $container: BinaryExpression | CastExpression | FunctionCall | JsonPath | LateralView | StructFieldAccess | Subscript | UnaryExpression;
     readonly $type: 'FunctionCall';
     args: Array<FunctionArgument>;
     distinct: boolean;
@@ -1351,7 +1351,7 @@ export function isFunctionName(item: unknown): item is FunctionName {
 export interface GeneratedAsProperty extends langium.AstNode {
     readonly $container: ColumnDef;
     readonly $type: 'GeneratedAsProperty';
-    expression: Expression;
+    expression: BinaryExpression;
 }
 
 export const GeneratedAsProperty = {
@@ -1384,7 +1384,7 @@ export function isGroupByClause(item: unknown): item is GroupByClause {
     return reflection.isInstance(item, GroupByClause.$type);
 }
 
-export type GroupingItem = Expression | GroupingSets;
+export type GroupingItem = BinaryExpression | GroupingSets;
 
 export const GroupingItem = {
     $type: 'GroupingItem'
@@ -1439,10 +1439,10 @@ export function isGroupingWord(item: unknown): item is GroupingWord {
     return item === 'ROLLUP' || item === 'CUBE';
 }
 
-export type Identifier = FunctionIdentifier | GroupingWord | IdentifierClause | IdentifierWord | StreamWord;
+export type Identifier = ClauseKeyword | GroupingWord | IdentifierClause | IdentifierWord | SoftKeyword | StreamWord | string;
 
 export function isIdentifier(item: unknown): item is Identifier {
-    return isFunctionIdentifier(item) || isIdentifierClause(item) || isStreamWord(item) || isGroupingWord(item) || isIdentifierWord(item);
+    return isSoftKeyword(item) || isClauseKeyword(item) || isIdentifierClause(item) || isStreamWord(item) || isGroupingWord(item) || isIdentifierWord(item) || (typeof item === 'string' && (/([_a-zA-Z]|\$\{[^}\r\n]*\})(\w|\$\{[^}\r\n]*\})*/.test(item) || /`([^`]|``)*`/.test(item)));
 }
 
 export type IdentifierClause = string;
@@ -1513,12 +1513,12 @@ export function isIgnoreNullUpdatesClause(item: unknown): item is IgnoreNullUpda
 }
 
 export interface InExpression extends langium.AstNode {
-    readonly $container: AliasedExpression | ApplyAsDeleteClause | ApplyAsTruncateClause | Assignment | BinaryExpression | CaseExpression | CaseWhen | CastExpression | DefaultProperty | DeleteStatement | Expectation | ExtractExpression | FlowWhereClause | FunctionArgument | FunctionCall | GeneratedAsProperty | GroupByClause | GroupingSets | InExpression | InsertFlow | InsertStatement | IntervalPart | JsonPath | Lambda | LikeExpression | MaskProperty | OverlayExpression | PipeJoin | PipeOrganization | PipeWhere | PositionExpression | Query | ReplaceUsingSpec | RowFilterClause | SelectItem | SelectQuery | SequenceByClause | SortItem | StructFieldAccess | Subscript | SubstringExpression | SystemSequenceByClause | TableArgument | TableConstraint | TableSample | TrimExpression | TupleExpression | UnaryExpression | UpdateStatement | ValuesRelation | WindowSpec;
+    readonly $container: BinaryExpression | CastExpression | FunctionCall | JsonPath | StructFieldAccess | Subscript | UnaryExpression;
     readonly $type: 'InExpression';
     not: boolean;
     query?: Query;
     value: BinaryExpression;
-    values: Array<Expression>;
+    values: Array<BinaryExpression>;
 }
 
 export const InExpression = {
@@ -1555,7 +1555,7 @@ export interface InsertFlow extends langium.AstNode {
     once: boolean;
     query: Query;
     replaceUsing?: ReplaceUsingSpec;
-    replaceWhere?: Expression;
+    replaceWhere?: BinaryExpression;
     target?: DatasetRef;
 }
 
@@ -1580,7 +1580,7 @@ export interface InsertStatement extends langium.AstNode {
     columns: Array<Identifier>;
     overwrite: boolean;
     query: Query;
-    replaceWhere?: Expression;
+    replaceWhere?: BinaryExpression;
     target: DatasetRef;
 }
 
@@ -1605,7 +1605,7 @@ export function isIntersectOperator(item: unknown): item is IntersectOperator {
 }
 
 export interface IntervalLiteral extends langium.AstNode {
-    readonly $container: AliasedExpression | ApplyAsDeleteClause | ApplyAsTruncateClause | Assignment | BinaryExpression | CaseExpression | CaseWhen | CastExpression | DefaultProperty | DeleteStatement | Expectation | ExtractExpression | FlowWhereClause | FunctionArgument | FunctionCall | GeneratedAsProperty | GroupByClause | GroupingSets | InExpression | InsertFlow | InsertStatement | IntervalPart | JsonPath | Lambda | LikeExpression | MaskProperty | OverlayExpression | PipeJoin | PipeOrganization | PipeWhere | PositionExpression | Query | ReplaceUsingSpec | RowFilterClause | SelectItem | SelectQuery | SequenceByClause | SortItem | StructFieldAccess | Subscript | SubstringExpression | SystemSequenceByClause | TableArgument | TableConstraint | TableSample | TriggerOnUpdateClause | TrimExpression | TupleExpression | UnaryExpression | UpdateStatement | ValuesRelation | WatermarkClause | WindowSpec;
+    readonly $container: BinaryExpression | CastExpression | FunctionCall | JsonPath | StructFieldAccess | Subscript | TriggerOnUpdateClause | UnaryExpression | WatermarkClause;
     readonly $type: 'IntervalLiteral';
     negative: boolean;
     parts: Array<IntervalPart>;
@@ -1626,7 +1626,7 @@ export function isIntervalLiteral(item: unknown): item is IntervalLiteral {
 export interface IntervalPart extends langium.AstNode {
     readonly $container: IntervalLiteral;
     readonly $type: 'IntervalPart';
-    expression?: Expression;
+    expression?: BinaryExpression;
     negative: boolean;
     toUnit?: IntervalUnit;
     unit: IntervalUnit;
@@ -1670,7 +1670,7 @@ export function isIntervalUnit(item: unknown): item is IntervalUnit {
 }
 
 export interface IsExpression extends langium.AstNode {
-    readonly $container: AliasedExpression | ApplyAsDeleteClause | ApplyAsTruncateClause | Assignment | BinaryExpression | CaseExpression | CaseWhen | CastExpression | DefaultProperty | DeleteStatement | Expectation | ExtractExpression | FlowWhereClause | FunctionArgument | FunctionCall | GeneratedAsProperty | GroupByClause | GroupingSets | InExpression | InsertFlow | InsertStatement | IntervalPart | JsonPath | Lambda | LikeExpression | MaskProperty | OverlayExpression | PipeJoin | PipeOrganization | PipeWhere | PositionExpression | Query | ReplaceUsingSpec | RowFilterClause | SelectItem | SelectQuery | SequenceByClause | SortItem | StructFieldAccess | Subscript | SubstringExpression | SystemSequenceByClause | TableArgument | TableConstraint | TableSample | TrimExpression | TupleExpression | UnaryExpression | UpdateStatement | ValuesRelation | WindowSpec;
+    readonly $container: BinaryExpression | CastExpression | FunctionCall | JsonPath | StructFieldAccess | Subscript | UnaryExpression;
     readonly $type: 'IsExpression';
     distinctFrom?: BinaryExpression;
     not: boolean;
@@ -1703,7 +1703,7 @@ export function isJoinType(item: unknown): item is JoinType {
 }
 
 export interface JsonPath extends langium.AstNode {
-    readonly $container: AliasedExpression | ApplyAsDeleteClause | ApplyAsTruncateClause | Assignment | BinaryExpression | CaseExpression | CaseWhen | CastExpression | DefaultProperty | DeleteStatement | Expectation | ExtractExpression | FlowWhereClause | FunctionArgument | FunctionCall | GeneratedAsProperty | GroupByClause | GroupingSets | InExpression | InsertFlow | InsertStatement | IntervalPart | JsonPath | Lambda | LikeExpression | MaskProperty | OverlayExpression | PipeJoin | PipeOrganization | PipeWhere | PositionExpression | Query | ReplaceUsingSpec | RowFilterClause | SelectItem | SelectQuery | SequenceByClause | SortItem | StructFieldAccess | Subscript | SubstringExpression | SystemSequenceByClause | TableArgument | TableConstraint | TableSample | TrimExpression | TupleExpression | UnaryExpression | UpdateStatement | ValuesRelation | WindowSpec;
+    readonly $container: BinaryExpression | CastExpression | FunctionCall | JsonPath | StructFieldAccess | Subscript | UnaryExpression;
     readonly $type: 'JsonPath';
     base: Expression;
     path: JsonPathText;
@@ -1726,9 +1726,9 @@ export function isJsonPathText(item: unknown): item is JsonPathText {
 }
 
 export interface Lambda extends langium.AstNode {
-    readonly $container: AliasedExpression | ApplyAsDeleteClause | ApplyAsTruncateClause | Assignment | BinaryExpression | CaseExpression | CaseWhen | CastExpression | DefaultProperty | DeleteStatement | Expectation | ExtractExpression | FlowWhereClause | FunctionArgument | FunctionCall | GeneratedAsProperty | GroupByClause | GroupingSets | InExpression | InsertFlow | InsertStatement | IntervalPart | JsonPath | Lambda | LikeExpression | MaskProperty | OverlayExpression | PipeJoin | PipeOrganization | PipeWhere | PositionExpression | Query | ReplaceUsingSpec | RowFilterClause | SelectItem | SelectQuery | SequenceByClause | SortItem | StructFieldAccess | Subscript | SubstringExpression | SystemSequenceByClause | TableArgument | TableConstraint | TableSample | TrimExpression | TupleExpression | UnaryExpression | UpdateStatement | ValuesRelation | WindowSpec;
+    readonly $container: BinaryExpression | CastExpression | FunctionCall | JsonPath | StructFieldAccess | Subscript | UnaryExpression;
     readonly $type: 'Lambda';
-    body: Expression;
+    body: BinaryExpression;
     parameters: Array<Identifier>;
 }
 
@@ -1764,12 +1764,12 @@ export function isLateralView(item: unknown): item is LateralView {
 }
 
 export interface LikeExpression extends langium.AstNode {
-    readonly $container: AliasedExpression | ApplyAsDeleteClause | ApplyAsTruncateClause | Assignment | BinaryExpression | CaseExpression | CaseWhen | CastExpression | DefaultProperty | DeleteStatement | Expectation | ExtractExpression | FlowWhereClause | FunctionArgument | FunctionCall | GeneratedAsProperty | GroupByClause | GroupingSets | InExpression | InsertFlow | InsertStatement | IntervalPart | JsonPath | Lambda | LikeExpression | MaskProperty | OverlayExpression | PipeJoin | PipeOrganization | PipeWhere | PositionExpression | Query | ReplaceUsingSpec | RowFilterClause | SelectItem | SelectQuery | SequenceByClause | SortItem | StructFieldAccess | Subscript | SubstringExpression | SystemSequenceByClause | TableArgument | TableConstraint | TableSample | TrimExpression | TupleExpression | UnaryExpression | UpdateStatement | ValuesRelation | WindowSpec;
+    readonly $container: BinaryExpression | CastExpression | FunctionCall | JsonPath | StructFieldAccess | Subscript | UnaryExpression;
     readonly $type: 'LikeExpression';
     escape?: StringValue;
     not: boolean;
     operator: LikeOperator;
-    patterns: Array<BinaryExpression | Expression>;
+    patterns: Array<BinaryExpression>;
     quantifier?: LikeQuantifier;
     value: BinaryExpression;
 }
@@ -1835,7 +1835,7 @@ export function isMapType(item: unknown): item is MapType {
 export interface MaskProperty extends langium.AstNode {
     readonly $container: ColumnDef;
     readonly $type: 'MaskProperty';
-    columns: Array<Expression>;
+    columns: Array<BinaryExpression>;
     function: QualifiedName;
 }
 
@@ -1849,10 +1849,10 @@ export function isMaskProperty(item: unknown): item is MaskProperty {
     return reflection.isInstance(item, MaskProperty.$type);
 }
 
-export type MemberName = Identifier | ReservedKeyword;
+export type MemberName = ClauseKeyword | GroupingWord | IdentifierClause | IdentifierWord | ReservedKeyword | SoftKeyword | StreamWord | string;
 
 export function isMemberName(item: unknown): item is MemberName {
-    return isIdentifier(item) || isReservedKeyword(item);
+    return isSoftKeyword(item) || isClauseKeyword(item) || isReservedKeyword(item) || isIdentifierClause(item) || isStreamWord(item) || isGroupingWord(item) || isIdentifierWord(item) || (typeof item === 'string' && (/([_a-zA-Z]|\$\{[^}\r\n]*\})(\w|\$\{[^}\r\n]*\})*/.test(item) || /`([^`]|``)*`/.test(item)));
 }
 
 export interface NamedWindow extends langium.AstNode {
@@ -1896,10 +1896,10 @@ export function isNamespaceKind(item: unknown): item is NamespaceKind {
     return item === 'CATALOG' || item === 'SCHEMA' || item === 'DATABASE';
 }
 
-export type NameStart = FunctionIdentifier | IdentifierClause | IdentifierWord | StreamWord;
+export type NameStart = ClauseKeyword | IdentifierClause | IdentifierWord | SoftKeyword | StreamWord | string;
 
 export function isNameStart(item: unknown): item is NameStart {
-    return isFunctionIdentifier(item) || isIdentifierClause(item) || isStreamWord(item) || isIdentifierWord(item);
+    return isSoftKeyword(item) || isClauseKeyword(item) || isIdentifierClause(item) || isStreamWord(item) || isIdentifierWord(item) || (typeof item === 'string' && (/([_a-zA-Z]|\$\{[^}\r\n]*\})(\w|\$\{[^}\r\n]*\})*/.test(item) || /`([^`]|``)*`/.test(item)));
 }
 
 export interface NotNullProperty extends langium.AstNode {
@@ -1922,7 +1922,7 @@ export function isNotOperator(item: unknown): item is NotOperator {
 }
 
 export interface NullLiteral extends langium.AstNode {
-    readonly $container: AliasedExpression | ApplyAsDeleteClause | ApplyAsTruncateClause | Assignment | BinaryExpression | CaseExpression | CaseWhen | CastExpression | DefaultProperty | DeleteStatement | Expectation | ExtractExpression | FlowWhereClause | FunctionArgument | FunctionCall | GeneratedAsProperty | GroupByClause | GroupingSets | InExpression | InsertFlow | InsertStatement | IntervalPart | JsonPath | Lambda | LikeExpression | MaskProperty | OverlayExpression | PipeJoin | PipeOrganization | PipeWhere | PositionExpression | Query | ReplaceUsingSpec | RowFilterClause | SelectItem | SelectQuery | SequenceByClause | SortItem | StructFieldAccess | Subscript | SubstringExpression | SystemSequenceByClause | TableArgument | TableConstraint | TableSample | TrimExpression | TupleExpression | UnaryExpression | UpdateStatement | ValuesRelation | WindowSpec;
+    readonly $container: BinaryExpression | CastExpression | FunctionCall | JsonPath | StructFieldAccess | Subscript | UnaryExpression;
     readonly $type: 'NullLiteral';
 }
 
@@ -1941,7 +1941,7 @@ export function isNullTreatment(item: unknown): item is NullTreatment {
 }
 
 export interface NumberLiteral extends langium.AstNode {
-    readonly $container: AliasedExpression | ApplyAsDeleteClause | ApplyAsTruncateClause | Assignment | BinaryExpression | CaseExpression | CaseWhen | CastExpression | DefaultProperty | DeleteStatement | Expectation | ExtractExpression | FlowWhereClause | FunctionArgument | FunctionCall | GeneratedAsProperty | GroupByClause | GroupingSets | InExpression | InsertFlow | InsertStatement | IntervalPart | JsonPath | Lambda | LikeExpression | MaskProperty | OverlayExpression | PipeJoin | PipeOrganization | PipeWhere | PositionExpression | Query | ReplaceUsingSpec | RowFilterClause | SelectItem | SelectQuery | SequenceByClause | SortItem | StructFieldAccess | Subscript | SubstringExpression | SystemSequenceByClause | TableArgument | TableConstraint | TableSample | TrimExpression | TupleExpression | UnaryExpression | UpdateStatement | ValuesRelation | WindowSpec;
+    readonly $container: BinaryExpression | CastExpression | FunctionCall | JsonPath | StructFieldAccess | Subscript | UnaryExpression;
     readonly $type: 'NumberLiteral';
     value: string;
 }
@@ -1971,12 +1971,12 @@ export function isOptionsClause(item: unknown): item is OptionsClause {
 }
 
 export interface OverlayExpression extends langium.AstNode {
-    readonly $container: AliasedExpression | ApplyAsDeleteClause | ApplyAsTruncateClause | Assignment | BinaryExpression | CaseExpression | CaseWhen | CastExpression | DefaultProperty | DeleteStatement | Expectation | ExtractExpression | FlowWhereClause | FunctionArgument | FunctionCall | GeneratedAsProperty | GroupByClause | GroupingSets | InExpression | InsertFlow | InsertStatement | IntervalPart | JsonPath | Lambda | LikeExpression | MaskProperty | OverlayExpression | PipeJoin | PipeOrganization | PipeWhere | PositionExpression | Query | ReplaceUsingSpec | RowFilterClause | SelectItem | SelectQuery | SequenceByClause | SortItem | StructFieldAccess | Subscript | SubstringExpression | SystemSequenceByClause | TableArgument | TableConstraint | TableSample | TrimExpression | TupleExpression | UnaryExpression | UpdateStatement | ValuesRelation | WindowSpec;
+    readonly $container: BinaryExpression | CastExpression | FunctionCall | JsonPath | StructFieldAccess | Subscript | UnaryExpression;
     readonly $type: 'OverlayExpression';
-    input: Expression;
-    length?: Expression;
-    position: Expression;
-    replacement: Expression;
+    input: BinaryExpression;
+    length?: BinaryExpression;
+    position: BinaryExpression;
+    replacement: BinaryExpression;
 }
 
 export const OverlayExpression = {
@@ -1992,7 +1992,7 @@ export function isOverlayExpression(item: unknown): item is OverlayExpression {
 }
 
 export interface ParameterMarker extends langium.AstNode {
-    readonly $container: AliasedExpression | ApplyAsDeleteClause | ApplyAsTruncateClause | Assignment | BinaryExpression | CaseExpression | CaseWhen | CastExpression | DefaultProperty | DeleteStatement | Expectation | ExtractExpression | FlowWhereClause | FunctionArgument | FunctionCall | GeneratedAsProperty | GroupByClause | GroupingSets | InExpression | InsertFlow | InsertStatement | IntervalPart | JsonPath | Lambda | LikeExpression | MaskProperty | OverlayExpression | PipeJoin | PipeOrganization | PipeWhere | PositionExpression | Query | ReplaceUsingSpec | RowFilterClause | SelectItem | SelectQuery | SequenceByClause | SortItem | StructFieldAccess | Subscript | SubstringExpression | SystemSequenceByClause | TableArgument | TableConstraint | TableSample | TrimExpression | TupleExpression | UnaryExpression | UpdateStatement | ValuesRelation | WindowSpec;
+    readonly $container: BinaryExpression | CastExpression | FunctionCall | JsonPath | StructFieldAccess | Subscript | UnaryExpression;
     readonly $type: 'ParameterMarker';
     name?: FunctionIdentifier;
 }
@@ -2143,7 +2143,7 @@ export interface PipeJoin extends langium.AstNode {
     readonly $type: 'PipeJoin';
     joinType?: JoinType;
     natural: boolean;
-    on?: Expression;
+    on?: BinaryExpression;
     right: Relation;
     using: Array<Identifier>;
 }
@@ -2192,11 +2192,11 @@ export function isPipeOperation(item: unknown): item is PipeOperation {
 export interface PipeOrganization extends langium.AstNode {
     readonly $container: PipeQuery;
     readonly $type: 'PipeOrganization';
-    clusterBy: Array<Expression>;
-    distributeBy: Array<Expression>;
-    limit?: Expression;
+    clusterBy: Array<BinaryExpression>;
+    distributeBy: Array<BinaryExpression>;
+    limit?: BinaryExpression;
     limitAll: boolean;
-    offset?: Expression;
+    offset?: BinaryExpression;
     orderBy: Array<SortItem>;
     sortBy: Array<SortItem>;
 }
@@ -2334,7 +2334,7 @@ export function isPipeUnpivot(item: unknown): item is PipeUnpivot {
 export interface PipeWhere extends langium.AstNode {
     readonly $container: PipeQuery;
     readonly $type: 'PipeWhere';
-    condition: Expression;
+    condition: BinaryExpression;
 }
 
 export const PipeWhere = {
@@ -2372,9 +2372,9 @@ export function isPlainQualifiedName(item: unknown): item is PlainQualifiedName 
 }
 
 export interface PositionExpression extends langium.AstNode {
-    readonly $container: AliasedExpression | ApplyAsDeleteClause | ApplyAsTruncateClause | Assignment | BinaryExpression | CaseExpression | CaseWhen | CastExpression | DefaultProperty | DeleteStatement | Expectation | ExtractExpression | FlowWhereClause | FunctionArgument | FunctionCall | GeneratedAsProperty | GroupByClause | GroupingSets | InExpression | InsertFlow | InsertStatement | IntervalPart | JsonPath | Lambda | LikeExpression | MaskProperty | OverlayExpression | PipeJoin | PipeOrganization | PipeWhere | PositionExpression | Query | ReplaceUsingSpec | RowFilterClause | SelectItem | SelectQuery | SequenceByClause | SortItem | StructFieldAccess | Subscript | SubstringExpression | SystemSequenceByClause | TableArgument | TableConstraint | TableSample | TrimExpression | TupleExpression | UnaryExpression | UpdateStatement | ValuesRelation | WindowSpec;
+    readonly $container: BinaryExpression | CastExpression | FunctionCall | JsonPath | StructFieldAccess | Subscript | UnaryExpression;
     readonly $type: 'PositionExpression';
-    string: Expression;
+    string: BinaryExpression;
     substring: BinaryExpression;
 }
 
@@ -2461,12 +2461,12 @@ export interface Query extends langium.AstNode {
     readonly $container: CommonTableExpression | CreateMaterializedView | CreateStreamingTable | CreateTable | CreateView | ExistsExpression | InExpression | InsertFlow | InsertStatement | ParenthesizedQuery | PipelineFile | SnapshotSpec | SourceRef | SubqueryExpression | SubqueryRelation | TableArgument;
     readonly $type: 'Query';
     body: QueryExpression;
-    clusterBy: Array<Expression>;
+    clusterBy: Array<BinaryExpression>;
     ctes: Array<CommonTableExpression>;
-    distributeBy: Array<Expression>;
-    limit?: Expression;
+    distributeBy: Array<BinaryExpression>;
+    limit?: BinaryExpression;
     limitAll: boolean;
-    offset?: Expression;
+    offset?: BinaryExpression;
     orderBy: Array<SortItem>;
     recursive: boolean;
     sortBy: Array<SortItem>;
@@ -2537,7 +2537,7 @@ export interface ReplaceUsingSpec extends langium.AstNode {
     readonly $container: InsertFlow;
     readonly $type: 'ReplaceUsingSpec';
     keys: ColumnNameList;
-    sequenceBy?: Expression;
+    sequenceBy?: BinaryExpression;
 }
 
 export const ReplaceUsingSpec = {
@@ -2559,7 +2559,7 @@ export function isReservedKeyword(item: unknown): item is ReservedKeyword {
 export interface RowFilterClause extends langium.AstNode {
     readonly $container: CreateMaterializedView | CreateStreamingTable | CreateTable | CreateView;
     readonly $type: 'RowFilterClause';
-    args: Array<Expression>;
+    args: Array<BinaryExpression>;
     function: QualifiedName;
 }
 
@@ -2613,7 +2613,7 @@ export interface SelectItem extends langium.AstNode {
     readonly $type: 'SelectItem';
     alias?: AliasName | AsAlias;
     aliases: Array<AsAlias>;
-    expression: Expression;
+    expression: BinaryExpression;
 }
 
 export const SelectItem = {
@@ -2633,10 +2633,10 @@ export interface SelectQuery extends langium.AstNode {
     distinct: boolean;
     from?: FromClause;
     groupBy?: GroupByClause;
-    having?: Expression;
+    having?: BinaryExpression;
     items: Array<SelectItem>;
-    qualify?: Expression;
-    where?: Expression;
+    qualify?: BinaryExpression;
+    where?: BinaryExpression;
     window?: WindowClause;
 }
 
@@ -2659,7 +2659,7 @@ export function isSelectQuery(item: unknown): item is SelectQuery {
 export interface SequenceByClause extends langium.AstNode {
     readonly $container: AutoCdcSpec | SnapshotSpec;
     readonly $type: 'SequenceByClause';
-    expression: Expression;
+    expression: BinaryExpression;
 }
 
 export const SequenceByClause = {
@@ -2772,7 +2772,7 @@ export interface SortItem extends langium.AstNode {
     all: boolean;
     ascending: boolean;
     descending: boolean;
-    expression?: Expression;
+    expression?: BinaryExpression;
     nullsFirst: boolean;
     nullsLast: boolean;
 }
@@ -2811,7 +2811,7 @@ export function isSourceRef(item: unknown): item is SourceRef {
 }
 
 export interface Star extends langium.AstNode {
-    readonly $container: AliasedExpression | ApplyAsDeleteClause | ApplyAsTruncateClause | Assignment | BinaryExpression | CaseExpression | CaseWhen | CastExpression | DefaultProperty | DeleteStatement | Expectation | ExtractExpression | FlowWhereClause | FunctionArgument | FunctionCall | GeneratedAsProperty | GroupByClause | GroupingSets | InExpression | InsertFlow | InsertStatement | IntervalPart | JsonPath | Lambda | LikeExpression | MaskProperty | OverlayExpression | PipeJoin | PipeOrganization | PipeWhere | PositionExpression | Query | ReplaceUsingSpec | RowFilterClause | SelectItem | SelectQuery | SequenceByClause | SortItem | StructFieldAccess | Subscript | SubstringExpression | SystemSequenceByClause | TableArgument | TableConstraint | TableSample | TrimExpression | TupleExpression | UnaryExpression | UpdateStatement | ValuesRelation | WindowSpec;
+    readonly $container: BinaryExpression | CastExpression | FunctionCall | JsonPath | StructFieldAccess | Subscript | UnaryExpression;
     readonly $type: 'Star';
     except: Array<ColumnPath>;
     qualifier: Array<Identifier>;
@@ -2874,7 +2874,7 @@ export function isStreamWord(item: unknown): item is StreamWord {
 }
 
 export interface StringLiteral extends langium.AstNode {
-    readonly $container: AliasedExpression | ApplyAsDeleteClause | ApplyAsTruncateClause | Assignment | BinaryExpression | CaseExpression | CaseWhen | CastExpression | DefaultProperty | DeleteStatement | Expectation | ExtractExpression | FlowWhereClause | FunctionArgument | FunctionCall | GeneratedAsProperty | GroupByClause | GroupingSets | InExpression | InsertFlow | InsertStatement | IntervalPart | JsonPath | Lambda | LikeExpression | MaskProperty | OverlayExpression | PipeJoin | PipeOrganization | PipeWhere | PositionExpression | Query | ReplaceUsingSpec | RowFilterClause | SelectItem | SelectQuery | SequenceByClause | SortItem | StructFieldAccess | Subscript | SubstringExpression | SystemSequenceByClause | TableArgument | TableConstraint | TableSample | TrimExpression | TupleExpression | UnaryExpression | UpdateStatement | ValuesRelation | WindowSpec;
+    readonly $container: BinaryExpression | CastExpression | FunctionCall | JsonPath | StructFieldAccess | Subscript | UnaryExpression;
     readonly $type: 'StringLiteral';
     value: StringValue;
 }
@@ -2895,7 +2895,7 @@ export function isStringValue(item: unknown): item is StringValue {
 }
 
 export interface StructFieldAccess extends langium.AstNode {
-    readonly $container: AliasedExpression | ApplyAsDeleteClause | ApplyAsTruncateClause | Assignment | BinaryExpression | CaseExpression | CaseWhen | CastExpression | DefaultProperty | DeleteStatement | Expectation | ExtractExpression | FlowWhereClause | FunctionArgument | FunctionCall | GeneratedAsProperty | GroupByClause | GroupingSets | InExpression | InsertFlow | InsertStatement | IntervalPart | JsonPath | Lambda | LikeExpression | MaskProperty | OverlayExpression | PipeJoin | PipeOrganization | PipeWhere | PositionExpression | Query | ReplaceUsingSpec | RowFilterClause | SelectItem | SelectQuery | SequenceByClause | SortItem | StructFieldAccess | Subscript | SubstringExpression | SystemSequenceByClause | TableArgument | TableConstraint | TableSample | TrimExpression | TupleExpression | UnaryExpression | UpdateStatement | ValuesRelation | WindowSpec;
+    readonly $container: BinaryExpression | CastExpression | FunctionCall | JsonPath | StructFieldAccess | Subscript | UnaryExpression;
     readonly $type: 'StructFieldAccess';
     field: MemberName;
     receiver: Expression;
@@ -2948,7 +2948,7 @@ export function isStructTypeField(item: unknown): item is StructTypeField {
 }
 
 export interface SubqueryExpression extends langium.AstNode {
-    readonly $container: AliasedExpression | ApplyAsDeleteClause | ApplyAsTruncateClause | Assignment | BinaryExpression | CaseExpression | CaseWhen | CastExpression | DefaultProperty | DeleteStatement | Expectation | ExtractExpression | FlowWhereClause | FunctionArgument | FunctionCall | GeneratedAsProperty | GroupByClause | GroupingSets | InExpression | InsertFlow | InsertStatement | IntervalPart | JsonPath | Lambda | LikeExpression | MaskProperty | OverlayExpression | PipeJoin | PipeOrganization | PipeWhere | PositionExpression | Query | ReplaceUsingSpec | RowFilterClause | SelectItem | SelectQuery | SequenceByClause | SortItem | StructFieldAccess | Subscript | SubstringExpression | SystemSequenceByClause | TableArgument | TableConstraint | TableSample | TrimExpression | TupleExpression | UnaryExpression | UpdateStatement | ValuesRelation | WindowSpec;
+    readonly $container: BinaryExpression | CastExpression | FunctionCall | JsonPath | StructFieldAccess | Subscript | UnaryExpression;
     readonly $type: 'SubqueryExpression';
     query: Query;
 }
@@ -2988,9 +2988,9 @@ export function isSubqueryRelation(item: unknown): item is SubqueryRelation {
 }
 
 export interface Subscript extends langium.AstNode {
-    readonly $container: AliasedExpression | ApplyAsDeleteClause | ApplyAsTruncateClause | Assignment | BinaryExpression | CaseExpression | CaseWhen | CastExpression | DefaultProperty | DeleteStatement | Expectation | ExtractExpression | FlowWhereClause | FunctionArgument | FunctionCall | GeneratedAsProperty | GroupByClause | GroupingSets | InExpression | InsertFlow | InsertStatement | IntervalPart | JsonPath | Lambda | LikeExpression | MaskProperty | OverlayExpression | PipeJoin | PipeOrganization | PipeWhere | PositionExpression | Query | ReplaceUsingSpec | RowFilterClause | SelectItem | SelectQuery | SequenceByClause | SortItem | StructFieldAccess | Subscript | SubstringExpression | SystemSequenceByClause | TableArgument | TableConstraint | TableSample | TrimExpression | TupleExpression | UnaryExpression | UpdateStatement | ValuesRelation | WindowSpec;
+    readonly $container: BinaryExpression | CastExpression | FunctionCall | JsonPath | StructFieldAccess | Subscript | UnaryExpression;
     readonly $type: 'Subscript';
-    index: Expression;
+    index: BinaryExpression;
     receiver: Expression;
 }
 
@@ -3005,11 +3005,11 @@ export function isSubscript(item: unknown): item is Subscript {
 }
 
 export interface SubstringExpression extends langium.AstNode {
-    readonly $container: AliasedExpression | ApplyAsDeleteClause | ApplyAsTruncateClause | Assignment | BinaryExpression | CaseExpression | CaseWhen | CastExpression | DefaultProperty | DeleteStatement | Expectation | ExtractExpression | FlowWhereClause | FunctionArgument | FunctionCall | GeneratedAsProperty | GroupByClause | GroupingSets | InExpression | InsertFlow | InsertStatement | IntervalPart | JsonPath | Lambda | LikeExpression | MaskProperty | OverlayExpression | PipeJoin | PipeOrganization | PipeWhere | PositionExpression | Query | ReplaceUsingSpec | RowFilterClause | SelectItem | SelectQuery | SequenceByClause | SortItem | StructFieldAccess | Subscript | SubstringExpression | SystemSequenceByClause | TableArgument | TableConstraint | TableSample | TrimExpression | TupleExpression | UnaryExpression | UpdateStatement | ValuesRelation | WindowSpec;
+    readonly $container: BinaryExpression | CastExpression | FunctionCall | JsonPath | StructFieldAccess | Subscript | UnaryExpression;
     readonly $type: 'SubstringExpression';
-    length?: Expression;
-    start: Expression;
-    string: Expression;
+    length?: BinaryExpression;
+    start: BinaryExpression;
+    string: BinaryExpression;
 }
 
 export const SubstringExpression = {
@@ -3026,7 +3026,7 @@ export function isSubstringExpression(item: unknown): item is SubstringExpressio
 export interface SystemSequenceByClause extends langium.AstNode {
     readonly $container: AutoCdcSpec | SnapshotSpec;
     readonly $type: 'SystemSequenceByClause';
-    expression: Expression;
+    expression: BinaryExpression;
 }
 
 export const SystemSequenceByClause = {
@@ -3042,7 +3042,7 @@ export interface TableArgument extends langium.AstNode {
     readonly $container: FunctionArgument;
     readonly $type: 'TableArgument';
     orderBy: Array<SortItem>;
-    partitionBy: Array<Expression>;
+    partitionBy: Array<BinaryExpression>;
     query?: Query;
     table?: DatasetRef;
     withSinglePartition: boolean;
@@ -3074,7 +3074,7 @@ export function isTableClause(item: unknown): item is TableClause {
 export interface TableConstraint extends langium.AstNode {
     readonly $container: TableSpec;
     readonly $type: 'TableConstraint';
-    check?: Expression;
+    check?: BinaryExpression;
     columns?: ColumnNameList;
     foreignKey: boolean;
     name?: Identifier;
@@ -3186,10 +3186,10 @@ export interface TableSample extends langium.AstNode {
     readonly $type: 'TableSample';
     bucket?: string;
     buckets?: string;
-    on?: Expression;
+    on?: BinaryExpression;
     seed?: string;
     unit?: SampleUnit;
-    value?: Expression;
+    value?: BinaryExpression;
 }
 
 export const TableSample = {
@@ -3300,11 +3300,11 @@ export function isTriggerOnUpdateClause(item: unknown): item is TriggerOnUpdateC
 }
 
 export interface TrimExpression extends langium.AstNode {
-    readonly $container: AliasedExpression | ApplyAsDeleteClause | ApplyAsTruncateClause | Assignment | BinaryExpression | CaseExpression | CaseWhen | CastExpression | DefaultProperty | DeleteStatement | Expectation | ExtractExpression | FlowWhereClause | FunctionArgument | FunctionCall | GeneratedAsProperty | GroupByClause | GroupingSets | InExpression | InsertFlow | InsertStatement | IntervalPart | JsonPath | Lambda | LikeExpression | MaskProperty | OverlayExpression | PipeJoin | PipeOrganization | PipeWhere | PositionExpression | Query | ReplaceUsingSpec | RowFilterClause | SelectItem | SelectQuery | SequenceByClause | SortItem | StructFieldAccess | Subscript | SubstringExpression | SystemSequenceByClause | TableArgument | TableConstraint | TableSample | TrimExpression | TupleExpression | UnaryExpression | UpdateStatement | ValuesRelation | WindowSpec;
+    readonly $container: BinaryExpression | CastExpression | FunctionCall | JsonPath | StructFieldAccess | Subscript | UnaryExpression;
     readonly $type: 'TrimExpression';
-    characters?: Expression;
+    characters?: BinaryExpression;
     side?: TrimSide;
-    source: Expression;
+    source: BinaryExpression;
 }
 
 export const TrimExpression = {
@@ -3325,9 +3325,9 @@ export function isTrimSide(item: unknown): item is TrimSide {
 }
 
 export interface TupleExpression extends langium.AstNode {
-    readonly $container: AliasedExpression | ApplyAsDeleteClause | ApplyAsTruncateClause | Assignment | BinaryExpression | CaseExpression | CaseWhen | CastExpression | DefaultProperty | DeleteStatement | Expectation | ExtractExpression | FlowWhereClause | FunctionArgument | FunctionCall | GeneratedAsProperty | GroupByClause | GroupingSets | InExpression | InsertFlow | InsertStatement | IntervalPart | JsonPath | Lambda | LikeExpression | MaskProperty | OverlayExpression | PipeJoin | PipeOrganization | PipeWhere | PositionExpression | Query | ReplaceUsingSpec | RowFilterClause | SelectItem | SelectQuery | SequenceByClause | SortItem | StructFieldAccess | Subscript | SubstringExpression | SystemSequenceByClause | TableArgument | TableConstraint | TableSample | TrimExpression | TupleExpression | UnaryExpression | UpdateStatement | ValuesRelation | WindowSpec;
+    readonly $container: BinaryExpression | CastExpression | FunctionCall | JsonPath | StructFieldAccess | Subscript | UnaryExpression;
     readonly $type: 'TupleExpression';
-    elements: Array<Expression>;
+    elements: Array<BinaryExpression>;
 }
 
 export const TupleExpression = {
@@ -3340,7 +3340,7 @@ export function isTupleExpression(item: unknown): item is TupleExpression {
 }
 
 export interface TypedLiteral extends langium.AstNode {
-    readonly $container: AliasedExpression | ApplyAsDeleteClause | ApplyAsTruncateClause | Assignment | BinaryExpression | CaseExpression | CaseWhen | CastExpression | DefaultProperty | DeleteStatement | Expectation | ExtractExpression | FlowWhereClause | FunctionArgument | FunctionCall | GeneratedAsProperty | GroupByClause | GroupingSets | InExpression | InsertFlow | InsertStatement | IntervalPart | JsonPath | Lambda | LikeExpression | MaskProperty | OverlayExpression | PipeJoin | PipeOrganization | PipeWhere | PositionExpression | Query | ReplaceUsingSpec | RowFilterClause | SelectItem | SelectQuery | SequenceByClause | SortItem | StructFieldAccess | Subscript | SubstringExpression | SystemSequenceByClause | TableArgument | TableConstraint | TableSample | TrimExpression | TupleExpression | UnaryExpression | UpdateStatement | ValuesRelation | WindowSpec;
+    readonly $container: BinaryExpression | CastExpression | FunctionCall | JsonPath | StructFieldAccess | Subscript | UnaryExpression;
     readonly $type: 'TypedLiteral';
     type: TypedLiteralType;
     value: StringValue;
@@ -3369,7 +3369,7 @@ export function isTypeName(item: unknown): item is TypeName {
 }
 
 export interface UnaryExpression extends langium.AstNode {
-    readonly $container: AliasedExpression | ApplyAsDeleteClause | ApplyAsTruncateClause | Assignment | BinaryExpression | CaseExpression | CaseWhen | CastExpression | DefaultProperty | DeleteStatement | Expectation | ExtractExpression | FlowWhereClause | FunctionArgument | FunctionCall | GeneratedAsProperty | GroupByClause | GroupingSets | InExpression | InsertFlow | InsertStatement | IntervalPart | JsonPath | Lambda | LikeExpression | MaskProperty | OverlayExpression | PipeJoin | PipeOrganization | PipeWhere | PositionExpression | Query | ReplaceUsingSpec | RowFilterClause | SelectItem | SelectQuery | SequenceByClause | SortItem | StructFieldAccess | Subscript | SubstringExpression | SystemSequenceByClause | TableArgument | TableConstraint | TableSample | TrimExpression | TupleExpression | UnaryExpression | UpdateStatement | ValuesRelation | WindowSpec;
+    readonly $container: BinaryExpression | CastExpression | FunctionCall | JsonPath | StructFieldAccess | Subscript | UnaryExpression;
     readonly $type: 'UnaryExpression';
     operand: Expression;
     operator: '+' | '-' | '~' | NotOperator;
@@ -3435,7 +3435,7 @@ export interface UpdateStatement extends langium.AstNode {
     alias?: AliasName | Identifier;
     assignments: Array<Assignment>;
     target: DatasetRef;
-    where?: Expression;
+    where?: BinaryExpression;
 }
 
 export const UpdateStatement = {
@@ -3493,7 +3493,7 @@ export interface ValuesRelation extends langium.AstNode {
     readonly $type: 'ValuesRelation';
     alias?: AliasName | Identifier;
     columnAliases: Array<Identifier>;
-    rows: Array<Expression>;
+    rows: Array<BinaryExpression>;
 }
 
 export const ValuesRelation = {
@@ -3566,7 +3566,7 @@ export interface WindowSpec extends langium.AstNode {
     baseWindow?: Identifier;
     frame?: WindowFrame;
     orderBy: Array<SortItem>;
-    partitionBy: Array<Expression>;
+    partitionBy: Array<BinaryExpression>;
 }
 
 export const WindowSpec = {
@@ -3911,7 +3911,7 @@ export class PipelineSqlAstReflection extends langium.AbstractAstReflection {
                     name: BinaryExpression.right
                 }
             },
-            superTypes: [Expression.$type]
+            superTypes: [Expression.$type, GroupingItem.$type]
         },
         BinaryLiteral: {
             name: BinaryLiteral.$type,
@@ -4545,7 +4545,7 @@ export class PipelineSqlAstReflection extends langium.AbstractAstReflection {
             name: Expression.$type,
             properties: {
             },
-            superTypes: [GroupingItem.$type]
+            superTypes: []
         },
         ExtractExpression: {
             name: ExtractExpression.$type,

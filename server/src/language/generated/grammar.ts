@@ -102,28 +102,35 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
           {
             "$type": "RuleCall",
             "rule": {
-              "$ref": "#/rules@134"
+              "$ref": "#/rules@133"
             },
             "arguments": []
           },
           {
             "$type": "RuleCall",
             "rule": {
-              "$ref": "#/rules@161"
+              "$ref": "#/rules@160"
             },
             "arguments": []
           },
           {
             "$type": "RuleCall",
             "rule": {
-              "$ref": "#/rules@179"
+              "$ref": "#/rules@178"
             },
             "arguments": []
           },
           {
             "$type": "RuleCall",
             "rule": {
-              "$ref": "#/rules@184"
+              "$ref": "#/rules@183"
+            },
+            "arguments": []
+          },
+          {
+            "$type": "RuleCall",
+            "rule": {
+              "$ref": "#/rules@185"
             },
             "arguments": []
           },
@@ -151,21 +158,14 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
           {
             "$type": "RuleCall",
             "rule": {
-              "$ref": "#/rules@189"
+              "$ref": "#/rules@144"
             },
             "arguments": []
           },
           {
             "$type": "RuleCall",
             "rule": {
-              "$ref": "#/rules@145"
-            },
-            "arguments": []
-          },
-          {
-            "$type": "RuleCall",
-            "rule": {
-              "$ref": "#/rules@78"
+              "$ref": "#/rules@77"
             },
             "arguments": []
           }
@@ -296,7 +296,28 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
           {
             "$type": "RuleCall",
             "rule": {
-              "$ref": "#/rules@19"
+              "$ref": "#/rules@12"
+            },
+            "arguments": []
+          },
+          {
+            "$type": "RuleCall",
+            "rule": {
+              "$ref": "#/rules@7"
+            },
+            "arguments": []
+          },
+          {
+            "$type": "RuleCall",
+            "rule": {
+              "$ref": "#/rules@27"
+            },
+            "arguments": []
+          },
+          {
+            "$type": "RuleCall",
+            "rule": {
+              "$ref": "#/rules@28"
             },
             "arguments": []
           },
@@ -403,7 +424,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                   {
                     "$type": "RuleCall",
                     "rule": {
-                      "$ref": "#/rules@46"
+                      "$ref": "#/rules@45"
                     },
                     "arguments": []
                   },
@@ -417,7 +438,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                       {
                         "$type": "RuleCall",
                         "rule": {
-                          "$ref": "#/rules@46"
+                          "$ref": "#/rules@45"
                         },
                         "arguments": []
                       }
@@ -625,7 +646,28 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
           {
             "$type": "RuleCall",
             "rule": {
-              "$ref": "#/rules@13"
+              "$ref": "#/rules@12"
+            },
+            "arguments": []
+          },
+          {
+            "$type": "RuleCall",
+            "rule": {
+              "$ref": "#/rules@7"
+            },
+            "arguments": []
+          },
+          {
+            "$type": "RuleCall",
+            "rule": {
+              "$ref": "#/rules@27"
+            },
+            "arguments": []
+          },
+          {
+            "$type": "RuleCall",
+            "rule": {
+              "$ref": "#/rules@28"
             },
             "arguments": []
           },
@@ -633,6 +675,34 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
             "$type": "RuleCall",
             "rule": {
               "$ref": "#/rules@29"
+            },
+            "arguments": []
+          },
+          {
+            "$type": "RuleCall",
+            "rule": {
+              "$ref": "#/rules@17"
+            },
+            "arguments": []
+          },
+          {
+            "$type": "RuleCall",
+            "rule": {
+              "$ref": "#/rules@14"
+            },
+            "arguments": []
+          },
+          {
+            "$type": "RuleCall",
+            "rule": {
+              "$ref": "#/rules@15"
+            },
+            "arguments": []
+          },
+          {
+            "$type": "RuleCall",
+            "rule": {
+              "$ref": "#/rules@16"
             },
             "arguments": []
           }
@@ -652,7 +722,28 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
           {
             "$type": "RuleCall",
             "rule": {
-              "$ref": "#/rules@19"
+              "$ref": "#/rules@12"
+            },
+            "arguments": []
+          },
+          {
+            "$type": "RuleCall",
+            "rule": {
+              "$ref": "#/rules@7"
+            },
+            "arguments": []
+          },
+          {
+            "$type": "RuleCall",
+            "rule": {
+              "$ref": "#/rules@27"
+            },
+            "arguments": []
+          },
+          {
+            "$type": "RuleCall",
+            "rule": {
+              "$ref": "#/rules@28"
             },
             "arguments": []
           },
@@ -733,7 +824,28 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
               {
                 "$type": "RuleCall",
                 "rule": {
-                  "$ref": "#/rules@19"
+                  "$ref": "#/rules@12"
+                },
+                "arguments": []
+              },
+              {
+                "$type": "RuleCall",
+                "rule": {
+                  "$ref": "#/rules@7"
+                },
+                "arguments": []
+              },
+              {
+                "$type": "RuleCall",
+                "rule": {
+                  "$ref": "#/rules@27"
+                },
+                "arguments": []
+              },
+              {
+                "$type": "RuleCall",
+                "rule": {
+                  "$ref": "#/rules@28"
                 },
                 "arguments": []
               },
@@ -1837,30 +1949,12 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
       "parameters": []
     },
     {
-      "$type": "ParserRule",
-      "name": "Expression",
-      "inferredType": {
-        "$type": "InferredType",
-        "name": "Expression"
-      },
-      "definition": {
-        "$type": "RuleCall",
-        "rule": {
-          "$ref": "#/rules@31"
-        },
-        "arguments": []
-      },
-      "entry": false,
-      "fragment": false,
-      "parameters": []
-    },
-    {
       "$type": "InfixRule",
-      "name": "OrExpression",
+      "name": "Expression",
       "call": {
         "$type": "RuleCall",
         "rule": {
-          "$ref": "#/rules@32"
+          "$ref": "#/rules@31"
         },
         "arguments": []
       },
@@ -1890,7 +1984,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
       "call": {
         "$type": "RuleCall",
         "rule": {
-          "$ref": "#/rules@33"
+          "$ref": "#/rules@32"
         },
         "arguments": []
       },
@@ -1941,7 +2035,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                 "terminal": {
                   "$type": "RuleCall",
                   "rule": {
-                    "$ref": "#/rules@34"
+                    "$ref": "#/rules@33"
                   },
                   "arguments": []
                 }
@@ -1953,7 +2047,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                 "terminal": {
                   "$type": "RuleCall",
                   "rule": {
-                    "$ref": "#/rules@33"
+                    "$ref": "#/rules@32"
                   },
                   "arguments": []
                 }
@@ -1963,7 +2057,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
           {
             "$type": "RuleCall",
             "rule": {
-              "$ref": "#/rules@35"
+              "$ref": "#/rules@34"
             },
             "arguments": []
           }
@@ -2007,7 +2101,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
           {
             "$type": "RuleCall",
             "rule": {
-              "$ref": "#/rules@39"
+              "$ref": "#/rules@38"
             },
             "arguments": []
           },
@@ -2047,7 +2141,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                     "terminal": {
                       "$type": "RuleCall",
                       "rule": {
-                        "$ref": "#/rules@39"
+                        "$ref": "#/rules@38"
                       },
                       "arguments": []
                     }
@@ -2063,7 +2157,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                     "terminal": {
                       "$type": "RuleCall",
                       "rule": {
-                        "$ref": "#/rules@39"
+                        "$ref": "#/rules@38"
                       },
                       "arguments": []
                     }
@@ -2110,7 +2204,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                         "terminal": {
                           "$type": "RuleCall",
                           "rule": {
-                            "$ref": "#/rules@78"
+                            "$ref": "#/rules@77"
                           },
                           "arguments": []
                         }
@@ -2191,7 +2285,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                     "terminal": {
                       "$type": "RuleCall",
                       "rule": {
-                        "$ref": "#/rules@36"
+                        "$ref": "#/rules@35"
                       },
                       "arguments": []
                     }
@@ -2209,7 +2303,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                             "terminal": {
                               "$type": "RuleCall",
                               "rule": {
-                                "$ref": "#/rules@37"
+                                "$ref": "#/rules@36"
                               },
                               "arguments": []
                             }
@@ -2268,7 +2362,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                             "terminal": {
                               "$type": "RuleCall",
                               "rule": {
-                                "$ref": "#/rules@39"
+                                "$ref": "#/rules@38"
                               },
                               "arguments": []
                             }
@@ -2287,7 +2381,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                                 "terminal": {
                                   "$type": "RuleCall",
                                   "rule": {
-                                    "$ref": "#/rules@46"
+                                    "$ref": "#/rules@45"
                                   },
                                   "arguments": []
                                 }
@@ -2337,7 +2431,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                         "terminal": {
                           "$type": "RuleCall",
                           "rule": {
-                            "$ref": "#/rules@38"
+                            "$ref": "#/rules@37"
                           },
                           "arguments": []
                         }
@@ -2360,7 +2454,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                             "terminal": {
                               "$type": "RuleCall",
                               "rule": {
-                                "$ref": "#/rules@39"
+                                "$ref": "#/rules@38"
                               },
                               "arguments": []
                             }
@@ -2469,7 +2563,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
       "call": {
         "$type": "RuleCall",
         "rule": {
-          "$ref": "#/rules@40"
+          "$ref": "#/rules@39"
         },
         "arguments": []
       },
@@ -2575,7 +2669,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
       "call": {
         "$type": "RuleCall",
         "rule": {
-          "$ref": "#/rules@41"
+          "$ref": "#/rules@40"
         },
         "arguments": []
       },
@@ -2677,7 +2771,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                 "terminal": {
                   "$type": "RuleCall",
                   "rule": {
-                    "$ref": "#/rules@41"
+                    "$ref": "#/rules@40"
                   },
                   "arguments": []
                 }
@@ -2687,7 +2781,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
           {
             "$type": "RuleCall",
             "rule": {
-              "$ref": "#/rules@42"
+              "$ref": "#/rules@41"
             },
             "arguments": []
           }
@@ -2710,7 +2804,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
           {
             "$type": "RuleCall",
             "rule": {
-              "$ref": "#/rules@44"
+              "$ref": "#/rules@43"
             },
             "arguments": []
           },
@@ -2804,7 +2898,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                     "terminal": {
                       "$type": "RuleCall",
                       "rule": {
-                        "$ref": "#/rules@75"
+                        "$ref": "#/rules@74"
                       },
                       "arguments": []
                     }
@@ -2834,7 +2928,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                     "terminal": {
                       "$type": "RuleCall",
                       "rule": {
-                        "$ref": "#/rules@43"
+                        "$ref": "#/rules@42"
                       },
                       "arguments": []
                     }
@@ -2974,7 +3068,14 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
           {
             "$type": "RuleCall",
             "rule": {
-              "$ref": "#/rules@45"
+              "$ref": "#/rules@44"
+            },
+            "arguments": []
+          },
+          {
+            "$type": "RuleCall",
+            "rule": {
+              "$ref": "#/rules@50"
             },
             "arguments": []
           },
@@ -2988,7 +3089,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
           {
             "$type": "RuleCall",
             "rule": {
-              "$ref": "#/rules@52"
+              "$ref": "#/rules@53"
             },
             "arguments": []
           },
@@ -3016,7 +3117,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
           {
             "$type": "RuleCall",
             "rule": {
-              "$ref": "#/rules@57"
+              "$ref": "#/rules@58"
             },
             "arguments": []
           },
@@ -3037,21 +3138,14 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
           {
             "$type": "RuleCall",
             "rule": {
-              "$ref": "#/rules@61"
+              "$ref": "#/rules@63"
             },
             "arguments": []
           },
           {
             "$type": "RuleCall",
             "rule": {
-              "$ref": "#/rules@64"
-            },
-            "arguments": []
-          },
-          {
-            "$type": "RuleCall",
-            "rule": {
-              "$ref": "#/rules@74"
+              "$ref": "#/rules@73"
             },
             "arguments": []
           },
@@ -3115,14 +3209,14 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
           {
             "$type": "RuleCall",
             "rule": {
-              "$ref": "#/rules@62"
+              "$ref": "#/rules@61"
             },
             "arguments": []
           },
           {
             "$type": "RuleCall",
             "rule": {
-              "$ref": "#/rules@63"
+              "$ref": "#/rules@62"
             },
             "arguments": []
           }
@@ -3183,7 +3277,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                 "terminal": {
                   "$type": "RuleCall",
                   "rule": {
-                    "$ref": "#/rules@46"
+                    "$ref": "#/rules@45"
                   },
                   "arguments": []
                 }
@@ -3253,7 +3347,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                 "terminal": {
                   "$type": "RuleCall",
                   "rule": {
-                    "$ref": "#/rules@47"
+                    "$ref": "#/rules@46"
                   },
                   "arguments": []
                 }
@@ -3265,7 +3359,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                 "terminal": {
                   "$type": "RuleCall",
                   "rule": {
-                    "$ref": "#/rules@46"
+                    "$ref": "#/rules@45"
                   },
                   "arguments": []
                 }
@@ -3299,7 +3393,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
           {
             "$type": "RuleCall",
             "rule": {
-              "$ref": "#/rules@48"
+              "$ref": "#/rules@47"
             },
             "arguments": []
           }
@@ -3390,7 +3484,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                 "terminal": {
                   "$type": "RuleCall",
                   "rule": {
-                    "$ref": "#/rules@49"
+                    "$ref": "#/rules@48"
                   },
                   "arguments": []
                 },
@@ -3425,7 +3519,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                     "terminal": {
                       "$type": "RuleCall",
                       "rule": {
-                        "$ref": "#/rules@46"
+                        "$ref": "#/rules@45"
                       },
                       "arguments": []
                     }
@@ -3485,7 +3579,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                     {
                       "$type": "RuleCall",
                       "rule": {
-                        "$ref": "#/rules@46"
+                        "$ref": "#/rules@45"
                       },
                       "arguments": []
                     }
@@ -3526,7 +3620,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
             "terminal": {
               "$type": "RuleCall",
               "rule": {
-                "$ref": "#/rules@50"
+                "$ref": "#/rules@49"
               },
               "arguments": []
             }
@@ -3545,7 +3639,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                 "terminal": {
                   "$type": "RuleCall",
                   "rule": {
-                    "$ref": "#/rules@50"
+                    "$ref": "#/rules@49"
                   },
                   "arguments": []
                 }
@@ -3731,7 +3825,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
             "terminal": {
               "$type": "RuleCall",
               "rule": {
-                "$ref": "#/rules@53"
+                "$ref": "#/rules@52"
               },
               "arguments": []
             },
@@ -3868,7 +3962,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
             "terminal": {
               "$type": "RuleCall",
               "rule": {
-                "$ref": "#/rules@75"
+                "$ref": "#/rules@74"
               },
               "arguments": []
             }
@@ -3956,7 +4050,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
             "terminal": {
               "$type": "RuleCall",
               "rule": {
-                "$ref": "#/rules@39"
+                "$ref": "#/rules@38"
               },
               "arguments": []
             }
@@ -4008,7 +4102,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
             "terminal": {
               "$type": "RuleCall",
               "rule": {
-                "$ref": "#/rules@58"
+                "$ref": "#/rules@57"
               },
               "arguments": []
             },
@@ -4272,7 +4366,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
             "terminal": {
               "$type": "RuleCall",
               "rule": {
-                "$ref": "#/rules@78"
+                "$ref": "#/rules@77"
               },
               "arguments": []
             }
@@ -4304,7 +4398,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
             "terminal": {
               "$type": "RuleCall",
               "rule": {
-                "$ref": "#/rules@78"
+                "$ref": "#/rules@77"
               },
               "arguments": []
             }
@@ -4502,7 +4596,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                     "terminal": {
                       "$type": "RuleCall",
                       "rule": {
-                        "$ref": "#/rules@67"
+                        "$ref": "#/rules@66"
                       },
                       "arguments": []
                     }
@@ -4521,7 +4615,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                         "terminal": {
                           "$type": "RuleCall",
                           "rule": {
-                            "$ref": "#/rules@67"
+                            "$ref": "#/rules@66"
                           },
                           "arguments": []
                         }
@@ -4539,7 +4633,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                 "terminal": {
                   "$type": "RuleCall",
                   "rule": {
-                    "$ref": "#/rules@66"
+                    "$ref": "#/rules@65"
                   },
                   "arguments": []
                 },
@@ -4579,7 +4673,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                     "terminal": {
                       "$type": "RuleCall",
                       "rule": {
-                        "$ref": "#/rules@73"
+                        "$ref": "#/rules@72"
                       },
                       "arguments": []
                     }
@@ -4598,7 +4692,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                         "terminal": {
                           "$type": "RuleCall",
                           "rule": {
-                            "$ref": "#/rules@73"
+                            "$ref": "#/rules@72"
                           },
                           "arguments": []
                         }
@@ -4654,7 +4748,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                 "terminal": {
                   "$type": "RuleCall",
                   "rule": {
-                    "$ref": "#/rules@66"
+                    "$ref": "#/rules@65"
                   },
                   "arguments": []
                 },
@@ -4689,7 +4783,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                         "terminal": {
                           "$type": "RuleCall",
                           "rule": {
-                            "$ref": "#/rules@68"
+                            "$ref": "#/rules@67"
                           },
                           "arguments": []
                         }
@@ -4784,7 +4878,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                 "terminal": {
                   "$type": "RuleCall",
                   "rule": {
-                    "$ref": "#/rules@67"
+                    "$ref": "#/rules@66"
                   },
                   "arguments": []
                 }
@@ -4803,7 +4897,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                     "terminal": {
                       "$type": "RuleCall",
                       "rule": {
-                        "$ref": "#/rules@67"
+                        "$ref": "#/rules@66"
                       },
                       "arguments": []
                     }
@@ -5038,7 +5132,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                 "terminal": {
                   "$type": "RuleCall",
                   "rule": {
-                    "$ref": "#/rules@73"
+                    "$ref": "#/rules@72"
                   },
                   "arguments": []
                 }
@@ -5057,7 +5151,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                     "terminal": {
                       "$type": "RuleCall",
                       "rule": {
-                        "$ref": "#/rules@73"
+                        "$ref": "#/rules@72"
                       },
                       "arguments": []
                     }
@@ -5075,7 +5169,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
             "terminal": {
               "$type": "RuleCall",
               "rule": {
-                "$ref": "#/rules@69"
+                "$ref": "#/rules@68"
               },
               "arguments": []
             },
@@ -5104,7 +5198,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
             "terminal": {
               "$type": "RuleCall",
               "rule": {
-                "$ref": "#/rules@70"
+                "$ref": "#/rules@69"
               },
               "arguments": []
             }
@@ -5126,7 +5220,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                     "terminal": {
                       "$type": "RuleCall",
                       "rule": {
-                        "$ref": "#/rules@71"
+                        "$ref": "#/rules@70"
                       },
                       "arguments": []
                     }
@@ -5142,7 +5236,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                     "terminal": {
                       "$type": "RuleCall",
                       "rule": {
-                        "$ref": "#/rules@71"
+                        "$ref": "#/rules@70"
                       },
                       "arguments": []
                     }
@@ -5156,7 +5250,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                 "terminal": {
                   "$type": "RuleCall",
                   "rule": {
-                    "$ref": "#/rules@71"
+                    "$ref": "#/rules@70"
                   },
                   "arguments": []
                 }
@@ -5218,7 +5312,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                     "terminal": {
                       "$type": "RuleCall",
                       "rule": {
-                        "$ref": "#/rules@39"
+                        "$ref": "#/rules@38"
                       },
                       "arguments": []
                     }
@@ -5232,7 +5326,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                 "terminal": {
                   "$type": "RuleCall",
                   "rule": {
-                    "$ref": "#/rules@72"
+                    "$ref": "#/rules@71"
                   },
                   "arguments": []
                 }
@@ -5500,7 +5594,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                 "terminal": {
                   "$type": "RuleCall",
                   "rule": {
-                    "$ref": "#/rules@75"
+                    "$ref": "#/rules@74"
                   },
                   "arguments": []
                 }
@@ -5536,7 +5630,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                 "terminal": {
                   "$type": "RuleCall",
                   "rule": {
-                    "$ref": "#/rules@75"
+                    "$ref": "#/rules@74"
                   },
                   "arguments": []
                 }
@@ -5552,7 +5646,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                 "terminal": {
                   "$type": "RuleCall",
                   "rule": {
-                    "$ref": "#/rules@75"
+                    "$ref": "#/rules@74"
                   },
                   "arguments": []
                 }
@@ -5601,7 +5695,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                             "terminal": {
                               "$type": "RuleCall",
                               "rule": {
-                                "$ref": "#/rules@76"
+                                "$ref": "#/rules@75"
                               },
                               "arguments": []
                             }
@@ -5620,7 +5714,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                                 "terminal": {
                                   "$type": "RuleCall",
                                   "rule": {
-                                    "$ref": "#/rules@76"
+                                    "$ref": "#/rules@75"
                                   },
                                   "arguments": []
                                 }
@@ -5665,7 +5759,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                     "terminal": {
                       "$type": "RuleCall",
                       "rule": {
-                        "$ref": "#/rules@50"
+                        "$ref": "#/rules@49"
                       },
                       "arguments": []
                     }
@@ -5684,7 +5778,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                         "terminal": {
                           "$type": "RuleCall",
                           "rule": {
-                            "$ref": "#/rules@50"
+                            "$ref": "#/rules@49"
                           },
                           "arguments": []
                         }
@@ -5714,7 +5808,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                 "terminal": {
                   "$type": "RuleCall",
                   "rule": {
-                    "$ref": "#/rules@77"
+                    "$ref": "#/rules@76"
                   },
                   "arguments": []
                 }
@@ -5827,7 +5921,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
             "terminal": {
               "$type": "RuleCall",
               "rule": {
-                "$ref": "#/rules@75"
+                "$ref": "#/rules@74"
               },
               "arguments": []
             }
@@ -5865,7 +5959,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                 "terminal": {
                   "$type": "RuleCall",
                   "rule": {
-                    "$ref": "#/rules@46"
+                    "$ref": "#/rules@45"
                   },
                   "arguments": []
                 }
@@ -5949,7 +6043,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                 "terminal": {
                   "$type": "RuleCall",
                   "rule": {
-                    "$ref": "#/rules@80"
+                    "$ref": "#/rules@79"
                   },
                   "arguments": []
                 }
@@ -5968,7 +6062,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                     "terminal": {
                       "$type": "RuleCall",
                       "rule": {
-                        "$ref": "#/rules@80"
+                        "$ref": "#/rules@79"
                       },
                       "arguments": []
                     }
@@ -5986,7 +6080,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
             "terminal": {
               "$type": "RuleCall",
               "rule": {
-                "$ref": "#/rules@81"
+                "$ref": "#/rules@80"
               },
               "arguments": []
             }
@@ -5994,7 +6088,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
           {
             "$type": "RuleCall",
             "rule": {
-              "$ref": "#/rules@79"
+              "$ref": "#/rules@78"
             },
             "arguments": []
           }
@@ -6029,7 +6123,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                 "terminal": {
                   "$type": "RuleCall",
                   "rule": {
-                    "$ref": "#/rules@73"
+                    "$ref": "#/rules@72"
                   },
                   "arguments": []
                 }
@@ -6048,7 +6142,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                     "terminal": {
                       "$type": "RuleCall",
                       "rule": {
-                        "$ref": "#/rules@73"
+                        "$ref": "#/rules@72"
                       },
                       "arguments": []
                     }
@@ -6173,7 +6267,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                 "terminal": {
                   "$type": "RuleCall",
                   "rule": {
-                    "$ref": "#/rules@73"
+                    "$ref": "#/rules@72"
                   },
                   "arguments": []
                 }
@@ -6192,7 +6286,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                     "terminal": {
                       "$type": "RuleCall",
                       "rule": {
-                        "$ref": "#/rules@73"
+                        "$ref": "#/rules@72"
                       },
                       "arguments": []
                     }
@@ -6210,7 +6304,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
             "terminal": {
               "$type": "RuleCall",
               "rule": {
-                "$ref": "#/rules@100"
+                "$ref": "#/rules@99"
               },
               "arguments": []
             },
@@ -6391,7 +6485,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
             "terminal": {
               "$type": "RuleCall",
               "rule": {
-                "$ref": "#/rules@78"
+                "$ref": "#/rules@77"
               },
               "arguments": []
             }
@@ -6419,7 +6513,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
           {
             "$type": "RuleCall",
             "rule": {
-              "$ref": "#/rules@82"
+              "$ref": "#/rules@81"
             },
             "arguments": []
           },
@@ -6445,7 +6539,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                     "terminal": {
                       "$type": "RuleCall",
                       "rule": {
-                        "$ref": "#/rules@83"
+                        "$ref": "#/rules@82"
                       },
                       "arguments": []
                     }
@@ -6457,7 +6551,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                     "terminal": {
                       "$type": "RuleCall",
                       "rule": {
-                        "$ref": "#/rules@85"
+                        "$ref": "#/rules@84"
                       },
                       "arguments": []
                     },
@@ -6470,7 +6564,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                     "terminal": {
                       "$type": "RuleCall",
                       "rule": {
-                        "$ref": "#/rules@82"
+                        "$ref": "#/rules@81"
                       },
                       "arguments": []
                     }
@@ -6500,7 +6594,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                     "terminal": {
                       "$type": "RuleCall",
                       "rule": {
-                        "$ref": "#/rules@130"
+                        "$ref": "#/rules@129"
                       },
                       "arguments": []
                     }
@@ -6524,7 +6618,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                         "terminal": {
                           "$type": "RuleCall",
                           "rule": {
-                            "$ref": "#/rules@84"
+                            "$ref": "#/rules@83"
                           },
                           "arguments": []
                         }
@@ -6536,7 +6630,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                         "terminal": {
                           "$type": "RuleCall",
                           "rule": {
-                            "$ref": "#/rules@85"
+                            "$ref": "#/rules@84"
                           },
                           "arguments": []
                         },
@@ -6549,7 +6643,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                         "terminal": {
                           "$type": "RuleCall",
                           "rule": {
-                            "$ref": "#/rules@86"
+                            "$ref": "#/rules@85"
                           },
                           "arguments": []
                         }
@@ -6581,7 +6675,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
           {
             "$type": "RuleCall",
             "rule": {
-              "$ref": "#/rules@86"
+              "$ref": "#/rules@85"
             },
             "arguments": []
           },
@@ -6604,7 +6698,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                 "terminal": {
                   "$type": "RuleCall",
                   "rule": {
-                    "$ref": "#/rules@84"
+                    "$ref": "#/rules@83"
                   },
                   "arguments": []
                 }
@@ -6616,7 +6710,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                 "terminal": {
                   "$type": "RuleCall",
                   "rule": {
-                    "$ref": "#/rules@85"
+                    "$ref": "#/rules@84"
                   },
                   "arguments": []
                 },
@@ -6629,7 +6723,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                 "terminal": {
                   "$type": "RuleCall",
                   "rule": {
-                    "$ref": "#/rules@86"
+                    "$ref": "#/rules@85"
                   },
                   "arguments": []
                 }
@@ -6714,20 +6808,6 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
           {
             "$type": "RuleCall",
             "rule": {
-              "$ref": "#/rules@89"
-            },
-            "arguments": []
-          },
-          {
-            "$type": "RuleCall",
-            "rule": {
-              "$ref": "#/rules@90"
-            },
-            "arguments": []
-          },
-          {
-            "$type": "RuleCall",
-            "rule": {
               "$ref": "#/rules@88"
             },
             "arguments": []
@@ -6735,7 +6815,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
           {
             "$type": "RuleCall",
             "rule": {
-              "$ref": "#/rules@119"
+              "$ref": "#/rules@89"
             },
             "arguments": []
           },
@@ -6743,6 +6823,20 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
             "$type": "RuleCall",
             "rule": {
               "$ref": "#/rules@87"
+            },
+            "arguments": []
+          },
+          {
+            "$type": "RuleCall",
+            "rule": {
+              "$ref": "#/rules@118"
+            },
+            "arguments": []
+          },
+          {
+            "$type": "RuleCall",
+            "rule": {
+              "$ref": "#/rules@86"
             },
             "arguments": []
           }
@@ -6769,7 +6863,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
             "terminal": {
               "$type": "RuleCall",
               "rule": {
-                "$ref": "#/rules@78"
+                "$ref": "#/rules@77"
               },
               "arguments": []
             }
@@ -6801,7 +6895,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
             "terminal": {
               "$type": "RuleCall",
               "rule": {
-                "$ref": "#/rules@133"
+                "$ref": "#/rules@132"
               },
               "arguments": []
             }
@@ -6821,7 +6915,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
           {
             "$type": "RuleCall",
             "rule": {
-              "$ref": "#/rules@91"
+              "$ref": "#/rules@90"
             },
             "arguments": []
           },
@@ -6832,7 +6926,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
             "terminal": {
               "$type": "RuleCall",
               "rule": {
-                "$ref": "#/rules@102"
+                "$ref": "#/rules@101"
               },
               "arguments": []
             },
@@ -6841,7 +6935,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
           {
             "$type": "RuleCall",
             "rule": {
-              "$ref": "#/rules@92"
+              "$ref": "#/rules@91"
             },
             "arguments": []
           }
@@ -6868,7 +6962,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
             "terminal": {
               "$type": "RuleCall",
               "rule": {
-                "$ref": "#/rules@102"
+                "$ref": "#/rules@101"
               },
               "arguments": []
             }
@@ -6879,14 +6973,14 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
               {
                 "$type": "RuleCall",
                 "rule": {
-                  "$ref": "#/rules@91"
+                  "$ref": "#/rules@90"
                 },
                 "arguments": []
               },
               {
                 "$type": "RuleCall",
                 "rule": {
-                  "$ref": "#/rules@92"
+                  "$ref": "#/rules@91"
                 },
                 "arguments": []
               }
@@ -6936,7 +7030,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
             "terminal": {
               "$type": "RuleCall",
               "rule": {
-                "$ref": "#/rules@93"
+                "$ref": "#/rules@92"
               },
               "arguments": []
             }
@@ -6955,7 +7049,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                 "terminal": {
                   "$type": "RuleCall",
                   "rule": {
-                    "$ref": "#/rules@93"
+                    "$ref": "#/rules@92"
                   },
                   "arguments": []
                 }
@@ -7004,7 +7098,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
             "terminal": {
               "$type": "RuleCall",
               "rule": {
-                "$ref": "#/rules@95"
+                "$ref": "#/rules@94"
               },
               "arguments": []
             },
@@ -7039,7 +7133,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
             "terminal": {
               "$type": "RuleCall",
               "rule": {
-                "$ref": "#/rules@100"
+                "$ref": "#/rules@99"
               },
               "arguments": []
             },
@@ -7110,7 +7204,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                         "terminal": {
                           "$type": "RuleCall",
                           "rule": {
-                            "$ref": "#/rules@94"
+                            "$ref": "#/rules@93"
                           },
                           "arguments": []
                         }
@@ -7129,7 +7223,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                             "terminal": {
                               "$type": "RuleCall",
                               "rule": {
-                                "$ref": "#/rules@94"
+                                "$ref": "#/rules@93"
                               },
                               "arguments": []
                             }
@@ -7148,7 +7242,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                                 "terminal": {
                                   "$type": "RuleCall",
                                   "rule": {
-                                    "$ref": "#/rules@94"
+                                    "$ref": "#/rules@93"
                                   },
                                   "arguments": []
                                 }
@@ -7247,7 +7341,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                     "terminal": {
                       "$type": "RuleCall",
                       "rule": {
-                        "$ref": "#/rules@97"
+                        "$ref": "#/rules@96"
                       },
                       "arguments": []
                     }
@@ -7266,7 +7360,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                         "terminal": {
                           "$type": "RuleCall",
                           "rule": {
-                            "$ref": "#/rules@97"
+                            "$ref": "#/rules@96"
                           },
                           "arguments": []
                         }
@@ -7295,7 +7389,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                     "terminal": {
                       "$type": "RuleCall",
                       "rule": {
-                        "$ref": "#/rules@96"
+                        "$ref": "#/rules@95"
                       },
                       "arguments": []
                     }
@@ -7324,7 +7418,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                     "terminal": {
                       "$type": "RuleCall",
                       "rule": {
-                        "$ref": "#/rules@99"
+                        "$ref": "#/rules@98"
                       },
                       "arguments": []
                     }
@@ -7343,7 +7437,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                         "terminal": {
                           "$type": "RuleCall",
                           "rule": {
-                            "$ref": "#/rules@99"
+                            "$ref": "#/rules@98"
                           },
                           "arguments": []
                         }
@@ -7414,7 +7508,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                 "terminal": {
                   "$type": "RuleCall",
                   "rule": {
-                    "$ref": "#/rules@98"
+                    "$ref": "#/rules@97"
                   },
                   "arguments": []
                 }
@@ -7430,7 +7524,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                 "terminal": {
                   "$type": "RuleCall",
                   "rule": {
-                    "$ref": "#/rules@99"
+                    "$ref": "#/rules@98"
                   },
                   "arguments": []
                 }
@@ -7449,7 +7543,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                     "terminal": {
                       "$type": "RuleCall",
                       "rule": {
-                        "$ref": "#/rules@99"
+                        "$ref": "#/rules@98"
                       },
                       "arguments": []
                     }
@@ -7543,7 +7637,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
           {
             "$type": "RuleCall",
             "rule": {
-              "$ref": "#/rules@97"
+              "$ref": "#/rules@96"
             },
             "arguments": []
           }
@@ -7570,7 +7664,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
             "terminal": {
               "$type": "RuleCall",
               "rule": {
-                "$ref": "#/rules@101"
+                "$ref": "#/rules@100"
               },
               "arguments": []
             }
@@ -7589,7 +7683,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                 "terminal": {
                   "$type": "RuleCall",
                   "rule": {
-                    "$ref": "#/rules@101"
+                    "$ref": "#/rules@100"
                   },
                   "arguments": []
                 }
@@ -7635,7 +7729,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                 "terminal": {
                   "$type": "RuleCall",
                   "rule": {
-                    "$ref": "#/rules@68"
+                    "$ref": "#/rules@67"
                   },
                   "arguments": []
                 }
@@ -7677,7 +7771,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
             "terminal": {
               "$type": "RuleCall",
               "rule": {
-                "$ref": "#/rules@104"
+                "$ref": "#/rules@103"
               },
               "arguments": []
             }
@@ -7696,7 +7790,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                 "terminal": {
                   "$type": "RuleCall",
                   "rule": {
-                    "$ref": "#/rules@104"
+                    "$ref": "#/rules@103"
                   },
                   "arguments": []
                 }
@@ -7711,7 +7805,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
             "terminal": {
               "$type": "RuleCall",
               "rule": {
-                "$ref": "#/rules@103"
+                "$ref": "#/rules@102"
               },
               "arguments": []
             },
@@ -7754,7 +7848,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
             "terminal": {
               "$type": "RuleCall",
               "rule": {
-                "$ref": "#/rules@65"
+                "$ref": "#/rules@64"
               },
               "arguments": []
             }
@@ -7889,14 +7983,14 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
           {
             "$type": "RuleCall",
             "rule": {
-              "$ref": "#/rules@107"
+              "$ref": "#/rules@106"
             },
             "arguments": []
           },
           {
             "$type": "RuleCall",
             "rule": {
-              "$ref": "#/rules@105"
+              "$ref": "#/rules@104"
             },
             "arguments": []
           }
@@ -7942,7 +8036,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                 "terminal": {
                   "$type": "RuleCall",
                   "rule": {
-                    "$ref": "#/rules@106"
+                    "$ref": "#/rules@105"
                   },
                   "arguments": []
                 },
@@ -7959,7 +8053,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                 "terminal": {
                   "$type": "RuleCall",
                   "rule": {
-                    "$ref": "#/rules@107"
+                    "$ref": "#/rules@106"
                   },
                   "arguments": []
                 }
@@ -8063,7 +8157,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                 "terminal": {
                   "$type": "RuleCall",
                   "rule": {
-                    "$ref": "#/rules@125"
+                    "$ref": "#/rules@124"
                   },
                   "arguments": []
                 }
@@ -8071,7 +8165,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
               {
                 "$type": "RuleCall",
                 "rule": {
-                  "$ref": "#/rules@121"
+                  "$ref": "#/rules@120"
                 },
                 "arguments": [],
                 "cardinality": "?"
@@ -8097,7 +8191,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                 "terminal": {
                   "$type": "RuleCall",
                   "rule": {
-                    "$ref": "#/rules@127"
+                    "$ref": "#/rules@126"
                   },
                   "arguments": []
                 }
@@ -8105,7 +8199,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
               {
                 "$type": "RuleCall",
                 "rule": {
-                  "$ref": "#/rules@121"
+                  "$ref": "#/rules@120"
                 },
                 "arguments": [],
                 "cardinality": "?"
@@ -8215,14 +8309,21 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
           {
             "$type": "RuleCall",
             "rule": {
-              "$ref": "#/rules@108"
+              "$ref": "#/rules@107"
             },
             "arguments": []
           },
           {
             "$type": "RuleCall",
             "rule": {
-              "$ref": "#/rules@113"
+              "$ref": "#/rules@112"
+            },
+            "arguments": []
+          },
+          {
+            "$type": "RuleCall",
+            "rule": {
+              "$ref": "#/rules@115"
             },
             "arguments": []
           },
@@ -8236,14 +8337,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
           {
             "$type": "RuleCall",
             "rule": {
-              "$ref": "#/rules@117"
-            },
-            "arguments": []
-          },
-          {
-            "$type": "RuleCall",
-            "rule": {
-              "$ref": "#/rules@119"
+              "$ref": "#/rules@118"
             },
             "arguments": []
           }
@@ -8288,7 +8382,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                         "terminal": {
                           "$type": "RuleCall",
                           "rule": {
-                            "$ref": "#/rules@133"
+                            "$ref": "#/rules@132"
                           },
                           "arguments": []
                         }
@@ -8318,7 +8412,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                         "terminal": {
                           "$type": "RuleCall",
                           "rule": {
-                            "$ref": "#/rules@133"
+                            "$ref": "#/rules@132"
                           },
                           "arguments": []
                         }
@@ -8332,7 +8426,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                     "terminal": {
                       "$type": "RuleCall",
                       "rule": {
-                        "$ref": "#/rules@109"
+                        "$ref": "#/rules@108"
                       },
                       "arguments": []
                     }
@@ -8346,7 +8440,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                 "terminal": {
                   "$type": "RuleCall",
                   "rule": {
-                    "$ref": "#/rules@111"
+                    "$ref": "#/rules@110"
                   },
                   "arguments": []
                 },
@@ -8355,7 +8449,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
               {
                 "$type": "RuleCall",
                 "rule": {
-                  "$ref": "#/rules@120"
+                  "$ref": "#/rules@119"
                 },
                 "arguments": []
               }
@@ -8371,7 +8465,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                 "terminal": {
                   "$type": "RuleCall",
                   "rule": {
-                    "$ref": "#/rules@110"
+                    "$ref": "#/rules@109"
                   },
                   "arguments": []
                 }
@@ -8383,7 +8477,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                 "terminal": {
                   "$type": "RuleCall",
                   "rule": {
-                    "$ref": "#/rules@111"
+                    "$ref": "#/rules@110"
                   },
                   "arguments": []
                 },
@@ -8396,7 +8490,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                 "terminal": {
                   "$type": "RuleCall",
                   "rule": {
-                    "$ref": "#/rules@122"
+                    "$ref": "#/rules@121"
                   },
                   "arguments": []
                 },
@@ -8409,7 +8503,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                 "terminal": {
                   "$type": "RuleCall",
                   "rule": {
-                    "$ref": "#/rules@124"
+                    "$ref": "#/rules@123"
                   },
                   "arguments": []
                 },
@@ -8576,7 +8670,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                 "terminal": {
                   "$type": "RuleCall",
                   "rule": {
-                    "$ref": "#/rules@112"
+                    "$ref": "#/rules@111"
                   },
                   "arguments": []
                 }
@@ -8598,7 +8692,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
             "terminal": {
               "$type": "RuleCall",
               "rule": {
-                "$ref": "#/rules@39"
+                "$ref": "#/rules@38"
               },
               "arguments": []
             }
@@ -8697,7 +8791,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                     "terminal": {
                       "$type": "RuleCall",
                       "rule": {
-                        "$ref": "#/rules@114"
+                        "$ref": "#/rules@113"
                       },
                       "arguments": []
                     }
@@ -8716,7 +8810,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                         "terminal": {
                           "$type": "RuleCall",
                           "rule": {
-                            "$ref": "#/rules@114"
+                            "$ref": "#/rules@113"
                           },
                           "arguments": []
                         }
@@ -8734,7 +8828,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
               {
                 "$type": "RuleCall",
                 "rule": {
-                  "$ref": "#/rules@120"
+                  "$ref": "#/rules@119"
                 },
                 "arguments": []
               }
@@ -8782,7 +8876,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                     "terminal": {
                       "$type": "RuleCall",
                       "rule": {
-                        "$ref": "#/rules@114"
+                        "$ref": "#/rules@113"
                       },
                       "arguments": []
                     }
@@ -8801,7 +8895,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                         "terminal": {
                           "$type": "RuleCall",
                           "rule": {
-                            "$ref": "#/rules@114"
+                            "$ref": "#/rules@113"
                           },
                           "arguments": []
                         }
@@ -8823,7 +8917,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
               {
                 "$type": "RuleCall",
                 "rule": {
-                  "$ref": "#/rules@120"
+                  "$ref": "#/rules@119"
                 },
                 "arguments": []
               }
@@ -8889,7 +8983,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                 "terminal": {
                   "$type": "RuleCall",
                   "rule": {
-                    "$ref": "#/rules@115"
+                    "$ref": "#/rules@114"
                   },
                   "arguments": []
                 }
@@ -8922,7 +9016,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                 "terminal": {
                   "$type": "RuleCall",
                   "rule": {
-                    "$ref": "#/rules@133"
+                    "$ref": "#/rules@132"
                   },
                   "arguments": []
                 }
@@ -8941,7 +9035,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                     "terminal": {
                       "$type": "RuleCall",
                       "rule": {
-                        "$ref": "#/rules@78"
+                        "$ref": "#/rules@77"
                       },
                       "arguments": []
                     }
@@ -9065,7 +9159,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                 "terminal": {
                   "$type": "RuleCall",
                   "rule": {
-                    "$ref": "#/rules@73"
+                    "$ref": "#/rules@72"
                   },
                   "arguments": []
                 }
@@ -9084,7 +9178,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                     "terminal": {
                       "$type": "RuleCall",
                       "rule": {
-                        "$ref": "#/rules@73"
+                        "$ref": "#/rules@72"
                       },
                       "arguments": []
                     }
@@ -9128,7 +9222,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
             "terminal": {
               "$type": "RuleCall",
               "rule": {
-                "$ref": "#/rules@78"
+                "$ref": "#/rules@77"
               },
               "arguments": []
             }
@@ -9140,7 +9234,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
           {
             "$type": "RuleCall",
             "rule": {
-              "$ref": "#/rules@120"
+              "$ref": "#/rules@119"
             },
             "arguments": []
           }
@@ -9167,7 +9261,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
             "terminal": {
               "$type": "RuleCall",
               "rule": {
-                "$ref": "#/rules@118"
+                "$ref": "#/rules@117"
               },
               "arguments": []
             }
@@ -9179,7 +9273,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
           {
             "$type": "RuleCall",
             "rule": {
-              "$ref": "#/rules@120"
+              "$ref": "#/rules@119"
             },
             "arguments": []
           }
@@ -9205,21 +9299,21 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
               {
                 "$type": "RuleCall",
                 "rule": {
-                  "$ref": "#/rules@108"
+                  "$ref": "#/rules@107"
                 },
                 "arguments": []
               },
               {
                 "$type": "RuleCall",
                 "rule": {
-                  "$ref": "#/rules@113"
+                  "$ref": "#/rules@112"
                 },
                 "arguments": []
               },
               {
                 "$type": "RuleCall",
                 "rule": {
-                  "$ref": "#/rules@117"
+                  "$ref": "#/rules@116"
                 },
                 "arguments": []
               }
@@ -9228,7 +9322,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
           {
             "$type": "RuleCall",
             "rule": {
-              "$ref": "#/rules@105"
+              "$ref": "#/rules@104"
             },
             "arguments": []
           }
@@ -9285,7 +9379,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
           {
             "$type": "RuleCall",
             "rule": {
-              "$ref": "#/rules@121"
+              "$ref": "#/rules@120"
             },
             "arguments": [],
             "cardinality": "?"
@@ -9310,7 +9404,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
             "terminal": {
               "$type": "RuleCall",
               "rule": {
-                "$ref": "#/rules@122"
+                "$ref": "#/rules@121"
               },
               "arguments": []
             },
@@ -9323,7 +9417,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
             "terminal": {
               "$type": "RuleCall",
               "rule": {
-                "$ref": "#/rules@124"
+                "$ref": "#/rules@123"
               },
               "arguments": []
             },
@@ -9332,7 +9426,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
           {
             "$type": "RuleCall",
             "rule": {
-              "$ref": "#/rules@121"
+              "$ref": "#/rules@120"
             },
             "arguments": [],
             "cardinality": "?"
@@ -9479,7 +9573,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                     "terminal": {
                       "$type": "RuleCall",
                       "rule": {
-                        "$ref": "#/rules@123"
+                        "$ref": "#/rules@122"
                       },
                       "arguments": []
                     }
@@ -9671,7 +9765,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
             "terminal": {
               "$type": "RuleCall",
               "rule": {
-                "$ref": "#/rules@48"
+                "$ref": "#/rules@47"
               },
               "arguments": []
             }
@@ -9703,7 +9797,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
             "terminal": {
               "$type": "RuleCall",
               "rule": {
-                "$ref": "#/rules@126"
+                "$ref": "#/rules@125"
               },
               "arguments": []
             }
@@ -9722,7 +9816,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                 "terminal": {
                   "$type": "RuleCall",
                   "rule": {
-                    "$ref": "#/rules@126"
+                    "$ref": "#/rules@125"
                   },
                   "arguments": []
                 }
@@ -9813,7 +9907,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
             "terminal": {
               "$type": "RuleCall",
               "rule": {
-                "$ref": "#/rules@126"
+                "$ref": "#/rules@125"
               },
               "arguments": []
             }
@@ -9832,7 +9926,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                 "terminal": {
                   "$type": "RuleCall",
                   "rule": {
-                    "$ref": "#/rules@126"
+                    "$ref": "#/rules@125"
                   },
                   "arguments": []
                 }
@@ -9937,7 +10031,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                 "terminal": {
                   "$type": "RuleCall",
                   "rule": {
-                    "$ref": "#/rules@128"
+                    "$ref": "#/rules@127"
                   },
                   "arguments": []
                 }
@@ -10048,7 +10142,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
             "terminal": {
               "$type": "RuleCall",
               "rule": {
-                "$ref": "#/rules@129"
+                "$ref": "#/rules@128"
               },
               "arguments": []
             }
@@ -10067,7 +10161,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                 "terminal": {
                   "$type": "RuleCall",
                   "rule": {
-                    "$ref": "#/rules@129"
+                    "$ref": "#/rules@128"
                   },
                   "arguments": []
                 }
@@ -10248,7 +10342,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
               {
                 "$type": "RuleCall",
                 "rule": {
-                  "$ref": "#/rules@91"
+                  "$ref": "#/rules@90"
                 },
                 "arguments": []
               },
@@ -10259,7 +10353,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                 "terminal": {
                   "$type": "RuleCall",
                   "rule": {
-                    "$ref": "#/rules@100"
+                    "$ref": "#/rules@99"
                   },
                   "arguments": []
                 },
@@ -10288,7 +10382,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                 "terminal": {
                   "$type": "RuleCall",
                   "rule": {
-                    "$ref": "#/rules@93"
+                    "$ref": "#/rules@92"
                   },
                   "arguments": []
                 }
@@ -10307,7 +10401,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                     "terminal": {
                       "$type": "RuleCall",
                       "rule": {
-                        "$ref": "#/rules@93"
+                        "$ref": "#/rules@92"
                       },
                       "arguments": []
                     }
@@ -10338,7 +10432,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                 "terminal": {
                   "$type": "RuleCall",
                   "rule": {
-                    "$ref": "#/rules@132"
+                    "$ref": "#/rules@131"
                   },
                   "arguments": []
                 }
@@ -10357,7 +10451,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                     "terminal": {
                       "$type": "RuleCall",
                       "rule": {
-                        "$ref": "#/rules@132"
+                        "$ref": "#/rules@131"
                       },
                       "arguments": []
                     }
@@ -10490,7 +10584,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                 "terminal": {
                   "$type": "RuleCall",
                   "rule": {
-                    "$ref": "#/rules@125"
+                    "$ref": "#/rules@124"
                   },
                   "arguments": []
                 }
@@ -10514,7 +10608,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                 "terminal": {
                   "$type": "RuleCall",
                   "rule": {
-                    "$ref": "#/rules@127"
+                    "$ref": "#/rules@126"
                   },
                   "arguments": []
                 }
@@ -10538,7 +10632,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                 "terminal": {
                   "$type": "RuleCall",
                   "rule": {
-                    "$ref": "#/rules@122"
+                    "$ref": "#/rules@121"
                   },
                   "arguments": []
                 }
@@ -10572,7 +10666,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                 "terminal": {
                   "$type": "RuleCall",
                   "rule": {
-                    "$ref": "#/rules@106"
+                    "$ref": "#/rules@105"
                   },
                   "arguments": []
                 },
@@ -10589,7 +10683,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                 "terminal": {
                   "$type": "RuleCall",
                   "rule": {
-                    "$ref": "#/rules@107"
+                    "$ref": "#/rules@106"
                   },
                   "arguments": []
                 }
@@ -10694,14 +10788,14 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                     {
                       "$type": "RuleCall",
                       "rule": {
-                        "$ref": "#/rules@83"
+                        "$ref": "#/rules@82"
                       },
                       "arguments": []
                     },
                     {
                       "$type": "RuleCall",
                       "rule": {
-                        "$ref": "#/rules@84"
+                        "$ref": "#/rules@83"
                       },
                       "arguments": []
                     }
@@ -10715,7 +10809,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                 "terminal": {
                   "$type": "RuleCall",
                   "rule": {
-                    "$ref": "#/rules@85"
+                    "$ref": "#/rules@84"
                   },
                   "arguments": []
                 },
@@ -10728,7 +10822,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                 "terminal": {
                   "$type": "RuleCall",
                   "rule": {
-                    "$ref": "#/rules@86"
+                    "$ref": "#/rules@85"
                   },
                   "arguments": []
                 }
@@ -10759,7 +10853,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                     "terminal": {
                       "$type": "RuleCall",
                       "rule": {
-                        "$ref": "#/rules@93"
+                        "$ref": "#/rules@92"
                       },
                       "arguments": []
                     }
@@ -10778,7 +10872,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                         "terminal": {
                           "$type": "RuleCall",
                           "rule": {
-                            "$ref": "#/rules@93"
+                            "$ref": "#/rules@92"
                           },
                           "arguments": []
                         }
@@ -10807,7 +10901,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                     "terminal": {
                       "$type": "RuleCall",
                       "rule": {
-                        "$ref": "#/rules@126"
+                        "$ref": "#/rules@125"
                       },
                       "arguments": []
                     }
@@ -10826,7 +10920,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                         "terminal": {
                           "$type": "RuleCall",
                           "rule": {
-                            "$ref": "#/rules@126"
+                            "$ref": "#/rules@125"
                           },
                           "arguments": []
                         }
@@ -10852,7 +10946,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
               {
                 "$type": "RuleCall",
                 "rule": {
-                  "$ref": "#/rules@131"
+                  "$ref": "#/rules@130"
                 },
                 "arguments": []
               }
@@ -10889,7 +10983,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                 "terminal": {
                   "$type": "RuleCall",
                   "rule": {
-                    "$ref": "#/rules@73"
+                    "$ref": "#/rules@72"
                   },
                   "arguments": []
                 }
@@ -10908,7 +11002,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                     "terminal": {
                       "$type": "RuleCall",
                       "rule": {
-                        "$ref": "#/rules@73"
+                        "$ref": "#/rules@72"
                       },
                       "arguments": []
                     }
@@ -10936,7 +11030,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                 "terminal": {
                   "$type": "RuleCall",
                   "rule": {
-                    "$ref": "#/rules@73"
+                    "$ref": "#/rules@72"
                   },
                   "arguments": []
                 }
@@ -10955,7 +11049,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                     "terminal": {
                       "$type": "RuleCall",
                       "rule": {
-                        "$ref": "#/rules@73"
+                        "$ref": "#/rules@72"
                       },
                       "arguments": []
                     }
@@ -11341,7 +11435,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                   {
                     "$type": "RuleCall",
                     "rule": {
-                      "$ref": "#/rules@135"
+                      "$ref": "#/rules@134"
                     },
                     "arguments": []
                   },
@@ -11360,7 +11454,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                   {
                     "$type": "RuleCall",
                     "rule": {
-                      "$ref": "#/rules@136"
+                      "$ref": "#/rules@135"
                     },
                     "arguments": []
                   },
@@ -11381,7 +11475,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                             "terminal": {
                               "$type": "RuleCall",
                               "rule": {
-                                "$ref": "#/rules@78"
+                                "$ref": "#/rules@77"
                               },
                               "arguments": []
                             }
@@ -11395,7 +11489,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                         "terminal": {
                           "$type": "RuleCall",
                           "rule": {
-                            "$ref": "#/rules@154"
+                            "$ref": "#/rules@153"
                           },
                           "arguments": []
                         }
@@ -11440,7 +11534,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                   {
                     "$type": "RuleCall",
                     "rule": {
-                      "$ref": "#/rules@135"
+                      "$ref": "#/rules@134"
                     },
                     "arguments": []
                   },
@@ -11459,7 +11553,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                   {
                     "$type": "RuleCall",
                     "rule": {
-                      "$ref": "#/rules@136"
+                      "$ref": "#/rules@135"
                     },
                     "arguments": []
                   },
@@ -11474,7 +11568,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                     "terminal": {
                       "$type": "RuleCall",
                       "rule": {
-                        "$ref": "#/rules@78"
+                        "$ref": "#/rules@77"
                       },
                       "arguments": []
                     }
@@ -11501,7 +11595,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                   {
                     "$type": "RuleCall",
                     "rule": {
-                      "$ref": "#/rules@135"
+                      "$ref": "#/rules@134"
                     },
                     "arguments": []
                   },
@@ -11520,7 +11614,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                   {
                     "$type": "RuleCall",
                     "rule": {
-                      "$ref": "#/rules@136"
+                      "$ref": "#/rules@135"
                     },
                     "arguments": []
                   },
@@ -11535,7 +11629,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                     "terminal": {
                       "$type": "RuleCall",
                       "rule": {
-                        "$ref": "#/rules@78"
+                        "$ref": "#/rules@77"
                       },
                       "arguments": []
                     }
@@ -11567,7 +11661,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                   {
                     "$type": "RuleCall",
                     "rule": {
-                      "$ref": "#/rules@135"
+                      "$ref": "#/rules@134"
                     },
                     "arguments": []
                   },
@@ -11586,7 +11680,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                   {
                     "$type": "RuleCall",
                     "rule": {
-                      "$ref": "#/rules@136"
+                      "$ref": "#/rules@135"
                     },
                     "arguments": []
                   },
@@ -11601,7 +11695,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                     "terminal": {
                       "$type": "RuleCall",
                       "rule": {
-                        "$ref": "#/rules@78"
+                        "$ref": "#/rules@77"
                       },
                       "arguments": []
                     }
@@ -11633,7 +11727,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                   {
                     "$type": "RuleCall",
                     "rule": {
-                      "$ref": "#/rules@135"
+                      "$ref": "#/rules@134"
                     },
                     "arguments": []
                   },
@@ -11652,7 +11746,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                   {
                     "$type": "RuleCall",
                     "rule": {
-                      "$ref": "#/rules@136"
+                      "$ref": "#/rules@135"
                     },
                     "arguments": []
                   },
@@ -11667,7 +11761,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                     "terminal": {
                       "$type": "RuleCall",
                       "rule": {
-                        "$ref": "#/rules@78"
+                        "$ref": "#/rules@77"
                       },
                       "arguments": []
                     }
@@ -11690,7 +11784,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                   {
                     "$type": "RuleCall",
                     "rule": {
-                      "$ref": "#/rules@135"
+                      "$ref": "#/rules@134"
                     },
                     "arguments": []
                   },
@@ -11709,7 +11803,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                   {
                     "$type": "RuleCall",
                     "rule": {
-                      "$ref": "#/rules@136"
+                      "$ref": "#/rules@135"
                     },
                     "arguments": []
                   },
@@ -11724,7 +11818,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                     "terminal": {
                       "$type": "RuleCall",
                       "rule": {
-                        "$ref": "#/rules@78"
+                        "$ref": "#/rules@77"
                       },
                       "arguments": []
                     }
@@ -11747,7 +11841,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                   {
                     "$type": "RuleCall",
                     "rule": {
-                      "$ref": "#/rules@135"
+                      "$ref": "#/rules@134"
                     },
                     "arguments": []
                   },
@@ -11766,7 +11860,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                   {
                     "$type": "RuleCall",
                     "rule": {
-                      "$ref": "#/rules@136"
+                      "$ref": "#/rules@135"
                     },
                     "arguments": []
                   },
@@ -11787,7 +11881,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                             "terminal": {
                               "$type": "RuleCall",
                               "rule": {
-                                "$ref": "#/rules@78"
+                                "$ref": "#/rules@77"
                               },
                               "arguments": []
                             }
@@ -11801,7 +11895,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                         "terminal": {
                           "$type": "RuleCall",
                           "rule": {
-                            "$ref": "#/rules@154"
+                            "$ref": "#/rules@153"
                           },
                           "arguments": []
                         }
@@ -11827,7 +11921,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                   {
                     "$type": "RuleCall",
                     "rule": {
-                      "$ref": "#/rules@135"
+                      "$ref": "#/rules@134"
                     },
                     "arguments": []
                   },
@@ -11857,7 +11951,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                         "terminal": {
                           "$type": "RuleCall",
                           "rule": {
-                            "$ref": "#/rules@46"
+                            "$ref": "#/rules@45"
                           },
                           "arguments": []
                         }
@@ -11876,7 +11970,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                     "terminal": {
                       "$type": "RuleCall",
                       "rule": {
-                        "$ref": "#/rules@155"
+                        "$ref": "#/rules@154"
                       },
                       "arguments": []
                     }
@@ -11899,7 +11993,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                     "terminal": {
                       "$type": "RuleCall",
                       "rule": {
-                        "$ref": "#/rules@137"
+                        "$ref": "#/rules@136"
                       },
                       "arguments": []
                     }
@@ -11907,7 +12001,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                   {
                     "$type": "RuleCall",
                     "rule": {
-                      "$ref": "#/rules@135"
+                      "$ref": "#/rules@134"
                     },
                     "arguments": []
                   },
@@ -11937,7 +12031,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                         "terminal": {
                           "$type": "RuleCall",
                           "rule": {
-                            "$ref": "#/rules@46"
+                            "$ref": "#/rules@45"
                           },
                           "arguments": []
                         }
@@ -11964,7 +12058,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                         "terminal": {
                           "$type": "RuleCall",
                           "rule": {
-                            "$ref": "#/rules@46"
+                            "$ref": "#/rules@45"
                           },
                           "arguments": []
                         }
@@ -12026,7 +12120,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
             "terminal": {
               "$type": "RuleCall",
               "rule": {
-                "$ref": "#/rules@138"
+                "$ref": "#/rules@137"
               },
               "arguments": []
             },
@@ -12039,7 +12133,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
             "terminal": {
               "$type": "RuleCall",
               "rule": {
-                "$ref": "#/rules@148"
+                "$ref": "#/rules@147"
               },
               "arguments": []
             },
@@ -12092,7 +12186,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
             "terminal": {
               "$type": "RuleCall",
               "rule": {
-                "$ref": "#/rules@139"
+                "$ref": "#/rules@138"
               },
               "arguments": []
             }
@@ -12111,7 +12205,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                 "terminal": {
                   "$type": "RuleCall",
                   "rule": {
-                    "$ref": "#/rules@139"
+                    "$ref": "#/rules@138"
                   },
                   "arguments": []
                 }
@@ -12142,7 +12236,14 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
           {
             "$type": "RuleCall",
             "rule": {
-              "$ref": "#/rules@140"
+              "$ref": "#/rules@139"
+            },
+            "arguments": []
+          },
+          {
+            "$type": "RuleCall",
+            "rule": {
+              "$ref": "#/rules@144"
             },
             "arguments": []
           },
@@ -12150,13 +12251,6 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
             "$type": "RuleCall",
             "rule": {
               "$ref": "#/rules@145"
-            },
-            "arguments": []
-          },
-          {
-            "$type": "RuleCall",
-            "rule": {
-              "$ref": "#/rules@146"
             },
             "arguments": []
           }
@@ -12191,7 +12285,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
             "terminal": {
               "$type": "RuleCall",
               "rule": {
-                "$ref": "#/rules@75"
+                "$ref": "#/rules@74"
               },
               "arguments": []
             },
@@ -12204,7 +12298,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
             "terminal": {
               "$type": "RuleCall",
               "rule": {
-                "$ref": "#/rules@141"
+                "$ref": "#/rules@140"
               },
               "arguments": []
             },
@@ -12267,7 +12361,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                 "terminal": {
                   "$type": "RuleCall",
                   "rule": {
-                    "$ref": "#/rules@46"
+                    "$ref": "#/rules@45"
                   },
                   "arguments": []
                 }
@@ -12381,7 +12475,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                     "terminal": {
                       "$type": "RuleCall",
                       "rule": {
-                        "$ref": "#/rules@142"
+                        "$ref": "#/rules@141"
                       },
                       "arguments": []
                     },
@@ -12597,7 +12691,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
             "terminal": {
               "$type": "RuleCall",
               "rule": {
-                "$ref": "#/rules@143"
+                "$ref": "#/rules@142"
               },
               "arguments": []
             }
@@ -12609,7 +12703,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
             "terminal": {
               "$type": "RuleCall",
               "rule": {
-                "$ref": "#/rules@144"
+                "$ref": "#/rules@143"
               },
               "arguments": []
             }
@@ -12845,7 +12939,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                     "terminal": {
                       "$type": "RuleCall",
                       "rule": {
-                        "$ref": "#/rules@177"
+                        "$ref": "#/rules@176"
                       },
                       "arguments": []
                     }
@@ -12875,7 +12969,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                     "terminal": {
                       "$type": "RuleCall",
                       "rule": {
-                        "$ref": "#/rules@177"
+                        "$ref": "#/rules@176"
                       },
                       "arguments": []
                     }
@@ -12903,7 +12997,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                     "terminal": {
                       "$type": "RuleCall",
                       "rule": {
-                        "$ref": "#/rules@177"
+                        "$ref": "#/rules@176"
                       },
                       "arguments": []
                     },
@@ -12949,7 +13043,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
             "terminal": {
               "$type": "RuleCall",
               "rule": {
-                "$ref": "#/rules@147"
+                "$ref": "#/rules@146"
               },
               "arguments": []
             },
@@ -13084,7 +13178,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                 "terminal": {
                   "$type": "RuleCall",
                   "rule": {
-                    "$ref": "#/rules@149"
+                    "$ref": "#/rules@148"
                   },
                   "arguments": []
                 }
@@ -13103,7 +13197,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                     "terminal": {
                       "$type": "RuleCall",
                       "rule": {
-                        "$ref": "#/rules@149"
+                        "$ref": "#/rules@148"
                       },
                       "arguments": []
                     }
@@ -13228,7 +13322,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                 "terminal": {
                   "$type": "RuleCall",
                   "rule": {
-                    "$ref": "#/rules@46"
+                    "$ref": "#/rules@45"
                   },
                   "arguments": []
                 }
@@ -13256,7 +13350,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                 "terminal": {
                   "$type": "RuleCall",
                   "rule": {
-                    "$ref": "#/rules@46"
+                    "$ref": "#/rules@45"
                   },
                   "arguments": []
                 }
@@ -13288,7 +13382,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                 "terminal": {
                   "$type": "RuleCall",
                   "rule": {
-                    "$ref": "#/rules@151"
+                    "$ref": "#/rules@150"
                   },
                   "arguments": []
                 }
@@ -13307,7 +13401,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                     "terminal": {
                       "$type": "RuleCall",
                       "rule": {
-                        "$ref": "#/rules@151"
+                        "$ref": "#/rules@150"
                       },
                       "arguments": []
                     }
@@ -13346,7 +13440,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                 "terminal": {
                   "$type": "RuleCall",
                   "rule": {
-                    "$ref": "#/rules@151"
+                    "$ref": "#/rules@150"
                   },
                   "arguments": []
                 }
@@ -13365,7 +13459,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                     "terminal": {
                       "$type": "RuleCall",
                       "rule": {
-                        "$ref": "#/rules@151"
+                        "$ref": "#/rules@150"
                       },
                       "arguments": []
                     }
@@ -13492,7 +13586,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                 "terminal": {
                   "$type": "RuleCall",
                   "rule": {
-                    "$ref": "#/rules@150"
+                    "$ref": "#/rules@149"
                   },
                   "arguments": []
                 }
@@ -13552,7 +13646,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                         "terminal": {
                           "$type": "RuleCall",
                           "rule": {
-                            "$ref": "#/rules@50"
+                            "$ref": "#/rules@49"
                           },
                           "arguments": []
                         }
@@ -13573,7 +13667,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                         "terminal": {
                           "$type": "RuleCall",
                           "rule": {
-                            "$ref": "#/rules@46"
+                            "$ref": "#/rules@45"
                           },
                           "arguments": []
                         }
@@ -13600,7 +13694,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                             "terminal": {
                               "$type": "RuleCall",
                               "rule": {
-                                "$ref": "#/rules@46"
+                                "$ref": "#/rules@45"
                               },
                               "arguments": []
                             }
@@ -13658,7 +13752,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                     "terminal": {
                       "$type": "RuleCall",
                       "rule": {
-                        "$ref": "#/rules@48"
+                        "$ref": "#/rules@47"
                       },
                       "arguments": []
                     }
@@ -13731,7 +13825,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
             "terminal": {
               "$type": "RuleCall",
               "rule": {
-                "$ref": "#/rules@75"
+                "$ref": "#/rules@74"
               },
               "arguments": []
             },
@@ -13791,7 +13885,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
             "terminal": {
               "$type": "RuleCall",
               "rule": {
-                "$ref": "#/rules@152"
+                "$ref": "#/rules@151"
               },
               "arguments": []
             }
@@ -13811,7 +13905,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                 "terminal": {
                   "$type": "RuleCall",
                   "rule": {
-                    "$ref": "#/rules@153"
+                    "$ref": "#/rules@152"
                   },
                   "arguments": []
                 }
@@ -13835,7 +13929,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
           {
             "$type": "RuleCall",
             "rule": {
-              "$ref": "#/rules@46"
+              "$ref": "#/rules@45"
             },
             "arguments": []
           },
@@ -13884,14 +13978,14 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
           {
             "$type": "RuleCall",
             "rule": {
-              "$ref": "#/rules@46"
+              "$ref": "#/rules@45"
             },
             "arguments": []
           },
           {
             "$type": "RuleCall",
             "rule": {
-              "$ref": "#/rules@144"
+              "$ref": "#/rules@143"
             },
             "arguments": []
           },
@@ -13936,6 +14030,13 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                 {
                   "$type": "RuleCall",
                   "rule": {
+                    "$ref": "#/rules@155"
+                  },
+                  "arguments": []
+                },
+                {
+                  "$type": "RuleCall",
+                  "rule": {
                     "$ref": "#/rules@156"
                   },
                   "arguments": []
@@ -13944,13 +14045,6 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                   "$type": "RuleCall",
                   "rule": {
                     "$ref": "#/rules@157"
-                  },
-                  "arguments": []
-                },
-                {
-                  "$type": "RuleCall",
-                  "rule": {
-                    "$ref": "#/rules@158"
                   },
                   "arguments": []
                 }
@@ -13976,6 +14070,13 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
           {
             "$type": "RuleCall",
             "rule": {
+              "$ref": "#/rules@155"
+            },
+            "arguments": []
+          },
+          {
+            "$type": "RuleCall",
+            "rule": {
               "$ref": "#/rules@156"
             },
             "arguments": []
@@ -13983,14 +14084,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
           {
             "$type": "RuleCall",
             "rule": {
-              "$ref": "#/rules@157"
-            },
-            "arguments": []
-          },
-          {
-            "$type": "RuleCall",
-            "rule": {
-              "$ref": "#/rules@160"
+              "$ref": "#/rules@159"
             },
             "arguments": []
           }
@@ -14038,7 +14132,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                 "terminal": {
                   "$type": "RuleCall",
                   "rule": {
-                    "$ref": "#/rules@133"
+                    "$ref": "#/rules@132"
                   },
                   "arguments": []
                 }
@@ -14056,14 +14150,14 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                 {
                   "$type": "RuleCall",
                   "rule": {
-                    "$ref": "#/rules@163"
+                    "$ref": "#/rules@162"
                   },
                   "arguments": []
                 },
                 {
                   "$type": "RuleCall",
                   "rule": {
-                    "$ref": "#/rules@162"
+                    "$ref": "#/rules@161"
                   },
                   "arguments": []
                 }
@@ -14115,7 +14209,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                         "terminal": {
                           "$type": "RuleCall",
                           "rule": {
-                            "$ref": "#/rules@133"
+                            "$ref": "#/rules@132"
                           },
                           "arguments": []
                         }
@@ -14149,7 +14243,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                     "terminal": {
                       "$type": "RuleCall",
                       "rule": {
-                        "$ref": "#/rules@133"
+                        "$ref": "#/rules@132"
                       },
                       "arguments": []
                     }
@@ -14195,7 +14289,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                     "terminal": {
                       "$type": "RuleCall",
                       "rule": {
-                        "$ref": "#/rules@159"
+                        "$ref": "#/rules@158"
                       },
                       "arguments": []
                     }
@@ -14233,7 +14327,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
             "terminal": {
               "$type": "RuleCall",
               "rule": {
-                "$ref": "#/rules@78"
+                "$ref": "#/rules@77"
               },
               "arguments": []
             }
@@ -14268,7 +14362,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                 "terminal": {
                   "$type": "RuleCall",
                   "rule": {
-                    "$ref": "#/rules@159"
+                    "$ref": "#/rules@158"
                   },
                   "arguments": []
                 }
@@ -14316,7 +14410,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
             "terminal": {
               "$type": "RuleCall",
               "rule": {
-                "$ref": "#/rules@78"
+                "$ref": "#/rules@77"
               },
               "arguments": []
             }
@@ -14344,7 +14438,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
             "terminal": {
               "$type": "RuleCall",
               "rule": {
-                "$ref": "#/rules@177"
+                "$ref": "#/rules@176"
               },
               "arguments": []
             }
@@ -14406,7 +14500,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
             "terminal": {
               "$type": "RuleCall",
               "rule": {
-                "$ref": "#/rules@133"
+                "$ref": "#/rules@132"
               },
               "arguments": []
             }
@@ -14418,7 +14512,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
             "terminal": {
               "$type": "RuleCall",
               "rule": {
-                "$ref": "#/rules@162"
+                "$ref": "#/rules@161"
               },
               "arguments": []
             }
@@ -14454,7 +14548,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
             "terminal": {
               "$type": "RuleCall",
               "rule": {
-                "$ref": "#/rules@133"
+                "$ref": "#/rules@132"
               },
               "arguments": []
             }
@@ -14466,7 +14560,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
             "terminal": {
               "$type": "RuleCall",
               "rule": {
-                "$ref": "#/rules@162"
+                "$ref": "#/rules@161"
               },
               "arguments": []
             }
@@ -14494,7 +14588,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
             "terminal": {
               "$type": "RuleCall",
               "rule": {
-                "$ref": "#/rules@164"
+                "$ref": "#/rules@163"
               },
               "arguments": []
             }
@@ -14510,7 +14604,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
             "terminal": {
               "$type": "RuleCall",
               "rule": {
-                "$ref": "#/rules@177"
+                "$ref": "#/rules@176"
               },
               "arguments": []
             }
@@ -14522,7 +14616,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
             "terminal": {
               "$type": "RuleCall",
               "rule": {
-                "$ref": "#/rules@165"
+                "$ref": "#/rules@164"
               },
               "arguments": []
             },
@@ -14565,7 +14659,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                     "terminal": {
                       "$type": "RuleCall",
                       "rule": {
-                        "$ref": "#/rules@78"
+                        "$ref": "#/rules@77"
                       },
                       "arguments": []
                     }
@@ -14583,7 +14677,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                 "terminal": {
                   "$type": "RuleCall",
                   "rule": {
-                    "$ref": "#/rules@133"
+                    "$ref": "#/rules@132"
                   },
                   "arguments": []
                 }
@@ -14612,7 +14706,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                 "terminal": {
                   "$type": "RuleCall",
                   "rule": {
-                    "$ref": "#/rules@78"
+                    "$ref": "#/rules@77"
                   },
                   "arguments": []
                 }
@@ -14635,7 +14729,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
             "terminal": {
               "$type": "RuleCall",
               "rule": {
-                "$ref": "#/rules@177"
+                "$ref": "#/rules@176"
               },
               "arguments": []
             }
@@ -14647,7 +14741,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
             "terminal": {
               "$type": "RuleCall",
               "rule": {
-                "$ref": "#/rules@165"
+                "$ref": "#/rules@164"
               },
               "arguments": []
             },
@@ -14694,7 +14788,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                         "terminal": {
                           "$type": "RuleCall",
                           "rule": {
-                            "$ref": "#/rules@133"
+                            "$ref": "#/rules@132"
                           },
                           "arguments": []
                         }
@@ -14712,7 +14806,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                     "terminal": {
                       "$type": "RuleCall",
                       "rule": {
-                        "$ref": "#/rules@133"
+                        "$ref": "#/rules@132"
                       },
                       "arguments": []
                     }
@@ -14728,7 +14822,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
             "terminal": {
               "$type": "RuleCall",
               "rule": {
-                "$ref": "#/rules@133"
+                "$ref": "#/rules@132"
               },
               "arguments": []
             }
@@ -14747,7 +14841,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                 "terminal": {
                   "$type": "RuleCall",
                   "rule": {
-                    "$ref": "#/rules@78"
+                    "$ref": "#/rules@77"
                   },
                   "arguments": []
                 }
@@ -14774,6 +14868,13 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
       "definition": {
         "$type": "Alternatives",
         "elements": [
+          {
+            "$type": "RuleCall",
+            "rule": {
+              "$ref": "#/rules@165"
+            },
+            "arguments": []
+          },
           {
             "$type": "RuleCall",
             "rule": {
@@ -14805,6 +14906,13 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
           {
             "$type": "RuleCall",
             "rule": {
+              "$ref": "#/rules@171"
+            },
+            "arguments": []
+          },
+          {
+            "$type": "RuleCall",
+            "rule": {
               "$ref": "#/rules@170"
             },
             "arguments": []
@@ -14819,14 +14927,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
           {
             "$type": "RuleCall",
             "rule": {
-              "$ref": "#/rules@171"
-            },
-            "arguments": []
-          },
-          {
-            "$type": "RuleCall",
-            "rule": {
-              "$ref": "#/rules@173"
+              "$ref": "#/rules@174"
             },
             "arguments": []
           },
@@ -14834,13 +14935,6 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
             "$type": "RuleCall",
             "rule": {
               "$ref": "#/rules@175"
-            },
-            "arguments": []
-          },
-          {
-            "$type": "RuleCall",
-            "rule": {
-              "$ref": "#/rules@176"
             },
             "arguments": []
           }
@@ -14882,7 +14976,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                 "terminal": {
                   "$type": "RuleCall",
                   "rule": {
-                    "$ref": "#/rules@178"
+                    "$ref": "#/rules@177"
                   },
                   "arguments": []
                 }
@@ -15061,7 +15155,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
             "terminal": {
               "$type": "RuleCall",
               "rule": {
-                "$ref": "#/rules@178"
+                "$ref": "#/rules@177"
               },
               "arguments": []
             }
@@ -15143,7 +15237,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                     "terminal": {
                       "$type": "RuleCall",
                       "rule": {
-                        "$ref": "#/rules@174"
+                        "$ref": "#/rules@173"
                       },
                       "arguments": []
                     }
@@ -15207,7 +15301,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
             "terminal": {
               "$type": "RuleCall",
               "rule": {
-                "$ref": "#/rules@178"
+                "$ref": "#/rules@177"
               },
               "arguments": []
             }
@@ -15492,7 +15586,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                     "terminal": {
                       "$type": "RuleCall",
                       "rule": {
-                        "$ref": "#/rules@180"
+                        "$ref": "#/rules@179"
                       },
                       "arguments": []
                     }
@@ -15504,7 +15598,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                     "terminal": {
                       "$type": "RuleCall",
                       "rule": {
-                        "$ref": "#/rules@183"
+                        "$ref": "#/rules@182"
                       },
                       "arguments": []
                     }
@@ -15521,7 +15615,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                     "terminal": {
                       "$type": "RuleCall",
                       "rule": {
-                        "$ref": "#/rules@181"
+                        "$ref": "#/rules@180"
                       },
                       "arguments": []
                     }
@@ -15540,7 +15634,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                         "terminal": {
                           "$type": "RuleCall",
                           "rule": {
-                            "$ref": "#/rules@182"
+                            "$ref": "#/rules@181"
                           },
                           "arguments": []
                         }
@@ -15626,7 +15720,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
           {
             "$type": "RuleCall",
             "rule": {
-              "$ref": "#/rules@46"
+              "$ref": "#/rules@45"
             },
             "arguments": []
           },
@@ -15639,7 +15733,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                   {
                     "$type": "RuleCall",
                     "rule": {
-                      "$ref": "#/rules@144"
+                      "$ref": "#/rules@143"
                     },
                     "arguments": []
                   },
@@ -15670,7 +15764,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                   {
                     "$type": "RuleCall",
                     "rule": {
-                      "$ref": "#/rules@144"
+                      "$ref": "#/rules@143"
                     },
                     "arguments": []
                   },
@@ -15709,7 +15803,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
           {
             "$type": "RuleCall",
             "rule": {
-              "$ref": "#/rules@46"
+              "$ref": "#/rules@45"
             },
             "arguments": []
           }
@@ -15736,7 +15830,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
             "terminal": {
               "$type": "RuleCall",
               "rule": {
-                "$ref": "#/rules@185"
+                "$ref": "#/rules@184"
               },
               "arguments": []
             },
@@ -15829,7 +15923,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
             "terminal": {
               "$type": "RuleCall",
               "rule": {
-                "$ref": "#/rules@133"
+                "$ref": "#/rules@132"
               },
               "arguments": []
             }
@@ -15934,7 +16028,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
             "terminal": {
               "$type": "RuleCall",
               "rule": {
-                "$ref": "#/rules@78"
+                "$ref": "#/rules@77"
               },
               "arguments": []
             }
@@ -15962,7 +16056,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
             "terminal": {
               "$type": "RuleCall",
               "rule": {
-                "$ref": "#/rules@133"
+                "$ref": "#/rules@132"
               },
               "arguments": []
             }
@@ -16017,7 +16111,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
             "terminal": {
               "$type": "RuleCall",
               "rule": {
-                "$ref": "#/rules@132"
+                "$ref": "#/rules@131"
               },
               "arguments": []
             }
@@ -16036,7 +16130,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                 "terminal": {
                   "$type": "RuleCall",
                   "rule": {
-                    "$ref": "#/rules@132"
+                    "$ref": "#/rules@131"
                   },
                   "arguments": []
                 }
@@ -16093,7 +16187,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
             "terminal": {
               "$type": "RuleCall",
               "rule": {
-                "$ref": "#/rules@133"
+                "$ref": "#/rules@132"
               },
               "arguments": []
             }
@@ -16182,7 +16276,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
             "terminal": {
               "$type": "RuleCall",
               "rule": {
-                "$ref": "#/rules@190"
+                "$ref": "#/rules@189"
               },
               "arguments": []
             }
@@ -16343,7 +16437,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
             "elementType": {
               "$type": "SimpleType",
               "typeRef": {
-                "$ref": "#/rules@67"
+                "$ref": "#/rules@66"
               }
             }
           },
@@ -16366,7 +16460,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
             "elementType": {
               "$type": "SimpleType",
               "typeRef": {
-                "$ref": "#/rules@73"
+                "$ref": "#/rules@72"
               }
             }
           },
@@ -16379,7 +16473,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
           "type": {
             "$type": "SimpleType",
             "typeRef": {
-              "$ref": "#/rules@30/inferredType"
+              "$ref": "#/rules@32/inferredType"
             }
           }
         },
@@ -16408,7 +16502,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
           "type": {
             "$type": "SimpleType",
             "typeRef": {
-              "$ref": "#/rules@68"
+              "$ref": "#/rules@67"
             }
           }
         }
@@ -16519,7 +16613,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
           "type": {
             "$type": "SimpleType",
             "typeRef": {
-              "$ref": "#/rules@138"
+              "$ref": "#/rules@137"
             }
           }
         },
@@ -16531,7 +16625,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
             "elementType": {
               "$type": "SimpleType",
               "typeRef": {
-                "$ref": "#/rules@148/inferredType"
+                "$ref": "#/rules@147/inferredType"
               }
             }
           },
@@ -16544,7 +16638,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
           "type": {
             "$type": "SimpleType",
             "typeRef": {
-              "$ref": "#/rules@78"
+              "$ref": "#/rules@77"
             }
           }
         },
@@ -16555,7 +16649,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
           "type": {
             "$type": "SimpleType",
             "typeRef": {
-              "$ref": "#/rules@154"
+              "$ref": "#/rules@153"
             }
           }
         }
@@ -16595,7 +16689,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
           "type": {
             "$type": "SimpleType",
             "typeRef": {
-              "$ref": "#/rules@138"
+              "$ref": "#/rules@137"
             }
           }
         },
@@ -16607,7 +16701,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
             "elementType": {
               "$type": "SimpleType",
               "typeRef": {
-                "$ref": "#/rules@148/inferredType"
+                "$ref": "#/rules@147/inferredType"
               }
             }
           },
@@ -16619,7 +16713,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
           "type": {
             "$type": "SimpleType",
             "typeRef": {
-              "$ref": "#/rules@78"
+              "$ref": "#/rules@77"
             }
           },
           "isOptional": false
@@ -16669,7 +16763,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
           "type": {
             "$type": "SimpleType",
             "typeRef": {
-              "$ref": "#/rules@138"
+              "$ref": "#/rules@137"
             }
           }
         },
@@ -16681,7 +16775,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
             "elementType": {
               "$type": "SimpleType",
               "typeRef": {
-                "$ref": "#/rules@148/inferredType"
+                "$ref": "#/rules@147/inferredType"
               }
             }
           },
@@ -16693,7 +16787,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
           "type": {
             "$type": "SimpleType",
             "typeRef": {
-              "$ref": "#/rules@78"
+              "$ref": "#/rules@77"
             }
           },
           "isOptional": false
@@ -16725,7 +16819,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
           "type": {
             "$type": "SimpleType",
             "typeRef": {
-              "$ref": "#/rules@138"
+              "$ref": "#/rules@137"
             }
           }
         },
@@ -16737,7 +16831,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
             "elementType": {
               "$type": "SimpleType",
               "typeRef": {
-                "$ref": "#/rules@148/inferredType"
+                "$ref": "#/rules@147/inferredType"
               }
             }
           },
@@ -16750,7 +16844,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
           "type": {
             "$type": "SimpleType",
             "typeRef": {
-              "$ref": "#/rules@78"
+              "$ref": "#/rules@77"
             }
           }
         },
@@ -16761,7 +16855,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
           "type": {
             "$type": "SimpleType",
             "typeRef": {
-              "$ref": "#/rules@154"
+              "$ref": "#/rules@153"
             }
           }
         }
@@ -16800,7 +16894,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
           "type": {
             "$type": "SimpleType",
             "typeRef": {
-              "$ref": "#/rules@155/inferredType"
+              "$ref": "#/rules@154/inferredType"
             }
           },
           "isOptional": false
@@ -16922,19 +17016,25 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
           {
             "$type": "SimpleType",
             "typeRef": {
-              "$ref": "#/rules@161"
+              "$ref": "#/rules@160"
             }
           },
           {
             "$type": "SimpleType",
             "typeRef": {
-              "$ref": "#/rules@179"
+              "$ref": "#/rules@178"
             }
           },
           {
             "$type": "SimpleType",
             "typeRef": {
-              "$ref": "#/rules@184"
+              "$ref": "#/rules@183"
+            }
+          },
+          {
+            "$type": "SimpleType",
+            "typeRef": {
+              "$ref": "#/rules@185"
             }
           },
           {
@@ -16958,19 +17058,13 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
           {
             "$type": "SimpleType",
             "typeRef": {
-              "$ref": "#/rules@189"
+              "$ref": "#/rules@144"
             }
           },
           {
             "$type": "SimpleType",
             "typeRef": {
-              "$ref": "#/rules@145"
-            }
-          },
-          {
-            "$type": "SimpleType",
-            "typeRef": {
-              "$ref": "#/rules@78"
+              "$ref": "#/rules@77"
             }
           }
         ]
@@ -17024,7 +17118,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
           {
             "$type": "SimpleType",
             "typeRef": {
-              "$ref": "#/rules@80"
+              "$ref": "#/rules@79"
             }
           }
         ]

@@ -17,7 +17,6 @@ const ruleDescriptions: Record<string, string> = {
     IntersectTerm: 'a query (SELECT, FROM, VALUES, TABLE or WITH)',
     QueryPrimary: 'a query (SELECT, FROM, VALUES, TABLE or WITH)',
     Expression: 'an expression',
-    OrExpression: 'an expression',
     AndExpression: 'an expression',
     NotExpression: 'an expression',
     PredicateExpression: 'an expression',

@@ -59,6 +59,11 @@ export class PipelineSqlValueConverter extends DefaultValueConverter {
             return keywordPhrase(cstNode);
         }
         if (nameRules.has(name)) {
+            // Only a keyword used as a name needs its source spelling back (its token image is the
+            // canonical upper-case keyword); other names are converted already.
+            if (!/^[A-Z_]+$/.test(input)) {
+                return input;
+            }
             const leaves = visibleLeaves(cstNode);
             return leaves.length === 1 && Ast.isKeyword(leaves[0].grammarSource) ? leaves[0].text : input;
         }
