@@ -1197,7 +1197,7 @@ export function isExpression(item: unknown): item is Expression {
 export interface ExtractExpression extends langium.AstNode {
     readonly $container: BinaryExpression | CastExpression | FunctionCall | JsonPath | StructFieldAccess | Subscript | UnaryExpression;
     readonly $type: 'ExtractExpression';
-    field: Identifier;
+    field: FunctionIdentifier;
     source: BinaryExpression;
 }
 
