@@ -42,7 +42,7 @@ function allWordKeywords(): Set<string> {
 const soft = keywordsOf('SoftKeyword');
 const clause = keywordsOf('ClauseKeyword');
 const reserved = keywordsOf('ReservedKeyword');
-const words = [...keywordsOf('StreamWord'), ...keywordsOf('GroupingWord'), ...keywordsOf('IdentifierWord')];
+const words = [...keywordsOf('StreamWord'), ...keywordsOf('GroupingWord'), ...keywordsOf('IdentifierWord'), ...keywordsOf('TableWord')];
 
 function parses(text: string): boolean {
     const result = parseText(services, text);

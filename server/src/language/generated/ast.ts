@@ -623,10 +623,10 @@ export function isCastExpression(item: unknown): item is CastExpression {
     return reflection.isInstance(item, CastExpression.$type);
 }
 
-export type ClauseKeyword = 'ALTER' | 'ANTI' | 'ANY' | 'APPLY' | 'CLUSTER' | 'CROSS' | 'DELETE' | 'DISTRIBUTE' | 'DIV' | 'ESCAPE' | 'EXISTS' | 'FILTER' | 'FULL' | 'GROUP' | 'HAVING' | 'IF' | 'IGNORE' | 'ILIKE' | 'INNER' | 'INSERT' | 'JOIN' | 'LEFT' | 'LIKE' | 'LIMIT' | 'MINUS' | 'NATURAL' | 'OFFSET' | 'ORDER' | 'OVER' | 'PIVOT' | 'QUALIFY' | 'REGEXP' | 'RESPECT' | 'RIGHT' | 'RLIKE' | 'SEMI' | 'SET' | 'SOME' | 'SORT' | 'TABLE' | 'TABLESAMPLE' | 'UNPIVOT' | 'UPDATE' | 'USE' | 'USING' | 'WATERMARK' | 'WINDOW' | 'WITHIN';
+export type ClauseKeyword = 'ALTER' | 'ANTI' | 'ANY' | 'APPLY' | 'CLUSTER' | 'CROSS' | 'DELETE' | 'DISTRIBUTE' | 'DIV' | 'ESCAPE' | 'EXISTS' | 'FILTER' | 'FULL' | 'GROUP' | 'HAVING' | 'IF' | 'IGNORE' | 'ILIKE' | 'INNER' | 'INSERT' | 'JOIN' | 'LEFT' | 'LIKE' | 'LIMIT' | 'MINUS' | 'NATURAL' | 'OFFSET' | 'ORDER' | 'OVER' | 'PIVOT' | 'QUALIFY' | 'REGEXP' | 'RESPECT' | 'RIGHT' | 'RLIKE' | 'SEMI' | 'SET' | 'SOME' | 'SORT' | 'TABLESAMPLE' | 'UNPIVOT' | 'UPDATE' | 'USE' | 'USING' | 'WATERMARK' | 'WINDOW' | 'WITHIN';
 
 export function isClauseKeyword(item: unknown): item is ClauseKeyword {
-    return item === 'ALTER' || item === 'ANTI' || item === 'ANY' || item === 'APPLY' || item === 'CLUSTER' || item === 'CROSS' || item === 'DELETE' || item === 'DISTRIBUTE' || item === 'DIV' || item === 'ESCAPE' || item === 'EXISTS' || item === 'FILTER' || item === 'FULL' || item === 'GROUP' || item === 'HAVING' || item === 'IF' || item === 'IGNORE' || item === 'ILIKE' || item === 'INNER' || item === 'INSERT' || item === 'JOIN' || item === 'LEFT' || item === 'LIKE' || item === 'LIMIT' || item === 'MINUS' || item === 'NATURAL' || item === 'OFFSET' || item === 'ORDER' || item === 'OVER' || item === 'PIVOT' || item === 'QUALIFY' || item === 'REGEXP' || item === 'RESPECT' || item === 'RIGHT' || item === 'RLIKE' || item === 'SEMI' || item === 'SET' || item === 'SOME' || item === 'SORT' || item === 'TABLE' || item === 'TABLESAMPLE' || item === 'UNPIVOT' || item === 'UPDATE' || item === 'USE' || item === 'USING' || item === 'WATERMARK' || item === 'WINDOW' || item === 'WITHIN';
+    return item === 'ALTER' || item === 'ANTI' || item === 'ANY' || item === 'APPLY' || item === 'CLUSTER' || item === 'CROSS' || item === 'DELETE' || item === 'DISTRIBUTE' || item === 'DIV' || item === 'ESCAPE' || item === 'EXISTS' || item === 'FILTER' || item === 'FULL' || item === 'GROUP' || item === 'HAVING' || item === 'IF' || item === 'IGNORE' || item === 'ILIKE' || item === 'INNER' || item === 'INSERT' || item === 'JOIN' || item === 'LEFT' || item === 'LIKE' || item === 'LIMIT' || item === 'MINUS' || item === 'NATURAL' || item === 'OFFSET' || item === 'ORDER' || item === 'OVER' || item === 'PIVOT' || item === 'QUALIFY' || item === 'REGEXP' || item === 'RESPECT' || item === 'RIGHT' || item === 'RLIKE' || item === 'SEMI' || item === 'SET' || item === 'SOME' || item === 'SORT' || item === 'TABLESAMPLE' || item === 'UNPIVOT' || item === 'UPDATE' || item === 'USE' || item === 'USING' || item === 'WATERMARK' || item === 'WINDOW' || item === 'WITHIN';
 }
 
 export interface ClusterByClause extends langium.AstNode {
@@ -1439,10 +1439,10 @@ export function isGroupingWord(item: unknown): item is GroupingWord {
     return item === 'ROLLUP' || item === 'CUBE';
 }
 
-export type Identifier = ClauseKeyword | GroupingWord | IdentifierClause | IdentifierWord | SoftKeyword | StreamWord | string;
+export type Identifier = ClauseKeyword | GroupingWord | IdentifierClause | IdentifierWord | SoftKeyword | StreamWord | TableWord | string;
 
 export function isIdentifier(item: unknown): item is Identifier {
-    return isSoftKeyword(item) || isClauseKeyword(item) || isIdentifierClause(item) || isStreamWord(item) || isGroupingWord(item) || isIdentifierWord(item) || (typeof item === 'string' && (/([_a-zA-Z]|\$\{[^}\r\n]*\})(\w|\$\{[^}\r\n]*\})*/.test(item) || /`([^`]|``)*`/.test(item)));
+    return isSoftKeyword(item) || isClauseKeyword(item) || isIdentifierClause(item) || isStreamWord(item) || isGroupingWord(item) || isIdentifierWord(item) || isTableWord(item) || (typeof item === 'string' && (/([_a-zA-Z]|\$\{[^}\r\n]*\})(\w|\$\{[^}\r\n]*\})*/.test(item) || /`([^`]|``)*`/.test(item)));
 }
 
 export type IdentifierClause = string;
@@ -1849,10 +1849,10 @@ export function isMaskProperty(item: unknown): item is MaskProperty {
     return reflection.isInstance(item, MaskProperty.$type);
 }
 
-export type MemberName = ClauseKeyword | GroupingWord | IdentifierClause | IdentifierWord | ReservedKeyword | SoftKeyword | StreamWord | string;
+export type MemberName = ClauseKeyword | GroupingWord | IdentifierClause | IdentifierWord | ReservedKeyword | SoftKeyword | StreamWord | TableWord | string;
 
 export function isMemberName(item: unknown): item is MemberName {
-    return isSoftKeyword(item) || isClauseKeyword(item) || isReservedKeyword(item) || isIdentifierClause(item) || isStreamWord(item) || isGroupingWord(item) || isIdentifierWord(item) || (typeof item === 'string' && (/([_a-zA-Z]|\$\{[^}\r\n]*\})(\w|\$\{[^}\r\n]*\})*/.test(item) || /`([^`]|``)*`/.test(item)));
+    return isSoftKeyword(item) || isClauseKeyword(item) || isReservedKeyword(item) || isIdentifierClause(item) || isStreamWord(item) || isGroupingWord(item) || isIdentifierWord(item) || isTableWord(item) || (typeof item === 'string' && (/([_a-zA-Z]|\$\{[^}\r\n]*\})(\w|\$\{[^}\r\n]*\})*/.test(item) || /`([^`]|``)*`/.test(item)));
 }
 
 export interface NamedWindow extends langium.AstNode {
@@ -3229,6 +3229,12 @@ export const TableSpec = {
 
 export function isTableSpec(item: unknown): item is TableSpec {
     return reflection.isInstance(item, TableSpec.$type);
+}
+
+export type TableWord = 'TABLE';
+
+export function isTableWord(item: unknown): item is TableWord {
+    return item === 'TABLE';
 }
 
 export interface TblPropertiesClause extends langium.AstNode {

@@ -10,7 +10,8 @@ import * as AST from '../generated/ast.js';
  * a name, not a keyword.
  */
 const keywordNameRules = new Set([
-    'SoftKeyword', 'ClauseKeyword', 'ReservedKeyword', 'StreamWord', 'GroupingWord', 'IdentifierWord', 'AsAlias', 'TypeName',
+    'SoftKeyword', 'ClauseKeyword', 'ReservedKeyword', 'StreamWord', 'GroupingWord', 'IdentifierWord', 'TableWord', 'AsAlias',
+    'TypeName',
 ]);
 
 /**

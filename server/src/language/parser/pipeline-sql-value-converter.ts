@@ -15,7 +15,7 @@ const keywordPhraseRules = new Set([
 /** Rules whose value is a name: a keyword used as a name keeps its spelling from the source. */
 const nameRules = new Set([
     'Identifier', 'FunctionIdentifier', 'AliasName', 'SoftKeyword', 'ClauseKeyword', 'MemberName', 'ReservedKeyword', 'StreamWord',
-    'GroupingWord', 'IdentifierWord', 'AsAlias',
+    'GroupingWord', 'IdentifierWord', 'TableWord', 'AsAlias',
 ]);
 
 /** Rules whose value is their source text without whitespace or comments. */
