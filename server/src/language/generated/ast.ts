@@ -69,6 +69,7 @@ export type PipelineSqlKeywordNames =
     | "BOTH"
     | "BUCKET"
     | "BY"
+    | "CASCADE"
     | "CASE"
     | "CAST"
     | "CATALOG"
@@ -122,6 +123,7 @@ export type PipelineSqlKeywordNames =
     | "FOREIGN"
     | "FROM"
     | "FULL"
+    | "FUNCTION"
     | "GENERATED"
     | "GLOBAL"
     | "GROUP"
@@ -206,6 +208,7 @@ export type PipelineSqlKeywordNames =
     | "PRECEDING"
     | "PRIMARY"
     | "PRIVATE"
+    | "PURGE"
     | "QUALIFY"
     | "RANGE"
     | "RECURSION"
@@ -217,6 +220,7 @@ export type PipelineSqlKeywordNames =
     | "REPEATABLE"
     | "REPLACE"
     | "RESPECT"
+    | "RESTRICT"
     | "RIGHT"
     | "RLIKE"
     | "ROLLUP"
@@ -623,10 +627,10 @@ export function isCastExpression(item: unknown): item is CastExpression {
     return reflection.isInstance(item, CastExpression.$type);
 }
 
-export type ClauseKeyword = 'ALTER' | 'ANTI' | 'ANY' | 'APPLY' | 'CLUSTER' | 'CROSS' | 'DELETE' | 'DISTRIBUTE' | 'DIV' | 'ESCAPE' | 'EXISTS' | 'FILTER' | 'FULL' | 'GROUP' | 'HAVING' | 'IF' | 'IGNORE' | 'ILIKE' | 'INNER' | 'INSERT' | 'JOIN' | 'LEFT' | 'LIKE' | 'LIMIT' | 'MINUS' | 'NATURAL' | 'OFFSET' | 'ORDER' | 'OVER' | 'PIVOT' | 'QUALIFY' | 'REGEXP' | 'RESPECT' | 'RIGHT' | 'RLIKE' | 'SEMI' | 'SET' | 'SOME' | 'SORT' | 'TABLESAMPLE' | 'UNPIVOT' | 'UPDATE' | 'USE' | 'USING' | 'WATERMARK' | 'WINDOW' | 'WITHIN';
+export type ClauseKeyword = 'ALTER' | 'ANTI' | 'ANY' | 'APPLY' | 'CLUSTER' | 'CROSS' | 'DELETE' | 'DISTRIBUTE' | 'DIV' | 'DROP' | 'ESCAPE' | 'EXISTS' | 'FILTER' | 'FULL' | 'GROUP' | 'HAVING' | 'IF' | 'IGNORE' | 'ILIKE' | 'INNER' | 'INSERT' | 'JOIN' | 'LEFT' | 'LIKE' | 'LIMIT' | 'MINUS' | 'NATURAL' | 'OFFSET' | 'ORDER' | 'OVER' | 'PIVOT' | 'QUALIFY' | 'REGEXP' | 'RESPECT' | 'RIGHT' | 'RLIKE' | 'SEMI' | 'SET' | 'SOME' | 'SORT' | 'TABLESAMPLE' | 'UNPIVOT' | 'UPDATE' | 'USE' | 'USING' | 'WATERMARK' | 'WINDOW' | 'WITHIN';
 
 export function isClauseKeyword(item: unknown): item is ClauseKeyword {
-    return item === 'ALTER' || item === 'ANTI' || item === 'ANY' || item === 'APPLY' || item === 'CLUSTER' || item === 'CROSS' || item === 'DELETE' || item === 'DISTRIBUTE' || item === 'DIV' || item === 'ESCAPE' || item === 'EXISTS' || item === 'FILTER' || item === 'FULL' || item === 'GROUP' || item === 'HAVING' || item === 'IF' || item === 'IGNORE' || item === 'ILIKE' || item === 'INNER' || item === 'INSERT' || item === 'JOIN' || item === 'LEFT' || item === 'LIKE' || item === 'LIMIT' || item === 'MINUS' || item === 'NATURAL' || item === 'OFFSET' || item === 'ORDER' || item === 'OVER' || item === 'PIVOT' || item === 'QUALIFY' || item === 'REGEXP' || item === 'RESPECT' || item === 'RIGHT' || item === 'RLIKE' || item === 'SEMI' || item === 'SET' || item === 'SOME' || item === 'SORT' || item === 'TABLESAMPLE' || item === 'UNPIVOT' || item === 'UPDATE' || item === 'USE' || item === 'USING' || item === 'WATERMARK' || item === 'WINDOW' || item === 'WITHIN';
+    return item === 'ALTER' || item === 'ANTI' || item === 'ANY' || item === 'APPLY' || item === 'CLUSTER' || item === 'CROSS' || item === 'DELETE' || item === 'DROP' || item === 'DISTRIBUTE' || item === 'DIV' || item === 'ESCAPE' || item === 'EXISTS' || item === 'FILTER' || item === 'FULL' || item === 'GROUP' || item === 'HAVING' || item === 'IF' || item === 'IGNORE' || item === 'ILIKE' || item === 'INNER' || item === 'INSERT' || item === 'JOIN' || item === 'LEFT' || item === 'LIKE' || item === 'LIMIT' || item === 'MINUS' || item === 'NATURAL' || item === 'OFFSET' || item === 'ORDER' || item === 'OVER' || item === 'PIVOT' || item === 'QUALIFY' || item === 'REGEXP' || item === 'RESPECT' || item === 'RIGHT' || item === 'RLIKE' || item === 'SEMI' || item === 'SET' || item === 'SOME' || item === 'SORT' || item === 'TABLESAMPLE' || item === 'UNPIVOT' || item === 'UPDATE' || item === 'USE' || item === 'USING' || item === 'WATERMARK' || item === 'WINDOW' || item === 'WITHIN';
 }
 
 export interface ClusterByClause extends langium.AstNode {
@@ -1133,6 +1137,41 @@ export const DeleteStatement = {
 
 export function isDeleteStatement(item: unknown): item is DeleteStatement {
     return reflection.isInstance(item, DeleteStatement.$type);
+}
+
+export type DropObjectKind = string;
+
+export function isDropObjectKind(item: unknown): item is DropObjectKind {
+    return typeof item === 'string';
+}
+
+export type DropOption = 'CASCADE' | 'PURGE' | 'RESTRICT';
+
+export function isDropOption(item: unknown): item is DropOption {
+    return item === 'CASCADE' || item === 'RESTRICT' || item === 'PURGE';
+}
+
+export interface DropStatement extends langium.AstNode {
+    readonly $container: PipelineFile;
+    readonly $type: 'DropStatement';
+    ifExists: boolean;
+    kind: DropObjectKind;
+    name: QualifiedName;
+    option?: DropOption;
+    temporary: boolean;
+}
+
+export const DropStatement = {
+    $type: 'DropStatement',
+    ifExists: 'ifExists',
+    kind: 'kind',
+    name: 'name',
+    option: 'option',
+    temporary: 'temporary'
+} as const;
+
+export function isDropStatement(item: unknown): item is DropStatement {
+    return reflection.isInstance(item, DropStatement.$type);
 }
 
 export interface EmptyGroupingSet extends langium.AstNode {
@@ -2760,10 +2799,10 @@ export function isSnapshotSpec(item: unknown): item is SnapshotSpec {
     return reflection.isInstance(item, SnapshotSpec.$type);
 }
 
-export type SoftKeyword = 'AGGREGATE' | 'ALWAYS' | 'ARRAY' | 'ASC' | 'AT' | 'AUTO' | 'BITEMPORAL' | 'BUCKET' | 'CATALOG' | 'CDC' | 'CHANGES' | 'CHECK' | 'COLLATE' | 'COLLATION' | 'COLUMNS' | 'COMMENT' | 'CRON' | 'CURRENT' | 'DATABASE' | 'DATE' | 'DAY' | 'DAYS' | 'DEFAULT' | 'DEFERRABLE' | 'DEFERRED' | 'DELAY' | 'DESC' | 'DROP' | 'ENFORCED' | 'EVERY' | 'EXCLUDE' | 'EXPECT' | 'EXTEND' | 'EXTERNAL' | 'EXTRACT' | 'FAIL' | 'FIRST' | 'FLOW' | 'FOLLOWING' | 'FOREIGN' | 'GENERATED' | 'GLOBAL' | 'GROUPING' | 'HISTORY' | 'HOUR' | 'HOURS' | 'IDENTITY' | 'INCLUDE' | 'INCREMENT' | 'INCREMENTAL' | 'INITIALLY' | 'KEY' | 'KEYS' | 'LAST' | 'LEVEL' | 'LIVE' | 'LOCATION' | 'MANAGED' | 'MAP' | 'MASK' | 'MATERIALIZED' | 'MAX' | 'MICROSECOND' | 'MICROSECONDS' | 'MILLISECOND' | 'MILLISECONDS' | 'MINUTE' | 'MINUTES' | 'MONTH' | 'MONTHS' | 'MOST' | 'NAME' | 'NAMESPACE' | 'NANOSECOND' | 'NANOSECONDS' | 'NONE' | 'NORELY' | 'NULLS' | 'OF' | 'ONCE' | 'OPTIONS' | 'OUT' | 'OUTER' | 'OVERLAY' | 'OVERWRITE' | 'OWNER' | 'PARTITION' | 'PARTITIONED' | 'PERCENT' | 'PLACING' | 'POLICY' | 'POSITION' | 'PRECEDING' | 'PRIMARY' | 'PRIVATE' | 'RANGE' | 'RECURSION' | 'RECURSIVE' | 'REFERENCES' | 'REFRESH' | 'RELY' | 'REPEATABLE' | 'REPLACE' | 'ROW' | 'ROWS' | 'SCD' | 'SCHEDULE' | 'SCHEMA' | 'SECOND' | 'SECONDS' | 'SEQUENCE' | 'SETS' | 'SINGLE' | 'SNAPSHOT' | 'START' | 'STORED' | 'STREAMING' | 'STRICT' | 'STRUCT' | 'SUBSTR' | 'SUBSTRING' | 'SYSTEM' | 'SYSTEM_TIME' | 'SYSTEM_VERSION' | 'TBLPROPERTIES' | 'TEMP' | 'TEMPORARY' | 'TIME' | 'TIMESERIES' | 'TIMESTAMP' | 'TIMESTAMP_LTZ' | 'TIMESTAMP_NTZ' | 'TO' | 'TRACK' | 'TRIGGER' | 'TRIM' | 'TRUNCATE' | 'TYPE' | 'UNKNOWN' | 'UPDATES' | 'VERSION' | 'VIEW' | 'VIOLATION' | 'WEEK' | 'WEEKS' | 'YEAR' | 'YEARS' | 'ZONE';
+export type SoftKeyword = 'AGGREGATE' | 'ALWAYS' | 'ARRAY' | 'ASC' | 'AT' | 'AUTO' | 'BITEMPORAL' | 'BUCKET' | 'CASCADE' | 'CATALOG' | 'CDC' | 'CHANGES' | 'CHECK' | 'COLLATE' | 'COLLATION' | 'COLUMNS' | 'COMMENT' | 'CRON' | 'CURRENT' | 'DATABASE' | 'DATE' | 'DAY' | 'DAYS' | 'DEFAULT' | 'DEFERRABLE' | 'DEFERRED' | 'DELAY' | 'DESC' | 'ENFORCED' | 'EVERY' | 'EXCLUDE' | 'EXPECT' | 'EXTEND' | 'EXTERNAL' | 'EXTRACT' | 'FAIL' | 'FIRST' | 'FLOW' | 'FOLLOWING' | 'FOREIGN' | 'FUNCTION' | 'GENERATED' | 'GLOBAL' | 'GROUPING' | 'HISTORY' | 'HOUR' | 'HOURS' | 'IDENTITY' | 'INCLUDE' | 'INCREMENT' | 'INCREMENTAL' | 'INITIALLY' | 'KEY' | 'KEYS' | 'LAST' | 'LEVEL' | 'LIVE' | 'LOCATION' | 'MANAGED' | 'MAP' | 'MASK' | 'MATERIALIZED' | 'MAX' | 'MICROSECOND' | 'MICROSECONDS' | 'MILLISECOND' | 'MILLISECONDS' | 'MINUTE' | 'MINUTES' | 'MONTH' | 'MONTHS' | 'MOST' | 'NAME' | 'NAMESPACE' | 'NANOSECOND' | 'NANOSECONDS' | 'NONE' | 'NORELY' | 'NULLS' | 'OF' | 'ONCE' | 'OPTIONS' | 'OUT' | 'OUTER' | 'OVERLAY' | 'OVERWRITE' | 'OWNER' | 'PARTITION' | 'PARTITIONED' | 'PERCENT' | 'PLACING' | 'POLICY' | 'POSITION' | 'PRECEDING' | 'PRIMARY' | 'PRIVATE' | 'PURGE' | 'RANGE' | 'RECURSION' | 'RECURSIVE' | 'REFERENCES' | 'REFRESH' | 'RELY' | 'REPEATABLE' | 'REPLACE' | 'RESTRICT' | 'ROW' | 'ROWS' | 'SCD' | 'SCHEDULE' | 'SCHEMA' | 'SECOND' | 'SECONDS' | 'SEQUENCE' | 'SETS' | 'SINGLE' | 'SNAPSHOT' | 'START' | 'STORED' | 'STREAMING' | 'STRICT' | 'STRUCT' | 'SUBSTR' | 'SUBSTRING' | 'SYSTEM' | 'SYSTEM_TIME' | 'SYSTEM_VERSION' | 'TBLPROPERTIES' | 'TEMP' | 'TEMPORARY' | 'TIME' | 'TIMESERIES' | 'TIMESTAMP' | 'TIMESTAMP_LTZ' | 'TIMESTAMP_NTZ' | 'TO' | 'TRACK' | 'TRIGGER' | 'TRIM' | 'TRUNCATE' | 'TYPE' | 'UNKNOWN' | 'UPDATES' | 'VERSION' | 'VIEW' | 'VIOLATION' | 'WEEK' | 'WEEKS' | 'YEAR' | 'YEARS' | 'ZONE';
 
 export function isSoftKeyword(item: unknown): item is SoftKeyword {
-    return item === 'AGGREGATE' || item === 'ALWAYS' || item === 'ARRAY' || item === 'ASC' || item === 'AT' || item === 'AUTO' || item === 'BITEMPORAL' || item === 'BUCKET' || item === 'CATALOG' || item === 'CDC' || item === 'CHANGES' || item === 'CHECK' || item === 'COLLATE' || item === 'COLLATION' || item === 'COLUMNS' || item === 'COMMENT' || item === 'CRON' || item === 'CURRENT' || item === 'DATABASE' || item === 'DATE' || item === 'DAY' || item === 'DAYS' || item === 'DEFAULT' || item === 'DEFERRABLE' || item === 'DEFERRED' || item === 'DELAY' || item === 'DESC' || item === 'DROP' || item === 'ENFORCED' || item === 'EVERY' || item === 'EXCLUDE' || item === 'EXPECT' || item === 'EXTEND' || item === 'EXTERNAL' || item === 'EXTRACT' || item === 'FAIL' || item === 'FIRST' || item === 'FLOW' || item === 'FOLLOWING' || item === 'FOREIGN' || item === 'GENERATED' || item === 'GLOBAL' || item === 'GROUPING' || item === 'HISTORY' || item === 'HOUR' || item === 'HOURS' || item === 'IDENTITY' || item === 'INCLUDE' || item === 'INCREMENT' || item === 'INCREMENTAL' || item === 'INITIALLY' || item === 'KEY' || item === 'KEYS' || item === 'LAST' || item === 'LEVEL' || item === 'LIVE' || item === 'LOCATION' || item === 'MANAGED' || item === 'MAP' || item === 'MASK' || item === 'MATERIALIZED' || item === 'MAX' || item === 'MICROSECOND' || item === 'MICROSECONDS' || item === 'MILLISECOND' || item === 'MILLISECONDS' || item === 'MINUTE' || item === 'MINUTES' || item === 'MONTH' || item === 'MONTHS' || item === 'MOST' || item === 'NAME' || item === 'NAMESPACE' || item === 'NANOSECOND' || item === 'NANOSECONDS' || item === 'NONE' || item === 'NORELY' || item === 'NULLS' || item === 'OF' || item === 'ONCE' || item === 'OPTIONS' || item === 'OUT' || item === 'OUTER' || item === 'OVERLAY' || item === 'OVERWRITE' || item === 'OWNER' || item === 'PARTITION' || item === 'PARTITIONED' || item === 'PERCENT' || item === 'PLACING' || item === 'POLICY' || item === 'POSITION' || item === 'PRECEDING' || item === 'PRIMARY' || item === 'PRIVATE' || item === 'RANGE' || item === 'RECURSION' || item === 'RECURSIVE' || item === 'REFERENCES' || item === 'REFRESH' || item === 'RELY' || item === 'REPEATABLE' || item === 'REPLACE' || item === 'ROW' || item === 'ROWS' || item === 'SCD' || item === 'SCHEDULE' || item === 'SCHEMA' || item === 'SECOND' || item === 'SECONDS' || item === 'SEQUENCE' || item === 'SETS' || item === 'SINGLE' || item === 'SNAPSHOT' || item === 'START' || item === 'STORED' || item === 'STREAMING' || item === 'STRICT' || item === 'STRUCT' || item === 'SUBSTR' || item === 'SUBSTRING' || item === 'SYSTEM' || item === 'SYSTEM_TIME' || item === 'SYSTEM_VERSION' || item === 'TBLPROPERTIES' || item === 'TEMP' || item === 'TEMPORARY' || item === 'TIME' || item === 'TIMESERIES' || item === 'TIMESTAMP' || item === 'TIMESTAMP_LTZ' || item === 'TIMESTAMP_NTZ' || item === 'TO' || item === 'TRACK' || item === 'TRIGGER' || item === 'TRIM' || item === 'TRUNCATE' || item === 'TYPE' || item === 'UNKNOWN' || item === 'UPDATES' || item === 'VERSION' || item === 'VIEW' || item === 'VIOLATION' || item === 'WEEK' || item === 'WEEKS' || item === 'YEAR' || item === 'YEARS' || item === 'ZONE';
+    return item === 'AGGREGATE' || item === 'ALWAYS' || item === 'ARRAY' || item === 'ASC' || item === 'AT' || item === 'AUTO' || item === 'BITEMPORAL' || item === 'BUCKET' || item === 'CASCADE' || item === 'CATALOG' || item === 'CDC' || item === 'CHANGES' || item === 'CHECK' || item === 'COLLATE' || item === 'COLLATION' || item === 'COLUMNS' || item === 'COMMENT' || item === 'CRON' || item === 'CURRENT' || item === 'DATABASE' || item === 'DATE' || item === 'DAY' || item === 'DAYS' || item === 'DEFAULT' || item === 'DEFERRABLE' || item === 'DEFERRED' || item === 'DELAY' || item === 'DESC' || item === 'ENFORCED' || item === 'EVERY' || item === 'EXCLUDE' || item === 'EXPECT' || item === 'EXTEND' || item === 'EXTERNAL' || item === 'EXTRACT' || item === 'FAIL' || item === 'FIRST' || item === 'FLOW' || item === 'FOLLOWING' || item === 'FOREIGN' || item === 'FUNCTION' || item === 'GENERATED' || item === 'GLOBAL' || item === 'GROUPING' || item === 'HISTORY' || item === 'HOUR' || item === 'HOURS' || item === 'IDENTITY' || item === 'INCLUDE' || item === 'INCREMENT' || item === 'INCREMENTAL' || item === 'INITIALLY' || item === 'KEY' || item === 'KEYS' || item === 'LAST' || item === 'LEVEL' || item === 'LIVE' || item === 'LOCATION' || item === 'MANAGED' || item === 'MAP' || item === 'MASK' || item === 'MATERIALIZED' || item === 'MAX' || item === 'MICROSECOND' || item === 'MICROSECONDS' || item === 'MILLISECOND' || item === 'MILLISECONDS' || item === 'MINUTE' || item === 'MINUTES' || item === 'MONTH' || item === 'MONTHS' || item === 'MOST' || item === 'NAME' || item === 'NAMESPACE' || item === 'NANOSECOND' || item === 'NANOSECONDS' || item === 'NONE' || item === 'NORELY' || item === 'NULLS' || item === 'OF' || item === 'ONCE' || item === 'OPTIONS' || item === 'OUT' || item === 'OUTER' || item === 'OVERLAY' || item === 'OVERWRITE' || item === 'OWNER' || item === 'PARTITION' || item === 'PARTITIONED' || item === 'PERCENT' || item === 'PLACING' || item === 'POLICY' || item === 'POSITION' || item === 'PRECEDING' || item === 'PRIMARY' || item === 'PRIVATE' || item === 'PURGE' || item === 'RANGE' || item === 'RECURSION' || item === 'RECURSIVE' || item === 'REFERENCES' || item === 'REFRESH' || item === 'RELY' || item === 'REPEATABLE' || item === 'REPLACE' || item === 'RESTRICT' || item === 'ROW' || item === 'ROWS' || item === 'SCD' || item === 'SCHEDULE' || item === 'SCHEMA' || item === 'SECOND' || item === 'SECONDS' || item === 'SEQUENCE' || item === 'SETS' || item === 'SINGLE' || item === 'SNAPSHOT' || item === 'START' || item === 'STORED' || item === 'STREAMING' || item === 'STRICT' || item === 'STRUCT' || item === 'SUBSTR' || item === 'SUBSTRING' || item === 'SYSTEM' || item === 'SYSTEM_TIME' || item === 'SYSTEM_VERSION' || item === 'TBLPROPERTIES' || item === 'TEMP' || item === 'TEMPORARY' || item === 'TIME' || item === 'TIMESERIES' || item === 'TIMESTAMP' || item === 'TIMESTAMP_LTZ' || item === 'TIMESTAMP_NTZ' || item === 'TO' || item === 'TRACK' || item === 'TRIGGER' || item === 'TRIM' || item === 'TRUNCATE' || item === 'TYPE' || item === 'UNKNOWN' || item === 'UPDATES' || item === 'VERSION' || item === 'VIEW' || item === 'VIOLATION' || item === 'WEEK' || item === 'WEEKS' || item === 'YEAR' || item === 'YEARS' || item === 'ZONE';
 }
 
 export interface SortItem extends langium.AstNode {
@@ -2827,7 +2866,7 @@ export function isStar(item: unknown): item is Star {
     return reflection.isInstance(item, Star.$type);
 }
 
-export type Statement = AlterOwner | ApplyChanges | CreateFlow | CreateMaterializedView | CreateNamespace | CreateStreamingTable | CreateTable | CreateView | DeleteStatement | Expectation | InsertStatement | Query | SetStatement | UpdateStatement | UseStatement;
+export type Statement = AlterOwner | ApplyChanges | CreateFlow | CreateMaterializedView | CreateNamespace | CreateStreamingTable | CreateTable | CreateView | DeleteStatement | DropStatement | Expectation | InsertStatement | Query | SetStatement | UpdateStatement | UseStatement;
 
 export const Statement = {
     $type: 'Statement'
@@ -3631,6 +3670,7 @@ export type PipelineSqlAstType = {
     DefaultCollationClause: DefaultCollationClause
     DefaultProperty: DefaultProperty
     DeleteStatement: DeleteStatement
+    DropStatement: DropStatement
     EmptyGroupingSet: EmptyGroupingSet
     ExistsExpression: ExistsExpression
     Expectation: Expectation
@@ -4508,6 +4548,29 @@ export class PipelineSqlAstReflection extends langium.AbstractAstReflection {
                 },
                 where: {
                     name: DeleteStatement.where
+                }
+            },
+            superTypes: [Statement.$type]
+        },
+        DropStatement: {
+            name: DropStatement.$type,
+            properties: {
+                ifExists: {
+                    name: DropStatement.ifExists,
+                    defaultValue: false
+                },
+                kind: {
+                    name: DropStatement.kind
+                },
+                name: {
+                    name: DropStatement.name
+                },
+                option: {
+                    name: DropStatement.option
+                },
+                temporary: {
+                    name: DropStatement.temporary,
+                    defaultValue: false
                 }
             },
             superTypes: [Statement.$type]

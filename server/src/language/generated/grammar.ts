@@ -158,6 +158,13 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
           {
             "$type": "RuleCall",
             "rule": {
+              "$ref": "#/rules@193"
+            },
+            "arguments": []
+          },
+          {
+            "$type": "RuleCall",
+            "rule": {
               "$ref": "#/rules@147"
             },
             "arguments": []
@@ -1043,6 +1050,10 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
           },
           {
             "$type": "Keyword",
+            "value": "CASCADE"
+          },
+          {
+            "$type": "Keyword",
             "value": "CATALOG"
           },
           {
@@ -1119,10 +1130,6 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
           },
           {
             "$type": "Keyword",
-            "value": "DROP"
-          },
-          {
-            "$type": "Keyword",
             "value": "ENFORCED"
           },
           {
@@ -1168,6 +1175,10 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
           {
             "$type": "Keyword",
             "value": "FOREIGN"
+          },
+          {
+            "$type": "Keyword",
+            "value": "FUNCTION"
           },
           {
             "$type": "Keyword",
@@ -1391,6 +1402,10 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
           },
           {
             "$type": "Keyword",
+            "value": "PURGE"
+          },
+          {
+            "$type": "Keyword",
             "value": "RANGE"
           },
           {
@@ -1420,6 +1435,10 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
           {
             "$type": "Keyword",
             "value": "REPLACE"
+          },
+          {
+            "$type": "Keyword",
+            "value": "RESTRICT"
           },
           {
             "$type": "Keyword",
@@ -1641,6 +1660,10 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
           {
             "$type": "Keyword",
             "value": "DELETE"
+          },
+          {
+            "$type": "Keyword",
+            "value": "DROP"
           },
           {
             "$type": "Keyword",
@@ -16526,6 +16549,185 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
       "entry": false,
       "fragment": false,
       "parameters": []
+    },
+    {
+      "$type": "ParserRule",
+      "name": "DropStatement",
+      "definition": {
+        "$type": "Group",
+        "elements": [
+          {
+            "$type": "Keyword",
+            "value": "DROP"
+          },
+          {
+            "$type": "Assignment",
+            "feature": "temporary",
+            "operator": "?=",
+            "terminal": {
+              "$type": "Alternatives",
+              "elements": [
+                {
+                  "$type": "Keyword",
+                  "value": "TEMPORARY"
+                },
+                {
+                  "$type": "Keyword",
+                  "value": "TEMP"
+                }
+              ]
+            },
+            "cardinality": "?"
+          },
+          {
+            "$type": "Assignment",
+            "feature": "kind",
+            "operator": "=",
+            "terminal": {
+              "$type": "RuleCall",
+              "rule": {
+                "$ref": "#/rules@194"
+              },
+              "arguments": []
+            }
+          },
+          {
+            "$type": "Group",
+            "elements": [
+              {
+                "$type": "Keyword",
+                "value": "IF"
+              },
+              {
+                "$type": "Assignment",
+                "feature": "ifExists",
+                "operator": "?=",
+                "terminal": {
+                  "$type": "Keyword",
+                  "value": "EXISTS"
+                }
+              }
+            ],
+            "cardinality": "?"
+          },
+          {
+            "$type": "Assignment",
+            "feature": "name",
+            "operator": "=",
+            "terminal": {
+              "$type": "RuleCall",
+              "rule": {
+                "$ref": "#/rules@24"
+              },
+              "arguments": []
+            }
+          },
+          {
+            "$type": "Assignment",
+            "feature": "option",
+            "operator": "=",
+            "terminal": {
+              "$type": "RuleCall",
+              "rule": {
+                "$ref": "#/rules@195"
+              },
+              "arguments": []
+            },
+            "cardinality": "?"
+          }
+        ]
+      },
+      "entry": false,
+      "fragment": false,
+      "parameters": []
+    },
+    {
+      "$type": "ParserRule",
+      "name": "DropObjectKind",
+      "dataType": "string",
+      "definition": {
+        "$type": "Alternatives",
+        "elements": [
+          {
+            "$type": "Keyword",
+            "value": "TABLE"
+          },
+          {
+            "$type": "Keyword",
+            "value": "VIEW"
+          },
+          {
+            "$type": "Group",
+            "elements": [
+              {
+                "$type": "Keyword",
+                "value": "MATERIALIZED"
+              },
+              {
+                "$type": "Keyword",
+                "value": "VIEW"
+              }
+            ]
+          },
+          {
+            "$type": "Group",
+            "elements": [
+              {
+                "$type": "Keyword",
+                "value": "STREAMING"
+              },
+              {
+                "$type": "Keyword",
+                "value": "TABLE"
+              }
+            ]
+          },
+          {
+            "$type": "Keyword",
+            "value": "FUNCTION"
+          },
+          {
+            "$type": "Keyword",
+            "value": "SCHEMA"
+          },
+          {
+            "$type": "Keyword",
+            "value": "DATABASE"
+          },
+          {
+            "$type": "Keyword",
+            "value": "CATALOG"
+          }
+        ]
+      },
+      "entry": false,
+      "fragment": false,
+      "parameters": []
+    },
+    {
+      "$type": "ParserRule",
+      "name": "DropOption",
+      "dataType": "string",
+      "definition": {
+        "$type": "Alternatives",
+        "elements": [
+          {
+            "$type": "Keyword",
+            "value": "CASCADE"
+          },
+          {
+            "$type": "Keyword",
+            "value": "RESTRICT"
+          },
+          {
+            "$type": "Keyword",
+            "value": "PURGE"
+          }
+        ]
+      },
+      "entry": false,
+      "fragment": false,
+      "parameters": []
     }
   ],
   "interfaces": [
@@ -17197,6 +17399,12 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
             "$type": "SimpleType",
             "typeRef": {
               "$ref": "#/rules@191"
+            }
+          },
+          {
+            "$type": "SimpleType",
+            "typeRef": {
+              "$ref": "#/rules@193"
             }
           },
           {

@@ -9,7 +9,7 @@ const keywordPhraseRules = new Set([
     'LikeOperator', 'LikeQuantifier', 'IsTest', 'IntervalUnit', 'TypedLiteralType', 'TrimSide', 'NullTreatment',
     'FrameUnit', 'FrameDirection', 'SetOperator', 'IntersectOperator', 'SetQuantifier', 'GroupingModifier',
     'GroupingSetsKind', 'TemporalKind', 'SampleUnit', 'UnpivotNulls', 'IdentityOptionKind', 'ConstraintOption',
-    'RefreshPolicy', 'SetScope', 'UseScope', 'NamespaceKind', 'AlterObjectKind', 'StatementEnd',
+    'RefreshPolicy', 'SetScope', 'UseScope', 'NamespaceKind', 'AlterObjectKind', 'StatementEnd', 'DropObjectKind', 'DropOption',
 ]);
 
 /** Rules whose value is a name: a keyword used as a name keeps its spelling from the source. */

@@ -97,12 +97,16 @@ describe('other statements found in pipeline sources', () => {
             DELETE FROM t WHERE d < CURRENT_DATE() - INTERVAL 7 DAYS;
             CREATE CATALOG IF NOT EXISTS \${new_catalog};
             ALTER CATALOG main SET OWNER TO \`team\`;
+            DROP TABLE IF EXISTS a.b;
+            DROP MATERIALIZED VIEW m CASCADE;
             CONSTRAINT valid_count EXPECT (count > 0) ON VIOLATION FAIL UPDATE`)).toEqual([
             'InsertStatement(target: DatasetRef(ref: @${c}.gold.summary), query: Query(body: SelectQuery(items: [SelectItem(expression: 1)])))',
             'UpdateStatement(target: DatasetRef(ref: @t), assignments: [Assignment(column: \'a\', value: 1), Assignment(column: \'b\', value: (b + 1))], where: (id = 2))',
             'DeleteStatement(target: DatasetRef(ref: @t), where: (d < (CURRENT_DATE() - INTERVAL 7 DAYS)))',
             'CreateNamespace(kind: \'CATALOG\', ifNotExists, name: \'${new_catalog}\')',
             'AlterOwner(kind: \'CATALOG\', name: \'main\', owner: \'team\')',
+            'DropStatement(kind: \'TABLE\', ifExists, name: \'a.b\')',
+            'DropStatement(kind: \'MATERIALIZED VIEW\', name: \'m\', option: \'CASCADE\')',
             'Expectation(name: \'valid_count\', condition: (count > 0), failUpdate)',
         ]);
     });
