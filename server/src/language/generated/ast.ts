@@ -15,8 +15,8 @@ export const PipelineSqlTerminals = {
     RAW_STRING: /[rR]('[^']*'|"[^"]*")/,
     HEX_STRING: /[xX]'[0-9a-fA-F]*'/,
     STRING: /'(\\.|[^'\\])*'|"(\\.|[^"\\])*"/,
-    NUMBER: /(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?([bB][dD]|[lLsSyYdDfF](?![\w]))?/,
-    ID: /([_a-zA-Z]|\$\{[^}\r\n]*\})(\w|\$\{[^}\r\n]*\})*/,
+    NUMBER: /(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?([bB][dD]|[lLsSyYdDfF])?(?![\w$])/,
+    ID: /(\d*[_a-zA-Z]|\$\{[^}\r\n]*\})(\w|\$\{[^}\r\n]*\})*/,
 };
 
 export type PipelineSqlTerminalNames = keyof typeof PipelineSqlTerminals;
@@ -324,7 +324,7 @@ export function isAliasedExpression(item: unknown): item is AliasedExpression {
 export type AliasName = IdentifierClause | SoftKeyword | string;
 
 export function isAliasName(item: unknown): item is AliasName {
-    return isSoftKeyword(item) || isIdentifierClause(item) || (typeof item === 'string' && (/([_a-zA-Z]|\$\{[^}\r\n]*\})(\w|\$\{[^}\r\n]*\})*/.test(item) || /`([^`]|``)*`/.test(item)));
+    return isSoftKeyword(item) || isIdentifierClause(item) || (typeof item === 'string' && (/(\d*[_a-zA-Z]|\$\{[^}\r\n]*\})(\w|\$\{[^}\r\n]*\})*/.test(item) || /`([^`]|``)*`/.test(item)));
 }
 
 export type AlterObjectKind = string;
@@ -1378,7 +1378,7 @@ export function isFunctionCall(item: unknown): item is FunctionCall {
 export type FunctionIdentifier = ClauseKeyword | SoftKeyword | string;
 
 export function isFunctionIdentifier(item: unknown): item is FunctionIdentifier {
-    return isSoftKeyword(item) || isClauseKeyword(item) || (typeof item === 'string' && (/([_a-zA-Z]|\$\{[^}\r\n]*\})(\w|\$\{[^}\r\n]*\})*/.test(item) || /`([^`]|``)*`/.test(item)));
+    return isSoftKeyword(item) || isClauseKeyword(item) || (typeof item === 'string' && (/(\d*[_a-zA-Z]|\$\{[^}\r\n]*\})(\w|\$\{[^}\r\n]*\})*/.test(item) || /`([^`]|``)*`/.test(item)));
 }
 
 export type FunctionName = string;
@@ -1481,7 +1481,7 @@ export function isGroupingWord(item: unknown): item is GroupingWord {
 export type Identifier = ClauseKeyword | GroupingWord | IdentifierClause | IdentifierWord | SoftKeyword | StreamWord | TableWord | string;
 
 export function isIdentifier(item: unknown): item is Identifier {
-    return isSoftKeyword(item) || isClauseKeyword(item) || isIdentifierClause(item) || isStreamWord(item) || isGroupingWord(item) || isIdentifierWord(item) || isTableWord(item) || (typeof item === 'string' && (/([_a-zA-Z]|\$\{[^}\r\n]*\})(\w|\$\{[^}\r\n]*\})*/.test(item) || /`([^`]|``)*`/.test(item)));
+    return isSoftKeyword(item) || isClauseKeyword(item) || isIdentifierClause(item) || isStreamWord(item) || isGroupingWord(item) || isIdentifierWord(item) || isTableWord(item) || (typeof item === 'string' && (/(\d*[_a-zA-Z]|\$\{[^}\r\n]*\})(\w|\$\{[^}\r\n]*\})*/.test(item) || /`([^`]|``)*`/.test(item)));
 }
 
 export type IdentifierClause = string;
@@ -1891,7 +1891,7 @@ export function isMaskProperty(item: unknown): item is MaskProperty {
 export type MemberName = ClauseKeyword | GroupingWord | IdentifierClause | IdentifierWord | ReservedKeyword | SoftKeyword | StreamWord | TableWord | string;
 
 export function isMemberName(item: unknown): item is MemberName {
-    return isSoftKeyword(item) || isClauseKeyword(item) || isReservedKeyword(item) || isIdentifierClause(item) || isStreamWord(item) || isGroupingWord(item) || isIdentifierWord(item) || isTableWord(item) || (typeof item === 'string' && (/([_a-zA-Z]|\$\{[^}\r\n]*\})(\w|\$\{[^}\r\n]*\})*/.test(item) || /`([^`]|``)*`/.test(item)));
+    return isSoftKeyword(item) || isClauseKeyword(item) || isReservedKeyword(item) || isIdentifierClause(item) || isStreamWord(item) || isGroupingWord(item) || isIdentifierWord(item) || isTableWord(item) || (typeof item === 'string' && (/(\d*[_a-zA-Z]|\$\{[^}\r\n]*\})(\w|\$\{[^}\r\n]*\})*/.test(item) || /`([^`]|``)*`/.test(item)));
 }
 
 export interface NamedWindow extends langium.AstNode {
@@ -1938,7 +1938,7 @@ export function isNamespaceKind(item: unknown): item is NamespaceKind {
 export type NameStart = ClauseKeyword | IdentifierClause | IdentifierWord | SoftKeyword | StreamWord | string;
 
 export function isNameStart(item: unknown): item is NameStart {
-    return isSoftKeyword(item) || isClauseKeyword(item) || isIdentifierClause(item) || isStreamWord(item) || isIdentifierWord(item) || (typeof item === 'string' && (/([_a-zA-Z]|\$\{[^}\r\n]*\})(\w|\$\{[^}\r\n]*\})*/.test(item) || /`([^`]|``)*`/.test(item)));
+    return isSoftKeyword(item) || isClauseKeyword(item) || isIdentifierClause(item) || isStreamWord(item) || isIdentifierWord(item) || (typeof item === 'string' && (/(\d*[_a-zA-Z]|\$\{[^}\r\n]*\})(\w|\$\{[^}\r\n]*\})*/.test(item) || /`([^`]|``)*`/.test(item)));
 }
 
 export interface NotNullProperty extends langium.AstNode {
@@ -3410,7 +3410,7 @@ export function isTypedLiteralType(item: unknown): item is TypedLiteralType {
 export type TypeName = 'DATE' | 'TIME' | 'TIMESTAMP' | 'TIMESTAMP_LTZ' | 'TIMESTAMP_NTZ' | string;
 
 export function isTypeName(item: unknown): item is TypeName {
-    return item === 'DATE' || item === 'TIMESTAMP' || item === 'TIMESTAMP_NTZ' || item === 'TIMESTAMP_LTZ' || item === 'TIME' || (typeof item === 'string' && (/([_a-zA-Z]|\$\{[^}\r\n]*\})(\w|\$\{[^}\r\n]*\})*/.test(item)));
+    return item === 'DATE' || item === 'TIMESTAMP' || item === 'TIMESTAMP_NTZ' || item === 'TIMESTAMP_LTZ' || item === 'TIME' || (typeof item === 'string' && (/(\d*[_a-zA-Z]|\$\{[^}\r\n]*\})(\w|\$\{[^}\r\n]*\})*/.test(item)));
 }
 
 export interface UnaryExpression extends langium.AstNode {

@@ -276,7 +276,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
       "name": "NUMBER",
       "definition": {
         "$type": "RegexToken",
-        "regex": "/(\\\\d+(\\\\.\\\\d*)?|\\\\.\\\\d+)([eE][+-]?\\\\d+)?([bB][dD]|[lLsSyYdDfF](?![\\\\w]))?/",
+        "regex": "/(\\\\d+(\\\\.\\\\d*)?|\\\\.\\\\d+)([eE][+-]?\\\\d+)?([bB][dD]|[lLsSyYdDfF])?(?![\\\\w$])/",
         "parenthesized": false
       },
       "fragment": false,
@@ -287,7 +287,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
       "name": "ID",
       "definition": {
         "$type": "RegexToken",
-        "regex": "/([_a-zA-Z]|\\\\$\\\\{[^}\\\\r\\\\n]*\\\\})(\\\\w|\\\\$\\\\{[^}\\\\r\\\\n]*\\\\})*/",
+        "regex": "/(\\\\d*[_a-zA-Z]|\\\\$\\\\{[^}\\\\r\\\\n]*\\\\})(\\\\w|\\\\$\\\\{[^}\\\\r\\\\n]*\\\\})*/",
         "parenthesized": false
       },
       "fragment": false,
