@@ -527,7 +527,7 @@ export interface BinaryExpression extends langium.AstNode {
     readonly $container: AliasedExpression | ApplyAsDeleteClause | ApplyAsTruncateClause | Assignment | BetweenExpression | BinaryExpression | CaseExpression | CaseWhen | CastExpression | DefaultProperty | DeleteStatement | Expectation | ExtractExpression | FlowWhereClause | FrameBound | FunctionArgument | FunctionCall | GeneratedAsProperty | GroupByClause | GroupingSets | InExpression | InsertFlow | InsertStatement | IntervalPart | IsExpression | JsonPath | Lambda | LikeExpression | MaskProperty | OverlayExpression | PipeJoin | PipeOrganization | PipeWhere | PositionExpression | Query | ReplaceUsingSpec | RowFilterClause | SelectItem | SelectQuery | SequenceByClause | SortItem | StructFieldAccess | Subscript | SubstringExpression | SystemSequenceByClause | TableArgument | TableConstraint | TableSample | TemporalClause | TrimExpression | TupleExpression | UnaryExpression | UpdateStatement | ValuesRelation | WindowSpec;
     readonly $type: 'BinaryExpression';
     left: Expression;
-    operator: '%' | '*' | '+' | '-' | '/' | 'DIV' | '||';
+    operator: '!=' | '%' | '&' | '*' | '+' | '-' | '/' | '<' | '<<' | '<=' | '<=>' | '<>' | '=' | '==' | '>' | '>=' | '>>' | '>>>' | 'DIV' | '^' | '|' | '||';
     right: Expression;
 }
 
