@@ -64,6 +64,13 @@ describe('CREATE TABLE', () => {
             + 'clauses: [UsingClause(format: \'CSV\'), LocationClause(path: \'/data/orders.csv\')])');
     });
 
+    test('a CSV catalog table with OPTIONS written with and without =', async () => {
+        expect(await tree('CREATE TABLE cat.sales.orders (id INT) USING CSV OPTIONS (header \'true\', delimiter = \',\', \'inferSchema\' true) LOCATION \'samples/o.csv\'')).toBe(
+            'CreateTable(name: \'cat.sales.orders\', spec: TableSpec(elements: [ColumnDef(name: \'id\', type: INT)]), clauses: [UsingClause(format: \'CSV\'), '
+            + 'OptionsClause(properties: [Property(key: \'header\', value: \'true\'), Property(key: \'delimiter\', value: \',\'), '
+            + 'Property(key: \'inferSchema\', value: \'true\')]), LocationClause(path: \'samples/o.csv\')])');
+    });
+
     test('a managed table with an inline append flow', async () => {
         expect(await tree('CREATE TABLE t PARTITIONED BY (b) FLOW INSERT BY NAME SELECT 1, 2')).toBe(
             'CreateTable(name: \'t\', clauses: [PartitionedByClause(columns: [PartitionColumn(name: \'b\')])], '
