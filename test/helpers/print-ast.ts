@@ -235,7 +235,7 @@ function printWindowSpec(spec: AST.WindowSpec): string {
         parts.push(`ORDER BY ${spec.orderBy.map(printSortItem).join(', ')}`);
     }
     if (spec.frame) {
-        const bound = (b: AST.FrameBound) => b.currentRow ? 'CURRENT ROW' : `${b.unbounded ? 'UNBOUNDED' : printExpression(b.value)} ${b.direction}`;
+        const bound = (b: AST.FrameBound | undefined) => b === undefined ? '<none>' : b.currentRow ? 'CURRENT ROW' : `${b.unbounded ? 'UNBOUNDED' : printExpression(b.value)} ${b.direction}`;
         parts.push(spec.frame.end
             ? `${spec.frame.unit} BETWEEN ${bound(spec.frame.start)} AND ${bound(spec.frame.end)}`
             : `${spec.frame.unit} ${bound(spec.frame.start)}`);

@@ -5,6 +5,12 @@ import { IssueCodes } from './issue-codes.js';
 
 type ParserError = ParseResult['parserErrors'][number];
 
+/** How the parser error messages end when a complete statement is followed by more input. */
+const endOfStatementExpected = 'expected \';\' or the end of the file.';
+
+/** What to say instead when that input is at the start of a statement: no statement starts with it. */
+const statementExpected = 'expected a statement (CREATE, SELECT, SET, USE, APPLY CHANGES, INSERT, ...).';
+
 /**
  * Document validator (Langium's `DocumentValidator` service): Langium's, with three changes.
  *
@@ -13,6 +19,7 @@ type ParserError = ParseResult['parserErrors'][number];
  * - One syntax error per statement: after the first error the parser recovers and often reports
  *   follow-on errors that only restate the first one. Statements are delimited lexically (by `;` and
  *   notebook cell breaks), so an error in one statement never hides or adds errors in another.
+ *   A word that starts no statement (`CRATE TABLE ...`) is reported as such.
  * - No diagnostics for unresolved dataset references (see {@link processLinkingErrors}).
  */
 export class PipelineSqlDocumentValidator extends DefaultDocumentValidator {
@@ -35,7 +42,7 @@ export class PipelineSqlDocumentValidator extends DefaultDocumentValidator {
             return;
         }
         const text = parseResult.value.$cstNode?.root.fullText ?? '';
-        const ends = this.statementEnds(text);
+        const { ends, starts } = this.statementBounds(text);
         const reported = new Set<number>(parseResult.lexerErrors.map(error => statementIndex(ends, error.offset)));
         const firstPerStatement: ParserError[] = [];
         for (const error of [...parseResult.parserErrors].sort((a, b) => errorOffset(a) - errorOffset(b))) {
@@ -46,7 +53,9 @@ export class PipelineSqlDocumentValidator extends DefaultDocumentValidator {
             }
         }
         const start = diagnostics.length;
-        super.processParsingErrors({ ...parseResult, parserErrors: firstPerStatement }, diagnostics, options);
+        const errors = firstPerStatement.map(error => starts.has(errorOffset(error)) && error.message.endsWith(endOfStatementExpected)
+            ? { ...error, message: error.message.replace(endOfStatementExpected, statementExpected) } : error);
+        super.processParsingErrors({ ...parseResult, parserErrors: errors }, diagnostics, options);
         markSyntaxErrors(diagnostics, start);
     }
 
@@ -59,11 +68,24 @@ export class PipelineSqlDocumentValidator extends DefaultDocumentValidator {
         // Intentionally empty: see above.
     }
 
-    /** The offsets at which statements end: every `;` and notebook cell break, in order. */
-    private statementEnds(text: string): number[] {
-        return this.lexer.tokenize(text).tokens
-            .filter(token => token.tokenType.name === ';' || token.tokenType.name === 'CELL_BREAK')
-            .map(token => token.startOffset);
+    /**
+     * Where statements end (every `;` and notebook cell break, in order) and where they start (the
+     * first token after the start of the file or after an end).
+     */
+    private statementBounds(text: string): { ends: number[]; starts: Set<number> } {
+        const ends: number[] = [];
+        const starts = new Set<number>();
+        let atStart = true;
+        for (const token of this.lexer.tokenize(text).tokens) {
+            if (token.tokenType.name === ';' || token.tokenType.name === 'CELL_BREAK') {
+                ends.push(token.startOffset);
+                atStart = true;
+            } else if (atStart) {
+                starts.add(token.startOffset);
+                atStart = false;
+            }
+        }
+        return { ends, starts };
     }
 }
 

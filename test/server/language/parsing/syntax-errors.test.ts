@@ -30,6 +30,14 @@ describe('syntax error messages name what was found and what could come there', 
         ['CREATE FLOW f AS INSERT INTO t BY SELECT 1', '[1:35..1:41]: Unexpected SELECT after BY: expected NAME.'],
         ['SET a = ;', '[1:9..1:10]: Unexpected \';\' after \'=\': expected a value.'],
         ['SELECT 1 SELECT 2', '[1:10..1:16]: Unexpected SELECT: expected \';\' or the end of the file.'],
+        ['SELECT 1; SELCT a FROM t', '[1:11..1:16]: Unexpected \'SELCT\': expected a statement (CREATE, SELECT, SET, USE, APPLY CHANGES, INSERT, ...).'],
+        ['SELECT * FROM t WHERE x IS', '[1:27..1:27]: Unexpected end of file after IS: expected NULL, TRUE, FALSE, UNKNOWN or DISTINCT.'],
+        ['SELECT * FROM t WHERE a IN', '[1:27..1:27]: Unexpected end of file after IN: expected \'(\'.'],
+        ['SELECT * FROM t LIMIT', '[1:22..1:22]: Unexpected end of file after LIMIT: expected ALL or an expression.'],
+        ['CREATE OR', '[1:10..1:10]: Unexpected end of file after OR: expected REFRESH or REPLACE.'],
+        ['CREATE FLOW f AS AUTO CDC INTO t FROM s KEYS (id) STORED AS', '[1:60..1:60]: Unexpected end of file after AS: expected SCD TYPE 1, SCD TYPE 2 or BITEMPORAL.'],
+        ['SELECT CASE x END', '[1:15..1:18]: Unexpected END after \'x\': expected WHEN.'],
+        ['SELECT sum(x) OVER w FROM t WINDOW w AS', '[1:40..1:40]: Unexpected end of file after AS: expected a window specification in parentheses or a window name.'],
     ])('%s', async (text, message) => {
         expect(await errors(text)).toEqual([message]);
     });
