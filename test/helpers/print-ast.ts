@@ -164,6 +164,9 @@ export function printExpression(node: AstNode | undefined): string {
     if (AST.isLambda(node)) {
         return `(${node.parameters.join(', ')}) -> ${p(node.body)}`;
     }
+    if (AST.isStructConstructor(node)) {
+        return `(${node.fields.map(f => `${p(f.expression)}${f.alias !== undefined ? ` AS ${f.alias}` : ''}`).join(', ')})`;
+    }
     if (AST.isTupleExpression(node)) {
         return `(${list(node.elements)})`;
     }

@@ -305,9 +305,9 @@ export type PipelineSqlKeywordNames =
 export type PipelineSqlTokenNames = PipelineSqlTerminalNames | PipelineSqlKeywordNames;
 
 export interface AliasedExpression extends langium.AstNode {
-    readonly $container: PipeAggregate | PivotClause;
+    readonly $container: PipeAggregate | PivotClause | StructConstructor;
     readonly $type: 'AliasedExpression';
-    alias?: AliasName | Identifier;
+    alias: AliasName | Identifier;
     expression: BinaryExpression;
 }
 
@@ -1223,7 +1223,7 @@ export function isExpectation(item: unknown): item is Expectation {
     return reflection.isInstance(item, Expectation.$type);
 }
 
-export type Expression = BetweenExpression | BinaryExpression | BinaryLiteral | BooleanLiteral | CaseExpression | CastExpression | ExistsExpression | ExtractExpression | InExpression | IntervalLiteral | IsExpression | JsonPath | Lambda | LikeExpression | NameExpression | NullLiteral | NumberLiteral | OverlayExpression | ParameterMarker | PositionExpression | Star | StringLiteral | StructFieldAccess | SubqueryExpression | Subscript | SubstringExpression | TrimExpression | TupleExpression | TypedLiteral | UnaryExpression;
+export type Expression = BetweenExpression | BinaryExpression | BinaryLiteral | BooleanLiteral | CaseExpression | CastExpression | ExistsExpression | ExtractExpression | InExpression | IntervalLiteral | IsExpression | JsonPath | Lambda | LikeExpression | NameExpression | NullLiteral | NumberLiteral | OverlayExpression | ParameterMarker | PositionExpression | Star | StringLiteral | StructConstructor | StructFieldAccess | SubqueryExpression | Subscript | SubstringExpression | TrimExpression | TupleExpression | TypedLiteral | UnaryExpression;
 
 export const Expression = {
     $type: 'Expression'
@@ -2933,6 +2933,21 @@ export function isStringValue(item: unknown): item is StringValue {
     return typeof item === 'string';
 }
 
+export interface StructConstructor extends langium.AstNode {
+    readonly $container: BinaryExpression | CastExpression | FunctionCall | JsonPath | StructFieldAccess | Subscript | UnaryExpression;
+    readonly $type: 'StructConstructor';
+    fields: Array<AliasedExpression>;
+}
+
+export const StructConstructor = {
+    $type: 'StructConstructor',
+    fields: 'fields'
+} as const;
+
+export function isStructConstructor(item: unknown): item is StructConstructor {
+    return reflection.isInstance(item, StructConstructor.$type);
+}
+
 export interface StructFieldAccess extends langium.AstNode {
     readonly $container: BinaryExpression | CastExpression | FunctionCall | JsonPath | StructFieldAccess | Subscript | UnaryExpression;
     readonly $type: 'StructFieldAccess';
@@ -3757,6 +3772,7 @@ export type PipelineSqlAstType = {
     Statement: Statement
     StoredAsClause: StoredAsClause
     StringLiteral: StringLiteral
+    StructConstructor: StructConstructor
     StructFieldAccess: StructFieldAccess
     StructType: StructType
     StructTypeField: StructTypeField
@@ -5791,6 +5807,16 @@ export class PipelineSqlAstReflection extends langium.AbstractAstReflection {
             properties: {
                 value: {
                     name: StringLiteral.value
+                }
+            },
+            superTypes: [Expression.$type]
+        },
+        StructConstructor: {
+            name: StructConstructor.$type,
+            properties: {
+                fields: {
+                    name: StructConstructor.fields,
+                    defaultValue: []
                 }
             },
             superTypes: [Expression.$type]

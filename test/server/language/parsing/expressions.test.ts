@@ -108,6 +108,7 @@ describe('access, casts and JSON paths', () => {
         ['t.*', 't.*'],
         ['* EXCEPT (a, b.c)', '* EXCEPT (a, b.c)'],
         ['(a, b)', '(a, b)'],
+        ['(0 AS sum, 0 AS n)', '(0 AS sum, 0 AS n)'],
     ]);
 });
 
