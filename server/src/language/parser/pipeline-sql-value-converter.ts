@@ -101,18 +101,20 @@ function terminalName(leaf: CstNode): string | undefined {
     return Ast.isRuleCall(source) ? source.rule.ref?.name : undefined;
 }
 
-/** A TBLPROPERTIES / SET value: a lone string is unquoted, `TRUE`/`FALSE` are lower case, the rest verbatim. */
+/**
+ * A TBLPROPERTIES / SET value: a lone string is unquoted, `TRUE`/`FALSE` are lower case, anything else
+ * is the source text (`1 hour`, `10s`, `a.b`).
+ */
 function configValue(input: string, cstNode: CstNode): string {
     const leaves = visibleLeaves(cstNode);
-    const first = leaves[0]?.grammarSource;
-    if (leaves.length > 0 && Ast.isRuleCall(first) && (first.rule.ref?.name === 'STRING' || first.rule.ref?.name === 'RAW_STRING')
-        && leaves.every(leaf => Ast.isRuleCall(leaf.grammarSource) && ['STRING', 'RAW_STRING'].includes(leaf.grammarSource.rule.ref?.name ?? ''))) {
+    if (leaves.length > 0 && leaves.every(leaf => terminalName(leaf) === 'STRING' || terminalName(leaf) === 'RAW_STRING')) {
         return input;
     }
+    const first = leaves[0]?.grammarSource;
     if (leaves.length === 1 && Ast.isKeyword(first)) {
         return first.value.toLowerCase();
     }
-    return leaves.map(leaf => leaf.text).join('');
+    return leaves.length === 0 ? input : cstNode.root.fullText.substring(leaves[0].offset, leaves[leaves.length - 1].end);
 }
 
 /**

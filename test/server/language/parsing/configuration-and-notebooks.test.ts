@@ -23,11 +23,13 @@ describe('SET and USE', () => {
             SET pipelines.trigger.interval = '1 hour';
             SET flag = true;
             SET x = 10s;
+            SET pipelines.trigger.interval = 1 hour;
             SET CATALOG main;`)).toEqual([
             'SetStatement(key: \'spark.sql.shuffle.partitions\', value: \'10\')',
             'SetStatement(key: \'pipelines.trigger.interval\', value: \'1 hour\')',
             'SetStatement(key: \'flag\', value: \'true\')',
             'SetStatement(key: \'x\', value: \'10s\')',
+            'SetStatement(key: \'pipelines.trigger.interval\', value: \'1 hour\')',
             'SetStatement(scope: \'CATALOG\', target: \'main\')',
         ]);
     });
