@@ -305,10 +305,10 @@ export type PipelineSqlKeywordNames =
 export type PipelineSqlTokenNames = PipelineSqlTerminalNames | PipelineSqlKeywordNames;
 
 export interface AliasedExpression extends langium.AstNode {
-    readonly $container: PipeAggregate | PivotClause | StructConstructor;
+    readonly $container: PipeAggregate | PivotClause;
     readonly $type: 'AliasedExpression';
-    alias: AliasName | Identifier;
-    expression: BinaryExpression;
+    alias?: AliasName | Identifier;
+    expression: Expression;
 }
 
 export const AliasedExpression = {
@@ -355,7 +355,7 @@ export function isAlterOwner(item: unknown): item is AlterOwner {
 export interface ApplyAsDeleteClause extends langium.AstNode {
     readonly $container: AutoCdcSpec | SnapshotSpec;
     readonly $type: 'ApplyAsDeleteClause';
-    condition: BinaryExpression;
+    condition: Expression;
 }
 
 export const ApplyAsDeleteClause = {
@@ -370,7 +370,7 @@ export function isApplyAsDeleteClause(item: unknown): item is ApplyAsDeleteClaus
 export interface ApplyAsTruncateClause extends langium.AstNode {
     readonly $container: AutoCdcSpec | SnapshotSpec;
     readonly $type: 'ApplyAsTruncateClause';
-    condition: BinaryExpression;
+    condition: Expression;
 }
 
 export const ApplyAsTruncateClause = {
@@ -441,7 +441,7 @@ export interface Assignment extends langium.AstNode {
     readonly $container: PipeSet | UpdateStatement;
     readonly $type: 'Assignment';
     column: ColumnPath;
-    value: BinaryExpression;
+    value: Expression;
 }
 
 export const Assignment = {
@@ -503,12 +503,12 @@ export function isAutoCdcSpec(item: unknown): item is AutoCdcSpec {
 }
 
 export interface BetweenExpression extends langium.AstNode {
-    readonly $container: BinaryExpression | CastExpression | FunctionCall | JsonPath | StructFieldAccess | Subscript | UnaryExpression;
+    readonly $container: AliasedExpression | ApplyAsDeleteClause | ApplyAsTruncateClause | Assignment | BetweenExpression | BinaryExpression | CaseExpression | CaseWhen | CastExpression | DefaultProperty | DeleteStatement | Expectation | ExtractExpression | FlowWhereClause | FrameBound | FunctionArgument | FunctionCall | GeneratedAsProperty | GroupByClause | GroupingSets | InExpression | InsertFlow | InsertStatement | IntervalPart | IsExpression | JoinRelation | JsonPath | Lambda | LikeExpression | MaskProperty | OverlayExpression | PipeJoin | PipeOrganization | PipeWhere | PositionExpression | Query | ReplaceUsingSpec | RowFilterClause | SelectItem | SelectQuery | SequenceByClause | SortItem | StructField | StructFieldAccess | Subscript | SubstringExpression | SystemSequenceByClause | TableArgument | TableConstraint | TableSample | TemporalClause | TrimExpression | TupleExpression | UnaryExpression | UpdateStatement | ValuesRelation | WindowSpec;
     readonly $type: 'BetweenExpression';
-    lower: BinaryExpression;
+    lower: Expression;
     not: boolean;
-    upper: BinaryExpression;
-    value: BinaryExpression;
+    upper: Expression;
+    value: Expression;
 }
 
 export const BetweenExpression = {
@@ -524,7 +524,7 @@ export function isBetweenExpression(item: unknown): item is BetweenExpression {
 }
 
 export interface BinaryExpression extends langium.AstNode {
-    readonly $container: AliasedExpression | ApplyAsDeleteClause | ApplyAsTruncateClause | Assignment | BetweenExpression | BinaryExpression | CaseExpression | CaseWhen | CastExpression | DefaultProperty | DeleteStatement | Expectation | ExtractExpression | FlowWhereClause | FrameBound | FunctionArgument | FunctionCall | GeneratedAsProperty | GroupByClause | GroupingSets | InExpression | InsertFlow | InsertStatement | IntervalPart | IsExpression | JsonPath | Lambda | LikeExpression | MaskProperty | OverlayExpression | PipeJoin | PipeOrganization | PipeWhere | PositionExpression | Query | ReplaceUsingSpec | RowFilterClause | SelectItem | SelectQuery | SequenceByClause | SortItem | StructFieldAccess | Subscript | SubstringExpression | SystemSequenceByClause | TableArgument | TableConstraint | TableSample | TemporalClause | TrimExpression | TupleExpression | UnaryExpression | UpdateStatement | ValuesRelation | WindowSpec;
+    readonly $container: AliasedExpression | ApplyAsDeleteClause | ApplyAsTruncateClause | Assignment | BetweenExpression | BinaryExpression | CaseExpression | CaseWhen | CastExpression | DefaultProperty | DeleteStatement | Expectation | ExtractExpression | FlowWhereClause | FrameBound | FunctionArgument | FunctionCall | GeneratedAsProperty | GroupByClause | GroupingSets | InExpression | InsertFlow | InsertStatement | IntervalPart | IsExpression | JoinRelation | JsonPath | Lambda | LikeExpression | MaskProperty | OverlayExpression | PipeJoin | PipeOrganization | PipeWhere | PositionExpression | Query | ReplaceUsingSpec | RowFilterClause | SelectItem | SelectQuery | SequenceByClause | SortItem | StructField | StructFieldAccess | Subscript | SubstringExpression | SystemSequenceByClause | TableArgument | TableConstraint | TableSample | TemporalClause | TrimExpression | TupleExpression | UnaryExpression | UpdateStatement | ValuesRelation | WindowSpec;
     readonly $type: 'BinaryExpression';
     left: Expression;
     operator: '!=' | '%' | '&' | '*' | '+' | '-' | '/' | '<' | '<<' | '<=' | '<=>' | '<>' | '=' | '==' | '>' | '>=' | '>>' | '>>>' | 'DIV' | '^' | '|' | '||';
@@ -543,7 +543,7 @@ export function isBinaryExpression(item: unknown): item is BinaryExpression {
 }
 
 export interface BinaryLiteral extends langium.AstNode {
-    readonly $container: BinaryExpression | CastExpression | FunctionCall | JsonPath | StructFieldAccess | Subscript | UnaryExpression;
+    readonly $container: AliasedExpression | ApplyAsDeleteClause | ApplyAsTruncateClause | Assignment | BetweenExpression | BinaryExpression | CaseExpression | CaseWhen | CastExpression | DefaultProperty | DeleteStatement | Expectation | ExtractExpression | FlowWhereClause | FrameBound | FunctionArgument | FunctionCall | GeneratedAsProperty | GroupByClause | GroupingSets | InExpression | InsertFlow | InsertStatement | IntervalPart | IsExpression | JoinRelation | JsonPath | Lambda | LikeExpression | MaskProperty | OverlayExpression | PipeJoin | PipeOrganization | PipeWhere | PositionExpression | Query | ReplaceUsingSpec | RowFilterClause | SelectItem | SelectQuery | SequenceByClause | SortItem | StructField | StructFieldAccess | Subscript | SubstringExpression | SystemSequenceByClause | TableArgument | TableConstraint | TableSample | TemporalClause | TrimExpression | TupleExpression | UnaryExpression | UpdateStatement | ValuesRelation | WindowSpec;
     readonly $type: 'BinaryLiteral';
     value: string;
 }
@@ -558,7 +558,7 @@ export function isBinaryLiteral(item: unknown): item is BinaryLiteral {
 }
 
 export interface BooleanLiteral extends langium.AstNode {
-    readonly $container: BinaryExpression | CastExpression | FunctionCall | JsonPath | StructFieldAccess | Subscript | UnaryExpression;
+    readonly $container: AliasedExpression | ApplyAsDeleteClause | ApplyAsTruncateClause | Assignment | BetweenExpression | BinaryExpression | CaseExpression | CaseWhen | CastExpression | DefaultProperty | DeleteStatement | Expectation | ExtractExpression | FlowWhereClause | FrameBound | FunctionArgument | FunctionCall | GeneratedAsProperty | GroupByClause | GroupingSets | InExpression | InsertFlow | InsertStatement | IntervalPart | IsExpression | JoinRelation | JsonPath | Lambda | LikeExpression | MaskProperty | OverlayExpression | PipeJoin | PipeOrganization | PipeWhere | PositionExpression | Query | ReplaceUsingSpec | RowFilterClause | SelectItem | SelectQuery | SequenceByClause | SortItem | StructField | StructFieldAccess | Subscript | SubstringExpression | SystemSequenceByClause | TableArgument | TableConstraint | TableSample | TemporalClause | TrimExpression | TupleExpression | UnaryExpression | UpdateStatement | ValuesRelation | WindowSpec;
     readonly $type: 'BooleanLiteral';
     value: boolean;
 }
@@ -573,10 +573,10 @@ export function isBooleanLiteral(item: unknown): item is BooleanLiteral {
 }
 
 export interface CaseExpression extends langium.AstNode {
-    readonly $container: BinaryExpression | CastExpression | FunctionCall | JsonPath | StructFieldAccess | Subscript | UnaryExpression;
+    readonly $container: AliasedExpression | ApplyAsDeleteClause | ApplyAsTruncateClause | Assignment | BetweenExpression | BinaryExpression | CaseExpression | CaseWhen | CastExpression | DefaultProperty | DeleteStatement | Expectation | ExtractExpression | FlowWhereClause | FrameBound | FunctionArgument | FunctionCall | GeneratedAsProperty | GroupByClause | GroupingSets | InExpression | InsertFlow | InsertStatement | IntervalPart | IsExpression | JoinRelation | JsonPath | Lambda | LikeExpression | MaskProperty | OverlayExpression | PipeJoin | PipeOrganization | PipeWhere | PositionExpression | Query | ReplaceUsingSpec | RowFilterClause | SelectItem | SelectQuery | SequenceByClause | SortItem | StructField | StructFieldAccess | Subscript | SubstringExpression | SystemSequenceByClause | TableArgument | TableConstraint | TableSample | TemporalClause | TrimExpression | TupleExpression | UnaryExpression | UpdateStatement | ValuesRelation | WindowSpec;
     readonly $type: 'CaseExpression';
-    operand?: BinaryExpression;
-    otherwise?: BinaryExpression;
+    operand?: Expression;
+    otherwise?: Expression;
     whens: Array<CaseWhen>;
 }
 
@@ -594,8 +594,8 @@ export function isCaseExpression(item: unknown): item is CaseExpression {
 export interface CaseWhen extends langium.AstNode {
     readonly $container: CaseExpression;
     readonly $type: 'CaseWhen';
-    condition: BinaryExpression;
-    result: BinaryExpression;
+    condition: Expression;
+    result: Expression;
 }
 
 export const CaseWhen = {
@@ -609,9 +609,9 @@ export function isCaseWhen(item: unknown): item is CaseWhen {
 }
 
 export interface CastExpression extends langium.AstNode {
-    readonly $container: BinaryExpression | CastExpression | FunctionCall | JsonPath | StructFieldAccess | Subscript | UnaryExpression;
+    readonly $container: AliasedExpression | ApplyAsDeleteClause | ApplyAsTruncateClause | Assignment | BetweenExpression | BinaryExpression | CaseExpression | CaseWhen | CastExpression | DefaultProperty | DeleteStatement | Expectation | ExtractExpression | FlowWhereClause | FrameBound | FunctionArgument | FunctionCall | GeneratedAsProperty | GroupByClause | GroupingSets | InExpression | InsertFlow | InsertStatement | IntervalPart | IsExpression | JoinRelation | JsonPath | Lambda | LikeExpression | MaskProperty | OverlayExpression | PipeJoin | PipeOrganization | PipeWhere | PositionExpression | Query | ReplaceUsingSpec | RowFilterClause | SelectItem | SelectQuery | SequenceByClause | SortItem | StructField | StructFieldAccess | Subscript | SubstringExpression | SystemSequenceByClause | TableArgument | TableConstraint | TableSample | TemporalClause | TrimExpression | TupleExpression | UnaryExpression | UpdateStatement | ValuesRelation | WindowSpec;
     readonly $type: 'CastExpression';
-    expression: BinaryExpression | Expression;
+    expression: Expression;
     tryCast: boolean;
     type: DataType;
 }
@@ -718,7 +718,7 @@ export function isColumnProperty(item: unknown): item is ColumnProperty {
 }
 
 export interface ColumnReference extends langium.AstNode {
-    readonly $container: BinaryExpression | CastExpression | FunctionCall | JsonPath | StructFieldAccess | Subscript | UnaryExpression;
+    readonly $container: AliasedExpression | ApplyAsDeleteClause | ApplyAsTruncateClause | Assignment | BetweenExpression | BinaryExpression | CaseExpression | CaseWhen | CastExpression | DefaultProperty | DeleteStatement | Expectation | ExtractExpression | FlowWhereClause | FrameBound | FunctionArgument | FunctionCall | GeneratedAsProperty | GroupByClause | GroupingSets | InExpression | InsertFlow | InsertStatement | IntervalPart | IsExpression | JoinRelation | JsonPath | Lambda | LikeExpression | MaskProperty | OverlayExpression | PipeJoin | PipeOrganization | PipeWhere | PositionExpression | Query | ReplaceUsingSpec | RowFilterClause | SelectItem | SelectQuery | SequenceByClause | SortItem | StructField | StructFieldAccess | Subscript | SubstringExpression | SystemSequenceByClause | TableArgument | TableConstraint | TableSample | TemporalClause | TrimExpression | TupleExpression | UnaryExpression | UpdateStatement | ValuesRelation | WindowSpec;
     readonly $type: 'ColumnReference';
     parts: Array<string>;
 }
@@ -1108,7 +1108,7 @@ export function isDefaultCollationClause(item: unknown): item is DefaultCollatio
 export interface DefaultProperty extends langium.AstNode {
     readonly $container: ColumnDef;
     readonly $type: 'DefaultProperty';
-    value: BinaryExpression;
+    value: Expression;
 }
 
 export const DefaultProperty = {
@@ -1125,7 +1125,7 @@ export interface DeleteStatement extends langium.AstNode {
     readonly $type: 'DeleteStatement';
     alias?: AliasName | Identifier;
     target: DatasetRef;
-    where?: BinaryExpression;
+    where?: Expression;
 }
 
 export const DeleteStatement = {
@@ -1188,7 +1188,7 @@ export function isEmptyGroupingSet(item: unknown): item is EmptyGroupingSet {
 }
 
 export interface ExistsExpression extends langium.AstNode {
-    readonly $container: BinaryExpression | CastExpression | FunctionCall | JsonPath | StructFieldAccess | Subscript | UnaryExpression;
+    readonly $container: AliasedExpression | ApplyAsDeleteClause | ApplyAsTruncateClause | Assignment | BetweenExpression | BinaryExpression | CaseExpression | CaseWhen | CastExpression | DefaultProperty | DeleteStatement | Expectation | ExtractExpression | FlowWhereClause | FrameBound | FunctionArgument | FunctionCall | GeneratedAsProperty | GroupByClause | GroupingSets | InExpression | InsertFlow | InsertStatement | IntervalPart | IsExpression | JoinRelation | JsonPath | Lambda | LikeExpression | MaskProperty | OverlayExpression | PipeJoin | PipeOrganization | PipeWhere | PositionExpression | Query | ReplaceUsingSpec | RowFilterClause | SelectItem | SelectQuery | SequenceByClause | SortItem | StructField | StructFieldAccess | Subscript | SubstringExpression | SystemSequenceByClause | TableArgument | TableConstraint | TableSample | TemporalClause | TrimExpression | TupleExpression | UnaryExpression | UpdateStatement | ValuesRelation | WindowSpec;
     readonly $type: 'ExistsExpression';
     query: Query;
 }
@@ -1205,7 +1205,7 @@ export function isExistsExpression(item: unknown): item is ExistsExpression {
 export interface Expectation extends langium.AstNode {
     readonly $container: PipelineFile | TableSpec;
     readonly $type: 'Expectation';
-    condition: BinaryExpression;
+    condition: Expression;
     dropRow: boolean;
     failUpdate: boolean;
     name: Identifier;
@@ -1234,10 +1234,10 @@ export function isExpression(item: unknown): item is Expression {
 }
 
 export interface ExtractExpression extends langium.AstNode {
-    readonly $container: BinaryExpression | CastExpression | FunctionCall | JsonPath | StructFieldAccess | Subscript | UnaryExpression;
+    readonly $container: AliasedExpression | ApplyAsDeleteClause | ApplyAsTruncateClause | Assignment | BetweenExpression | BinaryExpression | CaseExpression | CaseWhen | CastExpression | DefaultProperty | DeleteStatement | Expectation | ExtractExpression | FlowWhereClause | FrameBound | FunctionArgument | FunctionCall | GeneratedAsProperty | GroupByClause | GroupingSets | InExpression | InsertFlow | InsertStatement | IntervalPart | IsExpression | JoinRelation | JsonPath | Lambda | LikeExpression | MaskProperty | OverlayExpression | PipeJoin | PipeOrganization | PipeWhere | PositionExpression | Query | ReplaceUsingSpec | RowFilterClause | SelectItem | SelectQuery | SequenceByClause | SortItem | StructField | StructFieldAccess | Subscript | SubstringExpression | SystemSequenceByClause | TableArgument | TableConstraint | TableSample | TemporalClause | TrimExpression | TupleExpression | UnaryExpression | UpdateStatement | ValuesRelation | WindowSpec;
     readonly $type: 'ExtractExpression';
     field: FunctionIdentifier;
-    source: BinaryExpression;
+    source: Expression;
 }
 
 export const ExtractExpression = {
@@ -1263,7 +1263,7 @@ export function isFlowBody(item: unknown): item is FlowBody {
 export interface FlowWhereClause extends langium.AstNode {
     readonly $container: AutoCdcSpec | SnapshotSpec;
     readonly $type: 'FlowWhereClause';
-    condition: BinaryExpression;
+    condition: Expression;
 }
 
 export const FlowWhereClause = {
@@ -1281,7 +1281,7 @@ export interface FrameBound extends langium.AstNode {
     currentRow: boolean;
     direction?: FrameDirection;
     unbounded: boolean;
-    value?: BinaryExpression;
+    value?: Expression;
 }
 
 export const FrameBound = {
@@ -1330,7 +1330,7 @@ export interface FunctionArgument extends langium.AstNode {
     readonly $type: 'FunctionArgument';
     alias?: Identifier;
     name?: Identifier;
-    value: BinaryExpression | TableArgument;
+    value: Expression | TableArgument;
 }
 
 export const FunctionArgument = {
@@ -1345,7 +1345,7 @@ export function isFunctionArgument(item: unknown): item is FunctionArgument {
 }
 
 export interface FunctionCall extends langium.AstNode {
-    readonly $container: BinaryExpression | CastExpression | FunctionCall | JsonPath | LateralView | StructFieldAccess | Subscript | UnaryExpression;
+    readonly $container: AliasedExpression | ApplyAsDeleteClause | ApplyAsTruncateClause | Assignment | BetweenExpression | BinaryExpression | CaseExpression | CaseWhen | CastExpression | DefaultProperty | DeleteStatement | Expectation | ExtractExpression | FlowWhereClause | FrameBound | FunctionArgument | FunctionCall | GeneratedAsProperty | GroupByClause | GroupingSets | InExpression | InsertFlow | InsertStatement | IntervalPart | IsExpression | JoinRelation | JsonPath | Lambda | LateralView | LikeExpression | MaskProperty | OverlayExpression | PipeJoin | PipeOrganization | PipeWhere | PositionExpression | Query | ReplaceUsingSpec | RowFilterClause | SelectItem | SelectQuery | SequenceByClause | SortItem | StructField | StructFieldAccess | Subscript | SubstringExpression | SystemSequenceByClause | TableArgument | TableConstraint | TableSample | TemporalClause | TrimExpression | TupleExpression | UnaryExpression | UpdateStatement | ValuesRelation | WindowSpec;
     readonly $type: 'FunctionCall';
     args: Array<FunctionArgument>;
     distinct: boolean;
@@ -1390,7 +1390,7 @@ export function isFunctionName(item: unknown): item is FunctionName {
 export interface GeneratedAsProperty extends langium.AstNode {
     readonly $container: ColumnDef;
     readonly $type: 'GeneratedAsProperty';
-    expression: BinaryExpression;
+    expression: Expression;
 }
 
 export const GeneratedAsProperty = {
@@ -1423,7 +1423,7 @@ export function isGroupByClause(item: unknown): item is GroupByClause {
     return reflection.isInstance(item, GroupByClause.$type);
 }
 
-export type GroupingItem = BinaryExpression | GroupingSets;
+export type GroupingItem = Expression | GroupingSets;
 
 export const GroupingItem = {
     $type: 'GroupingItem'
@@ -1552,12 +1552,12 @@ export function isIgnoreNullUpdatesClause(item: unknown): item is IgnoreNullUpda
 }
 
 export interface InExpression extends langium.AstNode {
-    readonly $container: BinaryExpression | CastExpression | FunctionCall | JsonPath | StructFieldAccess | Subscript | UnaryExpression;
+    readonly $container: AliasedExpression | ApplyAsDeleteClause | ApplyAsTruncateClause | Assignment | BetweenExpression | BinaryExpression | CaseExpression | CaseWhen | CastExpression | DefaultProperty | DeleteStatement | Expectation | ExtractExpression | FlowWhereClause | FrameBound | FunctionArgument | FunctionCall | GeneratedAsProperty | GroupByClause | GroupingSets | InExpression | InsertFlow | InsertStatement | IntervalPart | IsExpression | JoinRelation | JsonPath | Lambda | LikeExpression | MaskProperty | OverlayExpression | PipeJoin | PipeOrganization | PipeWhere | PositionExpression | Query | ReplaceUsingSpec | RowFilterClause | SelectItem | SelectQuery | SequenceByClause | SortItem | StructField | StructFieldAccess | Subscript | SubstringExpression | SystemSequenceByClause | TableArgument | TableConstraint | TableSample | TemporalClause | TrimExpression | TupleExpression | UnaryExpression | UpdateStatement | ValuesRelation | WindowSpec;
     readonly $type: 'InExpression';
     not: boolean;
     query?: Query;
-    value: BinaryExpression;
-    values: Array<BinaryExpression>;
+    value: Expression;
+    values: Array<Expression>;
 }
 
 export const InExpression = {
@@ -1594,7 +1594,7 @@ export interface InsertFlow extends langium.AstNode {
     once: boolean;
     query: Query;
     replaceUsing?: ReplaceUsingSpec;
-    replaceWhere?: BinaryExpression;
+    replaceWhere?: Expression;
     target?: DatasetRef;
 }
 
@@ -1619,7 +1619,7 @@ export interface InsertStatement extends langium.AstNode {
     columns: Array<Identifier>;
     overwrite: boolean;
     query: Query;
-    replaceWhere?: BinaryExpression;
+    replaceWhere?: Expression;
     target: DatasetRef;
 }
 
@@ -1644,7 +1644,7 @@ export function isIntersectOperator(item: unknown): item is IntersectOperator {
 }
 
 export interface IntervalLiteral extends langium.AstNode {
-    readonly $container: BinaryExpression | CastExpression | FunctionCall | JsonPath | StructFieldAccess | Subscript | TriggerOnUpdateClause | UnaryExpression | WatermarkClause;
+    readonly $container: AliasedExpression | ApplyAsDeleteClause | ApplyAsTruncateClause | Assignment | BetweenExpression | BinaryExpression | CaseExpression | CaseWhen | CastExpression | DefaultProperty | DeleteStatement | Expectation | ExtractExpression | FlowWhereClause | FrameBound | FunctionArgument | FunctionCall | GeneratedAsProperty | GroupByClause | GroupingSets | InExpression | InsertFlow | InsertStatement | IntervalPart | IsExpression | JoinRelation | JsonPath | Lambda | LikeExpression | MaskProperty | OverlayExpression | PipeJoin | PipeOrganization | PipeWhere | PositionExpression | Query | ReplaceUsingSpec | RowFilterClause | SelectItem | SelectQuery | SequenceByClause | SortItem | StructField | StructFieldAccess | Subscript | SubstringExpression | SystemSequenceByClause | TableArgument | TableConstraint | TableSample | TemporalClause | TriggerOnUpdateClause | TrimExpression | TupleExpression | UnaryExpression | UpdateStatement | ValuesRelation | WatermarkClause | WindowSpec;
     readonly $type: 'IntervalLiteral';
     negative: boolean;
     parts: Array<IntervalPart>;
@@ -1665,7 +1665,7 @@ export function isIntervalLiteral(item: unknown): item is IntervalLiteral {
 export interface IntervalPart extends langium.AstNode {
     readonly $container: IntervalLiteral;
     readonly $type: 'IntervalPart';
-    expression?: BinaryExpression;
+    expression?: Expression;
     negative: boolean;
     toUnit?: IntervalUnit;
     unit: IntervalUnit;
@@ -1709,12 +1709,12 @@ export function isIntervalUnit(item: unknown): item is IntervalUnit {
 }
 
 export interface IsExpression extends langium.AstNode {
-    readonly $container: BinaryExpression | CastExpression | FunctionCall | JsonPath | StructFieldAccess | Subscript | UnaryExpression;
+    readonly $container: AliasedExpression | ApplyAsDeleteClause | ApplyAsTruncateClause | Assignment | BetweenExpression | BinaryExpression | CaseExpression | CaseWhen | CastExpression | DefaultProperty | DeleteStatement | Expectation | ExtractExpression | FlowWhereClause | FrameBound | FunctionArgument | FunctionCall | GeneratedAsProperty | GroupByClause | GroupingSets | InExpression | InsertFlow | InsertStatement | IntervalPart | IsExpression | JoinRelation | JsonPath | Lambda | LikeExpression | MaskProperty | OverlayExpression | PipeJoin | PipeOrganization | PipeWhere | PositionExpression | Query | ReplaceUsingSpec | RowFilterClause | SelectItem | SelectQuery | SequenceByClause | SortItem | StructField | StructFieldAccess | Subscript | SubstringExpression | SystemSequenceByClause | TableArgument | TableConstraint | TableSample | TemporalClause | TrimExpression | TupleExpression | UnaryExpression | UpdateStatement | ValuesRelation | WindowSpec;
     readonly $type: 'IsExpression';
-    distinctFrom?: BinaryExpression;
+    distinctFrom?: Expression;
     not: boolean;
     test?: IsTest;
-    value: BinaryExpression;
+    value: Expression;
 }
 
 export const IsExpression = {
@@ -1735,6 +1735,31 @@ export function isIsTest(item: unknown): item is IsTest {
     return item === 'NULL' || item === 'TRUE' || item === 'FALSE' || item === 'UNKNOWN';
 }
 
+export interface JoinRelation extends langium.AstNode {
+    readonly $container: FromClause | JoinRelation | ParenthesizedRelation | PipeJoin | PivotRelation | UnpivotRelation;
+    readonly $type: 'JoinRelation';
+    joinType?: JoinType;
+    left: ParenthesizedRelation | Relation | TableFunctionCall | TableReference;
+    natural: boolean;
+    on?: Expression;
+    right: Relation;
+    using: Array<Identifier>;
+}
+
+export const JoinRelation = {
+    $type: 'JoinRelation',
+    joinType: 'joinType',
+    left: 'left',
+    natural: 'natural',
+    on: 'on',
+    right: 'right',
+    using: 'using'
+} as const;
+
+export function isJoinRelation(item: unknown): item is JoinRelation {
+    return reflection.isInstance(item, JoinRelation.$type);
+}
+
 export type JoinType = string;
 
 export function isJoinType(item: unknown): item is JoinType {
@@ -1742,7 +1767,7 @@ export function isJoinType(item: unknown): item is JoinType {
 }
 
 export interface JsonPath extends langium.AstNode {
-    readonly $container: BinaryExpression | CastExpression | FunctionCall | JsonPath | StructFieldAccess | Subscript | UnaryExpression;
+    readonly $container: AliasedExpression | ApplyAsDeleteClause | ApplyAsTruncateClause | Assignment | BetweenExpression | BinaryExpression | CaseExpression | CaseWhen | CastExpression | DefaultProperty | DeleteStatement | Expectation | ExtractExpression | FlowWhereClause | FrameBound | FunctionArgument | FunctionCall | GeneratedAsProperty | GroupByClause | GroupingSets | InExpression | InsertFlow | InsertStatement | IntervalPart | IsExpression | JoinRelation | JsonPath | Lambda | LikeExpression | MaskProperty | OverlayExpression | PipeJoin | PipeOrganization | PipeWhere | PositionExpression | Query | ReplaceUsingSpec | RowFilterClause | SelectItem | SelectQuery | SequenceByClause | SortItem | StructField | StructFieldAccess | Subscript | SubstringExpression | SystemSequenceByClause | TableArgument | TableConstraint | TableSample | TemporalClause | TrimExpression | TupleExpression | UnaryExpression | UpdateStatement | ValuesRelation | WindowSpec;
     readonly $type: 'JsonPath';
     base: Expression;
     path: JsonPathText;
@@ -1765,9 +1790,9 @@ export function isJsonPathText(item: unknown): item is JsonPathText {
 }
 
 export interface Lambda extends langium.AstNode {
-    readonly $container: BinaryExpression | CastExpression | FunctionCall | JsonPath | StructFieldAccess | Subscript | UnaryExpression;
+    readonly $container: AliasedExpression | ApplyAsDeleteClause | ApplyAsTruncateClause | Assignment | BetweenExpression | BinaryExpression | CaseExpression | CaseWhen | CastExpression | DefaultProperty | DeleteStatement | Expectation | ExtractExpression | FlowWhereClause | FrameBound | FunctionArgument | FunctionCall | GeneratedAsProperty | GroupByClause | GroupingSets | InExpression | InsertFlow | InsertStatement | IntervalPart | IsExpression | JoinRelation | JsonPath | Lambda | LikeExpression | MaskProperty | OverlayExpression | PipeJoin | PipeOrganization | PipeWhere | PositionExpression | Query | ReplaceUsingSpec | RowFilterClause | SelectItem | SelectQuery | SequenceByClause | SortItem | StructField | StructFieldAccess | Subscript | SubstringExpression | SystemSequenceByClause | TableArgument | TableConstraint | TableSample | TemporalClause | TrimExpression | TupleExpression | UnaryExpression | UpdateStatement | ValuesRelation | WindowSpec;
     readonly $type: 'Lambda';
-    body: BinaryExpression;
+    body: Expression;
     parameters: Array<Identifier>;
 }
 
@@ -1803,14 +1828,14 @@ export function isLateralView(item: unknown): item is LateralView {
 }
 
 export interface LikeExpression extends langium.AstNode {
-    readonly $container: BinaryExpression | CastExpression | FunctionCall | JsonPath | StructFieldAccess | Subscript | UnaryExpression;
+    readonly $container: AliasedExpression | ApplyAsDeleteClause | ApplyAsTruncateClause | Assignment | BetweenExpression | BinaryExpression | CaseExpression | CaseWhen | CastExpression | DefaultProperty | DeleteStatement | Expectation | ExtractExpression | FlowWhereClause | FrameBound | FunctionArgument | FunctionCall | GeneratedAsProperty | GroupByClause | GroupingSets | InExpression | InsertFlow | InsertStatement | IntervalPart | IsExpression | JoinRelation | JsonPath | Lambda | LikeExpression | MaskProperty | OverlayExpression | PipeJoin | PipeOrganization | PipeWhere | PositionExpression | Query | ReplaceUsingSpec | RowFilterClause | SelectItem | SelectQuery | SequenceByClause | SortItem | StructField | StructFieldAccess | Subscript | SubstringExpression | SystemSequenceByClause | TableArgument | TableConstraint | TableSample | TemporalClause | TrimExpression | TupleExpression | UnaryExpression | UpdateStatement | ValuesRelation | WindowSpec;
     readonly $type: 'LikeExpression';
     escape?: StringValue;
     not: boolean;
     operator: LikeOperator;
-    patterns: Array<BinaryExpression>;
+    patterns: Array<Expression>;
     quantifier?: LikeQuantifier;
-    value: BinaryExpression;
+    value: Expression;
 }
 
 export const LikeExpression = {
@@ -1874,7 +1899,7 @@ export function isMapType(item: unknown): item is MapType {
 export interface MaskProperty extends langium.AstNode {
     readonly $container: ColumnDef;
     readonly $type: 'MaskProperty';
-    columns: Array<BinaryExpression>;
+    columns: Array<Expression>;
     function: QualifiedName;
 }
 
@@ -1961,7 +1986,7 @@ export function isNotOperator(item: unknown): item is NotOperator {
 }
 
 export interface NullLiteral extends langium.AstNode {
-    readonly $container: BinaryExpression | CastExpression | FunctionCall | JsonPath | StructFieldAccess | Subscript | UnaryExpression;
+    readonly $container: AliasedExpression | ApplyAsDeleteClause | ApplyAsTruncateClause | Assignment | BetweenExpression | BinaryExpression | CaseExpression | CaseWhen | CastExpression | DefaultProperty | DeleteStatement | Expectation | ExtractExpression | FlowWhereClause | FrameBound | FunctionArgument | FunctionCall | GeneratedAsProperty | GroupByClause | GroupingSets | InExpression | InsertFlow | InsertStatement | IntervalPart | IsExpression | JoinRelation | JsonPath | Lambda | LikeExpression | MaskProperty | OverlayExpression | PipeJoin | PipeOrganization | PipeWhere | PositionExpression | Query | ReplaceUsingSpec | RowFilterClause | SelectItem | SelectQuery | SequenceByClause | SortItem | StructField | StructFieldAccess | Subscript | SubstringExpression | SystemSequenceByClause | TableArgument | TableConstraint | TableSample | TemporalClause | TrimExpression | TupleExpression | UnaryExpression | UpdateStatement | ValuesRelation | WindowSpec;
     readonly $type: 'NullLiteral';
 }
 
@@ -1980,7 +2005,7 @@ export function isNullTreatment(item: unknown): item is NullTreatment {
 }
 
 export interface NumberLiteral extends langium.AstNode {
-    readonly $container: BinaryExpression | CastExpression | FunctionCall | JsonPath | StructFieldAccess | Subscript | UnaryExpression;
+    readonly $container: AliasedExpression | ApplyAsDeleteClause | ApplyAsTruncateClause | Assignment | BetweenExpression | BinaryExpression | CaseExpression | CaseWhen | CastExpression | DefaultProperty | DeleteStatement | Expectation | ExtractExpression | FlowWhereClause | FrameBound | FunctionArgument | FunctionCall | GeneratedAsProperty | GroupByClause | GroupingSets | InExpression | InsertFlow | InsertStatement | IntervalPart | IsExpression | JoinRelation | JsonPath | Lambda | LikeExpression | MaskProperty | OverlayExpression | PipeJoin | PipeOrganization | PipeWhere | PositionExpression | Query | ReplaceUsingSpec | RowFilterClause | SelectItem | SelectQuery | SequenceByClause | SortItem | StructField | StructFieldAccess | Subscript | SubstringExpression | SystemSequenceByClause | TableArgument | TableConstraint | TableSample | TemporalClause | TrimExpression | TupleExpression | UnaryExpression | UpdateStatement | ValuesRelation | WindowSpec;
     readonly $type: 'NumberLiteral';
     value: string;
 }
@@ -2010,12 +2035,12 @@ export function isOptionsClause(item: unknown): item is OptionsClause {
 }
 
 export interface OverlayExpression extends langium.AstNode {
-    readonly $container: BinaryExpression | CastExpression | FunctionCall | JsonPath | StructFieldAccess | Subscript | UnaryExpression;
+    readonly $container: AliasedExpression | ApplyAsDeleteClause | ApplyAsTruncateClause | Assignment | BetweenExpression | BinaryExpression | CaseExpression | CaseWhen | CastExpression | DefaultProperty | DeleteStatement | Expectation | ExtractExpression | FlowWhereClause | FrameBound | FunctionArgument | FunctionCall | GeneratedAsProperty | GroupByClause | GroupingSets | InExpression | InsertFlow | InsertStatement | IntervalPart | IsExpression | JoinRelation | JsonPath | Lambda | LikeExpression | MaskProperty | OverlayExpression | PipeJoin | PipeOrganization | PipeWhere | PositionExpression | Query | ReplaceUsingSpec | RowFilterClause | SelectItem | SelectQuery | SequenceByClause | SortItem | StructField | StructFieldAccess | Subscript | SubstringExpression | SystemSequenceByClause | TableArgument | TableConstraint | TableSample | TemporalClause | TrimExpression | TupleExpression | UnaryExpression | UpdateStatement | ValuesRelation | WindowSpec;
     readonly $type: 'OverlayExpression';
-    input: BinaryExpression;
-    length?: BinaryExpression;
-    position: BinaryExpression;
-    replacement: BinaryExpression;
+    input: Expression;
+    length?: Expression;
+    position: Expression;
+    replacement: Expression;
 }
 
 export const OverlayExpression = {
@@ -2031,7 +2056,7 @@ export function isOverlayExpression(item: unknown): item is OverlayExpression {
 }
 
 export interface ParameterMarker extends langium.AstNode {
-    readonly $container: BinaryExpression | CastExpression | FunctionCall | JsonPath | StructFieldAccess | Subscript | UnaryExpression;
+    readonly $container: AliasedExpression | ApplyAsDeleteClause | ApplyAsTruncateClause | Assignment | BetweenExpression | BinaryExpression | CaseExpression | CaseWhen | CastExpression | DefaultProperty | DeleteStatement | Expectation | ExtractExpression | FlowWhereClause | FrameBound | FunctionArgument | FunctionCall | GeneratedAsProperty | GroupByClause | GroupingSets | InExpression | InsertFlow | InsertStatement | IntervalPart | IsExpression | JoinRelation | JsonPath | Lambda | LikeExpression | MaskProperty | OverlayExpression | PipeJoin | PipeOrganization | PipeWhere | PositionExpression | Query | ReplaceUsingSpec | RowFilterClause | SelectItem | SelectQuery | SequenceByClause | SortItem | StructField | StructFieldAccess | Subscript | SubstringExpression | SystemSequenceByClause | TableArgument | TableConstraint | TableSample | TemporalClause | TrimExpression | TupleExpression | UnaryExpression | UpdateStatement | ValuesRelation | WindowSpec;
     readonly $type: 'ParameterMarker';
     name?: FunctionIdentifier;
 }
@@ -2061,7 +2086,7 @@ export function isParenthesizedQuery(item: unknown): item is ParenthesizedQuery 
 }
 
 export interface ParenthesizedRelation extends langium.AstNode {
-    readonly $container: FromClause | ParenthesizedRelation | PipeJoin;
+    readonly $container: FromClause | JoinRelation | ParenthesizedRelation | PipeJoin | PivotRelation | UnpivotRelation;
     readonly $type: 'ParenthesizedRelation';
     alias?: AliasName | Identifier;
     columnAliases: Array<Identifier>;
@@ -2182,7 +2207,7 @@ export interface PipeJoin extends langium.AstNode {
     readonly $type: 'PipeJoin';
     joinType?: JoinType;
     natural: boolean;
-    on?: BinaryExpression;
+    on?: Expression;
     right: Relation;
     using: Array<Identifier>;
 }
@@ -2231,11 +2256,11 @@ export function isPipeOperation(item: unknown): item is PipeOperation {
 export interface PipeOrganization extends langium.AstNode {
     readonly $container: PipeQuery;
     readonly $type: 'PipeOrganization';
-    clusterBy: Array<BinaryExpression>;
-    distributeBy: Array<BinaryExpression>;
-    limit?: BinaryExpression;
+    clusterBy: Array<Expression>;
+    distributeBy: Array<Expression>;
+    limit?: Expression;
     limitAll: boolean;
-    offset?: BinaryExpression;
+    offset?: Expression;
     orderBy: Array<SortItem>;
     sortBy: Array<SortItem>;
 }
@@ -2373,7 +2398,7 @@ export function isPipeUnpivot(item: unknown): item is PipeUnpivot {
 export interface PipeWhere extends langium.AstNode {
     readonly $container: PipeQuery;
     readonly $type: 'PipeWhere';
-    condition: BinaryExpression;
+    condition: Expression;
 }
 
 export const PipeWhere = {
@@ -2386,7 +2411,7 @@ export function isPipeWhere(item: unknown): item is PipeWhere {
 }
 
 export interface PivotClause extends langium.AstNode {
-    readonly $container: PipePivot;
+    readonly $container: PipePivot | PivotRelation;
     readonly $type: 'PivotClause';
     aggregates: Array<AliasedExpression>;
     columns: Array<ColumnPath>;
@@ -2404,6 +2429,27 @@ export function isPivotClause(item: unknown): item is PivotClause {
     return reflection.isInstance(item, PivotClause.$type);
 }
 
+export interface PivotRelation extends langium.AstNode {
+    readonly $container: FromClause | JoinRelation | ParenthesizedRelation | PipeJoin | PivotRelation | UnpivotRelation;
+    readonly $type: 'PivotRelation';
+    alias?: AliasName | Identifier;
+    columnAliases: Array<Identifier>;
+    input: ParenthesizedRelation | Relation | TableFunctionCall | TableReference;
+    pivot: PivotClause;
+}
+
+export const PivotRelation = {
+    $type: 'PivotRelation',
+    alias: 'alias',
+    columnAliases: 'columnAliases',
+    input: 'input',
+    pivot: 'pivot'
+} as const;
+
+export function isPivotRelation(item: unknown): item is PivotRelation {
+    return reflection.isInstance(item, PivotRelation.$type);
+}
+
 export type PlainQualifiedName = string;
 
 export function isPlainQualifiedName(item: unknown): item is PlainQualifiedName {
@@ -2411,10 +2457,10 @@ export function isPlainQualifiedName(item: unknown): item is PlainQualifiedName 
 }
 
 export interface PositionExpression extends langium.AstNode {
-    readonly $container: BinaryExpression | CastExpression | FunctionCall | JsonPath | StructFieldAccess | Subscript | UnaryExpression;
+    readonly $container: AliasedExpression | ApplyAsDeleteClause | ApplyAsTruncateClause | Assignment | BetweenExpression | BinaryExpression | CaseExpression | CaseWhen | CastExpression | DefaultProperty | DeleteStatement | Expectation | ExtractExpression | FlowWhereClause | FrameBound | FunctionArgument | FunctionCall | GeneratedAsProperty | GroupByClause | GroupingSets | InExpression | InsertFlow | InsertStatement | IntervalPart | IsExpression | JoinRelation | JsonPath | Lambda | LikeExpression | MaskProperty | OverlayExpression | PipeJoin | PipeOrganization | PipeWhere | PositionExpression | Query | ReplaceUsingSpec | RowFilterClause | SelectItem | SelectQuery | SequenceByClause | SortItem | StructField | StructFieldAccess | Subscript | SubstringExpression | SystemSequenceByClause | TableArgument | TableConstraint | TableSample | TemporalClause | TrimExpression | TupleExpression | UnaryExpression | UpdateStatement | ValuesRelation | WindowSpec;
     readonly $type: 'PositionExpression';
-    string: BinaryExpression;
-    substring: BinaryExpression;
+    string: Expression;
+    substring: Expression;
 }
 
 export const PositionExpression = {
@@ -2500,12 +2546,12 @@ export interface Query extends langium.AstNode {
     readonly $container: CommonTableExpression | CreateMaterializedView | CreateStreamingTable | CreateTable | CreateView | ExistsExpression | InExpression | InsertFlow | InsertStatement | ParenthesizedQuery | PipelineFile | SnapshotSpec | SourceRef | SubqueryExpression | SubqueryRelation | TableArgument;
     readonly $type: 'Query';
     body: QueryExpression;
-    clusterBy: Array<BinaryExpression>;
+    clusterBy: Array<Expression>;
     ctes: Array<CommonTableExpression>;
-    distributeBy: Array<BinaryExpression>;
-    limit?: BinaryExpression;
+    distributeBy: Array<Expression>;
+    limit?: Expression;
     limitAll: boolean;
-    offset?: BinaryExpression;
+    offset?: Expression;
     orderBy: Array<SortItem>;
     recursive: boolean;
     sortBy: Array<SortItem>;
@@ -2562,7 +2608,7 @@ export function isRefreshPolicyClause(item: unknown): item is RefreshPolicyClaus
     return reflection.isInstance(item, RefreshPolicyClause.$type);
 }
 
-export type Relation = ParenthesizedRelation | SubqueryRelation | TableFunctionCall | TableReference | ValuesRelation;
+export type Relation = JoinRelation | ParenthesizedRelation | PivotRelation | SubqueryRelation | TableFunctionCall | TableReference | UnpivotRelation | ValuesRelation;
 
 export const Relation = {
     $type: 'Relation'
@@ -2576,7 +2622,7 @@ export interface ReplaceUsingSpec extends langium.AstNode {
     readonly $container: InsertFlow;
     readonly $type: 'ReplaceUsingSpec';
     keys: ColumnNameList;
-    sequenceBy?: BinaryExpression;
+    sequenceBy?: Expression;
 }
 
 export const ReplaceUsingSpec = {
@@ -2598,7 +2644,7 @@ export function isReservedKeyword(item: unknown): item is ReservedKeyword {
 export interface RowFilterClause extends langium.AstNode {
     readonly $container: CreateMaterializedView | CreateStreamingTable | CreateTable | CreateView;
     readonly $type: 'RowFilterClause';
-    args: Array<BinaryExpression>;
+    args: Array<Expression>;
     function: QualifiedName;
 }
 
@@ -2652,7 +2698,7 @@ export interface SelectItem extends langium.AstNode {
     readonly $type: 'SelectItem';
     alias?: AliasName | AsAlias;
     aliases: Array<AsAlias>;
-    expression: BinaryExpression;
+    expression: Expression;
 }
 
 export const SelectItem = {
@@ -2672,10 +2718,10 @@ export interface SelectQuery extends langium.AstNode {
     distinct: boolean;
     from?: FromClause;
     groupBy?: GroupByClause;
-    having?: BinaryExpression;
+    having?: Expression;
     items: Array<SelectItem>;
-    qualify?: BinaryExpression;
-    where?: BinaryExpression;
+    qualify?: Expression;
+    where?: Expression;
     window?: WindowClause;
 }
 
@@ -2698,7 +2744,7 @@ export function isSelectQuery(item: unknown): item is SelectQuery {
 export interface SequenceByClause extends langium.AstNode {
     readonly $container: AutoCdcSpec | SnapshotSpec;
     readonly $type: 'SequenceByClause';
-    expression: BinaryExpression;
+    expression: Expression;
 }
 
 export const SequenceByClause = {
@@ -2811,7 +2857,7 @@ export interface SortItem extends langium.AstNode {
     all: boolean;
     ascending: boolean;
     descending: boolean;
-    expression?: BinaryExpression;
+    expression?: Expression;
     nullsFirst: boolean;
     nullsLast: boolean;
 }
@@ -2850,7 +2896,7 @@ export function isSourceRef(item: unknown): item is SourceRef {
 }
 
 export interface Star extends langium.AstNode {
-    readonly $container: BinaryExpression | CastExpression | FunctionCall | JsonPath | StructFieldAccess | Subscript | UnaryExpression;
+    readonly $container: AliasedExpression | ApplyAsDeleteClause | ApplyAsTruncateClause | Assignment | BetweenExpression | BinaryExpression | CaseExpression | CaseWhen | CastExpression | DefaultProperty | DeleteStatement | Expectation | ExtractExpression | FlowWhereClause | FrameBound | FunctionArgument | FunctionCall | GeneratedAsProperty | GroupByClause | GroupingSets | InExpression | InsertFlow | InsertStatement | IntervalPart | IsExpression | JoinRelation | JsonPath | Lambda | LikeExpression | MaskProperty | OverlayExpression | PipeJoin | PipeOrganization | PipeWhere | PositionExpression | Query | ReplaceUsingSpec | RowFilterClause | SelectItem | SelectQuery | SequenceByClause | SortItem | StructField | StructFieldAccess | Subscript | SubstringExpression | SystemSequenceByClause | TableArgument | TableConstraint | TableSample | TemporalClause | TrimExpression | TupleExpression | UnaryExpression | UpdateStatement | ValuesRelation | WindowSpec;
     readonly $type: 'Star';
     except: Array<ColumnPath>;
     qualifier: Array<Identifier>;
@@ -2913,7 +2959,7 @@ export function isStreamWord(item: unknown): item is StreamWord {
 }
 
 export interface StringLiteral extends langium.AstNode {
-    readonly $container: BinaryExpression | CastExpression | FunctionCall | JsonPath | StructFieldAccess | Subscript | UnaryExpression;
+    readonly $container: AliasedExpression | ApplyAsDeleteClause | ApplyAsTruncateClause | Assignment | BetweenExpression | BinaryExpression | CaseExpression | CaseWhen | CastExpression | DefaultProperty | DeleteStatement | Expectation | ExtractExpression | FlowWhereClause | FrameBound | FunctionArgument | FunctionCall | GeneratedAsProperty | GroupByClause | GroupingSets | InExpression | InsertFlow | InsertStatement | IntervalPart | IsExpression | JoinRelation | JsonPath | Lambda | LikeExpression | MaskProperty | OverlayExpression | PipeJoin | PipeOrganization | PipeWhere | PositionExpression | Query | ReplaceUsingSpec | RowFilterClause | SelectItem | SelectQuery | SequenceByClause | SortItem | StructField | StructFieldAccess | Subscript | SubstringExpression | SystemSequenceByClause | TableArgument | TableConstraint | TableSample | TemporalClause | TrimExpression | TupleExpression | UnaryExpression | UpdateStatement | ValuesRelation | WindowSpec;
     readonly $type: 'StringLiteral';
     value: StringValue;
 }
@@ -2934,9 +2980,9 @@ export function isStringValue(item: unknown): item is StringValue {
 }
 
 export interface StructConstructor extends langium.AstNode {
-    readonly $container: BinaryExpression | CastExpression | FunctionCall | JsonPath | StructFieldAccess | Subscript | UnaryExpression;
+    readonly $container: AliasedExpression | ApplyAsDeleteClause | ApplyAsTruncateClause | Assignment | BetweenExpression | BinaryExpression | CaseExpression | CaseWhen | CastExpression | DefaultProperty | DeleteStatement | Expectation | ExtractExpression | FlowWhereClause | FrameBound | FunctionArgument | FunctionCall | GeneratedAsProperty | GroupByClause | GroupingSets | InExpression | InsertFlow | InsertStatement | IntervalPart | IsExpression | JoinRelation | JsonPath | Lambda | LikeExpression | MaskProperty | OverlayExpression | PipeJoin | PipeOrganization | PipeWhere | PositionExpression | Query | ReplaceUsingSpec | RowFilterClause | SelectItem | SelectQuery | SequenceByClause | SortItem | StructField | StructFieldAccess | Subscript | SubstringExpression | SystemSequenceByClause | TableArgument | TableConstraint | TableSample | TemporalClause | TrimExpression | TupleExpression | UnaryExpression | UpdateStatement | ValuesRelation | WindowSpec;
     readonly $type: 'StructConstructor';
-    fields: Array<AliasedExpression>;
+    fields: Array<StructField>;
 }
 
 export const StructConstructor = {
@@ -2948,8 +2994,25 @@ export function isStructConstructor(item: unknown): item is StructConstructor {
     return reflection.isInstance(item, StructConstructor.$type);
 }
 
+export interface StructField extends langium.AstNode {
+    readonly $container: StructConstructor;
+    readonly $type: 'StructField';
+    alias?: string;
+    expression: Expression;
+}
+
+export const StructField = {
+    $type: 'StructField',
+    alias: 'alias',
+    expression: 'expression'
+} as const;
+
+export function isStructField(item: unknown): item is StructField {
+    return reflection.isInstance(item, StructField.$type);
+}
+
 export interface StructFieldAccess extends langium.AstNode {
-    readonly $container: BinaryExpression | CastExpression | FunctionCall | JsonPath | StructFieldAccess | Subscript | UnaryExpression;
+    readonly $container: AliasedExpression | ApplyAsDeleteClause | ApplyAsTruncateClause | Assignment | BetweenExpression | BinaryExpression | CaseExpression | CaseWhen | CastExpression | DefaultProperty | DeleteStatement | Expectation | ExtractExpression | FlowWhereClause | FrameBound | FunctionArgument | FunctionCall | GeneratedAsProperty | GroupByClause | GroupingSets | InExpression | InsertFlow | InsertStatement | IntervalPart | IsExpression | JoinRelation | JsonPath | Lambda | LikeExpression | MaskProperty | OverlayExpression | PipeJoin | PipeOrganization | PipeWhere | PositionExpression | Query | ReplaceUsingSpec | RowFilterClause | SelectItem | SelectQuery | SequenceByClause | SortItem | StructField | StructFieldAccess | Subscript | SubstringExpression | SystemSequenceByClause | TableArgument | TableConstraint | TableSample | TemporalClause | TrimExpression | TupleExpression | UnaryExpression | UpdateStatement | ValuesRelation | WindowSpec;
     readonly $type: 'StructFieldAccess';
     field: MemberName;
     receiver: Expression;
@@ -3002,7 +3065,7 @@ export function isStructTypeField(item: unknown): item is StructTypeField {
 }
 
 export interface SubqueryExpression extends langium.AstNode {
-    readonly $container: BinaryExpression | CastExpression | FunctionCall | JsonPath | StructFieldAccess | Subscript | UnaryExpression;
+    readonly $container: AliasedExpression | ApplyAsDeleteClause | ApplyAsTruncateClause | Assignment | BetweenExpression | BinaryExpression | CaseExpression | CaseWhen | CastExpression | DefaultProperty | DeleteStatement | Expectation | ExtractExpression | FlowWhereClause | FrameBound | FunctionArgument | FunctionCall | GeneratedAsProperty | GroupByClause | GroupingSets | InExpression | InsertFlow | InsertStatement | IntervalPart | IsExpression | JoinRelation | JsonPath | Lambda | LikeExpression | MaskProperty | OverlayExpression | PipeJoin | PipeOrganization | PipeWhere | PositionExpression | Query | ReplaceUsingSpec | RowFilterClause | SelectItem | SelectQuery | SequenceByClause | SortItem | StructField | StructFieldAccess | Subscript | SubstringExpression | SystemSequenceByClause | TableArgument | TableConstraint | TableSample | TemporalClause | TrimExpression | TupleExpression | UnaryExpression | UpdateStatement | ValuesRelation | WindowSpec;
     readonly $type: 'SubqueryExpression';
     query: Query;
 }
@@ -3017,7 +3080,7 @@ export function isSubqueryExpression(item: unknown): item is SubqueryExpression 
 }
 
 export interface SubqueryRelation extends langium.AstNode {
-    readonly $container: FromClause | ParenthesizedRelation | PipeJoin;
+    readonly $container: FromClause | JoinRelation | ParenthesizedRelation | PipeJoin | PivotRelation | UnpivotRelation;
     readonly $type: 'SubqueryRelation';
     alias?: AliasName | Identifier;
     columnAliases: Array<Identifier>;
@@ -3042,9 +3105,9 @@ export function isSubqueryRelation(item: unknown): item is SubqueryRelation {
 }
 
 export interface Subscript extends langium.AstNode {
-    readonly $container: BinaryExpression | CastExpression | FunctionCall | JsonPath | StructFieldAccess | Subscript | UnaryExpression;
+    readonly $container: AliasedExpression | ApplyAsDeleteClause | ApplyAsTruncateClause | Assignment | BetweenExpression | BinaryExpression | CaseExpression | CaseWhen | CastExpression | DefaultProperty | DeleteStatement | Expectation | ExtractExpression | FlowWhereClause | FrameBound | FunctionArgument | FunctionCall | GeneratedAsProperty | GroupByClause | GroupingSets | InExpression | InsertFlow | InsertStatement | IntervalPart | IsExpression | JoinRelation | JsonPath | Lambda | LikeExpression | MaskProperty | OverlayExpression | PipeJoin | PipeOrganization | PipeWhere | PositionExpression | Query | ReplaceUsingSpec | RowFilterClause | SelectItem | SelectQuery | SequenceByClause | SortItem | StructField | StructFieldAccess | Subscript | SubstringExpression | SystemSequenceByClause | TableArgument | TableConstraint | TableSample | TemporalClause | TrimExpression | TupleExpression | UnaryExpression | UpdateStatement | ValuesRelation | WindowSpec;
     readonly $type: 'Subscript';
-    index: BinaryExpression;
+    index: Expression;
     receiver: Expression;
 }
 
@@ -3059,11 +3122,11 @@ export function isSubscript(item: unknown): item is Subscript {
 }
 
 export interface SubstringExpression extends langium.AstNode {
-    readonly $container: BinaryExpression | CastExpression | FunctionCall | JsonPath | StructFieldAccess | Subscript | UnaryExpression;
+    readonly $container: AliasedExpression | ApplyAsDeleteClause | ApplyAsTruncateClause | Assignment | BetweenExpression | BinaryExpression | CaseExpression | CaseWhen | CastExpression | DefaultProperty | DeleteStatement | Expectation | ExtractExpression | FlowWhereClause | FrameBound | FunctionArgument | FunctionCall | GeneratedAsProperty | GroupByClause | GroupingSets | InExpression | InsertFlow | InsertStatement | IntervalPart | IsExpression | JoinRelation | JsonPath | Lambda | LikeExpression | MaskProperty | OverlayExpression | PipeJoin | PipeOrganization | PipeWhere | PositionExpression | Query | ReplaceUsingSpec | RowFilterClause | SelectItem | SelectQuery | SequenceByClause | SortItem | StructField | StructFieldAccess | Subscript | SubstringExpression | SystemSequenceByClause | TableArgument | TableConstraint | TableSample | TemporalClause | TrimExpression | TupleExpression | UnaryExpression | UpdateStatement | ValuesRelation | WindowSpec;
     readonly $type: 'SubstringExpression';
-    length?: BinaryExpression;
-    start: BinaryExpression;
-    string: BinaryExpression;
+    length?: Expression;
+    start: Expression;
+    string: Expression;
 }
 
 export const SubstringExpression = {
@@ -3080,7 +3143,7 @@ export function isSubstringExpression(item: unknown): item is SubstringExpressio
 export interface SystemSequenceByClause extends langium.AstNode {
     readonly $container: AutoCdcSpec | SnapshotSpec;
     readonly $type: 'SystemSequenceByClause';
-    expression: BinaryExpression;
+    expression: Expression;
 }
 
 export const SystemSequenceByClause = {
@@ -3096,7 +3159,7 @@ export interface TableArgument extends langium.AstNode {
     readonly $container: FunctionArgument;
     readonly $type: 'TableArgument';
     orderBy: Array<SortItem>;
-    partitionBy: Array<BinaryExpression>;
+    partitionBy: Array<Expression>;
     query?: Query;
     table?: DatasetRef;
     withSinglePartition: boolean;
@@ -3128,7 +3191,7 @@ export function isTableClause(item: unknown): item is TableClause {
 export interface TableConstraint extends langium.AstNode {
     readonly $container: TableSpec;
     readonly $type: 'TableConstraint';
-    check?: BinaryExpression;
+    check?: Expression;
     columns?: ColumnNameList;
     foreignKey: boolean;
     name?: Identifier;
@@ -3165,7 +3228,7 @@ export function isTableElement(item: unknown): item is TableElement {
 }
 
 export interface TableFunctionCall extends langium.AstNode {
-    readonly $container: FromClause | ParenthesizedRelation | PipeJoin;
+    readonly $container: FromClause | JoinRelation | ParenthesizedRelation | PipeJoin | PivotRelation | UnpivotRelation;
     readonly $type: 'TableFunctionCall';
     alias?: AliasName | Identifier;
     args: Array<FunctionArgument>;
@@ -3209,7 +3272,7 @@ export function isTableQuery(item: unknown): item is TableQuery {
 }
 
 export interface TableReference extends langium.AstNode {
-    readonly $container: FromClause | ParenthesizedRelation | PipeJoin;
+    readonly $container: FromClause | JoinRelation | ParenthesizedRelation | PipeJoin | PivotRelation | UnpivotRelation;
     readonly $type: 'TableReference';
     alias?: AliasName | Identifier;
     columnAliases: Array<Identifier>;
@@ -3240,10 +3303,10 @@ export interface TableSample extends langium.AstNode {
     readonly $type: 'TableSample';
     bucket?: string;
     buckets?: string;
-    on?: BinaryExpression;
+    on?: Expression;
     seed?: string;
     unit?: SampleUnit;
-    value?: BinaryExpression;
+    value?: Expression;
 }
 
 export const TableSample = {
@@ -3310,7 +3373,7 @@ export interface TemporalClause extends langium.AstNode {
     readonly $container: TableReference;
     readonly $type: 'TemporalClause';
     kind: TemporalKind;
-    value: BinaryExpression;
+    value: Expression;
 }
 
 export const TemporalClause = {
@@ -3360,11 +3423,11 @@ export function isTriggerOnUpdateClause(item: unknown): item is TriggerOnUpdateC
 }
 
 export interface TrimExpression extends langium.AstNode {
-    readonly $container: BinaryExpression | CastExpression | FunctionCall | JsonPath | StructFieldAccess | Subscript | UnaryExpression;
+    readonly $container: AliasedExpression | ApplyAsDeleteClause | ApplyAsTruncateClause | Assignment | BetweenExpression | BinaryExpression | CaseExpression | CaseWhen | CastExpression | DefaultProperty | DeleteStatement | Expectation | ExtractExpression | FlowWhereClause | FrameBound | FunctionArgument | FunctionCall | GeneratedAsProperty | GroupByClause | GroupingSets | InExpression | InsertFlow | InsertStatement | IntervalPart | IsExpression | JoinRelation | JsonPath | Lambda | LikeExpression | MaskProperty | OverlayExpression | PipeJoin | PipeOrganization | PipeWhere | PositionExpression | Query | ReplaceUsingSpec | RowFilterClause | SelectItem | SelectQuery | SequenceByClause | SortItem | StructField | StructFieldAccess | Subscript | SubstringExpression | SystemSequenceByClause | TableArgument | TableConstraint | TableSample | TemporalClause | TrimExpression | TupleExpression | UnaryExpression | UpdateStatement | ValuesRelation | WindowSpec;
     readonly $type: 'TrimExpression';
-    characters?: BinaryExpression;
+    characters?: Expression;
     side?: TrimSide;
-    source: BinaryExpression;
+    source: Expression;
 }
 
 export const TrimExpression = {
@@ -3385,9 +3448,9 @@ export function isTrimSide(item: unknown): item is TrimSide {
 }
 
 export interface TupleExpression extends langium.AstNode {
-    readonly $container: BinaryExpression | CastExpression | FunctionCall | JsonPath | StructFieldAccess | Subscript | UnaryExpression;
+    readonly $container: AliasedExpression | ApplyAsDeleteClause | ApplyAsTruncateClause | Assignment | BetweenExpression | BinaryExpression | CaseExpression | CaseWhen | CastExpression | DefaultProperty | DeleteStatement | Expectation | ExtractExpression | FlowWhereClause | FrameBound | FunctionArgument | FunctionCall | GeneratedAsProperty | GroupByClause | GroupingSets | InExpression | InsertFlow | InsertStatement | IntervalPart | IsExpression | JoinRelation | JsonPath | Lambda | LikeExpression | MaskProperty | OverlayExpression | PipeJoin | PipeOrganization | PipeWhere | PositionExpression | Query | ReplaceUsingSpec | RowFilterClause | SelectItem | SelectQuery | SequenceByClause | SortItem | StructField | StructFieldAccess | Subscript | SubstringExpression | SystemSequenceByClause | TableArgument | TableConstraint | TableSample | TemporalClause | TrimExpression | TupleExpression | UnaryExpression | UpdateStatement | ValuesRelation | WindowSpec;
     readonly $type: 'TupleExpression';
-    elements: Array<BinaryExpression>;
+    elements: Array<Expression>;
 }
 
 export const TupleExpression = {
@@ -3400,7 +3463,7 @@ export function isTupleExpression(item: unknown): item is TupleExpression {
 }
 
 export interface TypedLiteral extends langium.AstNode {
-    readonly $container: BinaryExpression | CastExpression | FunctionCall | JsonPath | StructFieldAccess | Subscript | UnaryExpression;
+    readonly $container: AliasedExpression | ApplyAsDeleteClause | ApplyAsTruncateClause | Assignment | BetweenExpression | BinaryExpression | CaseExpression | CaseWhen | CastExpression | DefaultProperty | DeleteStatement | Expectation | ExtractExpression | FlowWhereClause | FrameBound | FunctionArgument | FunctionCall | GeneratedAsProperty | GroupByClause | GroupingSets | InExpression | InsertFlow | InsertStatement | IntervalPart | IsExpression | JoinRelation | JsonPath | Lambda | LikeExpression | MaskProperty | OverlayExpression | PipeJoin | PipeOrganization | PipeWhere | PositionExpression | Query | ReplaceUsingSpec | RowFilterClause | SelectItem | SelectQuery | SequenceByClause | SortItem | StructField | StructFieldAccess | Subscript | SubstringExpression | SystemSequenceByClause | TableArgument | TableConstraint | TableSample | TemporalClause | TrimExpression | TupleExpression | UnaryExpression | UpdateStatement | ValuesRelation | WindowSpec;
     readonly $type: 'TypedLiteral';
     type: TypedLiteralType;
     value: StringValue;
@@ -3429,7 +3492,7 @@ export function isTypeName(item: unknown): item is TypeName {
 }
 
 export interface UnaryExpression extends langium.AstNode {
-    readonly $container: BinaryExpression | CastExpression | FunctionCall | JsonPath | StructFieldAccess | Subscript | UnaryExpression;
+    readonly $container: AliasedExpression | ApplyAsDeleteClause | ApplyAsTruncateClause | Assignment | BetweenExpression | BinaryExpression | CaseExpression | CaseWhen | CastExpression | DefaultProperty | DeleteStatement | Expectation | ExtractExpression | FlowWhereClause | FrameBound | FunctionArgument | FunctionCall | GeneratedAsProperty | GroupByClause | GroupingSets | InExpression | InsertFlow | InsertStatement | IntervalPart | IsExpression | JoinRelation | JsonPath | Lambda | LikeExpression | MaskProperty | OverlayExpression | PipeJoin | PipeOrganization | PipeWhere | PositionExpression | Query | ReplaceUsingSpec | RowFilterClause | SelectItem | SelectQuery | SequenceByClause | SortItem | StructField | StructFieldAccess | Subscript | SubstringExpression | SystemSequenceByClause | TableArgument | TableConstraint | TableSample | TemporalClause | TrimExpression | TupleExpression | UnaryExpression | UpdateStatement | ValuesRelation | WindowSpec;
     readonly $type: 'UnaryExpression';
     operand: Expression;
     operator: '+' | '-' | '~' | NotOperator;
@@ -3446,7 +3509,7 @@ export function isUnaryExpression(item: unknown): item is UnaryExpression {
 }
 
 export interface UnpivotClause extends langium.AstNode {
-    readonly $container: PipeUnpivot;
+    readonly $container: PipeUnpivot | UnpivotRelation;
     readonly $type: 'UnpivotClause';
     columns: Array<UnpivotColumn>;
     nameColumn: Identifier;
@@ -3489,13 +3552,34 @@ export function isUnpivotNulls(item: unknown): item is UnpivotNulls {
     return item === 'INCLUDE' || item === 'EXCLUDE';
 }
 
+export interface UnpivotRelation extends langium.AstNode {
+    readonly $container: FromClause | JoinRelation | ParenthesizedRelation | PipeJoin | PivotRelation | UnpivotRelation;
+    readonly $type: 'UnpivotRelation';
+    alias?: AliasName | Identifier;
+    columnAliases: Array<Identifier>;
+    input: ParenthesizedRelation | Relation | TableFunctionCall | TableReference;
+    unpivot: UnpivotClause;
+}
+
+export const UnpivotRelation = {
+    $type: 'UnpivotRelation',
+    alias: 'alias',
+    columnAliases: 'columnAliases',
+    input: 'input',
+    unpivot: 'unpivot'
+} as const;
+
+export function isUnpivotRelation(item: unknown): item is UnpivotRelation {
+    return reflection.isInstance(item, UnpivotRelation.$type);
+}
+
 export interface UpdateStatement extends langium.AstNode {
     readonly $container: PipelineFile;
     readonly $type: 'UpdateStatement';
     alias?: AliasName | Identifier;
     assignments: Array<Assignment>;
     target: DatasetRef;
-    where?: BinaryExpression;
+    where?: Expression;
 }
 
 export const UpdateStatement = {
@@ -3549,11 +3633,11 @@ export function isUsingClause(item: unknown): item is UsingClause {
 }
 
 export interface ValuesRelation extends langium.AstNode {
-    readonly $container: FromClause | ParenthesizedRelation | PipeJoin | PipeQuery | PipeSetOperation | Query | SetOperation;
+    readonly $container: FromClause | JoinRelation | ParenthesizedRelation | PipeJoin | PipeQuery | PipeSetOperation | PivotRelation | Query | SetOperation | UnpivotRelation;
     readonly $type: 'ValuesRelation';
     alias?: AliasName | Identifier;
     columnAliases: Array<Identifier>;
-    rows: Array<BinaryExpression>;
+    rows: Array<Expression>;
 }
 
 export const ValuesRelation = {
@@ -3626,7 +3710,7 @@ export interface WindowSpec extends langium.AstNode {
     baseWindow?: Identifier;
     frame?: WindowFrame;
     orderBy: Array<SortItem>;
-    partitionBy: Array<BinaryExpression>;
+    partitionBy: Array<Expression>;
 }
 
 export const WindowSpec = {
@@ -3713,6 +3797,7 @@ export type PipelineSqlAstType = {
     IntervalPart: IntervalPart
     IntervalType: IntervalType
     IsExpression: IsExpression
+    JoinRelation: JoinRelation
     JsonPath: JsonPath
     Lambda: Lambda
     LateralView: LateralView
@@ -3749,6 +3834,7 @@ export type PipelineSqlAstType = {
     PipeWhere: PipeWhere
     PipelineFile: PipelineFile
     PivotClause: PivotClause
+    PivotRelation: PivotRelation
     PositionExpression: PositionExpression
     PrimaryKeyProperty: PrimaryKeyProperty
     PrimitiveType: PrimitiveType
@@ -3773,6 +3859,7 @@ export type PipelineSqlAstType = {
     StoredAsClause: StoredAsClause
     StringLiteral: StringLiteral
     StructConstructor: StructConstructor
+    StructField: StructField
     StructFieldAccess: StructFieldAccess
     StructType: StructType
     StructTypeField: StructTypeField
@@ -3801,6 +3888,7 @@ export type PipelineSqlAstType = {
     UnaryExpression: UnaryExpression
     UnpivotClause: UnpivotClause
     UnpivotColumn: UnpivotColumn
+    UnpivotRelation: UnpivotRelation
     UpdateStatement: UpdateStatement
     UseStatement: UseStatement
     UsingClause: UsingClause
@@ -3973,7 +4061,7 @@ export class PipelineSqlAstReflection extends langium.AbstractAstReflection {
                     name: BinaryExpression.right
                 }
             },
-            superTypes: [Expression.$type, GroupingItem.$type]
+            superTypes: [Expression.$type]
         },
         BinaryLiteral: {
             name: BinaryLiteral.$type,
@@ -4630,7 +4718,7 @@ export class PipelineSqlAstReflection extends langium.AbstractAstReflection {
             name: Expression.$type,
             properties: {
             },
-            superTypes: []
+            superTypes: [GroupingItem.$type]
         },
         ExtractExpression: {
             name: ExtractExpression.$type,
@@ -4986,6 +5074,32 @@ export class PipelineSqlAstReflection extends langium.AbstractAstReflection {
                 }
             },
             superTypes: [Expression.$type]
+        },
+        JoinRelation: {
+            name: JoinRelation.$type,
+            properties: {
+                joinType: {
+                    name: JoinRelation.joinType
+                },
+                left: {
+                    name: JoinRelation.left
+                },
+                natural: {
+                    name: JoinRelation.natural,
+                    defaultValue: false
+                },
+                on: {
+                    name: JoinRelation.on
+                },
+                right: {
+                    name: JoinRelation.right
+                },
+                using: {
+                    name: JoinRelation.using,
+                    defaultValue: []
+                }
+            },
+            superTypes: [Relation.$type]
         },
         JsonPath: {
             name: JsonPath.$type,
@@ -5446,6 +5560,25 @@ export class PipelineSqlAstReflection extends langium.AbstractAstReflection {
             },
             superTypes: []
         },
+        PivotRelation: {
+            name: PivotRelation.$type,
+            properties: {
+                alias: {
+                    name: PivotRelation.alias
+                },
+                columnAliases: {
+                    name: PivotRelation.columnAliases,
+                    defaultValue: []
+                },
+                input: {
+                    name: PivotRelation.input
+                },
+                pivot: {
+                    name: PivotRelation.pivot
+                }
+            },
+            superTypes: [Relation.$type]
+        },
         PositionExpression: {
             name: PositionExpression.$type,
             properties: {
@@ -5820,6 +5953,18 @@ export class PipelineSqlAstReflection extends langium.AbstractAstReflection {
                 }
             },
             superTypes: [Expression.$type]
+        },
+        StructField: {
+            name: StructField.$type,
+            properties: {
+                alias: {
+                    name: StructField.alias
+                },
+                expression: {
+                    name: StructField.expression
+                }
+            },
+            superTypes: []
         },
         StructFieldAccess: {
             name: StructFieldAccess.$type,
@@ -6235,6 +6380,25 @@ export class PipelineSqlAstReflection extends langium.AbstractAstReflection {
                 }
             },
             superTypes: []
+        },
+        UnpivotRelation: {
+            name: UnpivotRelation.$type,
+            properties: {
+                alias: {
+                    name: UnpivotRelation.alias
+                },
+                columnAliases: {
+                    name: UnpivotRelation.columnAliases,
+                    defaultValue: []
+                },
+                input: {
+                    name: UnpivotRelation.input
+                },
+                unpivot: {
+                    name: UnpivotRelation.unpivot
+                }
+            },
+            superTypes: [Relation.$type]
         },
         UpdateStatement: {
             name: UpdateStatement.$type,
