@@ -42,20 +42,19 @@ export class PipelineSqlDocumentValidator extends DefaultDocumentValidator {
             return;
         }
         const text = parseResult.value.$cstNode?.root.fullText ?? '';
-        const { ends, starts } = this.statementBounds(text);
+        const ends = this.statementEnds(text);
+        const starts = this.statementStarts(text);
         const reported = new Set<number>(parseResult.lexerErrors.map(error => statementIndex(ends, error.offset)));
         const firstPerStatement: ParserError[] = [];
         for (const error of [...parseResult.parserErrors].sort((a, b) => errorOffset(a) - errorOffset(b))) {
             const statement = statementIndex(ends, errorOffset(error));
             if (!reported.has(statement)) {
                 reported.add(statement);
-                firstPerStatement.push(error);
+                firstPerStatement.push(starts.has(errorOffset(error)) ? asNoStatementError(error) : error);
             }
         }
         const start = diagnostics.length;
-        const errors = firstPerStatement.map(error => starts.has(errorOffset(error)) && error.message.endsWith(endOfStatementExpected)
-            ? { ...error, message: error.message.replace(endOfStatementExpected, statementExpected) } : error);
-        super.processParsingErrors({ ...parseResult, parserErrors: errors }, diagnostics, options);
+        super.processParsingErrors({ ...parseResult, parserErrors: firstPerStatement }, diagnostics, options);
         markSyntaxErrors(diagnostics, start);
     }
 
@@ -68,25 +67,35 @@ export class PipelineSqlDocumentValidator extends DefaultDocumentValidator {
         // Intentionally empty: see above.
     }
 
-    /**
-     * Where statements end (every `;` and notebook cell break, in order) and where they start (the
-     * first token after the start of the file or after an end).
-     */
-    private statementBounds(text: string): { ends: number[]; starts: Set<number> } {
-        const ends: number[] = [];
+    /** The offsets at which statements end: every `;` and notebook cell break, in order. */
+    private statementEnds(text: string): number[] {
+        return this.lexer.tokenize(text).tokens
+            .filter(token => token.tokenType.name === ';' || token.tokenType.name === 'CELL_BREAK')
+            .map(token => token.startOffset);
+    }
+
+    /** The offsets at which statements start: the first token of the file and the first after each end. */
+    private statementStarts(text: string): Set<number> {
         const starts = new Set<number>();
         let atStart = true;
         for (const token of this.lexer.tokenize(text).tokens) {
-            if (token.tokenType.name === ';' || token.tokenType.name === 'CELL_BREAK') {
-                ends.push(token.startOffset);
-                atStart = true;
-            } else if (atStart) {
+            const isEnd = token.tokenType.name === ';' || token.tokenType.name === 'CELL_BREAK';
+            if (atStart && !isEnd) {
                 starts.add(token.startOffset);
-                atStart = false;
             }
+            atStart = isEnd;
         }
-        return { ends, starts };
+        return starts;
     }
+}
+
+/**
+ * A parser error at the first token of a statement that says "expected ';'" means that no statement
+ * starts with that token; it is worded so.
+ */
+function asNoStatementError(error: ParserError): ParserError {
+    return error.message.endsWith(endOfStatementExpected)
+        ? { ...error, message: error.message.replace(endOfStatementExpected, statementExpected) } : error;
 }
 
 /** Where a parser error is: its token, or for an error at the end of input, the token before it. */
