@@ -11,6 +11,7 @@ import { createPipelineSqlParserConfig } from './parser/pipeline-sql-parser-conf
 import { PipelineSqlTokenBuilder } from './parser/pipeline-sql-token-builder.js';
 import { PipelineSqlParserErrorMessageProvider } from './parser/pipeline-sql-parser-error-message-provider.js';
 import { PipelineSqlLexerErrorMessageProvider } from './parser/pipeline-sql-lexer-error-message-provider.js';
+import { PipelineSqlSemanticTokenProvider } from './lsp/pipeline-sql-semantic-token-provider.js';
 import { PipelineSqlGeneratedModule, PipelineSqlGeneratedSharedModule } from './generated/module.js';
 
 /** Services this language adds to Langium's defaults, grouped by concern. */
@@ -29,6 +30,9 @@ export const PipelineSqlModule: Module<PipelineSqlServices, PartialLangiumServic
         ParserConfig: () => createPipelineSqlParserConfig(),
         ParserErrorMessageProvider: (services) => new PipelineSqlParserErrorMessageProvider(services),
         LexerErrorMessageProvider: () => new PipelineSqlLexerErrorMessageProvider(),
+    },
+    lsp: {
+        SemanticTokenProvider: (services) => new PipelineSqlSemanticTokenProvider(services),
     },
     validation: {
         DocumentValidator: (services) => new PipelineSqlDocumentValidator(services),
