@@ -1,0 +1,234 @@
+// All pipeline state in ONE DuckDB database file (`<stateDir>/state.duckdb`): dataset tables
+// (schema `ds`), AUTO CDC state and event logs (`cdc`), snapshot state (`snap`), REPLACE USING
+// state (`rep`), and the bookkeeping tables of schema `meta` — streaming checkpoints (files and
+// dataset rows already read per flow), ONCE markers, flow signatures, the last update's metrics.
+// Because everything is in one database, one transaction makes an update atomic: a failure or a
+// killed process leaves the last committed state, which the next run starts from.
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { Database } from '../db/database.js';
+import { ErrorClass, StateError } from '../errors.js';
+import { quoteIdent, quoteQualified, quoteString } from '../sql/quote.js';
+import type { SampleFile } from '../catalog/sample-catalog.js';
+
+/** Version of the state layout; a different value in an existing file is refused. */
+export const STATE_FORMAT_VERSION = '1';
+
+/** The file name of the state database inside the state folder. */
+export const STATE_FILE = 'state.duckdb';
+
+/** What the state remembers about a materialized dataset. */
+export interface DatasetState {
+    kind: string;
+    /** True when every write so far was an append (streaming reads of it are allowed). */
+    appendOnly: boolean;
+    /** Next value of the hidden row id of append-only tables. */
+    nextRowId: bigint;
+}
+
+/** What the state remembers about a flow. */
+export interface FlowState {
+    target: string;
+    kind: string;
+    /** A digest of the flow definition parts that make its state incompatible when changed. */
+    signature: string;
+    onceDone: boolean;
+    /** Next arrival number for change events (AUTO CDC tie-breaking by arrival order). */
+    nextArrival: bigint;
+}
+
+/** Access to the state database. */
+export class StateStore {
+    private inTransaction = false;
+
+    private constructor(readonly db: Database, readonly file: string) {}
+
+    /** Opens (creating if needed) the state in `stateDir` and checks its format. */
+    static async open(stateDir: string): Promise<StateStore> {
+        fs.mkdirSync(stateDir, { recursive: true });
+        const file = path.join(stateDir, STATE_FILE);
+        const db = await Database.open(file);
+        const store = new StateStore(db, file);
+        try {
+            await store.init();
+        } catch (error) {
+            db.close();
+            throw error;
+        }
+        return store;
+    }
+
+    private async init(): Promise<void> {
+        for (const schema of ['meta', 'ds', 'cdc', 'snap', 'rep']) {
+            await this.db.run(`CREATE SCHEMA IF NOT EXISTS ${quoteIdent(schema)}`);
+        }
+        await this.db.run('CREATE TABLE IF NOT EXISTS meta.info (key VARCHAR, value VARCHAR)');
+        const version = await this.db.scalar('SELECT value FROM meta.info WHERE key = \'format\'');
+        if (version === undefined) {
+            await this.db.run(`INSERT INTO meta.info VALUES ('format', ${quoteString(STATE_FORMAT_VERSION)})`);
+        } else if (version !== STATE_FORMAT_VERSION) {
+            throw new StateError(ErrorClass.stateUnreadable,
+                `The pipeline state '${this.file}' has format ${String(version)}, this engine writes format ${STATE_FORMAT_VERSION}. Delete the state folder (a full refresh) to continue.`);
+        }
+        await this.db.run('CREATE TABLE IF NOT EXISTS meta.datasets (name VARCHAR, kind VARCHAR, append_only BOOLEAN, next_rowid BIGINT)');
+        await this.db.run('CREATE TABLE IF NOT EXISTS meta.flows (name VARCHAR, target VARCHAR, kind VARCHAR, signature VARCHAR, once_done BOOLEAN, next_arrival BIGINT)');
+        await this.db.run('CREATE TABLE IF NOT EXISTS meta.files_read (flow VARCHAR, source VARCHAR, path VARCHAR, size BIGINT, mtime_ms DOUBLE)');
+        await this.db.run('CREATE TABLE IF NOT EXISTS meta.dataset_reads (flow VARCHAR, dataset VARCHAR, position BIGINT)');
+        await this.db.run('CREATE TABLE IF NOT EXISTS meta.updates (id BIGINT, started VARCHAR, finished VARCHAR, full_refresh BOOLEAN, metrics VARCHAR)');
+    }
+
+    /** Starts the update's transaction. */
+    async begin(): Promise<void> {
+        await this.db.run('BEGIN TRANSACTION');
+        this.inTransaction = true;
+    }
+
+    /** Commits the current transaction. */
+    async commit(): Promise<void> {
+        await this.db.run('COMMIT');
+        this.inTransaction = false;
+    }
+
+    /** Rolls the current transaction back (no-op outside a transaction). */
+    async rollback(): Promise<void> {
+        if (this.inTransaction) {
+            this.inTransaction = false;
+            await this.db.run('ROLLBACK');
+        }
+    }
+
+    /** Closes the database. */
+    close(): void {
+        this.db.close();
+    }
+
+    // ------------------------------------------------------------ names
+
+    /** The table holding a dataset's rows. */
+    datasetTable(key: string): string {
+        return quoteQualified('ds', key);
+    }
+
+    /** A state table in schema `schema` for an owner (target or flow) and a role. */
+    stateTable(schema: 'cdc' | 'snap' | 'rep', owner: string, role: string): string {
+        return quoteQualified(schema, `${owner}__${role}`);
+    }
+
+    /** True when a table exists (schema, unquoted name). */
+    async tableExists(schema: string, name: string): Promise<boolean> {
+        const count = await this.db.scalar(`SELECT count(*) FROM duckdb_tables() WHERE schema_name = ${quoteString(schema)} AND table_name = ${quoteString(name)}`);
+        return Number(count) > 0;
+    }
+
+    /** Drops every state table of an owner in a schema. */
+    async dropStateTables(schema: 'cdc' | 'snap' | 'rep', owner: string): Promise<void> {
+        const result = await this.db.query(`SELECT table_name FROM duckdb_tables() WHERE schema_name = ${quoteString(schema)} AND starts_with(table_name, ${quoteString(`${owner}__`)})`);
+        for (const row of result.rows) {
+            await this.db.run(`DROP TABLE IF EXISTS ${quoteQualified(schema, String(row[0]))}`);
+        }
+    }
+
+    // ------------------------------------------------------------ datasets
+
+    /** The remembered state of a dataset, if it was ever materialized. */
+    async dataset(key: string): Promise<DatasetState | undefined> {
+        const result = await this.db.query(`SELECT kind, append_only, next_rowid FROM meta.datasets WHERE name = ${quoteString(key)}`);
+        const row = result.rows[0];
+        if (!row) {
+            return undefined;
+        }
+        return { kind: String(row[0]), appendOnly: row[1] === true, nextRowId: BigInt(row[2] as bigint) };
+    }
+
+    /** Records the state of a dataset. */
+    async setDataset(key: string, state: DatasetState): Promise<void> {
+        await this.db.run(`DELETE FROM meta.datasets WHERE name = ${quoteString(key)}`);
+        await this.db.run(`INSERT INTO meta.datasets VALUES (${quoteString(key)}, ${quoteString(state.kind)}, ${state.appendOnly}, ${state.nextRowId})`);
+    }
+
+    /** Every dataset the state knows. */
+    async datasetNames(): Promise<string[]> {
+        const result = await this.db.query('SELECT name FROM meta.datasets');
+        return result.rows.map(r => String(r[0]));
+    }
+
+    /** Drops a dataset's table and forgets it. */
+    async dropDataset(key: string): Promise<void> {
+        await this.db.run(`DROP TABLE IF EXISTS ${this.datasetTable(key)}`);
+        await this.db.run(`DELETE FROM meta.datasets WHERE name = ${quoteString(key)}`);
+        await this.db.run(`DELETE FROM meta.dataset_reads WHERE dataset = ${quoteString(key)}`);
+        for (const schema of ['cdc', 'snap', 'rep'] as const) {
+            await this.dropStateTables(schema, key);
+        }
+    }
+
+    // ------------------------------------------------------------ flows
+
+    /** The remembered state of a flow. */
+    async flow(name: string): Promise<FlowState | undefined> {
+        const result = await this.db.query(`SELECT target, kind, signature, once_done, next_arrival FROM meta.flows WHERE name = ${quoteString(name)}`);
+        const row = result.rows[0];
+        if (!row) {
+            return undefined;
+        }
+        return { target: String(row[0]), kind: String(row[1]), signature: String(row[2]), onceDone: row[3] === true, nextArrival: BigInt(row[4] as bigint) };
+    }
+
+    /** Records the state of a flow. */
+    async setFlow(name: string, state: FlowState): Promise<void> {
+        await this.db.run(`DELETE FROM meta.flows WHERE name = ${quoteString(name)}`);
+        await this.db.run(`INSERT INTO meta.flows VALUES (${quoteString(name)}, ${quoteString(state.target)}, ${quoteString(state.kind)}, ${quoteString(state.signature)}, ${state.onceDone}, ${state.nextArrival})`);
+    }
+
+    /** Every flow the state knows. */
+    async flowNames(): Promise<string[]> {
+        const result = await this.db.query('SELECT name FROM meta.flows');
+        return result.rows.map(r => String(r[0]));
+    }
+
+    /** Forgets everything about a flow: checkpoints, ONCE marker, its own state tables. */
+    async clearFlow(name: string): Promise<void> {
+        await this.db.run(`DELETE FROM meta.flows WHERE name = ${quoteString(name)}`);
+        await this.db.run(`DELETE FROM meta.files_read WHERE flow = ${quoteString(name)}`);
+        await this.db.run(`DELETE FROM meta.dataset_reads WHERE flow = ${quoteString(name)}`);
+        await this.dropStateTables('snap', name);
+        await this.dropStateTables('rep', name);
+    }
+
+    // ------------------------------------------------------------ streaming checkpoints
+
+    /** Files of a source already read by a flow. */
+    async filesRead(flow: string, source: string): Promise<Map<string, { size: number; mtimeMs: number }>> {
+        const result = await this.db.query(`SELECT path, size, mtime_ms FROM meta.files_read WHERE flow = ${quoteString(flow)} AND source = ${quoteString(source)}`);
+        return new Map(result.rows.map(r => [String(r[0]), { size: Number(r[1]), mtimeMs: Number(r[2]) }]));
+    }
+
+    /** Marks files of a source as read by a flow. */
+    async addFilesRead(flow: string, source: string, files: SampleFile[]): Promise<void> {
+        if (files.length === 0) {
+            return;
+        }
+        const values = files.map(f => `(${quoteString(flow)}, ${quoteString(source)}, ${quoteString(f.path)}, ${f.size}, ${f.mtimeMs})`);
+        await this.db.run(`INSERT INTO meta.files_read VALUES ${values.join(', ')}`);
+    }
+
+    /** The last row id of a dataset already read by a flow (0 = nothing read). */
+    async readPosition(flow: string, dataset: string): Promise<bigint> {
+        const value = await this.db.scalar(`SELECT position FROM meta.dataset_reads WHERE flow = ${quoteString(flow)} AND dataset = ${quoteString(dataset)}`);
+        return value === undefined || value === null ? 0n : BigInt(value as bigint);
+    }
+
+    /** Records the last row id of a dataset read by a flow. */
+    async setReadPosition(flow: string, dataset: string, position: bigint): Promise<void> {
+        await this.db.run(`DELETE FROM meta.dataset_reads WHERE flow = ${quoteString(flow)} AND dataset = ${quoteString(dataset)}`);
+        await this.db.run(`INSERT INTO meta.dataset_reads VALUES (${quoteString(flow)}, ${quoteString(dataset)}, ${position})`);
+    }
+
+    // ------------------------------------------------------------ updates
+
+    /** Records a finished update and its metrics (the "last update" shown by previews). */
+    async recordUpdate(started: string, finished: string, fullRefresh: boolean, metrics: unknown): Promise<void> {
+        const id = await this.db.scalar('SELECT coalesce(max(id), 0) + 1 FROM meta.updates');
+        await this.db.run(`INSERT INTO meta.updates VALUES (${String(id)}, ${quoteString(started)}, ${quoteString(finished)}, ${fullRefresh}, ${quoteString(JSON.stringify(metrics))})`);
+    }
+}
