@@ -3,7 +3,7 @@
 import type {
     AppendFlowIR, AutoCdcFlowIR, CatalogTableIR, ColumnSelectionIR, DataType, DatasetIR, ExprIR, FlowIR, MaterializedViewFlowIR,
     PipelineIR, QueryIR, RelationIR, ReplaceUsingFlowIR, ReplaceWhereFlowIR, SelectIR, SelectItemIR, SnapshotFlowIR, SortItemIR,
-    SourceSpan, TableRelationIR, ExpectationIR, BinaryExprIR,
+    SourceSpan, TableRelationIR, ExpectationIR, BinaryExprIR, WindowFrameIR,
 } from '../../../engine/src/ir.js';
 import { parseSparkSchema, parseSparkType } from '../../../engine/src/sql/types.js';
 
@@ -207,3 +207,25 @@ export function catalogTable(name: string, schema: string | undefined, format: C
 export function pipeline(datasets: DatasetIR[], flows: FlowIR[], catalog: CatalogTableIR[] = [], conf: Record<string, string> = {}): PipelineIR {
     return { irVersion: 1, datasets, flows, catalog, conf };
 }
+
+/** `(query) AS alias` in FROM. */
+export function sub(query: QueryIR, alias?: string, columnAliases?: string[]): RelationIR {
+    return { kind: 'subquery', query, alias, columnAliases };
+}
+
+/** `VALUES (...), (...) AS alias(cols)` in FROM. */
+export function values(rows: ExprIR[][], alias: string, columnAliases: string[]): RelationIR {
+    return { kind: 'values', rows, alias, columnAliases };
+}
+
+/** A window function call: `name(args) OVER (PARTITION BY ... ORDER BY ...)`. */
+export function over(expr: ExprIR, partitionBy: ExprIR[], orderBy: SortItemIR[], frame?: WindowFrameIR): ExprIR {
+    if (expr.kind !== 'call') {
+        throw new Error('over() needs a call');
+    }
+    return { ...expr, over: { partitionBy, orderBy, frame } };
+}
+
+/** An ORDER BY item. */
+export const asc = (expr: ExprIR, nulls?: 'first' | 'last'): SortItemIR => ({ expr, direction: 'asc', nulls });
+export const desc = (expr: ExprIR, nulls?: 'first' | 'last'): SortItemIR => ({ expr, direction: 'desc', nulls });
