@@ -14,13 +14,19 @@ import type {
 } from '../ir.js';
 import { fillTemplate, resultType, sparkFunctions, unknownFunctionError, type CallContext, type FunctionSpec, type Translated } from './functions.js';
 import { quoteIdent, quoteString } from './quote.js';
-import { T, formatType, isIntegral, isNumeric, isString, toDuckType, widerNumeric, type Column } from './types.js';
+import { T, formatType, isIntegral, isNumeric, isString, toDuckType, widerNumeric } from './types.js';
+
+/** A column known to the translator; the type is absent when it cannot be inferred. */
+export interface ScopeColumn {
+    name: string;
+    type?: DataType;
+}
 
 /** A FROM-able SQL fragment (a table name or a parenthesised subquery) and its columns. */
 export interface ResolvedRelation {
     sql: string;
     /** Known columns; undefined when the caller cannot tell (the SQL is still valid). */
-    columns?: Column[];
+    columns?: ScopeColumn[];
 }
 
 /** What the translator needs from its caller. */
@@ -34,7 +40,7 @@ export interface TranslateEnv {
 /** One relation visible in a scope. */
 export interface ScopeRelation {
     alias?: string;
-    columns?: Column[];
+    columns?: ScopeColumn[];
 }
 
 /** Name resolution scope: FROM relations, enclosing query scopes, lambda parameters. */
@@ -46,7 +52,7 @@ export class Scope {
     ) {}
 
     /** A scope over one relation with known columns. */
-    static of(columns: Column[], alias?: string, parent?: Scope): Scope {
+    static of(columns: ScopeColumn[], alias?: string, parent?: Scope): Scope {
         return new Scope([{ alias, columns }], parent);
     }
 
@@ -56,7 +62,7 @@ export class Scope {
     }
 
     /** All columns of the scope's relations (star expansion), undefined when some are unknown. */
-    allColumns(qualifier?: string): Column[] | undefined {
+    allColumns(qualifier?: string): ScopeColumn[] | undefined {
         const relations = qualifier === undefined
             ? this.relations
             : this.relations.filter(r => r.alias?.toLowerCase() === qualifier.toLowerCase());
@@ -116,12 +122,12 @@ function fieldAccess(base: Translated, field: string): Translated {
 /** A translated query: SQL text and its output columns (undefined when unknown). */
 export interface TranslatedQuery {
     sql: string;
-    columns?: Column[];
+    columns?: ScopeColumn[];
 }
 
 interface CteEntry {
     name: string;
-    columns?: Column[];
+    columns?: ScopeColumn[];
 }
 
 /** Translates IR queries and expressions into DuckDB SQL. One instance per flow evaluation. */
@@ -185,11 +191,11 @@ export class SparkTranslator {
                 const names = (body.rows[0] ?? []).map((_, i) => `col${i + 1}`);
                 const scope = new Scope([], outer);
                 const rows = body.rows.map(row => row.map(e => this.expr(e, scope)));
-                const columns = names.map((name, i) => ({ name, type: rows[0][i].type ?? T.string }));
+                const columns = names.map((name, i) => ({ name, type: rows[0][i].type }));
                 const values = rows.map(row => `(${row.map(v => v.sql).join(', ')})`).join(', ');
                 return {
                     sql: `SELECT * FROM (VALUES ${values}) AS "__values"(${names.map(quoteIdent).join(', ')})`,
-                    columns: rows[0]?.every(v => v.type) ? columns : undefined,
+                    columns,
                 };
             }
             case 'set_operation': {
@@ -222,7 +228,7 @@ export class SparkTranslator {
                 groupSql = this.groupBy(select.groupBy, scope);
             }
             const items: string[] = [];
-            const columns: Column[] = [];
+            const columns: ScopeColumn[] = [];
             let columnsKnown = true;
             for (const item of select.items) {
                 const translated = this.selectItem(item, scope);
@@ -290,7 +296,7 @@ export class SparkTranslator {
         return items.length > 0 ? ` GROUP BY ${items.join(', ')}` : '';
     }
 
-    private selectItem(item: SelectItemIR, scope: Scope): { sql: string; columns?: Column[] } {
+    private selectItem(item: SelectItemIR, scope: Scope): { sql: string; columns?: ScopeColumn[] } {
         if (item.kind === 'star') {
             const qualifier = item.qualifier ? item.qualifier[item.qualifier.length - 1] : undefined;
             let sql = qualifier ? `${quoteIdent(qualifier)}.*` : '*';
@@ -308,11 +314,11 @@ export class SparkTranslator {
         }
         const translated = this.expr(item.expr, scope);
         const name = item.alias ?? autoName(item.expr);
-        return { sql: `${translated.sql} AS ${quoteIdent(name)}`, columns: [{ name, type: translated.type ?? T.string }] };
+        return { sql: `${translated.sql} AS ${quoteIdent(name)}`, columns: [{ name, type: translated.type }] };
     }
 
     /** explode / posexplode / inline (and _outer): SELECT-list items built on DuckDB's unnest. */
-    private generator(call: CallExprIR, names: string[] | undefined, scope: Scope): { sql: string; columns: Column[] } {
+    private generator(call: CallExprIR, names: string[] | undefined, scope: Scope): { sql: string; columns: ScopeColumn[] } {
         const name = call.name.toLowerCase();
         if (call.args.length !== 1) {
             throw new UnsupportedFeatureError(ErrorClass.unsupportedFunction, `${name}() takes exactly one argument.`, { span: call.span });
@@ -322,11 +328,11 @@ export class SparkTranslator {
         const base = outer ? name.slice(0, -'_outer'.length) : name;
         const nonEmpty = (list: string): string => (outer ? `CASE WHEN len(${list}) > 0 THEN ${list} ELSE [NULL] END` : list);
         const items: string[] = [];
-        const columns: Column[] = [];
+        const columns: ScopeColumn[] = [];
         const add = (sql: string, defaultName: string, type: DataType | undefined, index: number): void => {
             const column = names?.[index] ?? defaultName;
             items.push(`${sql} AS ${quoteIdent(column)}`);
-            columns.push({ name: column, type: type ?? T.string });
+            columns.push({ name: column, type });
         };
         if (base === 'inline') {
             const element = arg.type?.kind === 'array' ? arg.type.element : undefined;
@@ -406,7 +412,7 @@ export class SparkTranslator {
                 const values = rows.map(row => `(${row.map(v => v.sql).join(', ')})`).join(', ');
                 return {
                     sql: `(VALUES ${values}) AS ${quoteIdent(alias)}(${names.map(quoteIdent).join(', ')})`,
-                    scope: [{ alias: relation.alias, columns: names.map((name, i) => ({ name, type: rows[0]?.[i]?.type ?? T.string })) }],
+                    scope: [{ alias: relation.alias, columns: names.map((name, i) => ({ name, type: rows[0]?.[i]?.type })) }],
                 };
             }
             case 'table_function':
@@ -625,7 +631,7 @@ export class SparkTranslator {
                 const fields = e.fields.map(f => ({ name: f.name, value: this.expr(f.value, scope) }));
                 return {
                     sql: `struct_pack(${fields.map(f => `${quoteIdent(f.name)} := ${f.value.sql}`).join(', ')})`,
-                    type: T.struct(fields.map(f => ({ name: f.name, type: f.value.type ?? T.string }))),
+                    type: fields.every(f => f.value.type) ? T.struct(fields.map(f => ({ name: f.name, type: f.value.type! }))) : undefined,
                 };
             }
             case 'array': {
@@ -641,7 +647,7 @@ export class SparkTranslator {
                 const values = e.entries.map(x => this.expr(x.value, scope));
                 return {
                     sql: `map([${keys.map(k => k.sql).join(', ')}], [${values.map(v => v.sql).join(', ')}])`,
-                    type: T.map(keys[0].type ?? T.string, values[0].type ?? T.string),
+                    type: keys[0].type && values[0].type ? T.map(keys[0].type, values[0].type) : undefined,
                 };
             }
             case 'field':
@@ -739,7 +745,7 @@ export class SparkTranslator {
             const fields = call.args.map((arg, i) => ({ name: autoFieldName(arg, i), value: this.expr(arg, scope) }));
             return {
                 sql: `struct_pack(${fields.map(f => `${quoteIdent(f.name)} := ${f.value.sql}`).join(', ')})`,
-                type: T.struct(fields.map(f => ({ name: f.name, type: f.value.type ?? T.string }))),
+                type: fields.every(f => f.value.type) ? T.struct(fields.map(f => ({ name: f.name, type: f.value.type! }))) : undefined,
             };
         }
         if (name === 'grouping_id') {
@@ -780,9 +786,9 @@ export class SparkTranslator {
         if (name === 'named_struct' && args.length % 2 === 0) {
             const fields = [];
             for (let i = 0; i < args.length; i += 2) {
-                fields.push({ name: ctx.stringArg(i) ?? `col${i / 2 + 1}`, type: args[i + 1].type ?? T.string });
+                fields.push({ name: ctx.stringArg(i) ?? `col${i / 2 + 1}`, type: args[i + 1].type });
             }
-            type = T.struct(fields);
+            type = fields.every(f => f.type) ? T.struct(fields.map(f => ({ name: f.name, type: f.type! }))) : undefined;
         }
         if (spec.kind === 'scalar') {
             if (call.over || call.distinct || call.filter) {
@@ -948,7 +954,7 @@ export class SparkTranslator {
 
 // ---------------------------------------------------------------- helpers
 
-function renameColumns(columns: Column[] | undefined, aliases: string[] | undefined): Column[] | undefined {
+function renameColumns(columns: ScopeColumn[] | undefined, aliases: string[] | undefined): ScopeColumn[] | undefined {
     if (!aliases || aliases.length === 0 || !columns) {
         return columns && aliases && aliases.length > 0 ? undefined : columns;
     }
