@@ -300,12 +300,39 @@ export async function inferColumns(db: Database, source: SampleSource, files: Sa
     }
 }
 
+/** The full text of the underlying DuckDB error (EngineErrors keep only its first line). */
+export function rootMessage(error: unknown): string {
+    let current: unknown = error;
+    while (current instanceof EngineError && current.cause !== undefined) {
+        current = current.cause;
+    }
+    return current instanceof Error ? current.message : String(current);
+}
+
+/** Checks that Parquet files have every declared column; names the first file lacking one. */
+export async function checkParquetColumns(db: Database, source: SampleSource, files: SampleFile[], columns: Column[]): Promise<void> {
+    if (source.format !== 'parquet' || files.length === 0) {
+        return;
+    }
+    const present = async (list: SampleFile[]): Promise<Set<string>> =>
+        new Set((await db.describe(`SELECT * FROM read_parquet([${list.map(f => quoteString(f.path)).join(', ')}], union_by_name = true)`)).map(c => c.name.toLowerCase()));
+    for (const file of files) {
+        const names = await present([file]);
+        const lacking = columns.find(c => !names.has(c.name.toLowerCase()));
+        if (lacking) {
+            throw new SampleDataError(ErrorClass.sampleData,
+                `Bad sample data for '${source.displayName}': the Parquet file '${file.path}' has no column '${lacking.name}' (declared in the catalog).`,
+                { dataFile: file.path });
+        }
+    }
+}
+
 /** Turns a DuckDB reader error into a SampleDataError naming the data file and line. */
 export function sampleError(error: unknown, source: SampleSource, files: SampleFile[]): EngineError {
-    const message = error instanceof Error ? error.message : String(error);
     if (error instanceof EngineError && error.code !== ErrorClass.queryError && error.code !== ErrorClass.castInvalidInput) {
         return error;
     }
+    const message = rootMessage(error);
     const lineMatch = /(?:CSV Error on Line|in line|line)[:\s]+(\d+)/i.exec(message);
     const fileMatch = /file[\s=]+"?([^"\n]+?)"?(?:[\s,:]|$)/i.exec(message) ?? /in file "([^"]+)"/.exec(message);
     let file = fileMatch?.[1]?.trim();

@@ -3,7 +3,7 @@
 // read_files, or a snapshot-version relation. A streaming read takes only what the flow has not
 // read yet — new files of a sample folder, rows of an append-only dataset beyond the flow's
 // position — and the new checkpoint is written in the same transaction as the flow's output.
-import { emptyRelation, inferColumns, readFilesSql, resolveCatalogTable, resolveReadFiles, sampleError, sourceFiles, type SampleFile, type SampleSource } from '../catalog/sample-catalog.js';
+import { checkParquetColumns, emptyRelation, inferColumns, readFilesSql, resolveCatalogTable, resolveReadFiles, rootMessage, sampleError, sourceFiles, type SampleFile, type SampleSource } from '../catalog/sample-catalog.js';
 import { EngineError, ErrorClass, PipelineDefinitionError, SampleDataError } from '../errors.js';
 import type { QueryIR, SourceSpan, TableRelationIR } from '../ir.js';
 import { forEachTableRelation } from '../ir-walk.js';
@@ -171,6 +171,11 @@ export class FlowSources {
             files = all.filter(f => !read.has(f.path) && !(this.pendingFiles.get(source.key) ?? []).some(p => p.path === f.path));
             this.pendingFiles.set(source.key, [...(this.pendingFiles.get(source.key) ?? []), ...files]);
         }
+        if (source.columns) {
+            await checkParquetColumns(this.ctx.db, source, files, source.columns).catch(error => {
+                throw error instanceof SampleDataError ? error.withContext({ span: relation.span }) : error;
+            });
+        }
         this.samples.push({ source, files });
         return { sql: files.length === 0 ? emptyRelation(columns) : readFilesSql(source, files, columns), columns };
     }
@@ -189,13 +194,13 @@ export class FlowSources {
 
     /** Maps an error of a query of this flow: reader errors name the sample file and line. */
     mapError(error: unknown, fallbackSpan?: SourceSpan): EngineError {
-        const message = error instanceof Error ? error.message : String(error);
+        const message = rootMessage(error);
         for (const { source, files } of this.samples) {
             if (files.some(f => message.includes(f.path)) || (files.length > 0 && /CSV Error|Malformed JSON|JSON transform error/.test(message) && this.samples.length === 1)) {
                 return sampleError(error, source, files);
             }
         }
-        const engineError = error instanceof EngineError ? error : new EngineError(ErrorClass.queryError, message, {}, { cause: error });
+        const engineError = error instanceof EngineError ? error : new EngineError(ErrorClass.queryError, message.split('\n')[0], {}, { cause: error });
         return engineError.withContext({ span: fallbackSpan });
     }
 
