@@ -268,6 +268,27 @@ export function readFilesSql(source: SampleSource, files: SampleFile[], columns:
     }
 }
 
+/** Name of the arrival-order column added by `parquetArrivalSql`. */
+export const ARRIVAL_COLUMN = '__psql_arrival';
+
+/** Bits of the arrival number taken by the row number inside one file (the file's index is above). */
+export const ROWS_PER_FILE_BITS = 40;
+
+/**
+ * Like `readFilesSql` for Parquet, plus a column giving each row's arrival order — file index in the
+ * high bits, row number within the file below — computed by the reader without serialising the
+ * scan (a `row_number() OVER ()` would). Returns undefined for other formats.
+ */
+export function parquetArrivalSql(source: SampleSource, files: SampleFile[], columns: Column[]): string | undefined {
+    if (source.format !== 'parquet' || files.length === 0) {
+        return undefined;
+    }
+    const select = columns.map(c => `CAST("__p".${quoteIdent(c.name)} AS ${toDuckType(c.type)}) AS ${quoteIdent(c.name)}`).join(', ');
+    const parts = files.map((f, i) => `SELECT ${select}, CAST(${i} AS BIGINT) * ${2 ** ROWS_PER_FILE_BITS} + "__p".file_row_number AS ${quoteIdent(ARRIVAL_COLUMN)} `
+        + `FROM read_parquet(${quoteString(f.path)}, file_row_number = true) AS "__p"`);
+    return `(${parts.join(' UNION ALL ')})`;
+}
+
 /** Infers the columns of a source from its files (all of them, merged by name). */
 export async function inferColumns(db: Database, source: SampleSource, files: SampleFile[]): Promise<Column[]> {
     if (source.columns) {

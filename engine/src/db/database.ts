@@ -6,6 +6,21 @@ import { EngineError, ErrorClass, QueryExecutionError, StateError } from '../err
 import { macroStatements } from '../sql/macros.js';
 import { fromDuckType, type Column } from '../sql/types.js';
 
+/** `PIPELINE_SQL_TRACE=1` prints every statement with its duration on stderr (for profiling). */
+const trace = typeof process !== 'undefined' && process.env.PIPELINE_SQL_TRACE === '1';
+
+async function timed<T>(sql: string, work: () => Promise<T>): Promise<T> {
+    if (!trace) {
+        return work();
+    }
+    const started = performance.now();
+    try {
+        return await work();
+    } finally {
+        process.stderr.write(`[sql ${(performance.now() - started).toFixed(1)} ms] ${sql.replace(/\s+/g, ' ').slice(0, 300)}\n`);
+    }
+}
+
 /** Rows read from DuckDB with their column names and types. */
 export interface QueryResult {
     columns: Column[];
@@ -15,6 +30,9 @@ export interface QueryResult {
 
 /** A DuckDB database (a state file or in-memory) with one connection. */
 export class Database {
+    /** Called after every statement that may change the catalog (DDL, ROLLBACK), for caches. */
+    onCatalogChange?: () => void;
+
     private constructor(private readonly instance: DuckDBInstance, private readonly connection: DuckDBConnection) {}
 
     /** Opens (or creates) the database at `path` (`:memory:` for a scratch database). */
@@ -37,14 +55,15 @@ export class Database {
         const connection = await instance.connect();
         const db = new Database(instance, connection);
         try {
-            await db.run('SET TimeZone = \'UTC\'');
-            await db.run('SET default_null_order = \'nulls_first_on_asc_last_on_desc\'');
-            // Spark orders and groups strings by code point, as DuckDB's binary collation does.
-            await db.run('SET default_collation = \'\'');
-            await db.run('SET lock_configuration = true');
-            for (const statement of macroStatements()) {
-                await db.run(statement);
-            }
+            // One round trip for the session setup: Spark-like settings, then the macros.
+            await db.run([
+                'SET TimeZone = \'UTC\'',
+                'SET default_null_order = \'nulls_first_on_asc_last_on_desc\'',
+                // Spark orders and groups strings by code point, as DuckDB's binary collation does.
+                'SET default_collation = \'\'',
+                'SET lock_configuration = true',
+                ...macroStatements(),
+            ].join(';\n'));
         } catch (error) {
             db.close();
             throw error;
@@ -55,16 +74,20 @@ export class Database {
     /** Runs a statement. */
     async run(sql: string): Promise<void> {
         try {
-            await this.connection.run(sql);
+            await timed(sql, () => this.connection.run(sql));
         } catch (error) {
             throw mapDuckDBError(error, sql);
+        } finally {
+            if (this.onCatalogChange && /^\s*(CREATE|DROP|ALTER|ROLLBACK)\b/i.test(sql)) {
+                this.onCatalogChange();
+            }
         }
     }
 
     /** Runs a query and reads all rows. */
     async query(sql: string): Promise<QueryResult> {
         try {
-            const reader = await this.connection.runAndReadAll(sql);
+            const reader = await timed(sql, () => this.connection.runAndReadAll(sql));
             const duckTypes = reader.columnTypes();
             const names = reader.columnNames();
             return {
@@ -86,7 +109,7 @@ export class Database {
     /** The output columns of a query, found by binding it (the query is not executed). */
     async describe(sql: string): Promise<Column[]> {
         try {
-            const prepared = await this.connection.prepare(sql);
+            const prepared = await timed(`PREPARE ${sql}`, () => this.connection.prepare(sql));
             const columns: Column[] = [];
             for (let i = 0; i < prepared.columnCount; i++) {
                 columns.push({ name: prepared.columnName(i), type: fromDuckType(prepared.columnType(i)) });
@@ -134,6 +157,8 @@ export function mapDuckDBError(error: unknown, sql?: string): EngineError {
         code = ErrorClass.castInvalidInput;
     } else if (/Referenced column .* not found/.test(first)) {
         code = 'UNRESOLVED_COLUMN.WITH_SUGGESTION';
+    } else if (/NOT NULL constraint failed/.test(first)) {
+        code = 'DELTA_NOT_NULL_CONSTRAINT_VIOLATED';
     } else if (/^Interrupt Error/.test(first)) {
         code = 'PIPELINE_SQL_CANCELLED';
     } else if (/Out of Range Error|overflow/i.test(first)) {

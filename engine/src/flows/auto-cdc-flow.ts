@@ -9,13 +9,15 @@
 import type { AutoCdcFlowIR, ColumnSelectionIR, DatasetIR, ExprIR, QueryIR, SourceSpan } from '../ir.js';
 import { EngineError, ErrorClass, PipelineRuntimeError } from '../errors.js';
 import { toRows } from '../db/values.js';
-import { quoteIdent, quoteString } from '../sql/quote.js';
-import { Scope } from '../sql/translate.js';
+import { quoteIdent } from '../sql/quote.js';
+import { Scope, castExpr } from '../sql/translate.js';
 import { formatType, isOrderable, sameType, T, toDuckType, type Column } from '../sql/types.js';
 import type { UpdateContext } from '../update/context.js';
 import { FlowSources } from '../update/sources.js';
-import { ARR, CTU, KIND, SEQ, SYS, bitemporalFoldSql, orderKey, scd1FoldSql, scd2FoldSql, type Authoring, type CdcLayout } from './cdc-sql.js';
-import { appendRows, applyExpectations, diffByKey, ensureTable } from './target.js';
+import { ARRIVAL_COLUMN, ROWS_PER_FILE_BITS } from '../catalog/sample-catalog.js';
+import { ARR, CTU, KIND, SEQ, SYS, bitemporalFoldSql, eventRank, orderKey, scd1FoldSql, scd2FoldSql, type Authoring, type CdcLayout } from './cdc-sql.js';
+import type { DatasetChanges } from '../update/context.js';
+import { appendRows, applyExpectations, diffByKey, ensureTable, exprTranslator } from './target.js';
 import type { FlowOutcome } from './flow-outcome.js';
 
 const q = quoteIdent;
@@ -25,6 +27,12 @@ export interface CdcWriter {
     name: string;
     span: SourceSpan;
     sequenceSpan?: SourceSpan;
+    keysSpan?: SourceSpan;
+    systemSpan?: SourceSpan;
+    /** Runs a statement that reads the writer's source (so that reader errors name the data file). */
+    run: (sql: string) => Promise<void>;
+    /** False when the writer cannot produce truncate events (no APPLY AS TRUNCATE WHEN). */
+    truncates?: boolean;
 }
 
 /** Finds a column by name, case-insensitively. */
@@ -139,12 +147,6 @@ export async function runAutoCdcFlow(ctx: UpdateContext, flow: AutoCdcFlowIR, da
     const deleteSql = flow.applyAsDeleteWhen ? translate(flow.applyAsDeleteWhen.condition, flow.applyAsDeleteWhen.span) : 'FALSE';
     const truncateSql = flow.applyAsTruncateWhen ? translate(flow.applyAsTruncateWhen.condition, flow.applyAsTruncateWhen.span) : 'FALSE';
 
-    const meta = ctx.store.stateTable('cdc', key, 'meta');
-    if (!(await ctx.store.tableExists('cdc', `${key}__meta`))) {
-        await ctx.db.run(`CREATE TABLE ${meta} AS SELECT CAST(1 AS BIGINT) AS next_arrival`);
-    }
-    const base = BigInt((await ctx.db.scalar(`SELECT next_arrival FROM ${meta}`)) as bigint);
-
     let input = `(${source.sql})`;
     let raw: string | undefined;
     if (dataset.expectations.length > 0) {
@@ -152,24 +154,10 @@ export async function runAutoCdcFlow(ctx: UpdateContext, flow: AutoCdcFlowIR, da
         await runMapped(ctx, sources, `CREATE TEMP TABLE ${raw} AS ${source.sql}`, flow.span);
         input = await applyExpectations(ctx, dataset, key, raw, srcColumns, flow.name);
     }
-    const ev = ctx.tempName('events');
-    const items = [
-        ...layout.keys.map(k => `"__src".${q(k.name)}`),
-        ...layout.data.map(c => `"__src".${q(c.name)}`),
-        `${seqSql} AS ${q(SEQ)}`,
-        ...(sysSql ? [`${sysSql} AS ${q(SYS)}`] : []),
-        `CASE WHEN (${truncateSql}) IS TRUE THEN 2 WHEN (${deleteSql}) IS TRUE THEN 1 ELSE 0 END AS ${q(KIND)}`,
-        ...(flow.columnsToUpdate ? [`"__src".${q(flow.columnsToUpdate.column)} AS ${q(CTU)}`] : []),
-        `CAST(${base} + row_number() OVER () - 1 AS BIGINT) AS ${q(ARR)}`,
-    ];
-    await runMapped(ctx, sources, `CREATE TEMP TABLE ${ev} AS SELECT ${items.join(', ')} FROM ${input} AS "__src"`, flow.span);
-    if (raw) {
-        await ctx.dropTemp(raw);
-    }
-
-    const evColumns = await ctx.db.describe(`SELECT * FROM ${ev}`);
-    layout.seqType = findColumn(evColumns, SEQ)!.type;
-    layout.sysType = sysSql ? findColumn(evColumns, SYS)!.type : undefined;
+    // The sequence types, found by binding (nothing is read yet).
+    const probe = await sources.describe(`SELECT ${seqSql} AS "s"${sysSql ? `, ${sysSql} AS "y"` : ''} FROM ${input} AS "__src"`, flow.sequenceBy.span ?? flow.span);
+    layout.seqType = probe[0].type;
+    layout.sysType = sysSql ? probe[1].type : undefined;
     if (!isOrderable(layout.seqType)) {
         throw new PipelineRuntimeError(ErrorClass.nonOrderableSequence,
             `The SEQUENCE BY expression of '${flow.name}' has type ${formatType(layout.seqType)}, which cannot be ordered.`, { ...context, span: flow.sequenceBy.span });
@@ -178,46 +166,71 @@ export async function runAutoCdcFlow(ctx: UpdateContext, flow: AutoCdcFlowIR, da
         throw new PipelineRuntimeError(ErrorClass.nonOrderableSequence,
             `The SYSTEM SEQUENCE BY expression of '${flow.name}' has type ${formatType(layout.sysType)}, which cannot be ordered.`, { ...context, span: flow.systemSequenceBy?.span });
     }
-    const count = Number(await ctx.db.scalar(`SELECT count(*) FROM ${ev}`));
-    if (count > 0) {
-        await validateEvents(ctx, flow, layout, ev, context);
-        await ctx.db.run(`UPDATE ${meta} SET next_arrival = ${base + BigInt(count)}`);
-        const outputColumns = [...analysis.selected];
-        if (mode !== 'scd1') {
-            outputColumns.push({ name: '__START_AT', type: layout.seqType }, { name: '__END_AT', type: layout.seqType });
-        }
-        if (mode === 'bitemporal') {
-            outputColumns.push({ name: '__SYSTEM_START_AT', type: layout.sysType! }, { name: '__SYSTEM_END_AT', type: layout.sysType! });
-        }
-        await ensureTable(ctx, dataset, key, outputColumns, { appendOnly: false, extra: outputColumns.slice(analysis.selected.length) });
-        const partial = layout.authoring.kind !== 'all';
-        const writer: CdcWriter = { name: flow.name, span: flow.span, sequenceSpan: flow.sequenceBy.span };
-        const result = mode === 'scd1' && !partial
-            ? await applyScd1Compact(ctx, dataset, key, layout, ev, outputColumns, writer)
-            : await applyFromLog(ctx, dataset, key, layout, mode, ev, outputColumns, writer);
-        const metrics = ctx.metricsOf(key);
-        metrics.num_upserted_rows = (metrics.num_upserted_rows ?? 0) + result.inserted + result.updated;
-        metrics.num_deleted_rows = (metrics.num_deleted_rows ?? 0) + result.deleted;
-        ctx.addChanges(key, result);
-    } else {
-        const metrics = ctx.metricsOf(key);
-        metrics.num_upserted_rows ??= 0;
-        metrics.num_deleted_rows ??= 0;
-        if (!(await ctx.store.tableExists('ds', key))) {
-            const outputColumns = [...analysis.selected];
-            if (mode !== 'scd1') {
-                outputColumns.push({ name: '__START_AT', type: layout.seqType }, { name: '__END_AT', type: layout.seqType });
-            }
-            if (mode === 'bitemporal') {
-                outputColumns.push({ name: '__SYSTEM_START_AT', type: layout.sysType! }, { name: '__SYSTEM_END_AT', type: layout.sysType! });
-            }
-            await ensureTable(ctx, dataset, key, outputColumns, { appendOnly: false, extra: outputColumns.slice(analysis.selected.length) });
-        }
+    const outputColumns = [...analysis.selected];
+    if (mode !== 'scd1') {
+        outputColumns.push({ name: '__START_AT', type: layout.seqType }, { name: '__END_AT', type: layout.seqType });
     }
-    await ctx.dropTemp(ev);
+    if (mode === 'bitemporal') {
+        outputColumns.push({ name: '__SYSTEM_START_AT', type: layout.sysType! }, { name: '__SYSTEM_END_AT', type: layout.sysType! });
+    }
+    const partial = layout.authoring.kind !== 'all';
+    const compact = mode === 'scd1' && !partial;
+    if (!compact) {
+        await ensureTable(ctx, dataset, key, outputColumns, { appendOnly: false, extra: outputColumns.slice(analysis.selected.length) });
+    }
+
+    const base = await nextArrival(ctx, key);
+    // Arrival order breaks ties between equal sequences; Parquet files give it for free.
+    const arrival = raw ? undefined : sources.arrivalOrdered(flow.source);
+    if (arrival) {
+        input = arrival.sql;
+    }
+    const arrivalSql = arrival ? `${base} + "__src".${q(ARRIVAL_COLUMN)}` : `${base} + row_number() OVER () - 1`;
+    const items = [
+        ...layout.keys.map(k => `"__src".${q(k.name)}`),
+        ...layout.data.map(c => `"__src".${q(c.name)}`),
+        `${seqSql} AS ${q(SEQ)}`,
+        ...(sysSql ? [`${sysSql} AS ${q(SYS)}`] : []),
+        `CAST(CASE WHEN (${truncateSql}) IS TRUE THEN 2 WHEN (${deleteSql}) IS TRUE THEN 1 ELSE 0 END AS TINYINT) AS ${q(KIND)}`,
+        ...(flow.columnsToUpdate ? [`"__src".${q(flow.columnsToUpdate.column)} AS ${q(CTU)}`] : []),
+        `CAST(${arrivalSql} AS BIGINT) AS ${q(ARR)}`,
+    ];
+    const events = `(SELECT ${items.join(', ')} FROM ${input} AS "__src")`;
+    const writer: CdcWriter = {
+        name: flow.name, span: flow.span, sequenceSpan: flow.sequenceBy.span, keysSpan: flow.keys.span, systemSpan: flow.systemSequenceBy?.span,
+        run: sql => runMapped(ctx, sources, sql, flow.span),
+        truncates: flow.applyAsTruncateWhen !== undefined,
+    };
+    const result = compact
+        ? await applyScd1Compact(ctx, dataset, key, layout, events, outputColumns, writer)
+        : await applyFromLog(ctx, dataset, key, layout, mode, events, base, outputColumns, writer);
+    if (raw) {
+        await ctx.dropTemp(raw);
+    }
+    await setNextArrival(ctx, key, base + (arrival ? BigInt(arrival.files) << BigInt(ROWS_PER_FILE_BITS) : BigInt(result.events)));
+    const metrics = ctx.metricsOf(key);
+    metrics.num_upserted_rows = (metrics.num_upserted_rows ?? 0) + result.inserted + result.updated;
+    metrics.num_deleted_rows = (metrics.num_deleted_rows ?? 0) + result.deleted;
+    if (result.events > 0) {
+        ctx.addChanges(key, result);
+    }
     await sources.commit();
     await ctx.store.setFlow(flow.name, { target: key, kind: 'auto_cdc', signature, onceDone: flow.once, nextArrival: 0n });
-    return { status: 'completed', rows: count };
+    return { status: 'completed', rows: result.events };
+}
+
+/** The next arrival number of a CDC target (events are numbered in arrival order across updates). */
+export async function nextArrival(ctx: UpdateContext, key: string): Promise<bigint> {
+    const meta = ctx.store.stateTable('cdc', key, 'meta');
+    if (!(await ctx.store.tableExists('cdc', `${key}__meta`))) {
+        await ctx.db.run(`CREATE TABLE ${meta} AS SELECT CAST(1 AS BIGINT) AS next_arrival`);
+    }
+    return BigInt((await ctx.db.scalar(`SELECT next_arrival FROM ${meta}`)) as bigint);
+}
+
+/** Records the next arrival number after an update's events. */
+export async function setNextArrival(ctx: UpdateContext, key: string, value: bigint): Promise<void> {
+    await ctx.db.run(`UPDATE ${ctx.store.stateTable('cdc', key, 'meta')} SET next_arrival = ${value}`);
 }
 
 /** Runs SQL of a flow, mapping reader errors onto data files and others onto the flow. */
@@ -229,35 +242,36 @@ export async function runMapped(ctx: UpdateContext, sources: FlowSources, sql: s
     }
 }
 
-/** NULL_KEY / NULL_SEQUENCE checks (spec 6.2, 6.3): truncate events are exempt from NULL_KEY. */
-async function validateEvents(ctx: UpdateContext, flow: AutoCdcFlowIR, layout: CdcLayout, ev: string, context: { flow: string; dataset: string }): Promise<void> {
-    const nullKey = layout.keys.map(k => `${q(k.name)} IS NULL`).join(' OR ');
-    const checks = [
-        `count(*) FILTER (WHERE ${q(KIND)} <> 2 AND (${nullKey}))`,
-        `count(*) FILTER (WHERE ${q(SEQ)} IS NULL)`,
-        layout.sysType ? `count(*) FILTER (WHERE ${q(SYS)} IS NULL)` : '0',
-    ];
-    const result = await ctx.db.query(`SELECT ${checks.join(', ')} FROM ${ev}`);
-    const [keys, seqs, syss] = result.rows[0].map(Number);
+/** Counts of invalid events (spec 6.2, 6.3); truncate events are exempt from NULL_KEY. */
+interface InvalidCounts {
+    nullKeys: number;
+    nullSequences: number;
+    nullSystemSequences: number;
+}
+
+/** Fails on NULL keys / sequences, with an example event taken from `events`. */
+async function failOnInvalid(ctx: UpdateContext, writer: CdcWriter, layout: CdcLayout, counts: InvalidCounts, events: string, key: string): Promise<void> {
+    const context = { flow: writer.name, dataset: key };
     const sample = async (where: string): Promise<string> => {
         const columns = [...layout.keys, ...layout.data].map(c => q(c.name)).join(', ');
-        const rows = await ctx.db.query(`SELECT ${columns} FROM ${ev} WHERE ${where} LIMIT 1`);
+        const rows = await ctx.db.query(`SELECT ${columns} FROM ${events} AS "__e" WHERE ${where} LIMIT 1`);
         return JSON.stringify(toRows(rows.columns, rows.rows)[0]);
     };
-    if (keys > 0) {
+    const nullKey = layout.keys.map(k => `${q(k.name)} IS NULL`).join(' OR ');
+    if (counts.nullKeys > 0) {
         throw new PipelineRuntimeError(ErrorClass.nullKey,
-            `${keys} change event(s) of '${flow.name}' have a NULL key column (KEYS ${layout.keys.map(k => k.name).join(', ')}), e.g. ${await sample(`${q(KIND)} <> 2 AND (${nullKey})`)}.`,
-            { ...context, span: flow.keys.span ?? flow.span });
+            `${counts.nullKeys} change event(s) of '${writer.name}' have a NULL key column (KEYS ${layout.keys.map(k => k.name).join(', ')}), e.g. ${await sample(`${q(KIND)} <> 2 AND (${nullKey})`)}.`,
+            { ...context, span: writer.keysSpan ?? writer.span });
     }
-    if (seqs > 0) {
+    if (counts.nullSequences > 0) {
         throw new PipelineRuntimeError(ErrorClass.nullSequence,
-            `${seqs} change event(s) of '${flow.name}' have a NULL SEQUENCE BY value, e.g. ${await sample(`${q(SEQ)} IS NULL`)}.`,
-            { ...context, span: flow.sequenceBy.span ?? flow.span });
+            `${counts.nullSequences} change event(s) of '${writer.name}' have a NULL SEQUENCE BY value, e.g. ${await sample(`${q(SEQ)} IS NULL`)}.`,
+            { ...context, span: writer.sequenceSpan ?? writer.span });
     }
-    if (syss > 0) {
+    if (counts.nullSystemSequences > 0) {
         throw new PipelineRuntimeError(ErrorClass.nullSequence,
-            `${syss} change event(s) of '${flow.name}' have a NULL SYSTEM SEQUENCE BY value, e.g. ${await sample(`${q(SYS)} IS NULL`)}.`,
-            { ...context, span: flow.systemSequenceBy?.span ?? flow.span });
+            `${counts.nullSystemSequences} change event(s) of '${writer.name}' have a NULL SYSTEM SEQUENCE BY value, e.g. ${await sample(`${q(SYS)} IS NULL`)}.`,
+            { ...context, span: writer.systemSpan ?? writer.span });
     }
 }
 
@@ -275,111 +289,177 @@ function keyJoin(layout: CdcLayout, left: string, right: string): string {
     return layout.keys.map(k => `${left}.${q(k.name)} = ${right}.${q(k.name)}`).join(' AND ');
 }
 
-function eventRank(layout: CdcLayout, alias: string): string {
-    return `struct_pack(o := ${orderKey(`${alias}.${q(SEQ)}`, layout.seqType)}, k := ${alias}.${q(KIND)}, a := ${alias}.${q(ARR)})`;
-}
+/** The result of applying a batch of events: what changed in the target, and how many events there were. */
+export type CdcApplyResult = DatasetChanges & { events: number };
 
 /**
  * SCD type 1 with full-row upserts: the per-key state is the latest event (upsert or tombstone)
  * under the per-key order; a key is visible when that event is an upsert newer than the latest
- * truncate. New events replace the state of a key only when they rank higher.
+ * truncate. One aggregate pass over the new events finds each key's winner (and the counts for
+ * validation); a key's state changes only when its new winner ranks higher.
  */
-export async function applyScd1Compact(ctx: UpdateContext, dataset: DatasetIR, key: string, layout: CdcLayout, ev: string, outputColumns: Column[], flow: CdcWriter) {
+export async function applyScd1Compact(ctx: UpdateContext, dataset: DatasetIR, key: string, layout: CdcLayout, events: string, outputColumns: Column[], writer: CdcWriter): Promise<CdcApplyResult> {
     const state = ctx.store.stateTable('cdc', key, 'state');
     const meta = ctx.store.stateTable('cdc', key, 'meta');
     const keys = layout.keys.map(k => q(k.name)).join(', ');
     const payload = [...layout.keys, ...layout.data].map(c => q(c.name));
     if (!(await ctx.store.tableExists('cdc', `${key}__state`))) {
-        await ctx.db.run(`CREATE TABLE ${state} AS SELECT ${[...payload, q(SEQ), q(KIND), q(ARR)].join(', ')} FROM ${ev} WHERE FALSE`);
-        await ctx.db.run(`ALTER TABLE ${meta} ADD COLUMN trunc_seq ${toDuckType(layout.seqType)}`);
+        await writer.run(`CREATE TABLE ${state} AS SELECT ${[...payload, q(SEQ), q(KIND), q(ARR)].join(', ')} FROM ${events} WHERE FALSE`);
     } else {
-        await checkSequenceType(ctx, state, layout, flow, key);
+        await checkSequenceType(ctx, state, layout, writer, key);
     }
-    // Truncates: the latest one acts as a delete of every key at its sequence (spec 7.3).
-    const truncRank = (sql: string): string => orderKey(sql, layout.seqType);
-    const newTrunc = await ctx.db.scalar(`SELECT count(*) FROM ${ev} WHERE ${q(KIND)} = 2`);
-    let truncChanged = false;
-    if (Number(newTrunc) > 0) {
-        const changed = await ctx.db.scalar(`SELECT (SELECT trunc_seq FROM ${meta}) IS NULL OR `
-            + `${truncRank(`(SELECT arg_max(${q(SEQ)}, ${truncRank(q(SEQ))}) FROM ${ev} WHERE ${q(KIND)} = 2)`)} > ${truncRank(`(SELECT trunc_seq FROM ${meta})`)}`);
-        truncChanged = changed === true;
-        if (truncChanged) {
-            await ctx.db.run(`UPDATE ${meta} SET trunc_seq = (SELECT arg_max(${q(SEQ)}, ${truncRank(q(SEQ))}) FROM ${ev} WHERE ${q(KIND)} = 2)`);
-        }
+    if (!(await ctx.db.describe(`SELECT * FROM ${meta}`)).some(c => c.name === 'trunc_seq')) {
+        await ctx.db.run(`ALTER TABLE ${meta} ADD COLUMN trunc_seq ${toDuckType(layout.seqType)}`);
     }
+    await ensureScd1View(ctx, dataset, key, layout, outputColumns, writer);
+    const ord = (sql: string): string => orderKey(sql, layout.seqType);
     const win = ctx.tempName('winners');
     const packed = `struct_pack(${[...layout.data.map(c => `${q(c.name)} := ${q(c.name)}`), `${q(SEQ)} := ${q(SEQ)}`, `${q(KIND)} := ${q(KIND)}`, `${q(ARR)} := ${q(ARR)}`].join(', ')})`;
-    await ctx.db.run(`CREATE TEMP TABLE ${win} AS SELECT ${keys}, unnest("__psql_w") FROM (SELECT ${keys}, arg_max_null(${packed}, ${eventRank(layout, '"__ev"')}) AS "__psql_w" `
-        + `FROM ${ev} AS "__ev" WHERE ${q(KIND)} <> 2 GROUP BY ${keys})`);
+    // One pass: each key's winning event (truncate rows compete as deletes), and counts for validation.
+    const truncates = writer.truncates !== false;
+    await writer.run(`CREATE TEMP TABLE ${win} AS SELECT ${keys}, arg_max_null(${packed}, ${eventRank(layout, '')}) AS "__psql_w", `
+        + `count(*) AS "__psql_c", count(${q(SEQ)}) AS "__psql_cs"`
+        + (truncates ? `, count(*) FILTER (WHERE ${q(KIND)} <> 2) AS "__psql_n", arg_max(${q(SEQ)}, ${ord(q(SEQ))}) FILTER (WHERE ${q(KIND)} = 2) AS "__psql_t"` : '')
+        + ` FROM ${events} GROUP BY ${keys}`);
+    const nullKey = layout.keys.map(k => `${q(k.name)} IS NULL`).join(' OR ');
+    const stats = await ctx.db.query('SELECT coalesce(sum("__psql_c"), 0), coalesce(sum("__psql_c" - "__psql_cs"), 0), '
+        + `coalesce(sum(${truncates ? '"__psql_n"' : '"__psql_c"'}) FILTER (WHERE ${nullKey}), 0) FROM ${win}`);
+    const [count, nullSequences, nullKeys] = stats.rows[0].map(Number);
+    await failOnInvalid(ctx, writer, layout, { nullKeys, nullSequences, nullSystemSequences: 0 }, events, key);
+    if (count === 0) {
+        await ctx.dropTemp(win);
+        return { ...noChanges(), events: 0 };
+    }
+    // Truncates: the latest one acts as a delete of every key at its sequence (spec 7.3).
+    const latestTrunc = `(SELECT arg_max("__psql_t", ${ord('"__psql_t"')}) FROM ${win})`;
+    const oldTrunc = `(SELECT trunc_seq FROM ${meta})`;
+    const truncChanged = truncates && (await ctx.db.scalar(`SELECT ${latestTrunc} IS NOT NULL AND (${oldTrunc} IS NULL OR ${ord(latestTrunc)} > ${ord(oldTrunc)})`)) === true;
+    if (truncChanged) {
+        await ctx.db.run(`UPDATE ${meta} SET trunc_seq = ${latestTrunc}`);
+    }
     const chg = ctx.tempName('changed');
-    await ctx.db.run(`CREATE TEMP TABLE ${chg} AS SELECT "__w".* FROM ${win} AS "__w" LEFT JOIN ${state} AS "__s" ON ${keyJoin(layout, '"__w"', '"__s"')} `
-        + `WHERE "__s".${q(layout.keys[0].name)} IS NULL OR ${eventRank(layout, '"__w"')} > ${eventRank(layout, '"__s"')}`);
+    await ctx.db.run(`CREATE TEMP TABLE ${chg} AS SELECT "__w".* FROM (SELECT ${keys}, unnest("__psql_w") FROM ${win} WHERE NOT (${nullKey})) AS "__w" `
+        + `LEFT JOIN ${state} AS "__s" ON ${keyJoin(layout, '"__w"', '"__s"')} `
+        + `WHERE "__s".${q(layout.keys[0].name)} IS NULL OR ${eventRank(layout, '"__w".')} > ${eventRank(layout, '"__s".')}`);
     await ctx.dropTemp(win);
+    // The target is a view over the state: changing the state changes the target.
     const target = ctx.store.datasetTable(key);
     const before = ctx.tempName('before');
     const touched = truncChanged ? '' : ` SEMI JOIN ${chg} AS "__c" USING (${keys})`;
     await ctx.db.run(`CREATE TEMP TABLE ${before} AS SELECT * FROM ${target}${touched}`);
     await ctx.db.run(`DELETE FROM ${state} USING ${chg} AS "__c" WHERE ${keyJoin(layout, state, '"__c"')}`);
     await ctx.db.run(`INSERT INTO ${state} BY NAME SELECT * FROM ${chg}`);
-    const visible = `${q(KIND)} = 0 AND ((SELECT trunc_seq FROM ${meta}) IS NULL OR ${truncRank(q(SEQ))} > ${truncRank(`(SELECT trunc_seq FROM ${meta})`)})`;
-    const rowColumns = [...layout.keys, ...layout.data];
-    const rows = `(SELECT ${payload.join(', ')} FROM ${truncChanged ? state : chg} WHERE ${visible})`;
-    if (truncChanged) {
-        await ctx.db.run(`DELETE FROM ${target}`);
-    } else {
-        await ctx.db.run(`DELETE FROM ${target} USING ${chg} AS "__c" WHERE ${keyJoin(layout, target, '"__c"')}`);
-    }
-    await appendRows(ctx, dataset, key, rows, rowColumns, { byName: true, flow: flow.name, span: flow.span });
     const after = truncChanged ? target : `(SELECT * FROM ${target} SEMI JOIN ${chg} AS "__c" USING (${keys}))`;
-    const diff = await diffByKey(ctx, before, after, layout.keys.map(k => k.name), outputColumns);
+    await checkNotNull(ctx, dataset, key, after, writer);
+    const targetColumns = (await ctx.db.describe(`SELECT * FROM ${target}`));
+    const diff = await diffByKey(ctx, before, after, layout.keys.map(k => k.name), targetColumns);
     await ctx.dropTemp(before);
     await ctx.dropTemp(chg);
-    return diff;
+    return { ...diff, events: count };
+}
+
+/**
+ * Creates the view that presents an SCD1 target: the visible rows of its per-key state (upserts newer
+ * than the latest truncate), with the declared column types, generated and default columns.
+ */
+async function ensureScd1View(ctx: UpdateContext, dataset: DatasetIR, key: string, layout: CdcLayout, outputColumns: Column[], writer: CdcWriter): Promise<void> {
+    const table = ctx.store.datasetTable(key);
+    if (await ctx.store.isView('ds', key)) {
+        return;
+    }
+    if (await ctx.store.tableExists('ds', key)) {
+        await ctx.db.run(`DROP TABLE ${table}`);
+    }
+    const state = ctx.store.stateTable('cdc', key, 'state');
+    const trunc = `(SELECT trunc_seq FROM ${ctx.store.stateTable('cdc', key, 'meta')})`;
+    const ord = (sql: string): string => orderKey(sql, layout.seqType);
+    const visible = `${q(KIND)} = 0 AND (${trunc} IS NULL OR ${ord(q(SEQ))} > ${ord(trunc)})`;
+    let items: string[];
+    if (dataset.columns) {
+        const context = { flow: writer.name, dataset: key, span: writer.span };
+        for (const column of outputColumns) {
+            if (!dataset.columns.some(c => c.name.toLowerCase() === column.name.toLowerCase())) {
+                throw new PipelineRuntimeError(ErrorClass.schemaMismatch,
+                    `The flow '${writer.name}' produces the column '${column.name}', which the declared schema of '${dataset.name.join('.')}' does not have.`, context);
+            }
+        }
+        const translator = exprTranslator(ctx);
+        const rowScope = Scope.of(outputColumns);
+        items = dataset.columns.map(c => {
+            const produced = outputColumns.find(o => o.name.toLowerCase() === c.name.toLowerCase());
+            const value = produced
+                ? castExpr({ sql: q(produced.name), type: produced.type }, c.type, false).sql
+                : c.generated ? castExpr(translator.expr(c.generated, rowScope), c.type, false).sql
+                    : c.default ? castExpr(translator.expr(c.default, new Scope([])), c.type, false).sql
+                        : `CAST(NULL AS ${toDuckType(c.type)})`;
+            return `${value} AS ${q(c.name)}`;
+        });
+    } else {
+        items = outputColumns.map(c => q(c.name));
+    }
+    await ctx.db.run(`CREATE VIEW ${table} AS SELECT ${items.join(', ')} FROM ${state} WHERE ${visible}`);
+    await ctx.store.setDataset(key, { kind: dataset.kind, appendOnly: false, nextRowId: 1n });
+}
+
+/** Declared NOT NULL columns of a view-backed target are checked on the rows an update changed. */
+async function checkNotNull(ctx: UpdateContext, dataset: DatasetIR, key: string, rows: string, writer: CdcWriter): Promise<void> {
+    for (const column of dataset.columns?.filter(c => c.notNull) ?? []) {
+        const count = Number(await ctx.db.scalar(`SELECT count(*) FROM ${rows} AS "__r" WHERE ${q(column.name)} IS NULL`));
+        if (count > 0) {
+            throw new PipelineRuntimeError('DELTA_NOT_NULL_CONSTRAINT_VIOLATED',
+                `NOT NULL constraint violated for column '${column.name}' of '${dataset.name.join('.')}' (${count} row(s)).`,
+                { flow: writer.name, dataset: key, span: column.span ?? writer.span });
+        }
+    }
+}
+
+function noChanges(): DatasetChanges {
+    return { inserted: 0, updated: 0, deleted: 0, rows: { inserted: [], updated: [], deleted: [] } };
 }
 
 /**
  * Partial-update SCD1, SCD2 and BITEMPORAL: events are appended to the target's log and the rows
- * of every touched key are recomputed from all of its events.
+ * of every touched key are recomputed from all of its events. Truncates stay in the log (kind 2).
  */
-async function applyFromLog(ctx: UpdateContext, dataset: DatasetIR, key: string, layout: CdcLayout, mode: 'scd1' | 'scd2' | 'bitemporal', ev: string, outputColumns: Column[], flow: CdcWriter) {
+async function applyFromLog(ctx: UpdateContext, dataset: DatasetIR, key: string, layout: CdcLayout, mode: 'scd1' | 'scd2' | 'bitemporal', events: string, base: bigint, outputColumns: Column[], writer: CdcWriter): Promise<CdcApplyResult> {
     const log = ctx.store.stateTable('cdc', key, 'log');
-    const truncs = ctx.store.stateTable('cdc', key, 'truncs');
     const keys = layout.keys.map(k => q(k.name)).join(', ');
     if (!(await ctx.store.tableExists('cdc', `${key}__log`))) {
-        await ctx.db.run(`CREATE TABLE ${log} AS SELECT * FROM ${ev} WHERE FALSE`);
-        await ctx.db.run(`CREATE TABLE ${truncs} AS SELECT ${q(SEQ)} FROM ${ev} WHERE FALSE`);
+        await writer.run(`CREATE TABLE ${log} AS SELECT * FROM ${events} WHERE FALSE`);
     } else {
-        await checkSequenceType(ctx, log, layout, flow, key);
+        await checkSequenceType(ctx, log, layout, writer, key);
     }
-    const newTruncs = Number(await ctx.db.scalar(`SELECT count(*) FROM ${ev} WHERE ${q(KIND)} = 2`));
-    await ctx.db.run(`INSERT INTO ${log} BY NAME SELECT * FROM ${ev} WHERE ${q(KIND)} <> 2`);
-    if (newTruncs > 0) {
-        await ctx.db.run(`INSERT INTO ${truncs} SELECT ${q(SEQ)} FROM ${ev} WHERE ${q(KIND)} = 2`);
+    await writer.run(`INSERT INTO ${log} BY NAME SELECT * FROM ${events}`);
+    // The new events are the log rows from this update's first arrival number on.
+    const fresh = `(SELECT * FROM ${log} WHERE ${q(ARR)} >= ${base})`;
+    const nullKey = layout.keys.map(k => `${q(k.name)} IS NULL`).join(' OR ');
+    const stats = await ctx.db.query(`SELECT count(*), count(*) FILTER (WHERE ${q(KIND)} <> 2 AND (${nullKey})), count(*) FILTER (WHERE ${q(SEQ)} IS NULL), `
+        + `${layout.sysType ? `count(*) FILTER (WHERE ${q(SYS)} IS NULL)` : '0'}, count(*) FILTER (WHERE ${q(KIND)} = 2) FROM ${fresh}`);
+    const [count, nullKeys, nullSequences, nullSystemSequences, truncates] = stats.rows[0].map(Number);
+    await failOnInvalid(ctx, writer, layout, { nullKeys, nullSequences, nullSystemSequences }, fresh, key);
+    if (count === 0) {
+        return { ...noChanges(), events: 0 };
     }
     const touched = ctx.tempName('touched');
-    await ctx.db.run(`CREATE TEMP TABLE ${touched} AS SELECT DISTINCT ${keys} FROM ${newTruncs > 0 ? log : ev} WHERE ${q(KIND)} <> 2`);
+    await ctx.db.run(`CREATE TEMP TABLE ${touched} AS SELECT DISTINCT ${keys} FROM ${truncates > 0 ? log : fresh} WHERE ${q(KIND)} <> 2`);
     // Truncates (SCD1 only) become deletes of every touched key at their sequence.
     const nullData = layout.data.map(c => `NULL AS ${q(c.name)}`);
-    const truncEvents = `SELECT ${layout.keys.map(k => `"__t".${q(k.name)}`).join(', ')}${nullData.length ? ', ' : ''}${nullData.join(', ')}, "__x".${q(SEQ)}, 1 AS ${q(KIND)}, CAST(-1 AS BIGINT) AS ${q(ARR)} `
-        + `FROM ${touched} AS "__t" CROSS JOIN ${truncs} AS "__x"`;
-    const logged = `SELECT * FROM ${log} SEMI JOIN ${touched} USING (${keys})`;
-    const events = mode === 'scd1' ? `(${logged} UNION ALL BY NAME ${truncEvents})` : `(${logged})`;
-    const fold = mode === 'scd1' ? scd1FoldSql(layout, events) : mode === 'scd2' ? scd2FoldSql(layout, events) : bitemporalFoldSql(layout, events);
+    const truncEvents = `SELECT ${layout.keys.map(k => `"__t".${q(k.name)}`).join(', ')}${nullData.length ? ', ' : ''}${nullData.join(', ')}, "__x".${q(SEQ)}, CAST(1 AS TINYINT) AS ${q(KIND)}, "__x".${q(ARR)} `
+        + `FROM ${touched} AS "__t" CROSS JOIN (SELECT ${q(SEQ)}, ${q(ARR)} FROM ${log} WHERE ${q(KIND)} = 2) AS "__x"`;
+    const logged = `SELECT * FROM ${log} SEMI JOIN ${touched} USING (${keys}) WHERE ${q(KIND)} <> 2`;
+    const all = mode === 'scd1' ? `(${logged} UNION ALL BY NAME ${truncEvents})` : `(${logged})`;
+    const fold = mode === 'scd1' ? scd1FoldSql(layout, all) : mode === 'scd2' ? scd2FoldSql(layout, all) : bitemporalFoldSql(layout, all);
     const target = ctx.store.datasetTable(key);
     const before = ctx.tempName('before');
     await ctx.db.run(`CREATE TEMP TABLE ${before} AS SELECT * FROM ${target} SEMI JOIN ${touched} USING (${keys})`);
-    const rows = ctx.tempName('rows');
-    await ctx.db.run(`CREATE TEMP TABLE ${rows} AS ${fold}`);
     await ctx.db.run(`DELETE FROM ${target} USING ${touched} AS "__t" WHERE ${keyJoin(layout, target, '"__t"')}`);
-    await appendRows(ctx, dataset, key, rows, outputColumns, { byName: true, flow: flow.name, span: flow.span });
+    // The fold reads only the log (never the target), so its rows go straight into the target.
+    await appendRows(ctx, dataset, key, `(${fold})`, outputColumns, { byName: true, flow: writer.name, span: writer.span });
     const after = `(SELECT * FROM ${target} SEMI JOIN ${touched} USING (${keys}))`;
     const pk = [...layout.keys.map(k => k.name), ...(mode === 'scd1' ? [] : ['__START_AT']), ...(mode === 'bitemporal' ? ['__SYSTEM_START_AT'] : [])];
     const diff = await diffByKey(ctx, before, after, pk, outputColumns);
-    for (const table of [before, rows, touched]) {
+    for (const table of [before, touched]) {
         await ctx.dropTemp(table);
     }
-    return diff;
+    return { ...diff, events: count };
 }
-
-/** Quotes a string for SQL (re-exported for the snapshot flow). */
-export const sqlString = quoteString;

@@ -53,14 +53,34 @@ export function orderKey(sql: string, type: DataType): string {
 
 const q = quoteIdent;
 
+/**
+ * A single sortable value giving the per-key event order (sequence, then upsert before delete,
+ * then arrival), for the columns of an event under `prefix` (`''` or `"alias".`). Integral, date and
+ * timestamp sequences pack into one HUGEINT — sequence in the high 64 bits, kind and arrival below —
+ * which DuckDB compares and sorts faster than a struct; other types use a struct.
+ */
+export function eventRank(layout: { seqType: DataType }, prefix: string): string {
+    const seq = `${prefix}${q(SEQ)}`;
+    const kind = `${prefix}${q(KIND)}`;
+    const arr = `${prefix}${q(ARR)}`;
+    const kindOf = layout.seqType.kind;
+    let ordinal: string | undefined;
+    if (['tinyint', 'smallint', 'int', 'bigint'].includes(kindOf)) {
+        ordinal = seq;
+    } else if (kindOf === 'date' || kindOf === 'timestamp' || kindOf === 'timestamp_ntz') {
+        ordinal = `epoch_us(CAST(${seq} AS TIMESTAMP))`;
+    }
+    if (ordinal) {
+        // A truncate (kind 2) ranks like a delete.
+        return `(CAST(${ordinal} AS HUGEINT) * 18446744073709551616 + CAST(least(${kind}, 1) AS HUGEINT) * 9223372036854775808 + ${arr})`;
+    }
+    return `struct_pack(o := ${orderKey(seq, layout.seqType)}, k := least(${kind}, 1), a := ${arr})`;
+}
+
 function keyList(layout: CdcLayout, prefix = ''): string {
     return layout.keys.map(k => `${prefix}${q(k.name)}`).join(', ');
 }
 
-/** The per-key event order (ascending), as ORDER BY items. */
-function eventOrder(layout: CdcLayout): string {
-    return `${orderKey(q(SEQ), layout.seqType)} ASC, ${q(KIND)} ASC, ${q(ARR)} ASC`;
-}
 
 /** `struct_pack(...)` of the data columns (the row payload of a version). */
 function dataStruct(layout: CdcLayout): string {
@@ -102,16 +122,17 @@ function mergedValue(layout: CdcLayout, column: string, valueSql: string, type: 
 }
 
 /**
- * Numbers each key's events in order and, with partial authoring, replaces the data columns by their
- * merged values. `partition` lists the partition columns (keys, plus the belief step for bitemporal).
+ * Adds the per-key order (`__psql_rk`) to the events and, with partial authoring, replaces the data
+ * columns by their merged values. `partition` lists the partition columns (keys, plus the belief
+ * step for bitemporal).
  */
 function orderedEvents(layout: CdcLayout, events: string, partition: string): string {
-    const numbered = `SELECT *, row_number() OVER (PARTITION BY ${partition} ORDER BY ${eventOrder(layout)}) AS "__psql_rn" FROM ${events}`;
+    const ranked = `SELECT *, ${eventRank(layout, '')} AS "__psql_rk" FROM ${events}`;
     if (layout.authoring.kind === 'all') {
-        return numbered;
+        return ranked;
     }
-    const epochs = `SELECT *, sum(CASE WHEN ${q(KIND)} <> 0 THEN 1 ELSE 0 END) OVER (PARTITION BY ${partition} ORDER BY "__psql_rn" ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) AS "__psql_ep" FROM (${numbered})`;
-    const window = `PARTITION BY ${partition}, "__psql_ep" ORDER BY "__psql_rn" ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW`;
+    const epochs = `SELECT *, sum(CASE WHEN ${q(KIND)} <> 0 THEN 1 ELSE 0 END) OVER (PARTITION BY ${partition} ORDER BY "__psql_rk" ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) AS "__psql_ep" FROM (${ranked})`;
+    const window = `PARTITION BY ${partition}, "__psql_ep" ORDER BY "__psql_rk" ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW`;
     const merged = layout.data.map(c => `${mergedValue(layout, c.name, q(c.name), c.type, window)} AS ${q(c.name)}`);
     if (merged.length === 0) {
         return epochs;
@@ -124,7 +145,7 @@ export function scd1FoldSql(layout: CdcLayout, events: string): string {
     const keys = keyList(layout);
     const ordered = orderedEvents(layout, events, keys);
     return `SELECT ${keys}${layout.data.length ? ', ' : ''}${dataFields(layout)} FROM (`
-        + `SELECT ${keys}, arg_max_null(${dataStruct(layout)}, "__psql_rn") AS "__psql_d", arg_max(${q(KIND)}, "__psql_rn") AS "__psql_last" `
+        + `SELECT ${keys}, arg_max_null(${dataStruct(layout)}, "__psql_rk") AS "__psql_d", arg_max(${q(KIND)}, "__psql_rk") AS "__psql_last" `
         + `FROM (${ordered}) GROUP BY ${keys}) WHERE "__psql_last" = 0`;
 }
 
@@ -139,11 +160,12 @@ export function scd2VersionsSql(layout: CdcLayout, events: string, partition: st
     const ordered = orderedEvents(layout, events, partition);
     const tracked = layout.tracked.length === 0 ? '0' : `struct_pack(${layout.tracked.map(c => `${q(c)} := ${q(c)}`).join(', ')})`;
     const lagged = `SELECT *, lag(${q(KIND)}) OVER "__w" AS "__psql_pk", lag(${tracked}) OVER "__w" AS "__psql_pt", lead(${q(SEQ)}) OVER "__w" AS "__psql_next" `
-        + `FROM (${ordered}) WINDOW "__w" AS (PARTITION BY ${partition} ORDER BY "__psql_rn")`;
-    const runs = `SELECT *, sum(CASE WHEN ${q(KIND)} = 0 AND ("__psql_pk" IS NULL OR "__psql_pk" <> 0 OR ${tracked} IS DISTINCT FROM "__psql_pt") THEN 1 ELSE 0 END) `
-        + `OVER (PARTITION BY ${partition} ORDER BY "__psql_rn" ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) AS "__psql_run" FROM (${lagged})`;
-    const versions = `SELECT ${partition}, arg_max_null(${dataStruct(layout)}, "__psql_rn") AS "__psql_d", arg_min(${q(SEQ)}, "__psql_rn") AS "__psql_s", `
-        + `arg_max_null("__psql_next", "__psql_rn") AS "__psql_e" FROM (${runs}) WHERE ${q(KIND)} = 0 GROUP BY ${partition}, "__psql_run"`;
+        + `FROM (${ordered}) WINDOW "__w" AS (PARTITION BY ${partition} ORDER BY "__psql_rk")`;
+    // A run is identified by the rank of its first event: the latest run start at or before each event.
+    const runs = `SELECT *, max(CASE WHEN ${q(KIND)} = 0 AND ("__psql_pk" IS NULL OR "__psql_pk" <> 0 OR ${tracked} IS DISTINCT FROM "__psql_pt") THEN "__psql_rk" END) `
+        + `OVER (PARTITION BY ${partition} ORDER BY "__psql_rk" ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) AS "__psql_run" FROM (${lagged})`;
+    const versions = `SELECT ${partition}, arg_max_null(${dataStruct(layout)}, "__psql_rk") AS "__psql_d", arg_min(${q(SEQ)}, "__psql_rk") AS "__psql_s", `
+        + `arg_max_null("__psql_next", "__psql_rk") AS "__psql_e" FROM (${runs}) WHERE ${q(KIND)} = 0 GROUP BY ${partition}, "__psql_run"`;
     return `SELECT * FROM (${versions}) WHERE "__psql_s" IS DISTINCT FROM "__psql_e"`;
 }
 

@@ -269,13 +269,14 @@ async function applyAsEvents(ctx: UpdateContext, flow: SnapshotFlowIR, dataset: 
     const base = BigInt((await ctx.db.scalar(`SELECT next_arrival FROM ${meta}`)) as bigint);
     const ev = ctx.tempName('events');
     const cols = columns.map(c => q(c.name)).join(', ');
-    await ctx.db.run(`CREATE TEMP TABLE ${ev} AS SELECT ${cols}, ${version} AS ${q(SEQ)}, CASE WHEN "__psql_op" = 'delete' THEN 1 ELSE 0 END AS ${q(KIND)}, `
+    await ctx.db.run(`CREATE TEMP TABLE ${ev} AS SELECT ${cols}, ${version} AS ${q(SEQ)}, CAST(CASE WHEN "__psql_op" = 'delete' THEN 1 ELSE 0 END AS TINYINT) AS ${q(KIND)}, `
         + `CAST(${base} + row_number() OVER () - 1 AS BIGINT) AS ${q(ARR)} FROM ${diff}`);
     const count = Number(await ctx.db.scalar(`SELECT count(*) FROM ${ev}`));
     await ctx.db.run(`UPDATE ${meta} SET next_arrival = ${base + BigInt(count)}`);
     const layout: CdcLayout = { keys: keyColumns, data, seqType: versionColumn.type, authoring: { kind: 'all' }, tracked: data.map(c => c.name) };
-    await ensureTable(ctx, dataset, key, columns, { appendOnly: false });
-    const result = await applyScd1Compact(ctx, dataset, key, layout, ev, columns, { name: flow.name, span: flow.span, sequenceSpan: flow.version?.span });
+    const result = await applyScd1Compact(ctx, dataset, key, layout, ev, columns, {
+        name: flow.name, span: flow.span, sequenceSpan: flow.version?.span, keysSpan: flow.keys.span, run: sql => ctx.db.run(sql),
+    });
     ctx.addChanges(key, result);
     await ctx.dropTemp(ev);
 }

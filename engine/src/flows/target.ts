@@ -192,26 +192,38 @@ export async function applyExpectations(ctx: UpdateContext, dataset: DatasetIR, 
     return survivors;
 }
 
-/** Counts and sample rows of what changed between `before` and `after` when rows are identified by `keyColumns`. */
+/**
+ * Counts and sample rows of what changed between `before` and `after` when rows are identified by
+ * `keyColumns` (the primary key of spec 15.2): one full outer join classifies every row.
+ */
 export async function diffByKey(ctx: UpdateContext, before: string, after: string, keyColumns: string[], columns: Column[]): Promise<DatasetChanges> {
     const limit = ctx.options.limit;
-    const keys = keyColumns.map(quoteIdent).join(', ');
-    const cols = columns.map(c => quoteIdent(c.name)).join(', ');
-    const join = keyColumns.map(k => `"__a".${quoteIdent(k)} IS NOT DISTINCT FROM "__b".${quoteIdent(k)}`).join(' AND ');
-    const changed = `(SELECT ${cols} FROM ${after} EXCEPT ALL SELECT ${cols} FROM ${before})`;
-    const insertedSql = `(SELECT * FROM ${changed} AS "__a" WHERE NOT EXISTS (SELECT 1 FROM ${before} AS "__b" WHERE ${join}))`;
-    const updatedSql = `(SELECT * FROM ${changed} AS "__a" WHERE EXISTS (SELECT 1 FROM ${before} AS "__b" WHERE ${join}))`;
-    const deletedSql = `(SELECT * FROM ${before} AS "__b" WHERE NOT EXISTS (SELECT 1 FROM ${after} AS "__a" WHERE ${join}))`;
-    const counts = await ctx.db.query(`SELECT (SELECT count(*) FROM ${insertedSql}), (SELECT count(*) FROM ${updatedSql}), (SELECT count(*) FROM ${deletedSql})`);
+    const cols = columns.map(c => quoteIdent(c.name));
     const sample = async (sql: string): Promise<Row[]> => {
-        const result = await ctx.db.query(`SELECT ${cols} FROM ${sql} AS "__s" ORDER BY ${keys} LIMIT ${limit}`);
+        const result = await ctx.db.query(`${sql} ORDER BY ${keyColumns.map(quoteIdent).join(', ')} LIMIT ${limit}`);
         return toRows(result.columns, result.rows);
     };
+    if (Number(await ctx.db.scalar(`SELECT count(*) FROM ${before}`)) === 0) {
+        // Nothing existed before (a first load): every row is an insert.
+        const inserted = Number(await ctx.db.scalar(`SELECT count(*) FROM ${after}`));
+        return { inserted, updated: 0, deleted: 0, rows: { inserted: await sample(`SELECT ${cols.join(', ')} FROM ${after} AS "__a"`), updated: [], deleted: [] } };
+    }
+    const join = keyColumns.map(k => `"__a".${quoteIdent(k)} IS NOT DISTINCT FROM "__b".${quoteIdent(k)}`).join(' AND ');
+    const values = (alias: string) => `struct_pack(${cols.map(c => `${c} := ${alias}.${c}`).join(', ')})`;
+    const joined = `FROM (SELECT *, TRUE AS "__psql_p" FROM ${after}) AS "__a" FULL JOIN (SELECT *, TRUE AS "__psql_p" FROM ${before}) AS "__b" ON ${join}`;
+    const isInsert = '"__b"."__psql_p" IS NULL';
+    const isDelete = '"__a"."__psql_p" IS NULL';
+    const isUpdate = `"__a"."__psql_p" AND "__b"."__psql_p" AND ${values('"__a"')} IS DISTINCT FROM ${values('"__b"')}`;
+    const counts = await ctx.db.query(`SELECT count(*) FILTER (WHERE ${isInsert}), count(*) FILTER (WHERE ${isUpdate}), count(*) FILTER (WHERE ${isDelete}) ${joined}`);
+    const [inserted, updated, deleted] = counts.rows[0].map(Number);
+    const pick = (alias: string) => cols.map(c => `${alias}.${c} AS ${c}`).join(', ');
     return {
-        inserted: Number(counts.rows[0][0]),
-        updated: Number(counts.rows[0][1]),
-        deleted: Number(counts.rows[0][2]),
-        rows: { inserted: await sample(insertedSql), updated: await sample(updatedSql), deleted: await sample(deletedSql) },
+        inserted, updated, deleted,
+        rows: {
+            inserted: inserted ? await sample(`SELECT ${pick('"__a"')} ${joined} WHERE ${isInsert}`) : [],
+            updated: updated ? await sample(`SELECT ${pick('"__a"')} ${joined} WHERE ${isUpdate}`) : [],
+            deleted: deleted ? await sample(`SELECT ${pick('"__b"')} ${joined} WHERE ${isDelete}`) : [],
+        },
     };
 }
 

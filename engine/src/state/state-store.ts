@@ -40,8 +40,14 @@ export interface FlowState {
 /** Access to the state database. */
 export class StateStore {
     private inTransaction = false;
+    /** `schema.table` of every table, loaded on demand and dropped on any catalog change. */
+    private tables?: Map<string, 'table' | 'view'>;
 
-    private constructor(readonly db: Database, readonly file: string) {}
+    private constructor(readonly db: Database, readonly file: string) {
+        db.onCatalogChange = () => {
+            this.tables = undefined;
+        };
+    }
 
     /** Opens (creating if needed) the state in `stateDir` and checks its format. */
     static async open(stateDir: string): Promise<StateStore> {
@@ -59,10 +65,15 @@ export class StateStore {
     }
 
     private async init(): Promise<void> {
-        for (const schema of ['meta', 'ds', 'cdc', 'snap', 'rep']) {
-            await this.db.run(`CREATE SCHEMA IF NOT EXISTS ${quoteIdent(schema)}`);
-        }
-        await this.db.run('CREATE TABLE IF NOT EXISTS meta.info (key VARCHAR, value VARCHAR)');
+        await this.db.run([
+            ...['meta', 'ds', 'cdc', 'snap', 'rep'].map(schema => `CREATE SCHEMA IF NOT EXISTS ${quoteIdent(schema)}`),
+            'CREATE TABLE IF NOT EXISTS meta.info (key VARCHAR, value VARCHAR)',
+            'CREATE TABLE IF NOT EXISTS meta.datasets (name VARCHAR, kind VARCHAR, append_only BOOLEAN, next_rowid BIGINT)',
+            'CREATE TABLE IF NOT EXISTS meta.flows (name VARCHAR, target VARCHAR, kind VARCHAR, signature VARCHAR, once_done BOOLEAN, next_arrival BIGINT)',
+            'CREATE TABLE IF NOT EXISTS meta.files_read (flow VARCHAR, source VARCHAR, path VARCHAR, size BIGINT, mtime_ms DOUBLE)',
+            'CREATE TABLE IF NOT EXISTS meta.dataset_reads (flow VARCHAR, dataset VARCHAR, position BIGINT)',
+            'CREATE TABLE IF NOT EXISTS meta.updates (id BIGINT, started VARCHAR, finished VARCHAR, full_refresh BOOLEAN, metrics VARCHAR)',
+        ].join(';\n'));
         const version = await this.db.scalar('SELECT value FROM meta.info WHERE key = \'format\'');
         if (version === undefined) {
             await this.db.run(`INSERT INTO meta.info VALUES ('format', ${quoteString(STATE_FORMAT_VERSION)})`);
@@ -70,11 +81,6 @@ export class StateStore {
             throw new StateError(ErrorClass.stateUnreadable,
                 `The pipeline state '${this.file}' has format ${String(version)}, this engine writes format ${STATE_FORMAT_VERSION}. Delete the state folder (a full refresh) to continue.`);
         }
-        await this.db.run('CREATE TABLE IF NOT EXISTS meta.datasets (name VARCHAR, kind VARCHAR, append_only BOOLEAN, next_rowid BIGINT)');
-        await this.db.run('CREATE TABLE IF NOT EXISTS meta.flows (name VARCHAR, target VARCHAR, kind VARCHAR, signature VARCHAR, once_done BOOLEAN, next_arrival BIGINT)');
-        await this.db.run('CREATE TABLE IF NOT EXISTS meta.files_read (flow VARCHAR, source VARCHAR, path VARCHAR, size BIGINT, mtime_ms DOUBLE)');
-        await this.db.run('CREATE TABLE IF NOT EXISTS meta.dataset_reads (flow VARCHAR, dataset VARCHAR, position BIGINT)');
-        await this.db.run('CREATE TABLE IF NOT EXISTS meta.updates (id BIGINT, started VARCHAR, finished VARCHAR, full_refresh BOOLEAN, metrics VARCHAR)');
     }
 
     /** Starts the update's transaction. */
@@ -116,8 +122,21 @@ export class StateStore {
 
     /** True when a table exists (schema, unquoted name). */
     async tableExists(schema: string, name: string): Promise<boolean> {
-        const count = await this.db.scalar(`SELECT count(*) FROM duckdb_tables() WHERE schema_name = ${quoteString(schema)} AND table_name = ${quoteString(name)}`);
-        return Number(count) > 0;
+        return (await this.catalog()).has(`${schema}.${name}`);
+    }
+
+    /** True when `schema.name` is a view (SCD1 targets are views over their state). */
+    async isView(schema: string, name: string): Promise<boolean> {
+        return (await this.catalog()).get(`${schema}.${name}`) === 'view';
+    }
+
+    private async catalog(): Promise<Map<string, 'table' | 'view'>> {
+        if (!this.tables) {
+            const result = await this.db.query('SELECT schema_name, table_name, \'table\' FROM duckdb_tables() WHERE NOT temporary '
+                + 'UNION ALL SELECT schema_name, view_name, \'view\' FROM duckdb_views() WHERE NOT temporary AND NOT internal');
+            this.tables = new Map(result.rows.map(r => [`${String(r[0])}.${String(r[1])}`, String(r[2]) as 'table' | 'view']));
+        }
+        return this.tables;
     }
 
     /** Drops every state table of an owner in a schema. */
@@ -154,7 +173,8 @@ export class StateStore {
 
     /** Drops a dataset's table and forgets it. */
     async dropDataset(key: string): Promise<void> {
-        await this.db.run(`DROP TABLE IF EXISTS ${this.datasetTable(key)}`);
+        const isView = await this.isView('ds', key);
+        await this.db.run(`DROP ${isView ? 'VIEW' : 'TABLE'} IF EXISTS ${this.datasetTable(key)}`);
         await this.db.run(`DELETE FROM meta.datasets WHERE name = ${quoteString(key)}`);
         await this.db.run(`DELETE FROM meta.dataset_reads WHERE dataset = ${quoteString(key)}`);
         for (const schema of ['cdc', 'snap', 'rep'] as const) {

@@ -183,7 +183,11 @@ export async function runUpdate(pipeline: PipelineIR, options: RunOptions): Prom
         return { ok: false, error: info, durationMs: Date.now() - started };
     } finally {
         options.signal?.removeEventListener('abort', abort);
+        const closing = performance.now();
         store?.close();
+        if (process.env.PIPELINE_SQL_TRACE === '1') {
+            process.stderr.write(`[close ${(performance.now() - closing).toFixed(1)} ms]\n`);
+        }
     }
 }
 

@@ -3,7 +3,7 @@
 // read_files, or a snapshot-version relation. A streaming read takes only what the flow has not
 // read yet — new files of a sample folder, rows of an append-only dataset beyond the flow's
 // position — and the new checkpoint is written in the same transaction as the flow's output.
-import { checkParquetColumns, emptyRelation, inferColumns, readFilesSql, resolveCatalogTable, resolveReadFiles, rootMessage, sampleError, sourceFiles, type SampleFile, type SampleSource } from '../catalog/sample-catalog.js';
+import { checkParquetColumns, emptyRelation, inferColumns, parquetArrivalSql, readFilesSql, resolveCatalogTable, resolveReadFiles, rootMessage, sampleError, sourceFiles, type SampleFile, type SampleSource } from '../catalog/sample-catalog.js';
 import { EngineError, ErrorClass, PipelineDefinitionError, SampleDataError } from '../errors.js';
 import type { QueryIR, SourceSpan, TableRelationIR } from '../ir.js';
 import { forEachTableRelation } from '../ir-walk.js';
@@ -31,6 +31,7 @@ export interface SnapshotBindings {
 /** Table resolution and streaming checkpoints of one flow. */
 export class FlowSources {
     private readonly resolved = new Map<TableRelationIR, ResolvedRelation>();
+    private readonly arrivals = new Map<TableRelationIR, { sql: string; files: number }>();
     private readonly pendingFiles = new Map<string, SampleFile[]>();
     private readonly pendingPositions = new Map<string, bigint>();
     private readonly samples: { source: SampleSource; files: SampleFile[] }[] = [];
@@ -177,7 +178,19 @@ export class FlowSources {
             });
         }
         this.samples.push({ source, files });
+        const arrival = parquetArrivalSql(source, files, columns);
+        if (arrival) {
+            this.arrivals.set(relation, { sql: arrival, files: files.length });
+        }
         return { sql: files.length === 0 ? emptyRelation(columns) : readFilesSql(source, files, columns), columns };
+    }
+
+    /**
+     * For a relation read directly from Parquet sample files: SQL of the same rows plus an arrival
+     * order column (see `parquetArrivalSql`), and the number of files read.
+     */
+    arrivalOrdered(relation: TableRelationIR): { sql: string; files: number } | undefined {
+        return this.arrivals.get(relation);
     }
 
     /** Writes the new streaming checkpoints (inside the update's transaction). */
