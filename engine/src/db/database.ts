@@ -7,10 +7,8 @@ import { macroStatements } from '../sql/macros.js';
 import { fromDuckType, type Column } from '../sql/types.js';
 
 /** `PIPELINE_SQL_TRACE=1` prints every statement with its duration on stderr (for profiling). */
-const trace = typeof process !== 'undefined' && process.env.PIPELINE_SQL_TRACE === '1';
-
 async function timed<T>(sql: string, work: () => Promise<T>): Promise<T> {
-    if (!trace) {
+    if (process.env.PIPELINE_SQL_TRACE !== '1') {
         return work();
     }
     const started = performance.now();
@@ -61,6 +59,13 @@ export class Database {
                 'SET default_null_order = \'nulls_first_on_asc_last_on_desc\'',
                 // Spark orders and groups strings by code point, as DuckDB's binary collation does.
                 'SET default_collation = \'\'',
+                // Parallel inserts and aggregations; the engine never relies on physical row order
+                // (arrival order comes from row_number() OVER (), which DuckDB keeps in scan order,
+                // or from Parquet's file_row_number; previews order explicitly).
+                'SET preserve_insertion_order = false',
+                // The write-ahead log is replayed on the next open; checkpoints happen as DuckDB
+                // decides (WAL size), not on every close, which keeps small updates cheap.
+                'PRAGMA disable_checkpoint_on_shutdown',
                 'SET lock_configuration = true',
                 ...macroStatements(),
             ].join(';\n'));

@@ -155,18 +155,25 @@ export function scd1FoldSql(layout: CdcLayout, events: string): string {
  * event after the run (a delete or the next run's first upsert); zero-length versions are dropped.
  * `partition` may add the belief step (bitemporal). Output: partition columns, `__psql_d` payload,
  * `__psql_s` start, `__psql_e` end.
+ *
+ * One window pass marks each upsert as a run start (the previous event is not an upsert with the
+ * same tracked values) and/or a run end (the next event is not one). A one-event run is a version by
+ * itself; a longer run pairs its start row with its end row in a second, small pass over just those
+ * rows.
  */
 export function scd2VersionsSql(layout: CdcLayout, events: string, partition: string): string {
     const ordered = orderedEvents(layout, events, partition);
     const tracked = layout.tracked.length === 0 ? '0' : `struct_pack(${layout.tracked.map(c => `${q(c)} := ${q(c)}`).join(', ')})`;
-    const lagged = `SELECT *, lag(${q(KIND)}) OVER "__w" AS "__psql_pk", lag(${tracked}) OVER "__w" AS "__psql_pt", lead(${q(SEQ)}) OVER "__w" AS "__psql_next" `
+    const marked = `SELECT *, lag(${q(KIND)}) OVER "__w" AS "__psql_pk", lag(${tracked}) OVER "__w" AS "__psql_pt", `
+        + `lead(${q(KIND)}) OVER "__w" AS "__psql_nk", lead(${tracked}) OVER "__w" AS "__psql_nt", lead(${q(SEQ)}) OVER "__w" AS "__psql_next" `
         + `FROM (${ordered}) WINDOW "__w" AS (PARTITION BY ${partition} ORDER BY "__psql_rk")`;
-    // A run is identified by the rank of its first event: the latest run start at or before each event.
-    const runs = `SELECT *, max(CASE WHEN ${q(KIND)} = 0 AND ("__psql_pk" IS NULL OR "__psql_pk" <> 0 OR ${tracked} IS DISTINCT FROM "__psql_pt") THEN "__psql_rk" END) `
-        + `OVER (PARTITION BY ${partition} ORDER BY "__psql_rk" ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) AS "__psql_run" FROM (${lagged})`;
-    const versions = `SELECT ${partition}, arg_max_null(${dataStruct(layout)}, "__psql_rk") AS "__psql_d", arg_min(${q(SEQ)}, "__psql_rk") AS "__psql_s", `
-        + `arg_max_null("__psql_next", "__psql_rk") AS "__psql_e" FROM (${runs}) WHERE ${q(KIND)} = 0 GROUP BY ${partition}, "__psql_run"`;
-    return `SELECT * FROM (${versions}) WHERE "__psql_s" IS DISTINCT FROM "__psql_e"`;
+    const bounds = `SELECT *, ("__psql_pk" IS NULL OR "__psql_pk" <> 0 OR ${tracked} IS DISTINCT FROM "__psql_pt") AS "__psql_is", `
+        + `("__psql_nk" IS NULL OR "__psql_nk" <> 0 OR ${tracked} IS DISTINCT FROM "__psql_nt") AS "__psql_il" FROM (${marked}) WHERE ${q(KIND)} = 0`;
+    const single = `SELECT ${partition}, ${dataStruct(layout)} AS "__psql_d", ${q(SEQ)} AS "__psql_s", "__psql_next" AS "__psql_e" FROM "__psql_b" WHERE "__psql_is" AND "__psql_il"`;
+    const paired = `SELECT ${partition}, "__psql_d", "__psql_s", "__psql_e" FROM (SELECT ${partition}, ${dataStruct(layout)} AS "__psql_d", `
+        + `lag(${q(SEQ)}) OVER (PARTITION BY ${partition} ORDER BY "__psql_rk") AS "__psql_s", "__psql_next" AS "__psql_e", "__psql_il" `
+        + 'FROM "__psql_b" WHERE "__psql_is" <> "__psql_il") WHERE "__psql_il"';
+    return `WITH "__psql_b" AS MATERIALIZED (${bounds}) SELECT * FROM (${single} UNION ALL ${paired}) WHERE "__psql_s" IS DISTINCT FROM "__psql_e"`;
 }
 
 /** SCD type 2 target rows: keys, data, __START_AT, __END_AT. */

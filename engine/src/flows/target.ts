@@ -210,21 +210,18 @@ export async function diffByKey(ctx: UpdateContext, before: string, after: strin
     }
     const join = keyColumns.map(k => `"__a".${quoteIdent(k)} IS NOT DISTINCT FROM "__b".${quoteIdent(k)}`).join(' AND ');
     const values = (alias: string) => `struct_pack(${cols.map(c => `${c} := ${alias}.${c}`).join(', ')})`;
-    const joined = `FROM (SELECT *, TRUE AS "__psql_p" FROM ${after}) AS "__a" FULL JOIN (SELECT *, TRUE AS "__psql_p" FROM ${before}) AS "__b" ON ${join}`;
-    const isInsert = '"__b"."__psql_p" IS NULL';
-    const isDelete = '"__a"."__psql_p" IS NULL';
-    const isUpdate = `"__a"."__psql_p" AND "__b"."__psql_p" AND ${values('"__a"')} IS DISTINCT FROM ${values('"__b"')}`;
-    const counts = await ctx.db.query(`SELECT count(*) FILTER (WHERE ${isInsert}), count(*) FILTER (WHERE ${isUpdate}), count(*) FILTER (WHERE ${isDelete}) ${joined}`);
+    // One join classifies every row; only the changed rows are kept (a small table for small updates).
+    const changes = ctx.tempName('changes');
+    await ctx.db.run(`CREATE TEMP TABLE ${changes} AS SELECT CASE WHEN "__b"."__psql_p" IS NULL THEN 'insert' WHEN "__a"."__psql_p" IS NULL THEN 'delete' ELSE 'update' END AS "__psql_change", `
+        + `CASE WHEN "__a"."__psql_p" IS NULL THEN ${values('"__b"')} ELSE ${values('"__a"')} END AS "__psql_row" `
+        + `FROM (SELECT *, TRUE AS "__psql_p" FROM ${after}) AS "__a" FULL JOIN (SELECT *, TRUE AS "__psql_p" FROM ${before}) AS "__b" ON ${join} `
+        + `WHERE "__a"."__psql_p" IS NULL OR "__b"."__psql_p" IS NULL OR ${values('"__a"')} IS DISTINCT FROM ${values('"__b"')}`);
+    const counts = await ctx.db.query(`SELECT count(*) FILTER (WHERE "__psql_change" = 'insert'), count(*) FILTER (WHERE "__psql_change" = 'update'), count(*) FILTER (WHERE "__psql_change" = 'delete') FROM ${changes}`);
     const [inserted, updated, deleted] = counts.rows[0].map(Number);
-    const pick = (alias: string) => cols.map(c => `${alias}.${c} AS ${c}`).join(', ');
-    return {
-        inserted, updated, deleted,
-        rows: {
-            inserted: inserted ? await sample(`SELECT ${pick('"__a"')} ${joined} WHERE ${isInsert}`) : [],
-            updated: updated ? await sample(`SELECT ${pick('"__a"')} ${joined} WHERE ${isUpdate}`) : [],
-            deleted: deleted ? await sample(`SELECT ${pick('"__b"')} ${joined} WHERE ${isDelete}`) : [],
-        },
-    };
+    const of = async (change: string, count: number): Promise<Row[]> => (count === 0 ? [] : sample(`SELECT * FROM (SELECT unnest("__psql_row") FROM ${changes} WHERE "__psql_change" = '${change}')`));
+    const result = { inserted, updated, deleted, rows: { inserted: await of('insert', inserted), updated: await of('update', updated), deleted: await of('delete', deleted) } };
+    await ctx.dropTemp(changes);
+    return result;
 }
 
 /** Multiset difference of a whole table before/after (materialized views). */
