@@ -34,7 +34,8 @@ export async function runAppendFlow(ctx: UpdateContext, flow: AppendFlowIR, data
     const metrics = ctx.metricsOf(key);
     metrics.num_output_rows = (metrics.num_output_rows ?? 0) + written;
     const sample = await ctx.db.query(`SELECT * FROM ${survivors} AS "__s" LIMIT ${ctx.options.limit}`);
-    ctx.addChanges(key, { inserted: written, updated: 0, deleted: 0, rows: { inserted: toRows(sample.columns, sample.rows), updated: [], deleted: [] } });
+    const inserted = toRows(sample.columns, sample.rows);
+    ctx.addChanges(key, { inserted: written, updated: 0, deleted: 0, rows: { inserted, updated: [], deleted: [] }, feed: inserted.map(r => ({ ...r, _change_type: 'insert' })) });
     await ctx.dropTemp(batch);
     await sources.commit();
     await ctx.store.setFlow(flow.name, { target: key, kind: 'append', signature: 'append', onceDone: flow.once, nextArrival: 0n });

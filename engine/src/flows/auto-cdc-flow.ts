@@ -414,7 +414,7 @@ async function checkNotNull(ctx: UpdateContext, dataset: DatasetIR, key: string,
 }
 
 function noChanges(): DatasetChanges {
-    return { inserted: 0, updated: 0, deleted: 0, rows: { inserted: [], updated: [], deleted: [] } };
+    return { inserted: 0, updated: 0, deleted: 0, rows: { inserted: [], updated: [], deleted: [] }, feed: [] };
 }
 
 /**

@@ -71,7 +71,7 @@ export async function runSnapshotFlow(ctx: UpdateContext, flow: SnapshotFlowIR, 
     }
     if (!(await ctx.store.tableExists('ds', key))) {
         // Nothing to load yet: create an empty target typed from the snapshot query.
-        const sources = new FlowSources(ctx, flow.name, 'batch', { allowCurrent: true, allowLast: false, current: { sql: '(SELECT NULL AS "__version" WHERE FALSE)' } });
+        const sources = new FlowSources(ctx, flow.name, 'batch', { allowCurrent: flow.version !== undefined, allowLast: false, current: { sql: '(SELECT NULL AS "__version" WHERE FALSE)' } });
         await sources.prepare(flow.snapshot.query);
         const columns = await sources.describe(sources.translate(flow.snapshot.query).sql, flow.snapshot.span ?? flow.span);
         await ensureTable(ctx, dataset, key, columns, { appendOnly: false });
@@ -155,7 +155,8 @@ async function evaluateVersion(ctx: UpdateContext, flow: SnapshotFlowIR, version
 /** Evaluates the snapshot at the version in `ver`, diffs it against the previous one and applies it. */
 async function applySnapshot(ctx: UpdateContext, flow: SnapshotFlowIR, dataset: DatasetIR, key: string, ver: string, sharedWithCdc: boolean): Promise<number> {
     const context = { flow: flow.name, dataset: key };
-    const sources = new FlowSources(ctx, flow.name, 'batch', { allowCurrent: true, allowLast: false, current: { sql: `(SELECT * FROM ${ver})` } });
+    // current_snapshot_version() exists only for flows with WITH VERSION (spec 11.3).
+    const sources = new FlowSources(ctx, flow.name, 'batch', { allowCurrent: flow.version !== undefined, allowLast: false, current: { sql: `(SELECT * FROM ${ver})` } });
     await sources.prepare(flow.snapshot.query);
     const translated = sources.translate(flow.snapshot.query);
     const snap = ctx.tempName('snapshot');

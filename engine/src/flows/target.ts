@@ -199,27 +199,35 @@ export async function applyExpectations(ctx: UpdateContext, dataset: DatasetIR, 
 export async function diffByKey(ctx: UpdateContext, before: string, after: string, keyColumns: string[], columns: Column[]): Promise<DatasetChanges> {
     const limit = ctx.options.limit;
     const cols = columns.map(c => quoteIdent(c.name));
-    const sample = async (sql: string): Promise<Row[]> => {
-        const result = await ctx.db.query(`${sql} ORDER BY ${keyColumns.map(quoteIdent).join(', ')} LIMIT ${limit}`);
+    const sample = async (sql: string, tieBreak?: string): Promise<Row[]> => {
+        const result = await ctx.db.query(`${sql} ORDER BY ${[...keyColumns.map(quoteIdent), ...(tieBreak ? [tieBreak] : [])].join(', ')} LIMIT ${limit}`);
         return toRows(result.columns, result.rows);
     };
     if (Number(await ctx.db.scalar(`SELECT count(*) FROM ${before}`)) === 0) {
         // Nothing existed before (a first load): every row is an insert.
         const inserted = Number(await ctx.db.scalar(`SELECT count(*) FROM ${after}`));
-        return { inserted, updated: 0, deleted: 0, rows: { inserted: await sample(`SELECT ${cols.join(', ')} FROM ${after} AS "__a"`), updated: [], deleted: [] } };
+        const rows = await sample(`SELECT ${cols.join(', ')} FROM ${after} AS "__a"`);
+        return { inserted, updated: 0, deleted: 0, rows: { inserted: rows, updated: [], deleted: [] }, feed: rows.map(r => ({ ...r, _change_type: 'insert' })) };
     }
     const join = keyColumns.map(k => `"__a".${quoteIdent(k)} IS NOT DISTINCT FROM "__b".${quoteIdent(k)}`).join(' AND ');
     const values = (alias: string) => `struct_pack(${cols.map(c => `${c} := ${alias}.${c}`).join(', ')})`;
     // One join classifies every row; only the changed rows are kept (a small table for small updates).
     const changes = ctx.tempName('changes');
     await ctx.db.run(`CREATE TEMP TABLE ${changes} AS SELECT CASE WHEN "__b"."__psql_p" IS NULL THEN 'insert' WHEN "__a"."__psql_p" IS NULL THEN 'delete' ELSE 'update' END AS "__psql_change", `
-        + `CASE WHEN "__a"."__psql_p" IS NULL THEN ${values('"__b"')} ELSE ${values('"__a"')} END AS "__psql_row" `
+        + `CASE WHEN "__a"."__psql_p" IS NULL THEN ${values('"__b"')} ELSE ${values('"__a"')} END AS "__psql_row", `
+        + `CASE WHEN "__a"."__psql_p" AND "__b"."__psql_p" THEN ${values('"__b"')} END AS "__psql_pre" `
         + `FROM (SELECT *, TRUE AS "__psql_p" FROM ${after}) AS "__a" FULL JOIN (SELECT *, TRUE AS "__psql_p" FROM ${before}) AS "__b" ON ${join} `
         + `WHERE "__a"."__psql_p" IS NULL OR "__b"."__psql_p" IS NULL OR ${values('"__a"')} IS DISTINCT FROM ${values('"__b"')}`);
     const counts = await ctx.db.query(`SELECT count(*) FILTER (WHERE "__psql_change" = 'insert'), count(*) FILTER (WHERE "__psql_change" = 'update'), count(*) FILTER (WHERE "__psql_change" = 'delete') FROM ${changes}`);
     const [inserted, updated, deleted] = counts.rows[0].map(Number);
     const of = async (change: string, count: number): Promise<Row[]> => (count === 0 ? [] : sample(`SELECT * FROM (SELECT unnest("__psql_row") FROM ${changes} WHERE "__psql_change" = '${change}')`));
-    const result = { inserted, updated, deleted, rows: { inserted: await of('insert', inserted), updated: await of('update', updated), deleted: await of('delete', deleted) } };
+    const feed = await sample(`SELECT * FROM (SELECT unnest("__psql_row"), CASE "__psql_change" WHEN 'update' THEN 'update_postimage' ELSE "__psql_change" END AS "_change_type", 1 AS "__psql_o" FROM ${changes} `
+        + `UNION ALL SELECT unnest("__psql_pre"), 'update_preimage', 0 FROM ${changes} WHERE "__psql_change" = 'update')`, '"__psql_o"');
+    const result = {
+        inserted, updated, deleted,
+        rows: { inserted: await of('insert', inserted), updated: await of('update', updated), deleted: await of('delete', deleted) },
+        feed: feed.map(({ __psql_o: _order, ...row }) => row),
+    };
     await ctx.dropTemp(changes);
     return result;
 }
@@ -235,7 +243,13 @@ export async function diffRows(ctx: UpdateContext, before: string, after: string
         const result = await ctx.db.query(`SELECT * FROM ${sql} AS "__s" LIMIT ${limit}`);
         return toRows(result.columns, result.rows);
     };
-    return { inserted: Number(counts.rows[0][0]), updated: 0, deleted: Number(counts.rows[0][1]), rows: { inserted: await sample(inserted), updated: [], deleted: await sample(deleted) } };
+    const insertedRows = await sample(inserted);
+    const deletedRows = await sample(deleted);
+    return {
+        inserted: Number(counts.rows[0][0]), updated: 0, deleted: Number(counts.rows[0][1]),
+        rows: { inserted: insertedRows, updated: [], deleted: deletedRows },
+        feed: [...deletedRows.map(r => ({ ...r, _change_type: 'delete' })), ...insertedRows.map(r => ({ ...r, _change_type: 'insert' }))].slice(0, limit),
+    };
 }
 
 /** Describes a type for messages. */

@@ -23,7 +23,13 @@ export interface DatasetChanges {
     inserted: number;
     updated: number;
     deleted: number;
+    /** Sample rows of each kind (updated rows with their new values). */
     rows: { inserted: Row[]; updated: Row[]; deleted: Row[] };
+    /**
+     * The change data feed of the update (spec 15.2): rows with `_change_type` = `insert`, `delete`,
+     * `update_preimage` or `update_postimage`, ordered by primary key (capped by the limit).
+     */
+    feed: Row[];
 }
 
 /** A progress notification. */
@@ -97,6 +103,7 @@ export class UpdateContext {
         current.rows.inserted = cap([...current.rows.inserted, ...change.rows.inserted]);
         current.rows.updated = cap([...current.rows.updated, ...change.rows.updated]);
         current.rows.deleted = cap([...current.rows.deleted, ...change.rows.deleted]);
+        current.feed = cap([...current.feed, ...change.feed]);
     }
 
     /** Drops a temporary table. */

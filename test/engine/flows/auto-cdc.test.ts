@@ -129,6 +129,21 @@ describe('AUTO CDC stored as SCD type 1', () => {
         expect(rowsOf(result.datasets.t.changes!.rows.deleted, 'id', 'name')).toEqual(expected([2, 'b']));
     });
 
+    it('the change data feed shows inserts, deletes and update pre/post images (spec 15.2)', async () => {
+        ws = new Workspace();
+        const ir = cdc({ columns: sel.except('op', 'seq') });
+        ws.append('src', [{ id: 1, name: 'a', city: 'x', seq: 1, op: 'UPSERT' }, { id: 2, name: 'b', city: 'x', seq: 1, op: 'UPSERT' }]);
+        await ws.ok(ir);
+        ws.append('src', [{ id: 1, name: 'a2', city: 'x', seq: 2, op: 'UPSERT' }, { id: 2, name: null, city: null, seq: 2, op: 'DELETE' }, { id: 3, name: 'c', city: 'y', seq: 1, op: 'UPSERT' }]);
+        const result = await ws.ok(ir);
+        expect(result.datasets.t.changes!.feed).toEqual([
+            { id: 1, name: 'a', city: 'x', _change_type: 'update_preimage' },
+            { id: 1, name: 'a2', city: 'x', _change_type: 'update_postimage' },
+            { id: 2, name: 'b', city: 'x', _change_type: 'delete' },
+            { id: 3, name: 'c', city: 'y', _change_type: 'insert' },
+        ]);
+    });
+
     it('AUTO CDC ONCE reads its source as a batch once; a full refresh runs it again', async () => {
         ws = new Workspace();
         const ir = cdc({ once: true });
@@ -276,6 +291,9 @@ describe('AUTO CDC stored as SCD type 2', () => {
         expect(rowsOf(result.datasets.t.rows, 'name', '__START_AT', '__END_AT')).toEqual(expected(['a', 10, 20], ['b', 20, 30], ['a', 30, 40], ['c', 40, null]));
         // The moved version counts as an upsert; nothing was removed by primary key (keys + __START_AT).
         expect(result.metrics.t).toMatchObject({ num_upserted_rows: 3, num_deleted_rows: 0 });
+        expect(result.datasets.t.changes!.feed.map(r => `${r._change_type} ${r.name} ${r.__START_AT}-${r.__END_AT}`)).toEqual([
+            'update_preimage a 10-40', 'update_postimage a 10-20', 'insert b 20-30', 'insert a 30-40',
+        ]);
     });
 
     it('an upsert and a delete at the same sequence leave no zero-length version; duplicates are idempotent', async () => {

@@ -111,6 +111,13 @@ describe('AUTO CDC FROM SNAPSHOT', () => {
         expect((await ws.fails(ir)).class).toBe('INVALID_USAGE_OF_SNAPSHOT_VERSION_FUNCTION');
     });
 
+    it('current_snapshot_version() in a snapshot flow without WITH VERSION is INVALID_USAGE_OF_SNAPSHOT_VERSION_FUNCTION', async () => {
+        ws = new Workspace();
+        ws.append('snaps', [row(1, 'a', 1)]);
+        const ir = pipeline([streamingTable('target')], [snapshotFlow('snap_flow', 'target', { snapshot: current(), keys: ['Key'] })], catalog);
+        expect((await ws.fails(ir)).class).toBe('INVALID_USAGE_OF_SNAPSHOT_VERSION_FUNCTION');
+    });
+
     it('a full refresh clears the version state and replays every snapshot', async () => {
         ws = new Workspace();
         const ir = snapshotPipeline({ storedAs: 'scd2' });
