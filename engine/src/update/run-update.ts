@@ -291,6 +291,11 @@ async function reconcile(ctx: UpdateContext, selection: Selection): Promise<void
     for (const name of await store.datasetNames()) {
         const dataset = plan.datasets.get(name);
         const stored = await store.dataset(name);
+        if (dataset && stored?.kind === 'streaming_table' && dataset.kind === 'managed_table') {
+            throw new EngineError(ErrorClass.switchStToManaged,
+                `'${dataset.name.join('.')}' was a streaming table and cannot become a managed table (CREATE TABLE ... FLOW); use another name.`,
+                { span: dataset.span, dataset: name });
+        }
         if (!dataset || isView(dataset) || stored?.kind !== dataset.kind || selection.full.has(name)) {
             await store.dropDataset(name);
         }

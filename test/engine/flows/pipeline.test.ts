@@ -231,6 +231,16 @@ describe('refresh selection and state reconciliation', () => {
         expect(rowsOf(again.datasets.b.rows, 'id')).toEqual(expected([1]));
     });
 
+    it('a streaming table cannot become a managed table (CANNOT_SWITCH_STREAMING_TABLE_TO_MANAGED_TABLE)', async () => {
+        ws = new Workspace();
+        ws.append('events', [{ id: 1, kind: 'a', amount: 5 }]);
+        await ws.ok(ir());
+        const switched = ir();
+        switched.datasets[0].kind = 'managed_table';
+        const error = await ws.fails(switched);
+        expect(error).toMatchObject({ class: 'CANNOT_SWITCH_STREAMING_TABLE_TO_MANAGED_TABLE', dataset: 'a', line: switched.datasets[0].span.line });
+    });
+
     it('an aborted update is rolled back', async () => {
         ws = new Workspace();
         ws.append('events', [{ id: 1, kind: 'a', amount: 5 }]);

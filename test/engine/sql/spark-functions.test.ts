@@ -355,6 +355,46 @@ const queries: Case[] = [
         query: select([col('name')], { from: [{ kind: 'unpivot', input: sub(select([[int(1), 'a'], [int(2), 'b']])), includeNulls: false, valueColumn: 'val', nameColumn: 'name', columns: [{ column: 'a' }, { column: 'b' }] }], orderBy: [asc(col('name'))] }),
         expected: ['a', 'b'],
     },
+    {
+        sql: "SELECT TIMESTAMP'2024-01-31 10:00:00' + INTERVAL 1 MONTH 2 HOURS",
+        expr: bin('+', ts('2024-01-31 10:00:00'), { kind: 'interval', months: 1, days: 0, microseconds: 7_200_000_000 }), expected: ['2024-02-29 12:00:00'],
+    },
+    { sql: 'SELECT 5 BETWEEN 1 AND 10', expr: { kind: 'between', expr: int(5), low: int(1), high: int(10), not: false }, expected: [true] },
+    { sql: "SELECT CASE 2 WHEN 1 THEN 'one' WHEN 2 THEN 'two' ELSE 'many' END", expr: { kind: 'case', operand: int(2), branches: [{ when: int(1), then: str('one') }, { when: int(2), then: str('two') }], else: str('many') }, expected: ['two'] },
+    { sql: "SELECT 'spark' LIKE ANY ('%ar%', 'x%')", expr: { kind: 'like', op: 'like', expr: str('spark'), patterns: [str('%ar%'), str('x%')], quantifier: 'any', not: false }, expected: [true] },
+    { sql: "SELECT 'spark' LIKE ALL ('%ar%', 'x%')", expr: { kind: 'like', op: 'like', expr: str('spark'), patterns: [str('%ar%'), str('x%')], quantifier: 'all', not: false }, expected: [false] },
+    { sql: 'SELECT NULL IS NOT TRUE', expr: { kind: 'is_bool', expr: nul(), value: true, not: true }, expected: [true] },
+    { sql: 'SELECT 1 IS DISTINCT FROM NULL', expr: { kind: 'is_distinct_from', left: int(1), right: nul(), not: false }, expected: [true] },
+    { sql: 'SELECT CAST(3.14159 AS DECIMAL(5,2))', expr: cast(dec('3.14159'), 'DECIMAL(5,2)'), expected: [3.14] },
+    { sql: "SELECT CAST('2024-02-29' AS DATE) + 1", expr: bin('+', cast(str('2024-02-29'), 'DATE'), int(1)), expected: ['2024-03-01'] },
+    { sql: 'SELECT 2147483647 + 1', expr: bin('+', int(2147483647), int(1)), error: 'ARITHMETIC_OVERFLOW' },
+    {
+        sql: 'SELECT a, sum(v) FROM VALUES (1, 10), (1, 20), (2, 5) AS t(a, v) GROUP BY ALL ORDER BY a',
+        query: { kind: 'query', body: { kind: 'select', distinct: false, items: [{ kind: 'expr', expr: col('a') }, { kind: 'expr', expr: call('sum', col('v')), alias: 's' }], from: [tbl([[int(1), int(10)], [int(1), int(20)], [int(2), int(5)]], 'a', 'v')], groupBy: { all: true, items: [] } }, orderBy: [asc(col('a'))] },
+        expected: [1, 2],
+    },
+    {
+        sql: 'SELECT sum(v) OVER w FROM VALUES (1, 10), (1, 20) AS t(a, v) WINDOW w AS (PARTITION BY a ORDER BY v) ORDER BY 1',
+        query: {
+            kind: 'query',
+            body: {
+                kind: 'select', distinct: false, items: [{ kind: 'expr', expr: { kind: 'call', name: 'sum', args: [col('v')], over: { ref: 'w', partitionBy: [], orderBy: [] } }, alias: 's' }],
+                from: [tbl([[int(1), int(10)], [int(1), int(20)]], 'a', 'v')], windows: [{ name: 'w', spec: { partitionBy: [col('a')], orderBy: [asc(col('v'))] } }],
+            },
+            orderBy: [asc(int(1))],
+        },
+        expected: [10, 30],
+    },
+    {
+        sql: 'SELECT a FROM VALUES (1, 2), (3, 4) AS t(a, b) WHERE (a, b) IN (SELECT 3, 4)',
+        query: select([col('a')], { from: [tbl([[int(1), int(2)], [int(3), int(4)]], 'a', 'b')], where: { kind: 'in_subquery', exprs: [col('a'), col('b')], query: select([int(3), int(4)]), not: false } }),
+        expected: [3],
+    },
+    {
+        sql: 'SELECT l.a FROM VALUES (1) AS l(a) JOIN VALUES (1) AS r(a) USING (a)',
+        query: select([col('l.a')], { from: [{ kind: 'join', joinType: 'inner', left: values([[int(1)]], 'l', ['a']), right: values([[int(1)]], 'r', ['a']), using: ['a'] }] }),
+        expected: [1],
+    },
 ];
 
 /** Spark errors (ANSI mode, Spark 4 default) that must not become silent wrong answers. */
