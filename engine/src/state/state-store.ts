@@ -37,28 +37,59 @@ export interface FlowState {
     nextArrival: bigint;
 }
 
+/**
+ * Operations on one state file within this process, queued. DuckDB's file lock keeps other
+ * processes out, but two databases opened on the same file inside one process would both write it
+ * (and corrupt its write-ahead log), so runs, previews and queries on one state take turns.
+ */
+const queues = new Map<string, Promise<void>>();
+
+async function acquire(file: string): Promise<() => void> {
+    const previous = queues.get(file) ?? Promise.resolve();
+    let release!: () => void;
+    const current = new Promise<void>(resolve => {
+        release = resolve;
+    });
+    const tail = previous.then(() => current);
+    queues.set(file, tail);
+    await previous;
+    return () => {
+        release();
+        if (queues.get(file) === tail) {
+            queues.delete(file);
+        }
+    };
+}
+
 /** Access to the state database. */
 export class StateStore {
     private inTransaction = false;
     /** `schema.table` of every table, loaded on demand and dropped on any catalog change. */
     private tables?: Map<string, 'table' | 'view'>;
 
-    private constructor(readonly db: Database, readonly file: string) {
+    private constructor(readonly db: Database, readonly file: string, private readonly release: () => void) {
         db.onCatalogChange = () => {
             this.tables = undefined;
         };
     }
 
-    /** Opens (creating if needed) the state in `stateDir` and checks its format. */
+    /** Opens (creating if needed) the state in `stateDir` and checks its format; waits for other users in this process. */
     static async open(stateDir: string): Promise<StateStore> {
         fs.mkdirSync(stateDir, { recursive: true });
-        const file = path.join(stateDir, STATE_FILE);
-        const db = await Database.open(file);
-        const store = new StateStore(db, file);
+        const file = path.resolve(stateDir, STATE_FILE);
+        const release = await acquire(file);
+        let db: Database;
+        try {
+            db = await Database.open(file);
+        } catch (error) {
+            release();
+            throw error;
+        }
+        const store = new StateStore(db, file, release);
         try {
             await store.init();
         } catch (error) {
-            db.close();
+            store.close();
             throw error;
         }
         return store;
@@ -103,9 +134,13 @@ export class StateStore {
         }
     }
 
-    /** Closes the database. */
+    /** Closes the database and lets the next user of this state in. */
     close(): void {
-        this.db.close();
+        try {
+            this.db.close();
+        } finally {
+            this.release();
+        }
     }
 
     // ------------------------------------------------------------ names
