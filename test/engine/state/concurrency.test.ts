@@ -1,5 +1,8 @@
 // Several operations on one pipeline state inside one process (the language server may start a
 // preview while a run is going) take turns: DuckDB's file lock only keeps other processes out.
+import { spawn } from 'node:child_process';
+import * as path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { readState, runQuery } from '../../../engine/src/index.js';
 import { appendFlow, catalogTable, countStar, pipeline, select, selectStar, stream, streamingTable, table } from '../helpers/ir-builder.js';
@@ -22,5 +25,28 @@ describe('one state, several operations at once', () => {
         }
         const after = await ws.ok(ir);
         expect(after.datasets.t.rowCount).toBe(20_000);
+    });
+});
+
+describe('a state held by another process', () => {
+    it('is reported as PIPELINE_SQL_STATE_LOCKED, and usable once released', async () => {
+        ws = new Workspace();
+        ws.append('events', [{ id: 1 }]);
+        const ir = pipeline([streamingTable('t')], [appendFlow('t', 't', selectStar(stream('events')))], [catalogTable('events', 'id INT', 'json')]);
+        const here = path.dirname(fileURLToPath(import.meta.url));
+        const child = spawn(process.execPath, ['--import', 'tsx', path.join(here, '..', 'fixtures', 'lock-child.ts'), ws.state], { cwd: path.resolve(here, '..', '..', '..'), stdio: ['ignore', 'pipe', 'inherit'] });
+        try {
+            await new Promise<void>((resolve, reject) => {
+                child.stdout.on('data', chunk => (String(chunk).includes('LOCKED') ? resolve() : undefined));
+                child.on('exit', code => reject(new Error(`lock holder exited (${code})`)));
+            });
+            const error = await ws.fails(ir);
+            expect(error.class).toBe('PIPELINE_SQL_STATE_LOCKED');
+            expect(error.message).toContain('in use by another run');
+        } finally {
+            child.kill('SIGKILL');
+            await new Promise(resolve => child.once('exit', resolve));
+        }
+        expect((await ws.ok(ir)).datasets.t.rowCount).toBe(1);
     });
 });
