@@ -11,7 +11,7 @@ import { EngineError, ErrorClass, SampleDataError, PipelineDefinitionError } fro
 import type { CatalogTableIR, SourceSpan } from '../ir.js';
 import { javaPatternToStrftime } from '../sql/java-datetime.js';
 import { quoteIdent, quoteString } from '../sql/quote.js';
-import { parseSparkSchema, toDuckType, type Column } from '../sql/types.js';
+import { T, parseSparkSchema, toDuckType, type Column } from '../sql/types.js';
 
 /** Data file formats the catalog reads. */
 export type SampleFormat = 'csv' | 'json' | 'parquet';
@@ -249,21 +249,44 @@ export function emptyRelation(columns: Column[]): string {
     return `(SELECT ${columns.map(c => `CAST(NULL AS ${toDuckType(c.type)}) AS ${quoteIdent(c.name)}`).join(', ')} WHERE FALSE)`;
 }
 
-/** SQL (a parenthesised subquery) reading `files` of a source with the given column types. */
-export function readFilesSql(source: SampleSource, files: SampleFile[], columns: Column[]): string {
+/** The type of Spark's `_metadata` column of file sources. */
+export const METADATA_TYPE = T.struct([
+    { name: 'file_path', type: T.string },
+    { name: 'file_name', type: T.string },
+    { name: 'file_size', type: T.bigint },
+    { name: 'file_modification_time', type: T.timestamp },
+]);
+
+/** `struct_pack(...)` for `_metadata` from the reader's `filename` column and the files' stat. */
+function metadataSql(files: SampleFile[]): string {
+    const byFile = (value: (f: SampleFile) => string, type: string) =>
+        `CASE "filename" ${files.map(f => `WHEN ${quoteString(f.path)} THEN ${value(f)}`).join(' ')} ELSE CAST(NULL AS ${type}) END`;
+    return 'struct_pack(file_path := \'file:\' || "filename", file_name := parse_filename("filename"), '
+        + `file_size := ${byFile(f => `CAST(${f.size} AS BIGINT)`, 'BIGINT')}, `
+        + `file_modification_time := ${byFile(f => `CAST(epoch_ms(${Math.round(f.mtimeMs)}) AS TIMESTAMP)`, 'TIMESTAMP')})`;
+}
+
+/**
+ * SQL (a parenthesised subquery) reading `files` of a source with the given column types; with
+ * `metadata`, plus Spark's `_metadata` column (file path, name, size, modification time).
+ */
+export function readFilesSql(source: SampleSource, files: SampleFile[], columns: Column[], metadata = false): string {
     if (files.length === 0) {
-        return emptyRelation(columns);
+        return metadata ? `(SELECT *, CAST(NULL AS ${toDuckType(METADATA_TYPE)}) AS "_metadata" FROM ${emptyRelation(columns)})` : emptyRelation(columns);
     }
     const list = `[${files.map(f => quoteString(f.path)).join(', ')}]`;
     const columnStruct = `{${columns.map(c => `${quoteString(c.name)}: ${quoteString(toDuckType(c.type))}`).join(', ')}}`;
+    const withName = metadata ? ', filename = true' : '';
+    const select = (items: string) => (metadata ? `${items}, ${metadataSql(files)} AS "_metadata"` : items);
+    const star = metadata ? '* EXCLUDE ("filename")' : '*';
     switch (source.format) {
         case 'csv':
-            return `(SELECT * FROM read_csv(${list}, ${[...csvOptions(source), `columns = ${columnStruct}`, 'auto_detect = false', 'strict_mode = true'].join(', ')}))`;
+            return `(SELECT ${select(star)} FROM read_csv(${list}, ${[...csvOptions(source), `columns = ${columnStruct}`, 'auto_detect = false', 'strict_mode = true'].join(', ')}${withName}))`;
         case 'json':
-            return `(SELECT * FROM read_json(${list}, format = 'auto', columns = ${columnStruct}))`;
+            return `(SELECT ${select(star)} FROM read_json(${list}, format = 'auto', columns = ${columnStruct}${withName}))`;
         case 'parquet': {
-            const select = columns.map(c => `CAST("__p".${quoteIdent(c.name)} AS ${toDuckType(c.type)}) AS ${quoteIdent(c.name)}`).join(', ');
-            return `(SELECT ${select} FROM read_parquet(${list}, union_by_name = true) AS "__p")`;
+            const casts = columns.map(c => `CAST("__p".${quoteIdent(c.name)} AS ${toDuckType(c.type)}) AS ${quoteIdent(c.name)}`).join(', ');
+            return `(SELECT ${select(casts)} FROM read_parquet(${list}, union_by_name = true${withName}) AS "__p")`;
         }
     }
 }

@@ -20,6 +20,8 @@ import { T, formatType, isIntegral, isNumeric, isString, toDuckType, widerNumeri
 export interface ScopeColumn {
     name: string;
     type?: DataType;
+    /** A metadata column (Spark's `_metadata`): resolvable by name, left out of `*`. */
+    hidden?: boolean;
 }
 
 /** A FROM-able SQL fragment (a table name or a parenthesised subquery) and its columns. */
@@ -69,7 +71,15 @@ export class Scope {
         if (relations.some(r => r.columns === undefined)) {
             return undefined;
         }
-        return relations.flatMap(r => r.columns ?? []);
+        return relations.flatMap(r => r.columns ?? []).filter(c => !c.hidden);
+    }
+
+    /** Names of hidden columns under a star (to exclude them from the DuckDB `*`). */
+    hiddenColumns(qualifier?: string): string[] {
+        const relations = qualifier === undefined
+            ? this.relations
+            : this.relations.filter(r => r.alias?.toLowerCase() === qualifier.toLowerCase());
+        return [...new Set(relations.flatMap(r => (r.columns ?? []).filter(c => c.hidden).map(c => c.name)))];
     }
 
     /** Resolves a (possibly qualified) column reference to SQL and type. */
@@ -301,10 +311,11 @@ export class SparkTranslator {
             const qualifier = item.qualifier ? item.qualifier[item.qualifier.length - 1] : undefined;
             let sql = qualifier ? `${quoteIdent(qualifier)}.*` : '*';
             let columns = scope.allColumns(qualifier);
-            if (item.except && item.except.length > 0) {
-                sql += ` EXCLUDE (${item.except.map(quoteIdent).join(', ')})`;
-                const excluded = new Set(item.except.map(e => e.toLowerCase()));
-                columns = columns?.filter(c => !excluded.has(c.name.toLowerCase()));
+            const excluded = [...(item.except ?? []), ...scope.hiddenColumns(qualifier)];
+            if (excluded.length > 0) {
+                sql += ` EXCLUDE (${excluded.map(quoteIdent).join(', ')})`;
+                const names = new Set(excluded.map(e => e.toLowerCase()));
+                columns = columns?.filter(c => !names.has(c.name.toLowerCase()));
             }
             return { sql, columns };
         }
@@ -719,6 +730,11 @@ export class SparkTranslator {
                 return { sql: `(${left.sql} || ${right.sql})`, type: left.type?.kind === 'array' ? left.type : T.string };
             case '+':
             case '-':
+                // Spark keeps DATE ± an interval of whole days/months a DATE (DuckDB returns a TIMESTAMP).
+                if (left.type?.kind === 'date' && rightIR.kind === 'interval' && rightIR.microseconds === 0) {
+                    return { sql: `CAST((${left.sql} ${op} ${right.sql}) AS DATE)`, type: T.date };
+                }
+                return { sql: `(${left.sql} ${op} ${right.sql})`, type: arithmeticType(op, left.type, right.type) };
             case '*':
                 return { sql: `(${left.sql} ${op} ${right.sql})`, type: arithmeticType(op, left.type, right.type) };
             case '/': {

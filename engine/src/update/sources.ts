@@ -3,7 +3,7 @@
 // read_files, or a snapshot-version relation. A streaming read takes only what the flow has not
 // read yet — new files of a sample folder, rows of an append-only dataset beyond the flow's
 // position — and the new checkpoint is written in the same transaction as the flow's output.
-import { checkParquetColumns, emptyRelation, inferColumns, parquetArrivalSql, readFilesSql, resolveCatalogTable, resolveReadFiles, rootMessage, sampleError, sourceFiles, type SampleFile, type SampleSource } from '../catalog/sample-catalog.js';
+import { METADATA_TYPE, checkParquetColumns, inferColumns, parquetArrivalSql, readFilesSql, resolveCatalogTable, resolveReadFiles, rootMessage, sampleError, sourceFiles, type SampleFile, type SampleSource } from '../catalog/sample-catalog.js';
 import { EngineError, ErrorClass, PipelineDefinitionError, SampleDataError } from '../errors.js';
 import type { QueryIR, SourceSpan, TableRelationIR } from '../ir.js';
 import { forEachTableRelation } from '../ir-walk.js';
@@ -49,6 +49,8 @@ export class FlowSources {
 
     /** Resolves every table reference of a query (and of the views it reads). */
     async prepare(query: QueryIR, viewPath: string[] = []): Promise<void> {
+        // Spark's `_metadata` column of file sources is added only when the query mentions it.
+        const metadata = /"_metadata"/i.test(JSON.stringify(query));
         const relations: TableRelationIR[] = [];
         forEachTableRelation(query, r => relations.push(r));
         for (const relation of relations) {
@@ -68,7 +70,7 @@ export class FlowSources {
                     continue;
                 }
             }
-            this.resolved.set(relation, await this.resolve(relation));
+            this.resolved.set(relation, await this.resolve(relation, metadata));
         }
     }
 
@@ -105,7 +107,7 @@ export class FlowSources {
         return this.mode === 'stream' && (relation.streaming || this.forceStreaming.has(relation));
     }
 
-    private async resolve(relation: TableRelationIR): Promise<ResolvedRelation> {
+    private async resolve(relation: TableRelationIR, metadata: boolean): Promise<ResolvedRelation> {
         const source = relation.source;
         switch (source.kind) {
             case 'snapshot_version': {
@@ -120,9 +122,9 @@ export class FlowSources {
             case 'dataset':
                 return this.resolveDataset(relation, datasetKey(source.name));
             case 'catalog':
-                return this.resolveSample(relation, resolveCatalogTable(source.name, this.ctx.plan.pipeline.catalog, this.ctx.options.samplesDir, relation.span));
+                return this.resolveSample(relation, resolveCatalogTable(source.name, this.ctx.plan.pipeline.catalog, this.ctx.options.samplesDir, relation.span), metadata);
             case 'read_files':
-                return this.resolveSample(relation, resolveReadFiles(source.path, source.options, this.ctx.options.rootDir, this.ctx.options.samplesDir, relation.span));
+                return this.resolveSample(relation, resolveReadFiles(source.path, source.options, this.ctx.options.rootDir, this.ctx.options.samplesDir, relation.span), metadata);
             case 'cte':
                 throw new EngineError(ErrorClass.internal, 'CTE references are resolved by the translator.');
         }
@@ -152,7 +154,7 @@ export class FlowSources {
         return { sql: `(${select} WHERE ${quoteIdent(ROW_ID)} > ${position})`, columns };
     }
 
-    private async resolveSample(relation: TableRelationIR, source: SampleSource): Promise<ResolvedRelation> {
+    private async resolveSample(relation: TableRelationIR, source: SampleSource, metadata: boolean): Promise<ResolvedRelation> {
         const all = sourceFiles(source);
         const columns = await inferColumns(this.ctx.db, source, all).catch(error => {
             throw error instanceof SampleDataError ? error.withContext({ span: relation.span }) : error;
@@ -182,7 +184,8 @@ export class FlowSources {
         if (arrival) {
             this.arrivals.set(relation, { sql: arrival, files: files.length });
         }
-        return { sql: files.length === 0 ? emptyRelation(columns) : readFilesSql(source, files, columns), columns };
+        const hidden = metadata ? [{ name: '_metadata', type: METADATA_TYPE, hidden: true }] : [];
+        return { sql: readFilesSql(source, files, columns, metadata), columns: [...columns, ...hidden] };
     }
 
     /**

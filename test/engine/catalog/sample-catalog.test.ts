@@ -89,6 +89,16 @@ describe('sample catalog', () => {
         const error = await ws.fails(ir);
         expect(error).toMatchObject({ class: 'PIPELINE_SQL_STREAMING_SOURCE_CHANGED', file });
     });
+
+    it('file sources offer Spark\'s _metadata column, which * leaves out', async () => {
+        ws = new Workspace();
+        const file = ws.write('feed/a.jsonl', '{"id": 1}\n');
+        const metadata = (name: string) => ({ kind: 'field' as const, expr: col('_metadata'), field: name });
+        const ir = pipeline([streamingTable('s')], [appendFlow('s', 's', select(['*', [metadata('file_path'), 'source_file'], [metadata('file_name'), 'name']], { from: [stream('feed')] }))],
+            [catalogTable('feed', 'id INT', 'json')]);
+        const result = await ws.ok(ir);
+        expect(result.datasets.s.rows).toEqual([{ id: 1, source_file: `file:${file}`, name: 'a.jsonl' }]);
+    });
 });
 
 describe('bad sample data', () => {
