@@ -191,20 +191,21 @@ export function bitemporalFoldSql(layout: CdcLayout, events: string): string {
     const keys = keyList(layout);
     const sysType = layout.sysType!;
     const using = layout.keys.map(k => q(k.name)).join(', ');
-    const steps = `SELECT DISTINCT ${keys}, ${q(SYS)} AS "__psql_step" FROM ${events}`;
-    const expanded = `SELECT "__e".*, "__st"."__psql_step" FROM ${events} AS "__e" JOIN (${steps}) AS "__st" USING (${using}) `
+    // Each key's belief steps (its distinct system times), numbered in order; computed once.
+    const index = `SELECT ${keys}, "__psql_step", dense_rank() OVER (PARTITION BY ${keys} ORDER BY ${orderKey('"__psql_step"', sysType)}) AS "__psql_i" `
+        + `FROM (SELECT DISTINCT ${keys}, ${q(SYS)} AS "__psql_step" FROM ${events})`;
+    const expanded = `SELECT "__e".*, "__st"."__psql_step" FROM ${events} AS "__e" JOIN "__psql_x" AS "__st" USING (${using}) `
         + `WHERE ${orderKey(`"__e".${q(SYS)}`, sysType)} <= ${orderKey('"__st"."__psql_step"', sysType)}`;
     const partition = `${keys}, "__psql_step"`;
     const beliefs = scd2VersionsSql(layout, `(${expanded})`, partition);
-    const index = `SELECT ${keys}, "__psql_step", dense_rank() OVER (PARTITION BY ${keys} ORDER BY ${orderKey('"__psql_step"', sysType)}) AS "__psql_i" FROM (${steps})`;
-    const indexed = `SELECT "__v".*, "__x"."__psql_i" FROM (${beliefs}) AS "__v" JOIN (${index}) AS "__x" USING (${using}, "__psql_step")`;
+    const indexed = `SELECT "__v".*, "__x"."__psql_i" FROM (${beliefs}) AS "__v" JOIN "__psql_x" AS "__x" USING (${using}, "__psql_step")`;
     const islands = `SELECT *, "__psql_i" - row_number() OVER (PARTITION BY ${keys}, "__psql_d", "__psql_s", "__psql_e" ORDER BY "__psql_i") AS "__psql_g" FROM (${indexed})`;
     const grouped = `SELECT ${keys}, "__psql_d", "__psql_s", "__psql_e", min("__psql_i") AS "__psql_i0", max("__psql_i") AS "__psql_i1" `
         + `FROM (${islands}) GROUP BY ${keys}, "__psql_d", "__psql_s", "__psql_e", "__psql_g"`;
     const keyJoin = (alias: string): string => layout.keys.map(k => `"__g".${q(k.name)} = ${alias}.${q(k.name)}`).join(' AND ');
-    return `SELECT ${layout.keys.map(k => `"__g".${q(k.name)}`).join(', ')}${layout.data.length ? ', ' : ''}`
+    return `WITH "__psql_x" AS MATERIALIZED (${index}) SELECT ${layout.keys.map(k => `"__g".${q(k.name)}`).join(', ')}${layout.data.length ? ', ' : ''}`
         + `${layout.data.map(c => `struct_extract("__g"."__psql_d", ${quoteString(c.name)}) AS ${q(c.name)}`).join(', ')}, `
         + '"__g"."__psql_s" AS "__START_AT", "__g"."__psql_e" AS "__END_AT", "__i0"."__psql_step" AS "__SYSTEM_START_AT", "__i1"."__psql_step" AS "__SYSTEM_END_AT" '
-        + `FROM (${grouped}) AS "__g" JOIN (${index}) AS "__i0" ON ${keyJoin('"__i0"')} AND "__i0"."__psql_i" = "__g"."__psql_i0" `
-        + `LEFT JOIN (${index}) AS "__i1" ON ${keyJoin('"__i1"')} AND "__i1"."__psql_i" = "__g"."__psql_i1" + 1`;
+        + `FROM (${grouped}) AS "__g" JOIN "__psql_x" AS "__i0" ON ${keyJoin('"__i0"')} AND "__i0"."__psql_i" = "__g"."__psql_i0" `
+        + `LEFT JOIN "__psql_x" AS "__i1" ON ${keyJoin('"__i1"')} AND "__i1"."__psql_i" = "__g"."__psql_i1" + 1`;
 }
