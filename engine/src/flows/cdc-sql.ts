@@ -11,10 +11,15 @@ import { quoteIdent, quoteString } from '../sql/quote.js';
 import type { Column } from '../sql/types.js';
 import type { DataType } from '../ir.js';
 
+/** Event column: the SEQUENCE BY value. */
 export const SEQ = '__psql_seq';
+/** Event column: the SYSTEM SEQUENCE BY value (bitemporal). */
 export const SYS = '__psql_sys';
+/** Event column: 0 upsert, 1 delete, 2 truncate. */
 export const KIND = '__psql_kind';
+/** Event column: the COLUMNS TO UPDATE array. */
 export const CTU = '__psql_ctu';
+/** Event column: arrival number (order of arrival across updates). */
 export const ARR = '__psql_arr';
 
 /** Which columns an upsert authors (spec 7.2). */
