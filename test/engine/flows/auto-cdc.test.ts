@@ -82,6 +82,17 @@ describe('AUTO CDC stored as SCD type 1', () => {
         expect(rowsOf(result.datasets.t.rows, 'id', 'name', 'city')).toEqual(expected([1, null, 'Paris']));
     });
 
+    it('IGNORE NULL UPDATES applies per nested field of a struct column', async () => {
+        ws = new Workspace();
+        const ir = pipeline([streamingTable('t')], [autoCdc('f', 't', stream('src'), { keys: ['id'], sequenceBy: col('seq'), ignoreNullUpdates: sel.all(), columns: sel.except('seq') })],
+            [catalogTable('src', 'id INT, addr STRUCT<street: STRING, city: STRING>, seq INT', 'json')]);
+        ws.append('src', [{ id: 1, addr: { street: 'Main', city: 'Paris' }, seq: 1 }]);
+        await ws.ok(ir);
+        ws.append('src', [{ id: 1, addr: { street: null, city: 'Lyon' }, seq: 2 }]);
+        const result = await ws.ok(ir);
+        expect(result.datasets.t.rows).toEqual([{ id: 1, addr: { street: 'Main', city: 'Lyon' } }]);
+    });
+
     it('partial updates for one key in one batch combine per column, latest authoring event first (spec 7.2)', async () => {
         ws = new Workspace();
         ws.append('src', [
