@@ -438,7 +438,8 @@ export type ExprIR =
     | JsonPathExprIR
     | SubqueryExprIR
     | ExistsExprIR
-    | SnapshotVersionExprIR;
+    | SnapshotVersionExprIR
+    | ParameterExprIR;
 
 /**
  * A typed literal. `value` by type: `null` for NULL (any type, `void` when untyped); boolean;
@@ -687,5 +688,16 @@ export interface ExistsExprIR {
 export interface SnapshotVersionExprIR {
     kind: 'snapshot_version';
     which: 'current' | 'last';
+    span?: SourceSpan;
+}
+
+/**
+ * A pipeline parameter (`${name}` or `:name`): the value of `name` in `PipelineIR.conf`, a string
+ * literal cast to `type` when given. An unknown name is an UNBOUND_SQL_PARAMETER error.
+ */
+export interface ParameterExprIR {
+    kind: 'parameter';
+    name: string;
+    type?: DataType;
     span?: SourceSpan;
 }

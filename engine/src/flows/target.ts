@@ -20,6 +20,7 @@ export async function tableColumns(ctx: UpdateContext, key: string): Promise<Col
 export function exprTranslator(ctx: UpdateContext): SparkTranslator {
     return new SparkTranslator({
         now: ctx.options.now,
+        conf: ctx.plan.pipeline.conf,
         resolveTable: relation => {
             throw new EngineError(ErrorClass.invalidPipeline, 'This expression cannot read tables.', { span: relation.span });
         },

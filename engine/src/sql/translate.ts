@@ -37,6 +37,8 @@ export interface TranslateEnv {
     resolveTable(relation: TableRelationIR, translator: SparkTranslator): ResolvedRelation;
     /** The update's fixed clock. */
     now: { date: string; timestamp: string };
+    /** Pipeline configuration, for parameters (`${name}`). */
+    conf?: Record<string, string>;
 }
 
 /** One relation visible in a scope. */
@@ -698,6 +700,14 @@ export class SparkTranslator {
             case 'exists': {
                 const sub = this.query(e.query, scope);
                 return { sql: `(${e.not ? 'NOT ' : ''}EXISTS (${sub.sql}))`, type: T.boolean };
+            }
+            case 'parameter': {
+                const value = Object.entries(this.env.conf ?? {}).find(([k]) => k.toLowerCase() === e.name.toLowerCase())?.[1];
+                if (value === undefined) {
+                    throw new UnsupportedFeatureError('UNBOUND_SQL_PARAMETER', `The parameter '${e.name}' has no value: set it in the pipeline configuration.`, { span: e.span });
+                }
+                const text: Translated = { sql: quoteString(value), type: T.string };
+                return e.type ? castExpr(text, e.type, false) : text;
             }
             case 'snapshot_version': {
                 const relation: TableRelationIR = { kind: 'table', source: { kind: 'snapshot_version', which: e.which }, streaming: false, span: e.span };

@@ -83,6 +83,7 @@ export class FlowSources {
     translator(): SparkTranslator {
         return new SparkTranslator({
             now: this.ctx.options.now,
+            conf: this.ctx.plan.pipeline.conf,
             resolveTable: (relation, translator) => this.lookup(relation, translator),
         });
     }

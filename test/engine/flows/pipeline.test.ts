@@ -129,6 +129,18 @@ describe('append flows and the dependency graph', () => {
     });
 });
 
+describe('pipeline parameters', () => {
+    it('${name} takes its value from the pipeline configuration; an unknown name is UNBOUND_SQL_PARAMETER', async () => {
+        ws = new Workspace();
+        ws.append('events', [{ id: 1, kind: 'a', amount: 5 }, { id: 2, kind: 'b', amount: 50 }]);
+        const threshold = { kind: 'parameter' as const, name: 'min_amount', type: { kind: 'int' as const } };
+        const ir = pipeline([materializedView('m')], [mvFlow('m', select([col('id')], { from: [table('events')], where: gt(col('amount'), threshold) }))], [events], { min_amount: '10' });
+        expect(rowsOf((await ws.ok(ir)).datasets.m.rows, 'id')).toEqual(expected([2]));
+        const unbound = pipeline([materializedView('m')], [mvFlow('m', select([col('id')], { from: [table('events')], where: gt(col('amount'), threshold) }))], [events]);
+        expect((await ws.fails(unbound)).class).toBe('UNBOUND_SQL_PARAMETER');
+    });
+});
+
 describe('expectations', () => {
     it('FAIL UPDATE fails the update with EXPECTATION_VIOLATION and commits nothing of it', async () => {
         ws = new Workspace();
