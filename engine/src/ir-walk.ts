@@ -161,16 +161,3 @@ export function childExprs(expr: ExprIR): ExprIR[] {
             return [];
     }
 }
-
-/** Column names referenced (unqualified last part) anywhere in an expression; used for checks. */
-export function referencedColumns(expr: ExprIR): string[] {
-    const out: string[] = [];
-    const walk = (e: ExprIR): void => {
-        if (e.kind === 'column') {
-            out.push(e.parts[e.parts.length - 1]);
-        }
-        childExprs(e).forEach(walk);
-    };
-    walk(expr);
-    return out;
-}

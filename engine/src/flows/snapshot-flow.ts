@@ -8,7 +8,7 @@
 import { toRows } from '../db/values.js';
 import { EngineError, ErrorClass, PipelineRuntimeError } from '../errors.js';
 import type { DatasetIR, QueryIR, SnapshotFlowIR } from '../ir.js';
-import { quoteIdent, quoteQualified, quoteString } from '../sql/quote.js';
+import { quoteIdent, quoteString } from '../sql/quote.js';
 import { autoName } from '../sql/translate.js';
 import { formatType, isOrderable, sameType, toDuckType, type Column } from '../sql/types.js';
 import type { UpdateContext } from '../update/context.js';
@@ -281,6 +281,3 @@ async function applyAsEvents(ctx: UpdateContext, flow: SnapshotFlowIR, dataset: 
     ctx.addChanges(key, result);
     await ctx.dropTemp(ev);
 }
-
-/** Qualified name helper (kept for symmetry with other flows). */
-export const snapTable = (flow: string, role: string) => quoteQualified('snap', `${flow}__${role}`);

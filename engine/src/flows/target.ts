@@ -6,7 +6,7 @@ import { EngineError, ErrorClass, PipelineRuntimeError } from '../errors.js';
 import type { ColumnIR, DatasetIR, SourceSpan } from '../ir.js';
 import { quoteIdent } from '../sql/quote.js';
 import { Scope, SparkTranslator, castExpr } from '../sql/translate.js';
-import { formatType, sameType, toDuckType, type Column } from '../sql/types.js';
+import { sameType, toDuckType, type Column } from '../sql/types.js';
 import type { DatasetChanges, UpdateContext } from '../update/context.js';
 import { ROW_ID } from '../update/sources.js';
 
@@ -253,7 +253,3 @@ export async function diffRows(ctx: UpdateContext, before: string, after: string
     };
 }
 
-/** Describes a type for messages. */
-export function typeText(column: Column): string {
-    return `${column.name} ${formatType(column.type)}`;
-}

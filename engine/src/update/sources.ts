@@ -7,7 +7,7 @@ import { METADATA_TYPE, checkParquetColumns, inferColumns, parquetArrivalSql, re
 import { EngineError, ErrorClass, PipelineDefinitionError, SampleDataError } from '../errors.js';
 import type { QueryIR, SourceSpan, TableRelationIR } from '../ir.js';
 import { forEachTableRelation } from '../ir-walk.js';
-import { quoteIdent, quoteString } from '../sql/quote.js';
+import { quoteIdent } from '../sql/quote.js';
 import { SparkTranslator, type ResolvedRelation, type TranslatedQuery } from '../sql/translate.js';
 import type { Column } from '../sql/types.js';
 import type { UpdateContext } from './context.js';
@@ -231,17 +231,7 @@ export class FlowSources {
     }
 }
 
-/** A one-row relation holding a snapshot version value (the column keeps its name and type). */
-export function versionRelation(table: string): ResolvedRelation {
-    return { sql: `(SELECT * FROM ${table})` };
-}
-
 /** The typed empty relation used for last_snapshot_version() before the first commit. */
 export function emptyVersionRelation(name: string, duckType: string): string {
     return `(SELECT CAST(NULL AS ${duckType}) AS ${quoteIdent(name)} WHERE FALSE)`;
-}
-
-/** Literal SQL helper used by flows. */
-export function sqlString(value: string): string {
-    return quoteString(value);
 }
