@@ -364,10 +364,8 @@ export async function applyScd1Compact(ctx: UpdateContext, dataset: DatasetIR, k
  */
 async function ensureScd1View(ctx: UpdateContext, dataset: DatasetIR, key: string, layout: CdcLayout, outputColumns: Column[], writer: CdcWriter): Promise<void> {
     const table = ctx.store.datasetTable(key);
-    if (await ctx.store.isView('ds', key)) {
-        return;
-    }
-    if (await ctx.store.tableExists('ds', key)) {
+    // Recreated on every update (cheap), so a changed declared schema takes effect at once.
+    if (await ctx.store.tableExists('ds', key) && !(await ctx.store.isView('ds', key))) {
         await ctx.db.run(`DROP TABLE ${table}`);
     }
     const state = ctx.store.stateTable('cdc', key, 'state');
@@ -397,8 +395,10 @@ async function ensureScd1View(ctx: UpdateContext, dataset: DatasetIR, key: strin
     } else {
         items = outputColumns.map(c => q(c.name));
     }
-    await ctx.db.run(`CREATE VIEW ${table} AS SELECT ${items.join(', ')} FROM ${state} WHERE ${visible}`);
-    await ctx.store.setDataset(key, { kind: dataset.kind, appendOnly: false, nextRowId: 1n });
+    await ctx.db.run(`CREATE OR REPLACE VIEW ${table} AS SELECT ${items.join(', ')} FROM ${state} WHERE ${visible}`);
+    if (!(await ctx.store.dataset(key))) {
+        await ctx.store.setDataset(key, { kind: dataset.kind, appendOnly: false, nextRowId: 1n });
+    }
 }
 
 /** Declared NOT NULL columns of a view-backed target are checked on the rows an update changed. */

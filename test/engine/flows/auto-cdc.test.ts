@@ -115,6 +115,18 @@ describe('AUTO CDC stored as SCD type 1', () => {
         expect(rowsOf(result.datasets.t.rows, 'id', 'name', 'city')).toEqual(expected([1, null, 'Rome']));
     });
 
+    it('a declared schema of an SCD1 target types its columns, also after the declaration changes', async () => {
+        ws = new Workspace();
+        const declared = (columns: string) => pipeline([streamingTable('t', { columns })], [
+            autoCdc('t_cdc', 't', stream('src'), { keys: ['id'], sequenceBy: col('seq'), deleteWhen: deletes, columns: sel.except('op', 'seq') }),
+        ], [catalogTable('src', schema, 'json')]);
+        ws.append('src', [{ id: 1, name: 'a', city: 'x', seq: 1, op: 'UPSERT' }]);
+        let result = await ws.ok(declared('id BIGINT, name STRING, city STRING'));
+        expect(result.datasets.t.columns.map(c => c.type)).toEqual(['BIGINT', 'STRING', 'STRING']);
+        result = await ws.ok(declared('id BIGINT, name STRING, city STRING, note STRING'));
+        expect(result.datasets.t.rows).toEqual([{ id: 1, name: 'a', city: 'x', note: null }]);
+    });
+
     it('COLUMNS (list) keeps the source column order', async () => {
         ws = new Workspace();
         ws.append('src', [{ id: 1, name: 'a', city: 'x', seq: 1, op: 'UPSERT' }]);
