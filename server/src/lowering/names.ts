@@ -31,8 +31,9 @@ export class PipelineParameters {
         return text.replace(parameterPattern, (_match, name: string) => {
             const value = this.lookup(name);
             if (value === undefined) {
+                const where = text === `\${${name}}` ? '' : ` (in '${text}')`;
                 throw new LoweringError(LoweringErrorClass.unboundParameter,
-                    `The pipeline parameter '\${${name}}' in '${text}' has no value; define it under 'configuration:' in spark-pipeline.yml or with SET ${name} = ... .`, span);
+                    `The pipeline parameter '\${${name}}'${where} has no value; define it under 'configuration:' in spark-pipeline.yml or with SET ${name} = ... .`, span);
             }
             return value;
         });

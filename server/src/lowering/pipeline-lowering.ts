@@ -46,6 +46,8 @@ export function lowerPipeline(services: PipelineSqlServices, sources: PipelineSo
 class PipelineLowering {
     private readonly problems: LoweringProblem[] = [];
     private readonly conf: Record<string, string>;
+    /** SET values as written (a string keeps its quotes), for `${name}` standing alone as an expression. */
+    private readonly rawConf: Record<string, string>;
     private readonly defaults: { catalog?: string; schema?: string };
     private readonly parameters: PipelineParameters;
     private readonly names: PipelineNames;
@@ -55,6 +57,7 @@ class PipelineLowering {
     constructor(private readonly services: PipelineSqlServices, private readonly sources: PipelineSources) {
         const settings = sources.settings ?? { configuration: {} };
         this.conf = { ...settings.configuration };
+        this.rawConf = { ...settings.configuration };
         this.defaults = { catalog: settings.catalog, schema: settings.schema };
         for (const statement of this.statements(sources.documents)) {
             if (ast.isSetStatement(statement) || ast.isUseStatement(statement)) {
@@ -78,10 +81,11 @@ class PipelineLowering {
             defaults: this.defaults,
             parameters: this.parameters,
         };
+        const rawParameters = new PipelineParameters(this.rawConf);
         this.queries = new QueryLowering({
             parameters: this.parameters,
             resolveTable: ref => resolveTableSource(ref, this.names),
-            parseParameterValue: value => this.parseExpression(value),
+            parseParameterValue: (name, value) => this.parseExpression(rawParameters.lookup(name) ?? value),
         });
     }
 
@@ -137,6 +141,7 @@ class PipelineLowering {
             this.defaults.schema = statement.target;
         } else if (statement.key !== undefined && statement.value !== undefined) {
             this.conf[statement.key] = statement.value;
+            this.rawConf[statement.key] = GrammarUtils.findNodeForProperty(statement.$cstNode, 'value')?.text ?? statement.value;
         }
     }
 
@@ -652,6 +657,13 @@ function describeStatement(statement: ast.Statement): string {
         case ast.CreateNamespace.$type: return `CREATE ${statement.kind}`;
         case ast.Expectation.$type: return 'An expectation outside a dataset definition';
         case ast.Query.$type: return 'A query on its own';
-        default: return statement.$type;
+        case ast.CreateStreamingTable.$type: return 'CREATE STREAMING TABLE';
+        case ast.CreateMaterializedView.$type: return 'CREATE MATERIALIZED VIEW';
+        case ast.CreateView.$type: return 'CREATE VIEW';
+        case ast.CreateTable.$type: return 'CREATE TABLE';
+        case ast.CreateFlow.$type: return 'CREATE FLOW';
+        case ast.ApplyChanges.$type: return 'APPLY CHANGES';
+        case ast.SetStatement.$type: return 'SET';
+        case ast.UseStatement.$type: return 'USE';
     }
 }
