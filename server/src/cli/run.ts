@@ -2,6 +2,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { LangiumDocument } from 'langium';
 import { URI } from 'langium';
+import { YAMLParseError } from 'yaml';
 import { NodeFileSystem } from 'langium/node';
 import {
     readState, runUpdate, type DatasetResult, type PipelineIR, type ProgressEvent, type UpdateErrorInfo, type UpdateSuccess,
@@ -139,9 +140,6 @@ export function displayPath(file: string): string {
  */
 export async function runCommand(args: string[], io: RunIO = defaultIO, services?: { shared: PipelineSqlServices['shared']; PipelineSql: PipelineSqlServices }): Promise<number> {
     const options = parseRunArguments(args);
-    const root = resolvePipelineRoot(options.root);
-    const samplesDir = path.resolve(options.samples ?? path.join(root.root, 'samples'));
-    const stateDir = path.resolve(options.state ?? path.join(root.root, '.pipeline-sql'));
     const limit = options.limit ?? (options.json ? 1000 : 20);
     const fail = (error: UpdateErrorInfo, extra: { diagnostics?: CliDiagnostic[]; datasets?: Record<string, DatasetResult> } = {}): number => {
         const shown = { ...error, ...(error.file ? { file: displayPath(error.file) } : {}) };
@@ -153,6 +151,19 @@ export async function runCommand(args: string[], io: RunIO = defaultIO, services
         return 1;
     };
 
+    let root: PipelineRoot;
+    try {
+        root = resolvePipelineRoot(options.root);
+    } catch (error) {
+        if (error instanceof YAMLParseError) {
+            const file = findSpecFile(path.resolve(options.root)) ?? path.resolve(options.root);
+            const pos = error.linePos?.[0];
+            return fail({ class: 'PIPELINE_SQL_INVALID_PROJECT_FILE', message: `${displayPath(file)} is not valid YAML: ${error.message.split('\n')[0]}`, file, ...(pos ? { line: pos.line, column: pos.col } : {}) });
+        }
+        throw error;
+    }
+    const samplesDir = path.resolve(options.samples ?? path.join(root.root, 'samples'));
+    const stateDir = path.resolve(options.state ?? path.join(root.root, '.pipeline-sql'));
     if (root.files.length === 0) {
         return fail({ class: 'PIPELINE_SQL_NO_SOURCES', message: `No pipeline SQL files in ${displayPath(root.root)}${root.specFile ? ` (the libraries of ${path.basename(root.specFile)} match none)` : ''}.` });
     }
