@@ -29,7 +29,9 @@ export interface RunArguments {
 /** The usage line of `run`, shown by `pipeline-sql --help`. */
 export const runUsage = `pipeline-sql run <root> [--json] [--full-refresh] [--refresh a,b] [--now 'yyyy-MM-dd HH:mm:ss']
                    [--state dir] [--samples dir] [--limit n]
-                                         run one update of the pipeline in <root> on its sample data`;
+                                         run one update of the pipeline in <root> on its sample data
+                                         (state in <root>/.pipeline-sql, samples in <root>/samples;
+                                         --limit: rows shown per dataset, 20, or 1000 with --json)`;
 
 const NOW_PATTERN = /^\d{4}-\d{2}-\d{2}( \d{2}:\d{2}:\d{2}(\.\d{1,6})?)?$/;
 
@@ -284,7 +286,7 @@ function problemDiagnostic(problem: LoweringProblem): CliDiagnostic {
  * A one-line progress display on stderr (a terminal only): shown once an update has taken longer than
  * half a second, so that quick runs print nothing extra, and redrawn with the elapsed time.
  */
-class ProgressLine {
+export class ProgressLine {
     private readonly started = Date.now();
     private message = 'Starting update';
     private shown = false;

@@ -166,14 +166,15 @@ class PipelineLowering {
 
     private configure(statement: ConfigStatement): void {
         if (ast.isUseStatement(statement)) {
+            // USE CATALOG c; USE [SCHEMA|DATABASE|NAMESPACE] [c.]s.
             const parts = statement.name.split('.');
             if (statement.scope === 'CATALOG') {
                 this.defaults.catalog = parts[0];
-            } else if (parts.length >= 2 && statement.scope !== 'SCHEMA' && statement.scope !== 'DATABASE') {
-                this.defaults.catalog = parts[0];
-                this.defaults.schema = parts[1];
-            } else {
+            } else if (parts.length >= 2) {
+                this.defaults.catalog = parts[parts.length - 2];
                 this.defaults.schema = parts[parts.length - 1];
+            } else {
+                this.defaults.schema = parts[0];
             }
             return;
         }

@@ -6,9 +6,9 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { promisify } from 'node:util';
-import { afterEach, beforeEach, describe, expect, test } from 'vitest';
+import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
 import { CliUsageError } from '../../../server/src/cli/check.js';
-import { parseRunArguments, runCommand } from '../../../server/src/cli/run.js';
+import { parseRunArguments, ProgressLine, runCommand } from '../../../server/src/cli/run.js';
 import { repoRoot } from '../../helpers/parse.js';
 
 let root: string;
@@ -224,5 +224,29 @@ describe('the built CLI', () => {
         expect(JSON.parse(stdout)).toMatchObject({ ok: true, datasets: { users: { rowCount: 3 } } });
         const usage = await promisify(execFile)(process.execPath, [cli, 'run', root, '--limit', 'x']).catch((e: { code: number; stderr: string }) => e);
         expect(usage).toMatchObject({ code: 2, stderr: "pipeline-sql: --limit takes a number of rows, not 'x'\n" });
+    });
+});
+
+describe('the progress display', () => {
+    test('stays silent for half a second, then shows the current step with the elapsed time, and is erased at the end', () => {
+        vi.useFakeTimers();
+        try {
+            let written = '';
+            const progress = new ProgressLine(text => { written += text; });
+            progress.update({ phase: 'flow', index: 1, total: 2, flow: 'users_cdc', dataset: 'users', message: "Running flow 'users_cdc' into 'users'" });
+            expect(written).toBe('');
+            vi.advanceTimersByTime(750);
+            // Redrawn every 250 ms once shown: at 0.5 s and at 0.75 s.
+            expect(written).toBe("\r\x1b[K[1/2] Running flow 'users_cdc' into 'users' (0.5 s)\r\x1b[K[1/2] Running flow 'users_cdc' into 'users' (0.8 s)");
+            progress.update({ phase: 'commit', message: 'Committing' });
+            expect(written.endsWith('\r\x1b[KCommitting (0.8 s)')).toBe(true);
+            progress.clear();
+            expect(written.endsWith('\r\x1b[K')).toBe(true);
+            const length = written.length;
+            vi.advanceTimersByTime(1000);
+            expect(written.length).toBe(length);
+        } finally {
+            vi.useRealTimers();
+        }
     });
 });
