@@ -391,7 +391,7 @@ function withSpan(expr: ExprIR, span: SourceSpan): ExprIR {
 }
 
 /** The name Spark gives a struct field from its value: a column's (last) name, a field's name, else `col<n>`. */
-export function fieldNameOf(expr: ast.Expression, index: number): string {
+function fieldNameOf(expr: ast.Expression, index: number): string {
     if (ast.isColumnReference(expr)) {
         return expr.parts[expr.parts.length - 1];
     }

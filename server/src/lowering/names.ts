@@ -151,8 +151,3 @@ export function nameParts(node: AstNode, property: string, parameters: PipelineP
 export function withoutLive(parts: string[]): string[] {
     return parts.length > 1 && parts[0].toLowerCase() === 'live' ? parts.slice(1) : parts;
 }
-
-/** Case-insensitive equality of identifiers, as Spark compares them. */
-export function sameIdentifier(a: string, b: string): boolean {
-    return a.toLowerCase() === b.toLowerCase();
-}
