@@ -1,7 +1,9 @@
 import type { Diagnostic } from 'vscode-languageserver';
-import type { LangiumCoreServices, LangiumDocument, Lexer, ParseResult, ValidationOptions } from 'langium';
-import { DefaultDocumentValidator } from 'langium';
-import { IssueCodes } from './issue-codes.js';
+import type { AstNode, LangiumDocument, Lexer, ParseResult, ValidationOptions } from 'langium';
+import { Cancellation, DefaultDocumentValidator, AstUtils } from 'langium';
+import type { PipelineSqlServices } from '../pipeline-sql-module.js';
+import type { PipelineRegistry } from '../pipeline/pipeline-registry.js';
+import { IssueCodes, Issues } from './issue-codes.js';
 
 type ParserError = ParseResult['parserErrors'][number];
 
@@ -13,15 +15,27 @@ type ParserError = ParseResult['parserErrors'][number];
  * - One syntax error per statement: after the first error the parser recovers and often reports
  *   follow-on errors that only restate the first one. Statements are delimited lexically (by `;` and
  *   notebook cell breaks), so an error in one statement never hides or adds errors in another.
+ * - A syntax error where AUTO CDC expects its KEYS list is `AUTOCDC_EMPTY_KEYS` (rule V1).
  * - No diagnostics for unresolved dataset references (see {@link processLinkingErrors}).
+ * - The sample catalog files (`samples/*.sql`) get syntax errors only: they declare source tables,
+ *   not pipeline datasets.
  */
 export class PipelineSqlDocumentValidator extends DefaultDocumentValidator {
 
     private readonly lexer: Lexer;
+    private readonly registry: PipelineRegistry;
 
-    constructor(services: LangiumCoreServices) {
+    constructor(services: PipelineSqlServices) {
         super(services);
         this.lexer = services.parser.Lexer;
+        this.registry = services.pipeline.Registry;
+    }
+
+    protected override async validateAst(rootNode: AstNode, options: ValidationOptions, cancelToken = Cancellation.CancellationToken.None): Promise<Diagnostic[]> {
+        if (this.registry.membershipOf(AstUtils.getDocument(rootNode).uri).role === 'catalog') {
+            return [];
+        }
+        return super.validateAst(rootNode, options, cancelToken);
     }
 
     protected override processLexingErrors(parseResult: ParseResult, diagnostics: Diagnostic[], options: ValidationOptions): void {
@@ -48,6 +62,15 @@ export class PipelineSqlDocumentValidator extends DefaultDocumentValidator {
         const start = diagnostics.length;
         super.processParsingErrors({ ...parseResult, parserErrors: firstPerStatement }, diagnostics, options);
         markSyntaxErrors(diagnostics, start);
+        // The parser reports errors in the order given, one per statement, so indexes line up.
+        firstPerStatement.forEach((error, i) => {
+            const diagnostic = diagnostics[start + i];
+            if (diagnostic && isMissingKeys(error)) {
+                diagnostic.code = Issues.AutoCdcEmptyKeys.code;
+                diagnostic.message = Issues.AutoCdcEmptyKeys.message({ detail: diagnostic.message });
+                diagnostic.data = { code: Issues.AutoCdcEmptyKeys.code, missing: /expected KEYS/.test(error.message) };
+            }
+        });
     }
 
     /**
@@ -65,6 +88,24 @@ export class PipelineSqlDocumentValidator extends DefaultDocumentValidator {
             .filter(token => token.tokenType.name === ';' || token.tokenType.name === 'CELL_BREAK')
             .map(token => token.startOffset);
     }
+}
+
+/**
+ * Whether a parser error is about the KEYS list of an AUTO CDC flow: the keyword is missing
+ * (`expected KEYS`) or the list is empty (`KEYS ()`). Rule names in Chevrotain's rule stack may carry
+ * invisible suffixes, hence the prefix match.
+ */
+function isMissingKeys(error: ParserError): boolean {
+    const stack = ((error as ParserError & { context?: { ruleStack?: string[] } }).context?.ruleStack ?? []).map(r => r.replace(/[^\w]/g, ''));
+    const inSpec = stack.some(r => r === 'AutoCdcSpec' || r === 'SnapshotSpec');
+    if (!inSpec) {
+        return false;
+    }
+    if (/expected KEYS\.?$/.test(error.message)) {
+        return true;
+    }
+    const keys = stack.lastIndexOf('ColumnNameList');
+    return keys >= 0 && (stack[keys - 1] === 'AutoCdcSpec' || stack[keys - 1] === 'SnapshotSpec') && error.token.image === ')';
 }
 
 /** Where a parser error is: its token, or for an error at the end of input, the token before it. */
