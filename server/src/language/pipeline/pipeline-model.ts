@@ -295,7 +295,7 @@ export class PipelineModel {
                 const inputs: InputInfo[] = [];
                 for (const input of draft.inputs) {
                     if (ast.isTableFunctionCall(input.node)) {
-                        inputs.push({ ...input, name: input.node.$cstNode?.text ?? functionName(input.node) });
+                        inputs.push({ ...input, name: `${input.node.name}(${input.node.args.map(a => a.$cstNode?.text ?? '').join(', ')})` });
                         continue;
                     }
                     const resolved = input.node.ref.ref;

@@ -51,10 +51,13 @@ export class PipelineRegistry {
     private readonly memberships = new Map<string, PipelineMembership>();
     private readonly listeners: Array<() => void> = [];
 
-    /** Registers (or refreshes) a pipeline root folder; reads its project file when `spec` is not given. */
-    addRoot(rootPath: string, spec?: PipelineSpec): PipelineInfo {
+    /**
+     * Registers (or refreshes) a pipeline root folder; reads its project file when `spec` is not given.
+     * `specFile` names the project file when it is not on disk (tests with an in-memory file system).
+     */
+    addRoot(rootPath: string, spec?: PipelineSpec, specFile?: string): PipelineInfo {
         const root = path.resolve(rootPath);
-        const info = spec ? this.makeInfo(root, findSpecFile(root), spec) : this.readRoot(root);
+        const info = spec ? this.makeInfo(root, specFile ?? findSpecFile(root), spec) : this.readRoot(root);
         this.roots.set(root, info);
         this.changed();
         return info;

@@ -718,13 +718,20 @@ export class PipelineSqlTypeComputer implements TypeComputer {
     private computeType(e: ast.Expression): TypeDescriptor {
         switch (e.$type) {
             case ast.NumberLiteral.$type:
+                return literalType((e as ast.NumberLiteral).value) ?? Types.unknown;
             case ast.StringLiteral.$type:
+                return Types.string;
             case ast.BooleanLiteral.$type:
+                return Types.boolean;
             case ast.NullLiteral.$type:
-            case ast.TypedLiteral.$type:
+                return Types.void;
             case ast.BinaryLiteral.$type:
+                return Types.binary;
+            case ast.TypedLiteral.$type:
+                return literalType(`${(e as ast.TypedLiteral).type} ''`) ?? Types.unknown;
             case ast.IntervalLiteral.$type:
-                return literalType(e.$cstNode?.text ?? '') ?? (ast.isStringLiteral(e) ? Types.string : Types.unknown);
+                // The first element of a tuple shares its CST node with the opening parenthesis.
+                return literalType((e.$cstNode?.text ?? '').replace(/^\(\s*/, '')) ?? Types.unknown;
             case ast.ColumnReference.$type: {
                 const resolution = this.resolveColumn(e as ast.ColumnReference);
                 return 'type' in resolution ? resolution.type : Types.unknown;
@@ -743,8 +750,16 @@ export class PipelineSqlTypeComputer implements TypeComputer {
                 if (op === 'and' || op === 'or' || comparisonOperators.has(op)) {
                     return Types.boolean;
                 }
-                const left = binary.left ? this.typeOf(binary.left) : Types.unknown;
-                const right = binary.right ? this.typeOf(binary.right) : Types.unknown;
+                let left = binary.left ? this.typeOf(binary.left) : Types.unknown;
+                let right = binary.right ? this.typeOf(binary.right) : Types.unknown;
+                // Spark types an integer literal next to a decimal as the narrowest decimal that holds it
+                // (spark.sql.legacy.literalPickMinimumPrecision, on by default): `amount * 2` is DECIMAL(p + 2, s).
+                if (right.kind === 'decimal' && ast.isNumberLiteral(binary.left)) {
+                    left = literalDecimal(binary.left) ?? left;
+                }
+                if (left.kind === 'decimal' && ast.isNumberLiteral(binary.right)) {
+                    right = literalDecimal(binary.right) ?? right;
+                }
                 return binaryOperatorType(op as BinaryOperator, left, right) ?? Types.unknown;
             }
             case ast.UnaryExpression.$type: {
@@ -833,6 +848,12 @@ export class PipelineSqlTypeComputer implements TypeComputer {
 }
 
 //#region Helpers
+
+/** An integer literal as the narrowest decimal holding it (`2` is DECIMAL(1, 0)); undefined for other literals. */
+function literalDecimal(literal: ast.NumberLiteral): TypeDescriptor | undefined {
+    const digits = /^(\d+)$/.exec(literal.value ?? '');
+    return digits ? Types.decimal(Math.max(1, digits[1].replace(/^0+(?=\d)/, '').length), 0) : undefined;
+}
 
 function sameName(a: string, b: string): boolean {
     return a.toLowerCase() === b.toLowerCase();
