@@ -606,7 +606,8 @@ export class PipelineSqlTypeComputer implements TypeComputer {
                     return undefined;
                 }
                 return makeScope([{ qualifiers: [[dataset.name.toLowerCase()]], relation: this.expectationRelation(dataset), inStar: true }], [], lambdas, undefined);
-            } else if (ast.isSnapshotSpec(current) || ast.isStatement(current)) {
+            } else if (ast.isSnapshotSpec(current)) {
+                // Only its queries have scopes (found above); its clauses do not belong there.
                 return undefined;
             }
             child = current;

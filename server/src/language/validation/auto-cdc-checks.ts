@@ -155,10 +155,13 @@ export class AutoCdcChecks {
                 this.checkNames(clause.columns, 'TRACK HISTORY ON', output, 'the columns the flow writes', accept);
             }
         }
-        // V22: the keys must be among the selected columns.
+        // V22: the keys must be among the selected columns (keys V21 already rejects are left alone).
         if (selection?.columns && spec.keys) {
             const listed = new Set(selection.columns.names.map(n => n.toLowerCase()));
             spec.keys.names.forEach((key, index) => {
+                if (key.includes('.') || types.resolveName(key, source).kind === 'missing') {
+                    return;
+                }
                 const selected = selection.columns.star ? !listed.has(key.toLowerCase()) : listed.has(key.toLowerCase());
                 if (!selected) {
                     report(accept, Issues.AutoCdcKeyNotSelected, { key }, { node: spec.keys, property: 'names', index }, { key });
@@ -177,12 +180,12 @@ export class AutoCdcChecks {
         const scd = this.context.types.scdKind(spec);
         const reserved = scd === 1 ? [] : scd === 2 ? ['__START_AT', '__END_AT']
             : ['__START_AT', '__END_AT', '__SYSTEM_START_AT', '__SYSTEM_END_AT'];
-        for (const c of output.columns) {
-            if (reserved.some(r => r.toLowerCase() === c.name.toLowerCase())) {
-                report(accept, Issues.AutoCdcReservedColumn, { column: c.name, stored: scd === 2 ? 'SCD TYPE 2' : 'BITEMPORAL' }, { node: location }, { column: c.name });
-            } else if (c.name.toLowerCase().startsWith('__spark_autocdc_')) {
-                report(accept, Issues.AutoCdcReservedPrefix, { column: c.name }, { node: location });
-            }
+        const clashing = output.columns.filter(c => reserved.some(r => r.toLowerCase() === c.name.toLowerCase())).map(c => c.name);
+        if (clashing.length > 0) {
+            report(accept, Issues.AutoCdcReservedColumn, { columns: clashing, stored: scd === 2 ? 'SCD TYPE 2' : 'BITEMPORAL' }, { node: location }, { columns: clashing });
+        }
+        for (const c of output.columns.filter(x => x.name.toLowerCase().startsWith('__spark_autocdc_'))) {
+            report(accept, Issues.AutoCdcReservedPrefix, { column: c.name }, { node: location });
         }
     }
 

@@ -38,15 +38,16 @@ export class DatasetChecks {
         if (!dataset) {
             return;
         }
-        this.checkDuplicates(dataset, accept);
+        const duplicated = this.checkDuplicates(dataset, accept);
         const cycle = model.cycleOf(dataset);
         if (cycle) {
             report(accept, Issues.CircularDependency, { cycle: cycle.map(d => d.displayName) }, { node, property: 'name' },
                 { cycle: cycle.map(d => d.displayName) });
         }
-        if ((dataset.kind === 'streaming-table' || dataset.kind === 'managed-table') && dataset.flows.length === 0 && !node.query) {
+        if ((dataset.kind === 'streaming-table' || dataset.kind === 'managed-table') && dataset.flows.length === 0 && !node.query && !duplicated) {
             const certain = this.context.certain(node);
-            report(accept, Issues.DatasetWithoutFlow, { name: dataset.displayName, certain }, { node, property: 'name' }, {}, certain ? 'error' : 'warning');
+            report(accept, Issues.DatasetWithoutFlow, { name: dataset.displayName, kind: dataset.kind === 'managed-table' ? 'managed table' : 'streaming table', certain },
+                { node, property: 'name' }, {}, certain ? 'error' : 'warning');
         }
         const partitioned = node.clauses.find(ast.isPartitionedByClause);
         const clustered = node.clauses.find(ast.isClusterByClause);
@@ -56,25 +57,26 @@ export class DatasetChecks {
         }
     };
 
-    /** Two definitions of one dataset; a managed table reusing a streaming table's name is V14. */
-    private checkDuplicates(dataset: DatasetInfo, accept: ValidationAcceptor): void {
+    /** Two definitions of one dataset; a managed table reusing a streaming table's name is V14. Returns whether there are others. */
+    private checkDuplicates(dataset: DatasetInfo, accept: ValidationAcceptor): boolean {
         const model = this.context.model(dataset.node);
         const defaults = namespaceDefaultsAt(dataset.node, model.pipeline.spec);
         const others = model.datasetsNamed(dataset.name.keys.at(-1) ?? '').filter(other => other !== dataset
             && referenceMatchesDataset(other.name, dataset.name, defaults) && referenceMatchesDataset(dataset.name, other.name, namespaceDefaultsAt(other.node, model.pipeline.spec)));
         if (others.length === 0) {
-            return;
+            return false;
         }
         if (dataset.kind === 'managed-table' && others.some(o => o.kind === 'streaming-table')) {
             report(accept, Issues.StreamingTableToManagedTable, { name: dataset.displayName }, { node: dataset.node, property: 'name' });
-            return;
+            return true;
         }
         if (dataset.kind === 'streaming-table' && others.every(o => o.kind === 'managed-table')) {
             // The managed table carries the V14 error.
-            return;
+            return true;
         }
         report(accept, Issues.DuplicateDataset, { name: dataset.displayName, other: others.map(o => this.context.where(o.node, dataset.node)).join(', ') },
             { node: dataset.node, property: 'name' });
+        return true;
     }
 
     /** Explicit flow names (CREATE FLOW name) are unique in a pipeline. */

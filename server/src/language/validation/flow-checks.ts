@@ -55,7 +55,7 @@ export class FlowChecks {
         }
         this.checkTargetKind(flow, accept);
         this.checkQueryMode(flow, model, accept);
-        if (flow.target) {
+        if (flow.target?.kind === 'streaming-table') {
             this.checkFlowsOfTarget(flow, flow.target, model, accept);
         }
     };

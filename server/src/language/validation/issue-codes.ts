@@ -60,8 +60,9 @@ export const Issues = {
         `${a.clause} takes plain column names, not ${q(a.column)}; name a top-level column of the source.`),
     AutoCdcKeyNotSelected: issue<{ key: string }>('AUTOCDC_KEY_NOT_IN_SELECTED_SCHEMA', 'error', 'V22', a =>
         `Key column ${q(a.key)} is left out by the COLUMNS clause; the keys must be among the selected columns.`),
-    AutoCdcReservedColumn: issue<{ column: string; stored: string }>('AUTOCDC_RESERVED_COLUMN_NAME_CONFLICT', 'error', 'V23', a =>
-        `The source column ${q(a.column)} clashes with a column that ${a.stored} adds to the target; rename it or leave it out with COLUMNS * EXCEPT (${a.column}).`),
+    AutoCdcReservedColumn: issue<{ columns: readonly string[]; stored: string }>('AUTOCDC_RESERVED_COLUMN_NAME_CONFLICT', 'error', 'V23', a =>
+        `The source column${a.columns.length > 1 ? 's' : ''} ${list(a.columns)} clash${a.columns.length > 1 ? '' : 'es'} with the columns that ${a.stored} adds to the target; `
+        + `rename ${a.columns.length > 1 ? 'them' : 'it'} or leave ${a.columns.length > 1 ? 'them' : 'it'} out with COLUMNS * EXCEPT (${a.columns.join(', ')}).`),
     AutoCdcReservedPrefix: issue<{ column: string }>('AUTOCDC_RESERVED_COLUMN_NAME_PREFIX_CONFLICT', 'error', 'V23', a =>
         `The source column ${q(a.column)} uses the prefix '__spark_autocdc_' that the engine reserves for its own columns; rename it.`),
     Scd2DeclaredSchema: issue<{ target: string; problem: string }>('PIPELINE_SQL_SCD2_SCHEMA_MISSING_COLUMNS', 'error', 'V24', a =>
@@ -127,8 +128,8 @@ export const Issues = {
         `${q(a.target)} is a ${a.kind}, which only its own query writes; a flow writes to a streaming table or a managed table.`),
     FlowTargetNotFound: issue<{ target: string; certain: boolean; candidates?: readonly string[] }>('PIPELINE_SQL_FLOW_TARGET_NOT_FOUND', 'error', undefined, a =>
         `The flow target ${q(a.target)} is not defined in this pipeline${a.certain ? '' : ' (as far as the files loaded show)'}; declare it with CREATE STREAMING TABLE ${a.target}.${didYouMean(a.candidates)}`),
-    DatasetWithoutFlow: issue<{ name: string; certain: boolean }>('PIPELINE_DATASET_WITHOUT_FLOW', 'error', undefined, a =>
-        `The streaming table ${q(a.name)} has no query and no flow writes to it${a.certain ? '' : ' in the files loaded'}; add AS query, a FLOW clause or a CREATE FLOW ... INTO ${a.name}.`),
+    DatasetWithoutFlow: issue<{ name: string; kind: string; certain: boolean }>('PIPELINE_DATASET_WITHOUT_FLOW', 'error', undefined, a =>
+        `The ${a.kind} ${q(a.name)} has no query and no flow writes to it${a.certain ? '' : ' in the files loaded'}; add AS query, a FLOW clause or a CREATE FLOW ... INTO ${a.name}.`),
     StreamingReadOfMaterializedView: issue<{ name: string }>('PIPELINE_SQL_STREAMING_READ_OF_MATERIALIZED_VIEW', 'error', undefined, a =>
         `${q(a.name)} is a materialized view, which cannot be read as a stream; read it without STREAM, or make it a streaming table.`),
     //#endregion

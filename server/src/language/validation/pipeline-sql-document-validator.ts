@@ -31,6 +31,22 @@ export class PipelineSqlDocumentValidator extends DefaultDocumentValidator {
         this.registry = services.pipeline.Registry;
     }
 
+    /**
+     * Langium's validation, then: in a statement with a syntax error, only the syntax error is kept.
+     * The parser's error recovery leaves a partial tree there, and checks of the missing parts (a
+     * SEQUENCE BY that was not parsed) would only restate the syntax error.
+     */
+    override async validateDocument(document: LangiumDocument, options: ValidationOptions = {}, cancelToken = Cancellation.CancellationToken.None): Promise<Diagnostic[]> {
+        const diagnostics = await super.validateDocument(document, options, cancelToken);
+        const syntax = diagnostics.filter(d => (d.data as { syntax?: boolean } | undefined)?.syntax);
+        if (syntax.length === 0 || syntax.length === diagnostics.length) {
+            return diagnostics;
+        }
+        const ends = this.statementEnds(document.textDocument.getText());
+        const broken = new Set(syntax.map(d => statementIndex(ends, document.textDocument.offsetAt(d.range.start))));
+        return diagnostics.filter(d => syntax.includes(d) || !broken.has(statementIndex(ends, document.textDocument.offsetAt(d.range.start))));
+    }
+
     protected override async validateAst(rootNode: AstNode, options: ValidationOptions, cancelToken = Cancellation.CancellationToken.None): Promise<Diagnostic[]> {
         if (this.registry.membershipOf(AstUtils.getDocument(rootNode).uri).role === 'catalog') {
             return [];
@@ -68,7 +84,7 @@ export class PipelineSqlDocumentValidator extends DefaultDocumentValidator {
             if (diagnostic && isMissingKeys(error)) {
                 diagnostic.code = Issues.AutoCdcEmptyKeys.code;
                 diagnostic.message = Issues.AutoCdcEmptyKeys.message({ detail: diagnostic.message });
-                diagnostic.data = { code: Issues.AutoCdcEmptyKeys.code, missing: /expected KEYS/.test(error.message) };
+                diagnostic.data = { code: Issues.AutoCdcEmptyKeys.code, syntax: true, missing: /expected KEYS/.test(error.message) };
             }
         });
     }
@@ -136,6 +152,6 @@ function markSyntaxErrors(diagnostics: Diagnostic[], from: number): void {
     for (let i = from; i < diagnostics.length; i++) {
         const diagnostic = diagnostics[i];
         diagnostic.code = IssueCodes.ParseSyntaxError;
-        diagnostic.data = { ...(diagnostic.data as object | undefined), code: IssueCodes.ParseSyntaxError };
+        diagnostic.data = { ...(diagnostic.data as object | undefined), code: IssueCodes.ParseSyntaxError, syntax: true };
     }
 }

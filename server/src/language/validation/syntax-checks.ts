@@ -9,7 +9,7 @@ import * as ast from '../generated/ast.js';
 import { functionName } from '../pipeline/pipeline-model.js';
 import { describeTarget } from '../pipeline/pipeline-sql-settings.js';
 import { Issues } from './issue-codes.js';
-import { report, type IssueLocation, type ValidationContext } from './validation-context.js';
+import { keywordSpan, report, type IssueLocation, type ValidationContext } from './validation-context.js';
 
 /** Legacy syntax (hints with the modern form) and features missing from the target runtime. */
 export class SyntaxChecks {
@@ -50,7 +50,8 @@ export class SyntaxChecks {
         if (spark === 'yes' || (spark === '4.2' && target === 'spark-4.2')) {
             return;
         }
-        report(accept, Issues.UnsupportedInTarget, { feature: featureId, target: describeTarget(target), note }, location, { feature: featureId });
+        const feature = /^[A-Z_]+$/.test(featureId) && featureId.includes('_') ? `${featureId.toLowerCase()}()` : featureId;
+        report(accept, Issues.UnsupportedInTarget, { feature, target: describeTarget(target), note }, location, { feature: featureId });
     }
 
     /** `CREATE LIVE TABLE`, `STREAMING LIVE TABLE`, `LIVE VIEW`: legacy spellings with a modern form. */
@@ -72,7 +73,8 @@ export class SyntaxChecks {
 
     /** `APPLY CHANGES INTO` (standalone or in CREATE FLOW): the legacy name of AUTO CDC. */
     checkLegacyApplyChanges = (node: ast.ApplyChanges | ast.ApplyChangesFlow, accept: ValidationAcceptor): void => {
-        report(accept, Issues.DeprecatedApplyChanges, undefined, { node, keyword: 'CHANGES' }, { statement: ast.isApplyChanges(node) });
+        report(accept, Issues.DeprecatedApplyChanges, undefined, { node, keyword: 'CHANGES', range: keywordSpan(node, 'APPLY', 'INTO') },
+            { statement: ast.isApplyChanges(node) });
         this.unsupported('APPLY CHANGES', { node, keyword: 'CHANGES' }, accept);
     };
 
@@ -108,7 +110,7 @@ export class SyntaxChecks {
             return;
         }
         if (ast.isAutoCdcFlow(node)) {
-            this.unsupported(node.once ? 'AUTO CDC ONCE' : 'AUTO CDC', { node, keyword: 'CDC' }, accept);
+            this.unsupported(node.once ? 'AUTO CDC ONCE' : 'AUTO CDC', { node, keyword: 'CDC', range: keywordSpan(node, 'AUTO', node.once ? 'ONCE' : 'CDC') }, accept);
             return;
         }
         if (node.once) {

@@ -1,5 +1,5 @@
 import type { AstNode, DiagnosticInfo, ValidationAcceptor } from 'langium';
-import { AstUtils } from 'langium';
+import { AstUtils, GrammarUtils } from 'langium';
 import type { Range } from 'vscode-languageserver';
 import type { PipelineSqlServices } from '../pipeline-sql-module.js';
 import type { PipelineModel } from '../pipeline/pipeline-model.js';
@@ -72,4 +72,11 @@ export class ValidationContext {
         const path = document.uri.path;
         return `${path.slice(path.lastIndexOf('/') + 1)}:${line}`;
     }
+}
+
+/** The range from the first keyword to the last (`APPLY` … `INTO`) of a node, if both are there. */
+export function keywordSpan(node: AstNode, first: string, last: string): Range | undefined {
+    const start = GrammarUtils.findNodeForKeyword(node.$cstNode, first);
+    const end = GrammarUtils.findNodeForKeyword(node.$cstNode, last);
+    return start && end ? { start: start.range.start, end: end.range.end } : undefined;
 }
