@@ -156,10 +156,17 @@ export function editDistance(a: string, b: string): number {
 
 /**
  * The candidates closest to `name` (case-insensitive edit distance at most a third of its length,
- * at least 1, at most 3), best first; used for "did you mean" messages and quick fixes.
+ * at least 1, at most 3; for names under three characters only one letter more or less), best first;
+ * used for "did you mean" messages and quick fixes.
  */
 export function closestNames(name: string, candidates: Iterable<string>, limit = 3): string[] {
     const key = name.toLowerCase();
+    if (key.length < 3) {
+        // A short name is one substitution away from many others; only a missing or an extra letter
+        // (`sq` for `seq`) is a useful suggestion.
+        return [...new Set([...candidates].filter(c => Math.abs(c.length - key.length) === 1 && isSubsequence(
+            c.length < key.length ? c.toLowerCase() : key, c.length < key.length ? key : c.toLowerCase())))].slice(0, limit);
+    }
     const max = Math.min(3, Math.max(1, Math.floor(key.length / 3)));
     const scored: Array<{ candidate: string; distance: number }> = [];
     const seen = new Set<string>();
@@ -186,4 +193,14 @@ export function substituteParameters(text: string, configuration: Readonly<Recor
         return text;
     }
     return text.replace(/\$\{([^}]*)\}/g, (whole, key: string) => configuration[key.trim()] ?? whole);
+}
+
+function isSubsequence(short: string, long: string): boolean {
+    let i = 0;
+    for (const c of long) {
+        if (c === short[i]) {
+            i++;
+        }
+    }
+    return i === short.length;
 }
