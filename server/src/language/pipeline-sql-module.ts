@@ -6,6 +6,7 @@ import type {
 import { createDefaultModule, createDefaultSharedModule } from 'langium/lsp';
 import { PipelineSqlDocumentValidator } from './validation/pipeline-sql-document-validator.js';
 import { registerValidationChecks } from './validation/pipeline-sql-validator.js';
+import { PipelineSqlCodeActionProvider } from './lsp/pipeline-sql-code-action-provider.js';
 import { PipelineSqlLexer } from './parser/pipeline-sql-lexer.js';
 import { PipelineSqlValueConverter } from './parser/pipeline-sql-value-converter.js';
 import { createPipelineSqlParserConfig } from './parser/pipeline-sql-parser-config.js';
@@ -91,6 +92,9 @@ export const PipelineSqlModule: Module<PipelineSqlServices, PartialLangiumServic
     },
     validation: {
         DocumentValidator: (services) => new PipelineSqlDocumentValidator(services),
+    },
+    lsp: {
+        CodeActionProvider: (services) => new PipelineSqlCodeActionProvider(services),
     },
 };
 

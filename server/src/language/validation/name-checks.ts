@@ -4,7 +4,8 @@
  * AUTO CDC clauses), unknown functions, streaming reads of materialized views.
  */
 import type { AstNode, ValidationAcceptor, ValidationChecks } from 'langium';
-import { AstUtils } from 'langium';
+import { AstUtils, GrammarUtils } from 'langium';
+import type { Range } from 'vscode-languageserver';
 import { allFunctionNames, getFunction } from '../builtins/functions.js';
 import * as ast from '../generated/ast.js';
 import { closestNames, displayName } from '../references/dataset-names.js';
@@ -107,7 +108,7 @@ export class NameChecks {
             return;
         }
         const candidates = closestNames(name, allFunctionNames());
-        report(accept, Issues.UnresolvedFunction, { name: call.parts[0], candidates }, { node: call, property: 'parts' }, { name: call.parts[0], candidates });
+        report(accept, Issues.UnresolvedFunction, { name: call.parts[0], candidates }, { node: call, range: nameRange(call) }, { name: call.parts[0], candidates });
     };
 
     /** A table-valued function that is neither built in nor a pipeline source function. */
@@ -117,8 +118,20 @@ export class NameChecks {
             return;
         }
         const candidates = closestNames(name, [...allFunctionNames(), ...pipelineTableFunctions]);
-        report(accept, Issues.UnresolvedFunction, { name: call.name, candidates }, { node: call, property: 'name' }, { name: call.name, candidates });
+        report(accept, Issues.UnresolvedFunction, { name: call.name, candidates }, { node: call, range: nameRange(call) }, { name: call.name, candidates });
     };
+}
+
+/** The range of a call's name: from its start (after `STREAM` / `LATERAL`) to the opening parenthesis. */
+function nameRange(call: ast.FunctionCall | ast.TableFunctionCall): Range | undefined {
+    const paren = GrammarUtils.findNodeForKeyword(call.$cstNode, '(');
+    const cst = call.$cstNode;
+    if (!paren || !cst) {
+        return undefined;
+    }
+    const prefix = ast.isTableFunctionCall(call) ? (GrammarUtils.findNodeForKeyword(cst, 'STREAM') ?? GrammarUtils.findNodeForKeyword(cst, 'LATERAL')) : undefined;
+    const start = prefix && prefix.offset < paren.offset ? GrammarUtils.findNodeForProperty(cst, 'name')?.range.start ?? cst.range.start : cst.range.start;
+    return { start, end: paren.range.start };
 }
 
 function cteNames(reference: ast.DatasetRef): string[] {

@@ -138,8 +138,8 @@ describe('names: tables, columns, functions', () => {
 
     test('unknown functions are warnings with suggestions; qualified names are user functions', async () => {
         expect(await check('CREATE MATERIALIZED VIEW m AS SELECT uper(region) AS r, my_udf(id) AS u, cat.sch.f(id) AS q FROM raw.events;')).toEqual([
-            '[1:38..1:50] warning UNRESOLVED_ROUTINE \'uper\' is not a built-in function; it may be a user-defined function of the real catalog. Did you mean \'upper\' or \'user\'?',
-            '[1:57..1:67] warning UNRESOLVED_ROUTINE \'my_udf\' is not a built-in function; it may be a user-defined function of the real catalog.',
+            '[1:38..1:42] warning UNRESOLVED_ROUTINE \'uper\' is not a built-in function; it may be a user-defined function of the real catalog. Did you mean \'upper\' or \'user\'?',
+            '[1:57..1:63] warning UNRESOLVED_ROUTINE \'my_udf\' is not a built-in function; it may be a user-defined function of the real catalog.',
         ]);
     });
 });
