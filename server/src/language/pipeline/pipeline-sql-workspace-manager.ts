@@ -24,6 +24,9 @@ export class PipelineSqlWorkspaceManager extends DefaultWorkspaceManager {
     constructor(services: LangiumSharedServices, registry: () => PipelineRegistry) {
         super(services);
         this.registry = registry;
+        // Validate every pipeline file at start-up, not only the open ones: the Problems view shows
+        // the diagnostics of the whole pipeline.
+        this.initialBuildOptions = { validation: true };
     }
 
     /** Registers the pipeline roots of a workspace folder and collects their source and catalog files. */

@@ -155,7 +155,7 @@ export function editDistance(a: string, b: string): number {
 }
 
 /**
- * The candidates closest to `name` (case-insensitive edit distance at most a third of its length,
+ * The candidates closest to `name` (case-insensitive edit distance at most a third of its length rounded up,
  * at least 1, at most 3; for names under three characters only one letter more or less), best first;
  * used for "did you mean" messages and quick fixes.
  */
@@ -167,7 +167,7 @@ export function closestNames(name: string, candidates: Iterable<string>, limit =
         return [...new Set([...candidates].filter(c => Math.abs(c.length - key.length) === 1 && isSubsequence(
             c.length < key.length ? c.toLowerCase() : key, c.length < key.length ? key : c.toLowerCase())))].slice(0, limit);
     }
-    const max = Math.min(3, Math.max(1, Math.floor(key.length / 3)));
+    const max = Math.min(3, Math.ceil(key.length / 3));
     const scored: Array<{ candidate: string; distance: number }> = [];
     const seen = new Set<string>();
     for (const candidate of candidates) {
