@@ -14,6 +14,11 @@ export function printAst(node: AstNode | undefined): string {
     if (AST.isExpression(node) || AST.isDataType(node)) {
         return printExpression(node);
     }
+    return printProperties(node);
+}
+
+/** `Type(prop: value, ...)` for any node. */
+function printProperties(node: AstNode): string {
     const props: string[] = [];
     for (const [key, value] of Object.entries(node)) {
         if (key.startsWith('$')) {
@@ -112,7 +117,9 @@ export function printExpression(node: AstNode | undefined): string {
         if (node.value !== undefined) {
             return `INTERVAL ${node.negative ? '-' : ''}'${node.value}'`;
         }
-        return `INTERVAL ${node.parts.map(part => `${part.negative ? '-' : ''}${part.expression ? `(${p(part.expression)})` : part.value} ${part.unit}${part.toUnit ? ` TO ${part.toUnit}` : ''}`).join(' ')}`;
+        const value = (part: AST.IntervalPart) => part.expression ? `(${p(part.expression)})`
+            : /^[\d.]+$/.test(part.value ?? '') ? part.value : `'${part.value}'`;
+        return `INTERVAL ${node.parts.map(part => `${part.negative ? '-' : ''}${value(part)} ${part.unit}${part.toUnit ? ` TO ${part.toUnit}` : ''}`).join(' ')}`;
     }
     if (AST.isParameterMarker(node)) {
         return node.name === undefined ? '?' : `:${node.name}`;
@@ -157,6 +164,9 @@ export function printExpression(node: AstNode | undefined): string {
     if (AST.isLambda(node)) {
         return `(${node.parameters.join(', ')}) -> ${p(node.body)}`;
     }
+    if (AST.isStructConstructor(node)) {
+        return `(${node.fields.map(f => `${p(f.expression)}${f.alias !== undefined ? ` AS ${f.alias}` : ''}`).join(', ')})`;
+    }
     if (AST.isTupleExpression(node)) {
         return `(${list(node.elements)})`;
     }
@@ -199,7 +209,7 @@ export function printExpression(node: AstNode | undefined): string {
     if (AST.isIntervalType(node)) {
         return `INTERVAL${node.from ? ` ${node.from}` : ''}${node.to ? ` TO ${node.to}` : ''}`;
     }
-    return printAst(node);
+    return printProperties(node);
 }
 
 function printArgument(arg: AST.FunctionArgument): string {
@@ -228,7 +238,7 @@ function printWindowSpec(spec: AST.WindowSpec): string {
         parts.push(`ORDER BY ${spec.orderBy.map(printSortItem).join(', ')}`);
     }
     if (spec.frame) {
-        const bound = (b: AST.FrameBound) => b.currentRow ? 'CURRENT ROW' : `${b.unbounded ? 'UNBOUNDED' : printExpression(b.value)} ${b.direction}`;
+        const bound = (b: AST.FrameBound | undefined) => b === undefined ? '<none>' : b.currentRow ? 'CURRENT ROW' : `${b.unbounded ? 'UNBOUNDED' : printExpression(b.value)} ${b.direction}`;
         parts.push(spec.frame.end
             ? `${spec.frame.unit} BETWEEN ${bound(spec.frame.start)} AND ${bound(spec.frame.end)}`
             : `${spec.frame.unit} ${bound(spec.frame.start)}`);

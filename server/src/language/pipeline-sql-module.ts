@@ -13,6 +13,7 @@ import { createPipelineSqlParserConfig } from './parser/pipeline-sql-parser-conf
 import { PipelineSqlTokenBuilder } from './parser/pipeline-sql-token-builder.js';
 import { PipelineSqlParserErrorMessageProvider } from './parser/pipeline-sql-parser-error-message-provider.js';
 import { PipelineSqlLexerErrorMessageProvider } from './parser/pipeline-sql-lexer-error-message-provider.js';
+import { PipelineSqlSemanticTokenProvider } from './lsp/pipeline-sql-semantic-token-provider.js';
 import { PipelineSqlGeneratedModule, PipelineSqlGeneratedSharedModule } from './generated/module.js';
 import { PipelineSqlScopeComputation } from './references/pipeline-sql-scope-computation.js';
 import { PipelineSqlScopeProvider } from './references/pipeline-sql-scope-provider.js';
@@ -95,6 +96,7 @@ export const PipelineSqlModule: Module<PipelineSqlServices, PartialLangiumServic
     },
     lsp: {
         CodeActionProvider: (services) => new PipelineSqlCodeActionProvider(services),
+        SemanticTokenProvider: (services) => new PipelineSqlSemanticTokenProvider(services),
     },
 };
 

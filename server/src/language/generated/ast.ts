@@ -15,8 +15,8 @@ export const PipelineSqlTerminals = {
     RAW_STRING: /[rR]('[^']*'|"[^"]*")/,
     HEX_STRING: /[xX]'[0-9a-fA-F]*'/,
     STRING: /'(\\.|[^'\\])*'|"(\\.|[^"\\])*"/,
-    NUMBER: /(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?([bB][dD]|[lLsSyYdDfF](?![\w]))?/,
-    ID: /([_a-zA-Z]|\$\{[^}\r\n]*\})(\w|\$\{[^}\r\n]*\})*/,
+    NUMBER: /(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?([bB][dD]|[lLsSyYdDfF])?(?![\w$])/,
+    ID: /(\d*[_a-zA-Z]|\$\{[^}\r\n]*\})(\w|\$\{[^}\r\n]*\})*/,
 };
 
 export type PipelineSqlTerminalNames = keyof typeof PipelineSqlTerminals;
@@ -69,6 +69,7 @@ export type PipelineSqlKeywordNames =
     | "BOTH"
     | "BUCKET"
     | "BY"
+    | "CASCADE"
     | "CASE"
     | "CAST"
     | "CATALOG"
@@ -122,6 +123,7 @@ export type PipelineSqlKeywordNames =
     | "FOREIGN"
     | "FROM"
     | "FULL"
+    | "FUNCTION"
     | "GENERATED"
     | "GLOBAL"
     | "GROUP"
@@ -206,6 +208,7 @@ export type PipelineSqlKeywordNames =
     | "PRECEDING"
     | "PRIMARY"
     | "PRIVATE"
+    | "PURGE"
     | "QUALIFY"
     | "RANGE"
     | "RECURSION"
@@ -217,6 +220,7 @@ export type PipelineSqlKeywordNames =
     | "REPEATABLE"
     | "REPLACE"
     | "RESPECT"
+    | "RESTRICT"
     | "RIGHT"
     | "RLIKE"
     | "ROLLUP"
@@ -320,7 +324,7 @@ export function isAliasedExpression(item: unknown): item is AliasedExpression {
 export type AliasName = IdentifierClause | SoftKeyword | string;
 
 export function isAliasName(item: unknown): item is AliasName {
-    return isSoftKeyword(item) || isIdentifierClause(item) || (typeof item === 'string' && (/([_a-zA-Z]|\$\{[^}\r\n]*\})(\w|\$\{[^}\r\n]*\})*/.test(item) || /`([^`]|``)*`/.test(item)));
+    return isSoftKeyword(item) || isIdentifierClause(item) || (typeof item === 'string' && (/(\d*[_a-zA-Z]|\$\{[^}\r\n]*\})(\w|\$\{[^}\r\n]*\})*/.test(item) || /`([^`]|``)*`/.test(item)));
 }
 
 export type AlterObjectKind = string;
@@ -499,12 +503,12 @@ export function isAutoCdcSpec(item: unknown): item is AutoCdcSpec {
 }
 
 export interface BetweenExpression extends langium.AstNode {
-    readonly $container: AliasedExpression | ApplyAsDeleteClause | ApplyAsTruncateClause | Assignment | BinaryExpression | CaseExpression | CaseWhen | CastExpression | DeleteStatement | Expectation | ExtractExpression | FlowWhereClause | FunctionArgument | FunctionCall | GeneratedAsProperty | GroupByClause | GroupingSets | InExpression | InsertFlow | InsertStatement | IntervalPart | JoinRelation | JsonPath | Lambda | LikeExpression | MaskProperty | OverlayExpression | PipeJoin | PipeOrganization | PipeWhere | PositionExpression | Query | ReplaceUsingSpec | RowFilterClause | SelectItem | SelectQuery | SequenceByClause | SortItem | StructFieldAccess | Subscript | SubstringExpression | SystemSequenceByClause | TableArgument | TableConstraint | TableSample | TrimExpression | TupleExpression | UnaryExpression | UpdateStatement | ValuesRelation | WindowSpec;
+    readonly $container: AliasedExpression | ApplyAsDeleteClause | ApplyAsTruncateClause | Assignment | BetweenExpression | BinaryExpression | CaseExpression | CaseWhen | CastExpression | DefaultProperty | DeleteStatement | Expectation | ExtractExpression | FlowWhereClause | FrameBound | FunctionArgument | FunctionCall | GeneratedAsProperty | GroupByClause | GroupingSets | InExpression | InsertFlow | InsertStatement | IntervalPart | IsExpression | JoinRelation | JsonPath | Lambda | LikeExpression | MaskProperty | OverlayExpression | PipeJoin | PipeOrganization | PipeWhere | PositionExpression | Query | ReplaceUsingSpec | RowFilterClause | SelectItem | SelectQuery | SequenceByClause | SortItem | StructField | StructFieldAccess | Subscript | SubstringExpression | SystemSequenceByClause | TableArgument | TableConstraint | TableSample | TemporalClause | TrimExpression | TupleExpression | UnaryExpression | UpdateStatement | ValuesRelation | WindowSpec;
     readonly $type: 'BetweenExpression';
-    lower: BinaryExpression;
+    lower: Expression;
     not: boolean;
-    upper: BinaryExpression;
-    value: BinaryExpression;
+    upper: Expression;
+    value: Expression;
 }
 
 export const BetweenExpression = {
@@ -520,10 +524,10 @@ export function isBetweenExpression(item: unknown): item is BetweenExpression {
 }
 
 export interface BinaryExpression extends langium.AstNode {
-    readonly $container: AliasedExpression | ApplyAsDeleteClause | ApplyAsTruncateClause | Assignment | BetweenExpression | BinaryExpression | CaseExpression | CaseWhen | CastExpression | DefaultProperty | DeleteStatement | Expectation | ExtractExpression | FlowWhereClause | FrameBound | FunctionArgument | FunctionCall | GeneratedAsProperty | GroupByClause | GroupingSets | InExpression | InsertFlow | InsertStatement | IntervalPart | IsExpression | JoinRelation | JsonPath | Lambda | LikeExpression | MaskProperty | OverlayExpression | PipeJoin | PipeOrganization | PipeWhere | PositionExpression | Query | ReplaceUsingSpec | RowFilterClause | SelectItem | SelectQuery | SequenceByClause | SortItem | StructFieldAccess | Subscript | SubstringExpression | SystemSequenceByClause | TableArgument | TableConstraint | TableSample | TemporalClause | TrimExpression | TupleExpression | UnaryExpression | UpdateStatement | ValuesRelation | WindowSpec;
+    readonly $container: AliasedExpression | ApplyAsDeleteClause | ApplyAsTruncateClause | Assignment | BetweenExpression | BinaryExpression | CaseExpression | CaseWhen | CastExpression | DefaultProperty | DeleteStatement | Expectation | ExtractExpression | FlowWhereClause | FrameBound | FunctionArgument | FunctionCall | GeneratedAsProperty | GroupByClause | GroupingSets | InExpression | InsertFlow | InsertStatement | IntervalPart | IsExpression | JoinRelation | JsonPath | Lambda | LikeExpression | MaskProperty | OverlayExpression | PipeJoin | PipeOrganization | PipeWhere | PositionExpression | Query | ReplaceUsingSpec | RowFilterClause | SelectItem | SelectQuery | SequenceByClause | SortItem | StructField | StructFieldAccess | Subscript | SubstringExpression | SystemSequenceByClause | TableArgument | TableConstraint | TableSample | TemporalClause | TrimExpression | TupleExpression | UnaryExpression | UpdateStatement | ValuesRelation | WindowSpec;
     readonly $type: 'BinaryExpression';
     left: Expression;
-    operator: '%' | '*' | '+' | '-' | '/' | 'DIV' | '||';
+    operator: '!=' | '%' | '&' | '*' | '+' | '-' | '/' | '<' | '<<' | '<=' | '<=>' | '<>' | '=' | '==' | '>' | '>=' | '>>' | '>>>' | 'DIV' | '^' | '|' | '||';
     right: Expression;
 }
 
@@ -539,7 +543,7 @@ export function isBinaryExpression(item: unknown): item is BinaryExpression {
 }
 
 export interface BinaryLiteral extends langium.AstNode {
-    readonly $container: AliasedExpression | ApplyAsDeleteClause | ApplyAsTruncateClause | Assignment | BinaryExpression | CaseExpression | CaseWhen | CastExpression | DeleteStatement | Expectation | ExtractExpression | FlowWhereClause | FunctionArgument | FunctionCall | GeneratedAsProperty | GroupByClause | GroupingSets | InExpression | InsertFlow | InsertStatement | IntervalPart | JoinRelation | JsonPath | Lambda | LikeExpression | MaskProperty | OverlayExpression | PipeJoin | PipeOrganization | PipeWhere | PositionExpression | Query | ReplaceUsingSpec | RowFilterClause | SelectItem | SelectQuery | SequenceByClause | SortItem | StructFieldAccess | Subscript | SubstringExpression | SystemSequenceByClause | TableArgument | TableConstraint | TableSample | TrimExpression | TupleExpression | UnaryExpression | UpdateStatement | ValuesRelation | WindowSpec;
+    readonly $container: AliasedExpression | ApplyAsDeleteClause | ApplyAsTruncateClause | Assignment | BetweenExpression | BinaryExpression | CaseExpression | CaseWhen | CastExpression | DefaultProperty | DeleteStatement | Expectation | ExtractExpression | FlowWhereClause | FrameBound | FunctionArgument | FunctionCall | GeneratedAsProperty | GroupByClause | GroupingSets | InExpression | InsertFlow | InsertStatement | IntervalPart | IsExpression | JoinRelation | JsonPath | Lambda | LikeExpression | MaskProperty | OverlayExpression | PipeJoin | PipeOrganization | PipeWhere | PositionExpression | Query | ReplaceUsingSpec | RowFilterClause | SelectItem | SelectQuery | SequenceByClause | SortItem | StructField | StructFieldAccess | Subscript | SubstringExpression | SystemSequenceByClause | TableArgument | TableConstraint | TableSample | TemporalClause | TrimExpression | TupleExpression | UnaryExpression | UpdateStatement | ValuesRelation | WindowSpec;
     readonly $type: 'BinaryLiteral';
     value: string;
 }
@@ -554,7 +558,7 @@ export function isBinaryLiteral(item: unknown): item is BinaryLiteral {
 }
 
 export interface BooleanLiteral extends langium.AstNode {
-    readonly $container: AliasedExpression | ApplyAsDeleteClause | ApplyAsTruncateClause | Assignment | BinaryExpression | CaseExpression | CaseWhen | CastExpression | DeleteStatement | Expectation | ExtractExpression | FlowWhereClause | FunctionArgument | FunctionCall | GeneratedAsProperty | GroupByClause | GroupingSets | InExpression | InsertFlow | InsertStatement | IntervalPart | JoinRelation | JsonPath | Lambda | LikeExpression | MaskProperty | OverlayExpression | PipeJoin | PipeOrganization | PipeWhere | PositionExpression | Query | ReplaceUsingSpec | RowFilterClause | SelectItem | SelectQuery | SequenceByClause | SortItem | StructFieldAccess | Subscript | SubstringExpression | SystemSequenceByClause | TableArgument | TableConstraint | TableSample | TrimExpression | TupleExpression | UnaryExpression | UpdateStatement | ValuesRelation | WindowSpec;
+    readonly $container: AliasedExpression | ApplyAsDeleteClause | ApplyAsTruncateClause | Assignment | BetweenExpression | BinaryExpression | CaseExpression | CaseWhen | CastExpression | DefaultProperty | DeleteStatement | Expectation | ExtractExpression | FlowWhereClause | FrameBound | FunctionArgument | FunctionCall | GeneratedAsProperty | GroupByClause | GroupingSets | InExpression | InsertFlow | InsertStatement | IntervalPart | IsExpression | JoinRelation | JsonPath | Lambda | LikeExpression | MaskProperty | OverlayExpression | PipeJoin | PipeOrganization | PipeWhere | PositionExpression | Query | ReplaceUsingSpec | RowFilterClause | SelectItem | SelectQuery | SequenceByClause | SortItem | StructField | StructFieldAccess | Subscript | SubstringExpression | SystemSequenceByClause | TableArgument | TableConstraint | TableSample | TemporalClause | TrimExpression | TupleExpression | UnaryExpression | UpdateStatement | ValuesRelation | WindowSpec;
     readonly $type: 'BooleanLiteral';
     value: boolean;
 }
@@ -569,7 +573,7 @@ export function isBooleanLiteral(item: unknown): item is BooleanLiteral {
 }
 
 export interface CaseExpression extends langium.AstNode {
-    readonly $container: AliasedExpression | ApplyAsDeleteClause | ApplyAsTruncateClause | Assignment | BinaryExpression | CaseExpression | CaseWhen | CastExpression | DeleteStatement | Expectation | ExtractExpression | FlowWhereClause | FunctionArgument | FunctionCall | GeneratedAsProperty | GroupByClause | GroupingSets | InExpression | InsertFlow | InsertStatement | IntervalPart | JoinRelation | JsonPath | Lambda | LikeExpression | MaskProperty | OverlayExpression | PipeJoin | PipeOrganization | PipeWhere | PositionExpression | Query | ReplaceUsingSpec | RowFilterClause | SelectItem | SelectQuery | SequenceByClause | SortItem | StructFieldAccess | Subscript | SubstringExpression | SystemSequenceByClause | TableArgument | TableConstraint | TableSample | TrimExpression | TupleExpression | UnaryExpression | UpdateStatement | ValuesRelation | WindowSpec;
+    readonly $container: AliasedExpression | ApplyAsDeleteClause | ApplyAsTruncateClause | Assignment | BetweenExpression | BinaryExpression | CaseExpression | CaseWhen | CastExpression | DefaultProperty | DeleteStatement | Expectation | ExtractExpression | FlowWhereClause | FrameBound | FunctionArgument | FunctionCall | GeneratedAsProperty | GroupByClause | GroupingSets | InExpression | InsertFlow | InsertStatement | IntervalPart | IsExpression | JoinRelation | JsonPath | Lambda | LikeExpression | MaskProperty | OverlayExpression | PipeJoin | PipeOrganization | PipeWhere | PositionExpression | Query | ReplaceUsingSpec | RowFilterClause | SelectItem | SelectQuery | SequenceByClause | SortItem | StructField | StructFieldAccess | Subscript | SubstringExpression | SystemSequenceByClause | TableArgument | TableConstraint | TableSample | TemporalClause | TrimExpression | TupleExpression | UnaryExpression | UpdateStatement | ValuesRelation | WindowSpec;
     readonly $type: 'CaseExpression';
     operand?: Expression;
     otherwise?: Expression;
@@ -605,7 +609,7 @@ export function isCaseWhen(item: unknown): item is CaseWhen {
 }
 
 export interface CastExpression extends langium.AstNode {
-    readonly $container: AliasedExpression | ApplyAsDeleteClause | ApplyAsTruncateClause | Assignment | BinaryExpression | CaseExpression | CaseWhen | CastExpression | DeleteStatement | Expectation | ExtractExpression | FlowWhereClause | FunctionArgument | FunctionCall | GeneratedAsProperty | GroupByClause | GroupingSets | InExpression | InsertFlow | InsertStatement | IntervalPart | JoinRelation | JsonPath | Lambda | LikeExpression | MaskProperty | OverlayExpression | PipeJoin | PipeOrganization | PipeWhere | PositionExpression | Query | ReplaceUsingSpec | RowFilterClause | SelectItem | SelectQuery | SequenceByClause | SortItem | StructFieldAccess | Subscript | SubstringExpression | SystemSequenceByClause | TableArgument | TableConstraint | TableSample | TrimExpression | TupleExpression | UnaryExpression | UpdateStatement | ValuesRelation | WindowSpec;
+    readonly $container: AliasedExpression | ApplyAsDeleteClause | ApplyAsTruncateClause | Assignment | BetweenExpression | BinaryExpression | CaseExpression | CaseWhen | CastExpression | DefaultProperty | DeleteStatement | Expectation | ExtractExpression | FlowWhereClause | FrameBound | FunctionArgument | FunctionCall | GeneratedAsProperty | GroupByClause | GroupingSets | InExpression | InsertFlow | InsertStatement | IntervalPart | IsExpression | JoinRelation | JsonPath | Lambda | LikeExpression | MaskProperty | OverlayExpression | PipeJoin | PipeOrganization | PipeWhere | PositionExpression | Query | ReplaceUsingSpec | RowFilterClause | SelectItem | SelectQuery | SequenceByClause | SortItem | StructField | StructFieldAccess | Subscript | SubstringExpression | SystemSequenceByClause | TableArgument | TableConstraint | TableSample | TemporalClause | TrimExpression | TupleExpression | UnaryExpression | UpdateStatement | ValuesRelation | WindowSpec;
     readonly $type: 'CastExpression';
     expression: Expression;
     tryCast: boolean;
@@ -623,10 +627,10 @@ export function isCastExpression(item: unknown): item is CastExpression {
     return reflection.isInstance(item, CastExpression.$type);
 }
 
-export type ClauseKeyword = 'ALTER' | 'ANTI' | 'ANY' | 'APPLY' | 'CLUSTER' | 'CROSS' | 'DELETE' | 'DISTRIBUTE' | 'DIV' | 'ESCAPE' | 'EXISTS' | 'FILTER' | 'FULL' | 'GROUP' | 'HAVING' | 'IF' | 'IGNORE' | 'ILIKE' | 'INNER' | 'INSERT' | 'JOIN' | 'LEFT' | 'LIKE' | 'LIMIT' | 'MINUS' | 'NATURAL' | 'OFFSET' | 'ORDER' | 'OVER' | 'PIVOT' | 'QUALIFY' | 'REGEXP' | 'RESPECT' | 'RIGHT' | 'RLIKE' | 'SEMI' | 'SET' | 'SOME' | 'SORT' | 'TABLE' | 'TABLESAMPLE' | 'UNPIVOT' | 'UPDATE' | 'USE' | 'USING' | 'WATERMARK' | 'WINDOW' | 'WITHIN';
+export type ClauseKeyword = 'ALTER' | 'ANTI' | 'ANY' | 'APPLY' | 'CLUSTER' | 'CROSS' | 'DELETE' | 'DISTRIBUTE' | 'DIV' | 'DROP' | 'ESCAPE' | 'EXISTS' | 'FILTER' | 'FULL' | 'GROUP' | 'HAVING' | 'IF' | 'IGNORE' | 'ILIKE' | 'INNER' | 'INSERT' | 'JOIN' | 'LEFT' | 'LIKE' | 'LIMIT' | 'MINUS' | 'NATURAL' | 'OFFSET' | 'ORDER' | 'OVER' | 'PIVOT' | 'QUALIFY' | 'REGEXP' | 'RESPECT' | 'RIGHT' | 'RLIKE' | 'SEMI' | 'SET' | 'SOME' | 'SORT' | 'TABLESAMPLE' | 'UNPIVOT' | 'UPDATE' | 'USE' | 'USING' | 'WATERMARK' | 'WINDOW' | 'WITHIN';
 
 export function isClauseKeyword(item: unknown): item is ClauseKeyword {
-    return item === 'ALTER' || item === 'ANTI' || item === 'ANY' || item === 'APPLY' || item === 'CLUSTER' || item === 'CROSS' || item === 'DELETE' || item === 'DISTRIBUTE' || item === 'DIV' || item === 'ESCAPE' || item === 'EXISTS' || item === 'FILTER' || item === 'FULL' || item === 'GROUP' || item === 'HAVING' || item === 'IF' || item === 'IGNORE' || item === 'ILIKE' || item === 'INNER' || item === 'INSERT' || item === 'JOIN' || item === 'LEFT' || item === 'LIKE' || item === 'LIMIT' || item === 'MINUS' || item === 'NATURAL' || item === 'OFFSET' || item === 'ORDER' || item === 'OVER' || item === 'PIVOT' || item === 'QUALIFY' || item === 'REGEXP' || item === 'RESPECT' || item === 'RIGHT' || item === 'RLIKE' || item === 'SEMI' || item === 'SET' || item === 'SOME' || item === 'SORT' || item === 'TABLE' || item === 'TABLESAMPLE' || item === 'UNPIVOT' || item === 'UPDATE' || item === 'USE' || item === 'USING' || item === 'WATERMARK' || item === 'WINDOW' || item === 'WITHIN';
+    return item === 'ALTER' || item === 'ANTI' || item === 'ANY' || item === 'APPLY' || item === 'CLUSTER' || item === 'CROSS' || item === 'DELETE' || item === 'DROP' || item === 'DISTRIBUTE' || item === 'DIV' || item === 'ESCAPE' || item === 'EXISTS' || item === 'FILTER' || item === 'FULL' || item === 'GROUP' || item === 'HAVING' || item === 'IF' || item === 'IGNORE' || item === 'ILIKE' || item === 'INNER' || item === 'INSERT' || item === 'JOIN' || item === 'LEFT' || item === 'LIKE' || item === 'LIMIT' || item === 'MINUS' || item === 'NATURAL' || item === 'OFFSET' || item === 'ORDER' || item === 'OVER' || item === 'PIVOT' || item === 'QUALIFY' || item === 'REGEXP' || item === 'RESPECT' || item === 'RIGHT' || item === 'RLIKE' || item === 'SEMI' || item === 'SET' || item === 'SOME' || item === 'SORT' || item === 'TABLESAMPLE' || item === 'UNPIVOT' || item === 'UPDATE' || item === 'USE' || item === 'USING' || item === 'WATERMARK' || item === 'WINDOW' || item === 'WITHIN';
 }
 
 export interface ClusterByClause extends langium.AstNode {
@@ -714,7 +718,7 @@ export function isColumnProperty(item: unknown): item is ColumnProperty {
 }
 
 export interface ColumnReference extends langium.AstNode {
-    readonly $container: AliasedExpression | ApplyAsDeleteClause | ApplyAsTruncateClause | Assignment | BinaryExpression | CaseExpression | CaseWhen | CastExpression | DeleteStatement | Expectation | ExtractExpression | FlowWhereClause | FunctionArgument | FunctionCall | GeneratedAsProperty | GroupByClause | GroupingSets | InExpression | InsertFlow | InsertStatement | IntervalPart | JoinRelation | JsonPath | Lambda | LikeExpression | MaskProperty | OverlayExpression | PipeJoin | PipeOrganization | PipeWhere | PositionExpression | Query | ReplaceUsingSpec | RowFilterClause | SelectItem | SelectQuery | SequenceByClause | SortItem | StructFieldAccess | Subscript | SubstringExpression | SystemSequenceByClause | TableArgument | TableConstraint | TableSample | TrimExpression | TupleExpression | UnaryExpression | UpdateStatement | ValuesRelation | WindowSpec;
+    readonly $container: AliasedExpression | ApplyAsDeleteClause | ApplyAsTruncateClause | Assignment | BetweenExpression | BinaryExpression | CaseExpression | CaseWhen | CastExpression | DefaultProperty | DeleteStatement | Expectation | ExtractExpression | FlowWhereClause | FrameBound | FunctionArgument | FunctionCall | GeneratedAsProperty | GroupByClause | GroupingSets | InExpression | InsertFlow | InsertStatement | IntervalPart | IsExpression | JoinRelation | JsonPath | Lambda | LikeExpression | MaskProperty | OverlayExpression | PipeJoin | PipeOrganization | PipeWhere | PositionExpression | Query | ReplaceUsingSpec | RowFilterClause | SelectItem | SelectQuery | SequenceByClause | SortItem | StructField | StructFieldAccess | Subscript | SubstringExpression | SystemSequenceByClause | TableArgument | TableConstraint | TableSample | TemporalClause | TrimExpression | TupleExpression | UnaryExpression | UpdateStatement | ValuesRelation | WindowSpec;
     readonly $type: 'ColumnReference';
     parts: Array<string>;
 }
@@ -1104,7 +1108,7 @@ export function isDefaultCollationClause(item: unknown): item is DefaultCollatio
 export interface DefaultProperty extends langium.AstNode {
     readonly $container: ColumnDef;
     readonly $type: 'DefaultProperty';
-    value: BinaryExpression;
+    value: Expression;
 }
 
 export const DefaultProperty = {
@@ -1135,6 +1139,41 @@ export function isDeleteStatement(item: unknown): item is DeleteStatement {
     return reflection.isInstance(item, DeleteStatement.$type);
 }
 
+export type DropObjectKind = string;
+
+export function isDropObjectKind(item: unknown): item is DropObjectKind {
+    return typeof item === 'string';
+}
+
+export type DropOption = 'CASCADE' | 'PURGE' | 'RESTRICT';
+
+export function isDropOption(item: unknown): item is DropOption {
+    return item === 'CASCADE' || item === 'RESTRICT' || item === 'PURGE';
+}
+
+export interface DropStatement extends langium.AstNode {
+    readonly $container: PipelineFile;
+    readonly $type: 'DropStatement';
+    ifExists: boolean;
+    kind: DropObjectKind;
+    name: QualifiedName;
+    option?: DropOption;
+    temporary: boolean;
+}
+
+export const DropStatement = {
+    $type: 'DropStatement',
+    ifExists: 'ifExists',
+    kind: 'kind',
+    name: 'name',
+    option: 'option',
+    temporary: 'temporary'
+} as const;
+
+export function isDropStatement(item: unknown): item is DropStatement {
+    return reflection.isInstance(item, DropStatement.$type);
+}
+
 export interface EmptyGroupingSet extends langium.AstNode {
     readonly $container: GroupByClause | GroupingSets;
     readonly $type: 'EmptyGroupingSet';
@@ -1149,7 +1188,7 @@ export function isEmptyGroupingSet(item: unknown): item is EmptyGroupingSet {
 }
 
 export interface ExistsExpression extends langium.AstNode {
-    readonly $container: AliasedExpression | ApplyAsDeleteClause | ApplyAsTruncateClause | Assignment | BinaryExpression | CaseExpression | CaseWhen | CastExpression | DeleteStatement | Expectation | ExtractExpression | FlowWhereClause | FunctionArgument | FunctionCall | GeneratedAsProperty | GroupByClause | GroupingSets | InExpression | InsertFlow | InsertStatement | IntervalPart | JoinRelation | JsonPath | Lambda | LikeExpression | MaskProperty | OverlayExpression | PipeJoin | PipeOrganization | PipeWhere | PositionExpression | Query | ReplaceUsingSpec | RowFilterClause | SelectItem | SelectQuery | SequenceByClause | SortItem | StructFieldAccess | Subscript | SubstringExpression | SystemSequenceByClause | TableArgument | TableConstraint | TableSample | TrimExpression | TupleExpression | UnaryExpression | UpdateStatement | ValuesRelation | WindowSpec;
+    readonly $container: AliasedExpression | ApplyAsDeleteClause | ApplyAsTruncateClause | Assignment | BetweenExpression | BinaryExpression | CaseExpression | CaseWhen | CastExpression | DefaultProperty | DeleteStatement | Expectation | ExtractExpression | FlowWhereClause | FrameBound | FunctionArgument | FunctionCall | GeneratedAsProperty | GroupByClause | GroupingSets | InExpression | InsertFlow | InsertStatement | IntervalPart | IsExpression | JoinRelation | JsonPath | Lambda | LikeExpression | MaskProperty | OverlayExpression | PipeJoin | PipeOrganization | PipeWhere | PositionExpression | Query | ReplaceUsingSpec | RowFilterClause | SelectItem | SelectQuery | SequenceByClause | SortItem | StructField | StructFieldAccess | Subscript | SubstringExpression | SystemSequenceByClause | TableArgument | TableConstraint | TableSample | TemporalClause | TrimExpression | TupleExpression | UnaryExpression | UpdateStatement | ValuesRelation | WindowSpec;
     readonly $type: 'ExistsExpression';
     query: Query;
 }
@@ -1184,7 +1223,7 @@ export function isExpectation(item: unknown): item is Expectation {
     return reflection.isInstance(item, Expectation.$type);
 }
 
-export type Expression = BetweenExpression | BinaryExpression | BinaryLiteral | BooleanLiteral | CaseExpression | CastExpression | ExistsExpression | ExtractExpression | InExpression | IntervalLiteral | IsExpression | JsonPath | Lambda | LikeExpression | NameExpression | NullLiteral | NumberLiteral | OverlayExpression | ParameterMarker | PositionExpression | Star | StringLiteral | StructFieldAccess | SubqueryExpression | Subscript | SubstringExpression | TrimExpression | TupleExpression | TypedLiteral | UnaryExpression;
+export type Expression = BetweenExpression | BinaryExpression | BinaryLiteral | BooleanLiteral | CaseExpression | CastExpression | ExistsExpression | ExtractExpression | InExpression | IntervalLiteral | IsExpression | JsonPath | Lambda | LikeExpression | NameExpression | NullLiteral | NumberLiteral | OverlayExpression | ParameterMarker | PositionExpression | Star | StringLiteral | StructConstructor | StructFieldAccess | SubqueryExpression | Subscript | SubstringExpression | TrimExpression | TupleExpression | TypedLiteral | UnaryExpression;
 
 export const Expression = {
     $type: 'Expression'
@@ -1195,9 +1234,9 @@ export function isExpression(item: unknown): item is Expression {
 }
 
 export interface ExtractExpression extends langium.AstNode {
-    readonly $container: AliasedExpression | ApplyAsDeleteClause | ApplyAsTruncateClause | Assignment | BinaryExpression | CaseExpression | CaseWhen | CastExpression | DeleteStatement | Expectation | ExtractExpression | FlowWhereClause | FunctionArgument | FunctionCall | GeneratedAsProperty | GroupByClause | GroupingSets | InExpression | InsertFlow | InsertStatement | IntervalPart | JoinRelation | JsonPath | Lambda | LikeExpression | MaskProperty | OverlayExpression | PipeJoin | PipeOrganization | PipeWhere | PositionExpression | Query | ReplaceUsingSpec | RowFilterClause | SelectItem | SelectQuery | SequenceByClause | SortItem | StructFieldAccess | Subscript | SubstringExpression | SystemSequenceByClause | TableArgument | TableConstraint | TableSample | TrimExpression | TupleExpression | UnaryExpression | UpdateStatement | ValuesRelation | WindowSpec;
+    readonly $container: AliasedExpression | ApplyAsDeleteClause | ApplyAsTruncateClause | Assignment | BetweenExpression | BinaryExpression | CaseExpression | CaseWhen | CastExpression | DefaultProperty | DeleteStatement | Expectation | ExtractExpression | FlowWhereClause | FrameBound | FunctionArgument | FunctionCall | GeneratedAsProperty | GroupByClause | GroupingSets | InExpression | InsertFlow | InsertStatement | IntervalPart | IsExpression | JoinRelation | JsonPath | Lambda | LikeExpression | MaskProperty | OverlayExpression | PipeJoin | PipeOrganization | PipeWhere | PositionExpression | Query | ReplaceUsingSpec | RowFilterClause | SelectItem | SelectQuery | SequenceByClause | SortItem | StructField | StructFieldAccess | Subscript | SubstringExpression | SystemSequenceByClause | TableArgument | TableConstraint | TableSample | TemporalClause | TrimExpression | TupleExpression | UnaryExpression | UpdateStatement | ValuesRelation | WindowSpec;
     readonly $type: 'ExtractExpression';
-    field: Identifier;
+    field: FunctionIdentifier;
     source: Expression;
 }
 
@@ -1242,7 +1281,7 @@ export interface FrameBound extends langium.AstNode {
     currentRow: boolean;
     direction?: FrameDirection;
     unbounded: boolean;
-    value?: BinaryExpression;
+    value?: Expression;
 }
 
 export const FrameBound = {
@@ -1306,7 +1345,7 @@ export function isFunctionArgument(item: unknown): item is FunctionArgument {
 }
 
 export interface FunctionCall extends langium.AstNode {
-    readonly $container: AliasedExpression | ApplyAsDeleteClause | ApplyAsTruncateClause | Assignment | BinaryExpression | CaseExpression | CaseWhen | CastExpression | DeleteStatement | Expectation | ExtractExpression | FlowWhereClause | FunctionArgument | FunctionCall | GeneratedAsProperty | GroupByClause | GroupingSets | InExpression | InsertFlow | InsertStatement | IntervalPart | JoinRelation | JsonPath | Lambda | LateralView | LikeExpression | MaskProperty | OverlayExpression | PipeJoin | PipeOrganization | PipeWhere | PositionExpression | Query | ReplaceUsingSpec | RowFilterClause | SelectItem | SelectQuery | SequenceByClause | SortItem | StructFieldAccess | Subscript | SubstringExpression | SystemSequenceByClause | TableArgument | TableConstraint | TableSample | TrimExpression | TupleExpression | UnaryExpression | UpdateStatement | ValuesRelation | WindowSpec;
+    readonly $container: AliasedExpression | ApplyAsDeleteClause | ApplyAsTruncateClause | Assignment | BetweenExpression | BinaryExpression | CaseExpression | CaseWhen | CastExpression | DefaultProperty | DeleteStatement | Expectation | ExtractExpression | FlowWhereClause | FrameBound | FunctionArgument | FunctionCall | GeneratedAsProperty | GroupByClause | GroupingSets | InExpression | InsertFlow | InsertStatement | IntervalPart | IsExpression | JoinRelation | JsonPath | Lambda | LateralView | LikeExpression | MaskProperty | OverlayExpression | PipeJoin | PipeOrganization | PipeWhere | PositionExpression | Query | ReplaceUsingSpec | RowFilterClause | SelectItem | SelectQuery | SequenceByClause | SortItem | StructField | StructFieldAccess | Subscript | SubstringExpression | SystemSequenceByClause | TableArgument | TableConstraint | TableSample | TemporalClause | TrimExpression | TupleExpression | UnaryExpression | UpdateStatement | ValuesRelation | WindowSpec;
     readonly $type: 'FunctionCall';
     args: Array<FunctionArgument>;
     distinct: boolean;
@@ -1339,7 +1378,7 @@ export function isFunctionCall(item: unknown): item is FunctionCall {
 export type FunctionIdentifier = ClauseKeyword | SoftKeyword | string;
 
 export function isFunctionIdentifier(item: unknown): item is FunctionIdentifier {
-    return isSoftKeyword(item) || isClauseKeyword(item) || (typeof item === 'string' && (/([_a-zA-Z]|\$\{[^}\r\n]*\})(\w|\$\{[^}\r\n]*\})*/.test(item) || /`([^`]|``)*`/.test(item)));
+    return isSoftKeyword(item) || isClauseKeyword(item) || (typeof item === 'string' && (/(\d*[_a-zA-Z]|\$\{[^}\r\n]*\})(\w|\$\{[^}\r\n]*\})*/.test(item) || /`([^`]|``)*`/.test(item)));
 }
 
 export type FunctionName = string;
@@ -1433,16 +1472,28 @@ export function isGroupingSetsKind(item: unknown): item is GroupingSetsKind {
     return typeof item === 'string';
 }
 
-export type Identifier = 'CUBE' | 'IDENTIFIER' | 'ROLLUP' | 'STREAM' | FunctionIdentifier | IdentifierClause;
+export type GroupingWord = 'CUBE' | 'ROLLUP';
+
+export function isGroupingWord(item: unknown): item is GroupingWord {
+    return item === 'ROLLUP' || item === 'CUBE';
+}
+
+export type Identifier = ClauseKeyword | GroupingWord | IdentifierClause | IdentifierWord | SoftKeyword | StreamWord | TableWord | string;
 
 export function isIdentifier(item: unknown): item is Identifier {
-    return isFunctionIdentifier(item) || isIdentifierClause(item) || item === 'STREAM' || item === 'ROLLUP' || item === 'CUBE' || item === 'IDENTIFIER';
+    return isSoftKeyword(item) || isClauseKeyword(item) || isIdentifierClause(item) || isStreamWord(item) || isGroupingWord(item) || isIdentifierWord(item) || isTableWord(item) || (typeof item === 'string' && (/(\d*[_a-zA-Z]|\$\{[^}\r\n]*\})(\w|\$\{[^}\r\n]*\})*/.test(item) || /`([^`]|``)*`/.test(item)));
 }
 
 export type IdentifierClause = string;
 
 export function isIdentifierClause(item: unknown): item is IdentifierClause {
     return typeof item === 'string';
+}
+
+export type IdentifierWord = 'IDENTIFIER';
+
+export function isIdentifierWord(item: unknown): item is IdentifierWord {
+    return item === 'IDENTIFIER';
 }
 
 export interface IdentityOption extends langium.AstNode {
@@ -1501,11 +1552,11 @@ export function isIgnoreNullUpdatesClause(item: unknown): item is IgnoreNullUpda
 }
 
 export interface InExpression extends langium.AstNode {
-    readonly $container: AliasedExpression | ApplyAsDeleteClause | ApplyAsTruncateClause | Assignment | BinaryExpression | CaseExpression | CaseWhen | CastExpression | DeleteStatement | Expectation | ExtractExpression | FlowWhereClause | FunctionArgument | FunctionCall | GeneratedAsProperty | GroupByClause | GroupingSets | InExpression | InsertFlow | InsertStatement | IntervalPart | JoinRelation | JsonPath | Lambda | LikeExpression | MaskProperty | OverlayExpression | PipeJoin | PipeOrganization | PipeWhere | PositionExpression | Query | ReplaceUsingSpec | RowFilterClause | SelectItem | SelectQuery | SequenceByClause | SortItem | StructFieldAccess | Subscript | SubstringExpression | SystemSequenceByClause | TableArgument | TableConstraint | TableSample | TrimExpression | TupleExpression | UnaryExpression | UpdateStatement | ValuesRelation | WindowSpec;
+    readonly $container: AliasedExpression | ApplyAsDeleteClause | ApplyAsTruncateClause | Assignment | BetweenExpression | BinaryExpression | CaseExpression | CaseWhen | CastExpression | DefaultProperty | DeleteStatement | Expectation | ExtractExpression | FlowWhereClause | FrameBound | FunctionArgument | FunctionCall | GeneratedAsProperty | GroupByClause | GroupingSets | InExpression | InsertFlow | InsertStatement | IntervalPart | IsExpression | JoinRelation | JsonPath | Lambda | LikeExpression | MaskProperty | OverlayExpression | PipeJoin | PipeOrganization | PipeWhere | PositionExpression | Query | ReplaceUsingSpec | RowFilterClause | SelectItem | SelectQuery | SequenceByClause | SortItem | StructField | StructFieldAccess | Subscript | SubstringExpression | SystemSequenceByClause | TableArgument | TableConstraint | TableSample | TemporalClause | TrimExpression | TupleExpression | UnaryExpression | UpdateStatement | ValuesRelation | WindowSpec;
     readonly $type: 'InExpression';
     not: boolean;
     query?: Query;
-    value: BinaryExpression;
+    value: Expression;
     values: Array<Expression>;
 }
 
@@ -1593,7 +1644,7 @@ export function isIntersectOperator(item: unknown): item is IntersectOperator {
 }
 
 export interface IntervalLiteral extends langium.AstNode {
-    readonly $container: AliasedExpression | ApplyAsDeleteClause | ApplyAsTruncateClause | Assignment | BinaryExpression | CaseExpression | CaseWhen | CastExpression | DeleteStatement | Expectation | ExtractExpression | FlowWhereClause | FunctionArgument | FunctionCall | GeneratedAsProperty | GroupByClause | GroupingSets | InExpression | InsertFlow | InsertStatement | IntervalPart | JoinRelation | JsonPath | Lambda | LikeExpression | MaskProperty | OverlayExpression | PipeJoin | PipeOrganization | PipeWhere | PositionExpression | Query | ReplaceUsingSpec | RowFilterClause | SelectItem | SelectQuery | SequenceByClause | SortItem | StructFieldAccess | Subscript | SubstringExpression | SystemSequenceByClause | TableArgument | TableConstraint | TableSample | TriggerOnUpdateClause | TrimExpression | TupleExpression | UnaryExpression | UpdateStatement | ValuesRelation | WatermarkClause | WindowSpec;
+    readonly $container: AliasedExpression | ApplyAsDeleteClause | ApplyAsTruncateClause | Assignment | BetweenExpression | BinaryExpression | CaseExpression | CaseWhen | CastExpression | DefaultProperty | DeleteStatement | Expectation | ExtractExpression | FlowWhereClause | FrameBound | FunctionArgument | FunctionCall | GeneratedAsProperty | GroupByClause | GroupingSets | InExpression | InsertFlow | InsertStatement | IntervalPart | IsExpression | JoinRelation | JsonPath | Lambda | LikeExpression | MaskProperty | OverlayExpression | PipeJoin | PipeOrganization | PipeWhere | PositionExpression | Query | ReplaceUsingSpec | RowFilterClause | SelectItem | SelectQuery | SequenceByClause | SortItem | StructField | StructFieldAccess | Subscript | SubstringExpression | SystemSequenceByClause | TableArgument | TableConstraint | TableSample | TemporalClause | TriggerOnUpdateClause | TrimExpression | TupleExpression | UnaryExpression | UpdateStatement | ValuesRelation | WatermarkClause | WindowSpec;
     readonly $type: 'IntervalLiteral';
     negative: boolean;
     parts: Array<IntervalPart>;
@@ -1658,12 +1709,12 @@ export function isIntervalUnit(item: unknown): item is IntervalUnit {
 }
 
 export interface IsExpression extends langium.AstNode {
-    readonly $container: AliasedExpression | ApplyAsDeleteClause | ApplyAsTruncateClause | Assignment | BinaryExpression | CaseExpression | CaseWhen | CastExpression | DeleteStatement | Expectation | ExtractExpression | FlowWhereClause | FunctionArgument | FunctionCall | GeneratedAsProperty | GroupByClause | GroupingSets | InExpression | InsertFlow | InsertStatement | IntervalPart | JoinRelation | JsonPath | Lambda | LikeExpression | MaskProperty | OverlayExpression | PipeJoin | PipeOrganization | PipeWhere | PositionExpression | Query | ReplaceUsingSpec | RowFilterClause | SelectItem | SelectQuery | SequenceByClause | SortItem | StructFieldAccess | Subscript | SubstringExpression | SystemSequenceByClause | TableArgument | TableConstraint | TableSample | TrimExpression | TupleExpression | UnaryExpression | UpdateStatement | ValuesRelation | WindowSpec;
+    readonly $container: AliasedExpression | ApplyAsDeleteClause | ApplyAsTruncateClause | Assignment | BetweenExpression | BinaryExpression | CaseExpression | CaseWhen | CastExpression | DefaultProperty | DeleteStatement | Expectation | ExtractExpression | FlowWhereClause | FrameBound | FunctionArgument | FunctionCall | GeneratedAsProperty | GroupByClause | GroupingSets | InExpression | InsertFlow | InsertStatement | IntervalPart | IsExpression | JoinRelation | JsonPath | Lambda | LikeExpression | MaskProperty | OverlayExpression | PipeJoin | PipeOrganization | PipeWhere | PositionExpression | Query | ReplaceUsingSpec | RowFilterClause | SelectItem | SelectQuery | SequenceByClause | SortItem | StructField | StructFieldAccess | Subscript | SubstringExpression | SystemSequenceByClause | TableArgument | TableConstraint | TableSample | TemporalClause | TrimExpression | TupleExpression | UnaryExpression | UpdateStatement | ValuesRelation | WindowSpec;
     readonly $type: 'IsExpression';
-    distinctFrom?: BinaryExpression;
+    distinctFrom?: Expression;
     not: boolean;
     test?: IsTest;
-    value: BinaryExpression;
+    value: Expression;
 }
 
 export const IsExpression = {
@@ -1688,7 +1739,7 @@ export interface JoinRelation extends langium.AstNode {
     readonly $container: FromClause | JoinRelation | ParenthesizedRelation | PipeJoin | PivotRelation | UnpivotRelation;
     readonly $type: 'JoinRelation';
     joinType?: JoinType;
-    left: Relation;
+    left: ParenthesizedRelation | Relation | TableFunctionCall | TableReference;
     natural: boolean;
     on?: Expression;
     right: Relation;
@@ -1716,7 +1767,7 @@ export function isJoinType(item: unknown): item is JoinType {
 }
 
 export interface JsonPath extends langium.AstNode {
-    readonly $container: AliasedExpression | ApplyAsDeleteClause | ApplyAsTruncateClause | Assignment | BinaryExpression | CaseExpression | CaseWhen | CastExpression | DeleteStatement | Expectation | ExtractExpression | FlowWhereClause | FunctionArgument | FunctionCall | GeneratedAsProperty | GroupByClause | GroupingSets | InExpression | InsertFlow | InsertStatement | IntervalPart | JoinRelation | JsonPath | Lambda | LikeExpression | MaskProperty | OverlayExpression | PipeJoin | PipeOrganization | PipeWhere | PositionExpression | Query | ReplaceUsingSpec | RowFilterClause | SelectItem | SelectQuery | SequenceByClause | SortItem | StructFieldAccess | Subscript | SubstringExpression | SystemSequenceByClause | TableArgument | TableConstraint | TableSample | TrimExpression | TupleExpression | UnaryExpression | UpdateStatement | ValuesRelation | WindowSpec;
+    readonly $container: AliasedExpression | ApplyAsDeleteClause | ApplyAsTruncateClause | Assignment | BetweenExpression | BinaryExpression | CaseExpression | CaseWhen | CastExpression | DefaultProperty | DeleteStatement | Expectation | ExtractExpression | FlowWhereClause | FrameBound | FunctionArgument | FunctionCall | GeneratedAsProperty | GroupByClause | GroupingSets | InExpression | InsertFlow | InsertStatement | IntervalPart | IsExpression | JoinRelation | JsonPath | Lambda | LikeExpression | MaskProperty | OverlayExpression | PipeJoin | PipeOrganization | PipeWhere | PositionExpression | Query | ReplaceUsingSpec | RowFilterClause | SelectItem | SelectQuery | SequenceByClause | SortItem | StructField | StructFieldAccess | Subscript | SubstringExpression | SystemSequenceByClause | TableArgument | TableConstraint | TableSample | TemporalClause | TrimExpression | TupleExpression | UnaryExpression | UpdateStatement | ValuesRelation | WindowSpec;
     readonly $type: 'JsonPath';
     base: Expression;
     path: JsonPathText;
@@ -1739,7 +1790,7 @@ export function isJsonPathText(item: unknown): item is JsonPathText {
 }
 
 export interface Lambda extends langium.AstNode {
-    readonly $container: AliasedExpression | ApplyAsDeleteClause | ApplyAsTruncateClause | Assignment | BinaryExpression | CaseExpression | CaseWhen | CastExpression | DeleteStatement | Expectation | ExtractExpression | FlowWhereClause | FunctionArgument | FunctionCall | GeneratedAsProperty | GroupByClause | GroupingSets | InExpression | InsertFlow | InsertStatement | IntervalPart | JoinRelation | JsonPath | Lambda | LikeExpression | MaskProperty | OverlayExpression | PipeJoin | PipeOrganization | PipeWhere | PositionExpression | Query | ReplaceUsingSpec | RowFilterClause | SelectItem | SelectQuery | SequenceByClause | SortItem | StructFieldAccess | Subscript | SubstringExpression | SystemSequenceByClause | TableArgument | TableConstraint | TableSample | TrimExpression | TupleExpression | UnaryExpression | UpdateStatement | ValuesRelation | WindowSpec;
+    readonly $container: AliasedExpression | ApplyAsDeleteClause | ApplyAsTruncateClause | Assignment | BetweenExpression | BinaryExpression | CaseExpression | CaseWhen | CastExpression | DefaultProperty | DeleteStatement | Expectation | ExtractExpression | FlowWhereClause | FrameBound | FunctionArgument | FunctionCall | GeneratedAsProperty | GroupByClause | GroupingSets | InExpression | InsertFlow | InsertStatement | IntervalPart | IsExpression | JoinRelation | JsonPath | Lambda | LikeExpression | MaskProperty | OverlayExpression | PipeJoin | PipeOrganization | PipeWhere | PositionExpression | Query | ReplaceUsingSpec | RowFilterClause | SelectItem | SelectQuery | SequenceByClause | SortItem | StructField | StructFieldAccess | Subscript | SubstringExpression | SystemSequenceByClause | TableArgument | TableConstraint | TableSample | TemporalClause | TrimExpression | TupleExpression | UnaryExpression | UpdateStatement | ValuesRelation | WindowSpec;
     readonly $type: 'Lambda';
     body: Expression;
     parameters: Array<Identifier>;
@@ -1777,14 +1828,14 @@ export function isLateralView(item: unknown): item is LateralView {
 }
 
 export interface LikeExpression extends langium.AstNode {
-    readonly $container: AliasedExpression | ApplyAsDeleteClause | ApplyAsTruncateClause | Assignment | BinaryExpression | CaseExpression | CaseWhen | CastExpression | DeleteStatement | Expectation | ExtractExpression | FlowWhereClause | FunctionArgument | FunctionCall | GeneratedAsProperty | GroupByClause | GroupingSets | InExpression | InsertFlow | InsertStatement | IntervalPart | JoinRelation | JsonPath | Lambda | LikeExpression | MaskProperty | OverlayExpression | PipeJoin | PipeOrganization | PipeWhere | PositionExpression | Query | ReplaceUsingSpec | RowFilterClause | SelectItem | SelectQuery | SequenceByClause | SortItem | StructFieldAccess | Subscript | SubstringExpression | SystemSequenceByClause | TableArgument | TableConstraint | TableSample | TrimExpression | TupleExpression | UnaryExpression | UpdateStatement | ValuesRelation | WindowSpec;
+    readonly $container: AliasedExpression | ApplyAsDeleteClause | ApplyAsTruncateClause | Assignment | BetweenExpression | BinaryExpression | CaseExpression | CaseWhen | CastExpression | DefaultProperty | DeleteStatement | Expectation | ExtractExpression | FlowWhereClause | FrameBound | FunctionArgument | FunctionCall | GeneratedAsProperty | GroupByClause | GroupingSets | InExpression | InsertFlow | InsertStatement | IntervalPart | IsExpression | JoinRelation | JsonPath | Lambda | LikeExpression | MaskProperty | OverlayExpression | PipeJoin | PipeOrganization | PipeWhere | PositionExpression | Query | ReplaceUsingSpec | RowFilterClause | SelectItem | SelectQuery | SequenceByClause | SortItem | StructField | StructFieldAccess | Subscript | SubstringExpression | SystemSequenceByClause | TableArgument | TableConstraint | TableSample | TemporalClause | TrimExpression | TupleExpression | UnaryExpression | UpdateStatement | ValuesRelation | WindowSpec;
     readonly $type: 'LikeExpression';
     escape?: StringValue;
     not: boolean;
     operator: LikeOperator;
-    patterns: Array<BinaryExpression | Expression>;
+    patterns: Array<Expression>;
     quantifier?: LikeQuantifier;
-    value: BinaryExpression;
+    value: Expression;
 }
 
 export const LikeExpression = {
@@ -1862,6 +1913,12 @@ export function isMaskProperty(item: unknown): item is MaskProperty {
     return reflection.isInstance(item, MaskProperty.$type);
 }
 
+export type MemberName = ClauseKeyword | GroupingWord | IdentifierClause | IdentifierWord | ReservedKeyword | SoftKeyword | StreamWord | TableWord | string;
+
+export function isMemberName(item: unknown): item is MemberName {
+    return isSoftKeyword(item) || isClauseKeyword(item) || isReservedKeyword(item) || isIdentifierClause(item) || isStreamWord(item) || isGroupingWord(item) || isIdentifierWord(item) || isTableWord(item) || (typeof item === 'string' && (/(\d*[_a-zA-Z]|\$\{[^}\r\n]*\})(\w|\$\{[^}\r\n]*\})*/.test(item) || /`([^`]|``)*`/.test(item)));
+}
+
 export interface NamedWindow extends langium.AstNode {
     readonly $container: WindowClause;
     readonly $type: 'NamedWindow';
@@ -1903,10 +1960,10 @@ export function isNamespaceKind(item: unknown): item is NamespaceKind {
     return item === 'CATALOG' || item === 'SCHEMA' || item === 'DATABASE';
 }
 
-export type NameStart = 'IDENTIFIER' | 'STREAM' | FunctionIdentifier | IdentifierClause;
+export type NameStart = ClauseKeyword | IdentifierClause | IdentifierWord | SoftKeyword | StreamWord | string;
 
 export function isNameStart(item: unknown): item is NameStart {
-    return isFunctionIdentifier(item) || isIdentifierClause(item) || item === 'STREAM' || item === 'IDENTIFIER';
+    return isSoftKeyword(item) || isClauseKeyword(item) || isIdentifierClause(item) || isStreamWord(item) || isIdentifierWord(item) || (typeof item === 'string' && (/(\d*[_a-zA-Z]|\$\{[^}\r\n]*\})(\w|\$\{[^}\r\n]*\})*/.test(item) || /`([^`]|``)*`/.test(item)));
 }
 
 export interface NotNullProperty extends langium.AstNode {
@@ -1922,8 +1979,14 @@ export function isNotNullProperty(item: unknown): item is NotNullProperty {
     return reflection.isInstance(item, NotNullProperty.$type);
 }
 
+export type NotOperator = '!' | 'NOT';
+
+export function isNotOperator(item: unknown): item is NotOperator {
+    return item === 'NOT' || item === '!';
+}
+
 export interface NullLiteral extends langium.AstNode {
-    readonly $container: AliasedExpression | ApplyAsDeleteClause | ApplyAsTruncateClause | Assignment | BinaryExpression | CaseExpression | CaseWhen | CastExpression | DeleteStatement | Expectation | ExtractExpression | FlowWhereClause | FunctionArgument | FunctionCall | GeneratedAsProperty | GroupByClause | GroupingSets | InExpression | InsertFlow | InsertStatement | IntervalPart | JoinRelation | JsonPath | Lambda | LikeExpression | MaskProperty | OverlayExpression | PipeJoin | PipeOrganization | PipeWhere | PositionExpression | Query | ReplaceUsingSpec | RowFilterClause | SelectItem | SelectQuery | SequenceByClause | SortItem | StructFieldAccess | Subscript | SubstringExpression | SystemSequenceByClause | TableArgument | TableConstraint | TableSample | TrimExpression | TupleExpression | UnaryExpression | UpdateStatement | ValuesRelation | WindowSpec;
+    readonly $container: AliasedExpression | ApplyAsDeleteClause | ApplyAsTruncateClause | Assignment | BetweenExpression | BinaryExpression | CaseExpression | CaseWhen | CastExpression | DefaultProperty | DeleteStatement | Expectation | ExtractExpression | FlowWhereClause | FrameBound | FunctionArgument | FunctionCall | GeneratedAsProperty | GroupByClause | GroupingSets | InExpression | InsertFlow | InsertStatement | IntervalPart | IsExpression | JoinRelation | JsonPath | Lambda | LikeExpression | MaskProperty | OverlayExpression | PipeJoin | PipeOrganization | PipeWhere | PositionExpression | Query | ReplaceUsingSpec | RowFilterClause | SelectItem | SelectQuery | SequenceByClause | SortItem | StructField | StructFieldAccess | Subscript | SubstringExpression | SystemSequenceByClause | TableArgument | TableConstraint | TableSample | TemporalClause | TrimExpression | TupleExpression | UnaryExpression | UpdateStatement | ValuesRelation | WindowSpec;
     readonly $type: 'NullLiteral';
 }
 
@@ -1942,7 +2005,7 @@ export function isNullTreatment(item: unknown): item is NullTreatment {
 }
 
 export interface NumberLiteral extends langium.AstNode {
-    readonly $container: AliasedExpression | ApplyAsDeleteClause | ApplyAsTruncateClause | Assignment | BinaryExpression | CaseExpression | CaseWhen | CastExpression | DeleteStatement | Expectation | ExtractExpression | FlowWhereClause | FunctionArgument | FunctionCall | GeneratedAsProperty | GroupByClause | GroupingSets | InExpression | InsertFlow | InsertStatement | IntervalPart | JoinRelation | JsonPath | Lambda | LikeExpression | MaskProperty | OverlayExpression | PipeJoin | PipeOrganization | PipeWhere | PositionExpression | Query | ReplaceUsingSpec | RowFilterClause | SelectItem | SelectQuery | SequenceByClause | SortItem | StructFieldAccess | Subscript | SubstringExpression | SystemSequenceByClause | TableArgument | TableConstraint | TableSample | TrimExpression | TupleExpression | UnaryExpression | UpdateStatement | ValuesRelation | WindowSpec;
+    readonly $container: AliasedExpression | ApplyAsDeleteClause | ApplyAsTruncateClause | Assignment | BetweenExpression | BinaryExpression | CaseExpression | CaseWhen | CastExpression | DefaultProperty | DeleteStatement | Expectation | ExtractExpression | FlowWhereClause | FrameBound | FunctionArgument | FunctionCall | GeneratedAsProperty | GroupByClause | GroupingSets | InExpression | InsertFlow | InsertStatement | IntervalPart | IsExpression | JoinRelation | JsonPath | Lambda | LikeExpression | MaskProperty | OverlayExpression | PipeJoin | PipeOrganization | PipeWhere | PositionExpression | Query | ReplaceUsingSpec | RowFilterClause | SelectItem | SelectQuery | SequenceByClause | SortItem | StructField | StructFieldAccess | Subscript | SubstringExpression | SystemSequenceByClause | TableArgument | TableConstraint | TableSample | TemporalClause | TrimExpression | TupleExpression | UnaryExpression | UpdateStatement | ValuesRelation | WindowSpec;
     readonly $type: 'NumberLiteral';
     value: string;
 }
@@ -1972,7 +2035,7 @@ export function isOptionsClause(item: unknown): item is OptionsClause {
 }
 
 export interface OverlayExpression extends langium.AstNode {
-    readonly $container: AliasedExpression | ApplyAsDeleteClause | ApplyAsTruncateClause | Assignment | BinaryExpression | CaseExpression | CaseWhen | CastExpression | DeleteStatement | Expectation | ExtractExpression | FlowWhereClause | FunctionArgument | FunctionCall | GeneratedAsProperty | GroupByClause | GroupingSets | InExpression | InsertFlow | InsertStatement | IntervalPart | JoinRelation | JsonPath | Lambda | LikeExpression | MaskProperty | OverlayExpression | PipeJoin | PipeOrganization | PipeWhere | PositionExpression | Query | ReplaceUsingSpec | RowFilterClause | SelectItem | SelectQuery | SequenceByClause | SortItem | StructFieldAccess | Subscript | SubstringExpression | SystemSequenceByClause | TableArgument | TableConstraint | TableSample | TrimExpression | TupleExpression | UnaryExpression | UpdateStatement | ValuesRelation | WindowSpec;
+    readonly $container: AliasedExpression | ApplyAsDeleteClause | ApplyAsTruncateClause | Assignment | BetweenExpression | BinaryExpression | CaseExpression | CaseWhen | CastExpression | DefaultProperty | DeleteStatement | Expectation | ExtractExpression | FlowWhereClause | FrameBound | FunctionArgument | FunctionCall | GeneratedAsProperty | GroupByClause | GroupingSets | InExpression | InsertFlow | InsertStatement | IntervalPart | IsExpression | JoinRelation | JsonPath | Lambda | LikeExpression | MaskProperty | OverlayExpression | PipeJoin | PipeOrganization | PipeWhere | PositionExpression | Query | ReplaceUsingSpec | RowFilterClause | SelectItem | SelectQuery | SequenceByClause | SortItem | StructField | StructFieldAccess | Subscript | SubstringExpression | SystemSequenceByClause | TableArgument | TableConstraint | TableSample | TemporalClause | TrimExpression | TupleExpression | UnaryExpression | UpdateStatement | ValuesRelation | WindowSpec;
     readonly $type: 'OverlayExpression';
     input: Expression;
     length?: Expression;
@@ -1993,7 +2056,7 @@ export function isOverlayExpression(item: unknown): item is OverlayExpression {
 }
 
 export interface ParameterMarker extends langium.AstNode {
-    readonly $container: AliasedExpression | ApplyAsDeleteClause | ApplyAsTruncateClause | Assignment | BinaryExpression | CaseExpression | CaseWhen | CastExpression | DeleteStatement | Expectation | ExtractExpression | FlowWhereClause | FunctionArgument | FunctionCall | GeneratedAsProperty | GroupByClause | GroupingSets | InExpression | InsertFlow | InsertStatement | IntervalPart | JoinRelation | JsonPath | Lambda | LikeExpression | MaskProperty | OverlayExpression | PipeJoin | PipeOrganization | PipeWhere | PositionExpression | Query | ReplaceUsingSpec | RowFilterClause | SelectItem | SelectQuery | SequenceByClause | SortItem | StructFieldAccess | Subscript | SubstringExpression | SystemSequenceByClause | TableArgument | TableConstraint | TableSample | TrimExpression | TupleExpression | UnaryExpression | UpdateStatement | ValuesRelation | WindowSpec;
+    readonly $container: AliasedExpression | ApplyAsDeleteClause | ApplyAsTruncateClause | Assignment | BetweenExpression | BinaryExpression | CaseExpression | CaseWhen | CastExpression | DefaultProperty | DeleteStatement | Expectation | ExtractExpression | FlowWhereClause | FrameBound | FunctionArgument | FunctionCall | GeneratedAsProperty | GroupByClause | GroupingSets | InExpression | InsertFlow | InsertStatement | IntervalPart | IsExpression | JoinRelation | JsonPath | Lambda | LikeExpression | MaskProperty | OverlayExpression | PipeJoin | PipeOrganization | PipeWhere | PositionExpression | Query | ReplaceUsingSpec | RowFilterClause | SelectItem | SelectQuery | SequenceByClause | SortItem | StructField | StructFieldAccess | Subscript | SubstringExpression | SystemSequenceByClause | TableArgument | TableConstraint | TableSample | TemporalClause | TrimExpression | TupleExpression | UnaryExpression | UpdateStatement | ValuesRelation | WindowSpec;
     readonly $type: 'ParameterMarker';
     name?: FunctionIdentifier;
 }
@@ -2371,7 +2434,7 @@ export interface PivotRelation extends langium.AstNode {
     readonly $type: 'PivotRelation';
     alias?: AliasName | Identifier;
     columnAliases: Array<Identifier>;
-    input: Relation;
+    input: ParenthesizedRelation | Relation | TableFunctionCall | TableReference;
     pivot: PivotClause;
 }
 
@@ -2394,10 +2457,10 @@ export function isPlainQualifiedName(item: unknown): item is PlainQualifiedName 
 }
 
 export interface PositionExpression extends langium.AstNode {
-    readonly $container: AliasedExpression | ApplyAsDeleteClause | ApplyAsTruncateClause | Assignment | BinaryExpression | CaseExpression | CaseWhen | CastExpression | DeleteStatement | Expectation | ExtractExpression | FlowWhereClause | FunctionArgument | FunctionCall | GeneratedAsProperty | GroupByClause | GroupingSets | InExpression | InsertFlow | InsertStatement | IntervalPart | JoinRelation | JsonPath | Lambda | LikeExpression | MaskProperty | OverlayExpression | PipeJoin | PipeOrganization | PipeWhere | PositionExpression | Query | ReplaceUsingSpec | RowFilterClause | SelectItem | SelectQuery | SequenceByClause | SortItem | StructFieldAccess | Subscript | SubstringExpression | SystemSequenceByClause | TableArgument | TableConstraint | TableSample | TrimExpression | TupleExpression | UnaryExpression | UpdateStatement | ValuesRelation | WindowSpec;
+    readonly $container: AliasedExpression | ApplyAsDeleteClause | ApplyAsTruncateClause | Assignment | BetweenExpression | BinaryExpression | CaseExpression | CaseWhen | CastExpression | DefaultProperty | DeleteStatement | Expectation | ExtractExpression | FlowWhereClause | FrameBound | FunctionArgument | FunctionCall | GeneratedAsProperty | GroupByClause | GroupingSets | InExpression | InsertFlow | InsertStatement | IntervalPart | IsExpression | JoinRelation | JsonPath | Lambda | LikeExpression | MaskProperty | OverlayExpression | PipeJoin | PipeOrganization | PipeWhere | PositionExpression | Query | ReplaceUsingSpec | RowFilterClause | SelectItem | SelectQuery | SequenceByClause | SortItem | StructField | StructFieldAccess | Subscript | SubstringExpression | SystemSequenceByClause | TableArgument | TableConstraint | TableSample | TemporalClause | TrimExpression | TupleExpression | UnaryExpression | UpdateStatement | ValuesRelation | WindowSpec;
     readonly $type: 'PositionExpression';
     string: Expression;
-    substring: BinaryExpression;
+    substring: Expression;
 }
 
 export const PositionExpression = {
@@ -2570,6 +2633,12 @@ export const ReplaceUsingSpec = {
 
 export function isReplaceUsingSpec(item: unknown): item is ReplaceUsingSpec {
     return reflection.isInstance(item, ReplaceUsingSpec.$type);
+}
+
+export type ReservedKeyword = 'ALL' | 'AND' | 'AS' | 'BETWEEN' | 'BOTH' | 'BY' | 'CASE' | 'CAST' | 'CONSTRAINT' | 'CREATE' | 'DISTINCT' | 'ELSE' | 'END' | 'EXCEPT' | 'FALSE' | 'FOR' | 'FROM' | 'IN' | 'INTERSECT' | 'INTERVAL' | 'INTO' | 'IS' | 'LATERAL' | 'LEADING' | 'NOT' | 'NULL' | 'ON' | 'OR' | 'SELECT' | 'THEN' | 'TRAILING' | 'TRUE' | 'TRY_CAST' | 'UNBOUNDED' | 'UNION' | 'VALUES' | 'WHEN' | 'WHERE' | 'WITH';
+
+export function isReservedKeyword(item: unknown): item is ReservedKeyword {
+    return item === 'ALL' || item === 'AND' || item === 'AS' || item === 'BETWEEN' || item === 'BOTH' || item === 'BY' || item === 'CASE' || item === 'CAST' || item === 'CONSTRAINT' || item === 'CREATE' || item === 'DISTINCT' || item === 'ELSE' || item === 'END' || item === 'EXCEPT' || item === 'FALSE' || item === 'FOR' || item === 'FROM' || item === 'IN' || item === 'INTERSECT' || item === 'INTERVAL' || item === 'INTO' || item === 'IS' || item === 'LATERAL' || item === 'LEADING' || item === 'NOT' || item === 'NULL' || item === 'ON' || item === 'OR' || item === 'SELECT' || item === 'THEN' || item === 'TRAILING' || item === 'TRUE' || item === 'TRY_CAST' || item === 'UNBOUNDED' || item === 'UNION' || item === 'VALUES' || item === 'WHEN' || item === 'WHERE' || item === 'WITH';
 }
 
 export interface RowFilterClause extends langium.AstNode {
@@ -2776,10 +2845,10 @@ export function isSnapshotSpec(item: unknown): item is SnapshotSpec {
     return reflection.isInstance(item, SnapshotSpec.$type);
 }
 
-export type SoftKeyword = 'AGGREGATE' | 'ALWAYS' | 'ARRAY' | 'ASC' | 'AT' | 'AUTO' | 'BITEMPORAL' | 'BUCKET' | 'CATALOG' | 'CDC' | 'CHANGES' | 'CHECK' | 'COLLATE' | 'COLLATION' | 'COLUMNS' | 'COMMENT' | 'CRON' | 'CURRENT' | 'DATABASE' | 'DATE' | 'DAY' | 'DAYS' | 'DEFAULT' | 'DEFERRABLE' | 'DEFERRED' | 'DELAY' | 'DESC' | 'DROP' | 'ENFORCED' | 'EVERY' | 'EXCLUDE' | 'EXPECT' | 'EXTEND' | 'EXTERNAL' | 'EXTRACT' | 'FAIL' | 'FIRST' | 'FLOW' | 'FOLLOWING' | 'FOREIGN' | 'GENERATED' | 'GLOBAL' | 'GROUPING' | 'HISTORY' | 'HOUR' | 'HOURS' | 'IDENTITY' | 'INCLUDE' | 'INCREMENT' | 'INCREMENTAL' | 'INITIALLY' | 'KEY' | 'KEYS' | 'LAST' | 'LEVEL' | 'LIVE' | 'LOCATION' | 'MANAGED' | 'MAP' | 'MASK' | 'MATERIALIZED' | 'MAX' | 'MICROSECOND' | 'MICROSECONDS' | 'MILLISECOND' | 'MILLISECONDS' | 'MINUTE' | 'MINUTES' | 'MONTH' | 'MONTHS' | 'MOST' | 'NAME' | 'NAMESPACE' | 'NANOSECOND' | 'NANOSECONDS' | 'NONE' | 'NORELY' | 'NULLS' | 'OF' | 'ONCE' | 'OPTIONS' | 'OUT' | 'OUTER' | 'OVERLAY' | 'OVERWRITE' | 'OWNER' | 'PARTITION' | 'PARTITIONED' | 'PERCENT' | 'PLACING' | 'POLICY' | 'POSITION' | 'PRECEDING' | 'PRIMARY' | 'PRIVATE' | 'RANGE' | 'RECURSION' | 'RECURSIVE' | 'REFERENCES' | 'REFRESH' | 'RELY' | 'REPEATABLE' | 'REPLACE' | 'ROW' | 'ROWS' | 'SCD' | 'SCHEDULE' | 'SCHEMA' | 'SECOND' | 'SECONDS' | 'SEQUENCE' | 'SETS' | 'SINGLE' | 'SNAPSHOT' | 'START' | 'STORED' | 'STREAMING' | 'STRICT' | 'STRUCT' | 'SUBSTR' | 'SUBSTRING' | 'SYSTEM' | 'SYSTEM_TIME' | 'SYSTEM_VERSION' | 'TBLPROPERTIES' | 'TEMP' | 'TEMPORARY' | 'TIME' | 'TIMESERIES' | 'TIMESTAMP' | 'TIMESTAMP_LTZ' | 'TIMESTAMP_NTZ' | 'TO' | 'TRACK' | 'TRIGGER' | 'TRIM' | 'TRUNCATE' | 'TYPE' | 'UNKNOWN' | 'UPDATES' | 'VERSION' | 'VIEW' | 'VIOLATION' | 'WEEK' | 'WEEKS' | 'YEAR' | 'YEARS' | 'ZONE';
+export type SoftKeyword = 'AGGREGATE' | 'ALWAYS' | 'ARRAY' | 'ASC' | 'AT' | 'AUTO' | 'BITEMPORAL' | 'BUCKET' | 'CASCADE' | 'CATALOG' | 'CDC' | 'CHANGES' | 'CHECK' | 'COLLATE' | 'COLLATION' | 'COLUMNS' | 'COMMENT' | 'CRON' | 'CURRENT' | 'DATABASE' | 'DATE' | 'DAY' | 'DAYS' | 'DEFAULT' | 'DEFERRABLE' | 'DEFERRED' | 'DELAY' | 'DESC' | 'ENFORCED' | 'EVERY' | 'EXCLUDE' | 'EXPECT' | 'EXTEND' | 'EXTERNAL' | 'EXTRACT' | 'FAIL' | 'FIRST' | 'FLOW' | 'FOLLOWING' | 'FOREIGN' | 'FUNCTION' | 'GENERATED' | 'GLOBAL' | 'GROUPING' | 'HISTORY' | 'HOUR' | 'HOURS' | 'IDENTITY' | 'INCLUDE' | 'INCREMENT' | 'INCREMENTAL' | 'INITIALLY' | 'KEY' | 'KEYS' | 'LAST' | 'LEVEL' | 'LIVE' | 'LOCATION' | 'MANAGED' | 'MAP' | 'MASK' | 'MATERIALIZED' | 'MAX' | 'MICROSECOND' | 'MICROSECONDS' | 'MILLISECOND' | 'MILLISECONDS' | 'MINUTE' | 'MINUTES' | 'MONTH' | 'MONTHS' | 'MOST' | 'NAME' | 'NAMESPACE' | 'NANOSECOND' | 'NANOSECONDS' | 'NONE' | 'NORELY' | 'NULLS' | 'OF' | 'ONCE' | 'OPTIONS' | 'OUT' | 'OUTER' | 'OVERLAY' | 'OVERWRITE' | 'OWNER' | 'PARTITION' | 'PARTITIONED' | 'PERCENT' | 'PLACING' | 'POLICY' | 'POSITION' | 'PRECEDING' | 'PRIMARY' | 'PRIVATE' | 'PURGE' | 'RANGE' | 'RECURSION' | 'RECURSIVE' | 'REFERENCES' | 'REFRESH' | 'RELY' | 'REPEATABLE' | 'REPLACE' | 'RESTRICT' | 'ROW' | 'ROWS' | 'SCD' | 'SCHEDULE' | 'SCHEMA' | 'SECOND' | 'SECONDS' | 'SEQUENCE' | 'SETS' | 'SINGLE' | 'SNAPSHOT' | 'START' | 'STORED' | 'STREAMING' | 'STRICT' | 'STRUCT' | 'SUBSTR' | 'SUBSTRING' | 'SYSTEM' | 'SYSTEM_TIME' | 'SYSTEM_VERSION' | 'TBLPROPERTIES' | 'TEMP' | 'TEMPORARY' | 'TIME' | 'TIMESERIES' | 'TIMESTAMP' | 'TIMESTAMP_LTZ' | 'TIMESTAMP_NTZ' | 'TO' | 'TRACK' | 'TRIGGER' | 'TRIM' | 'TRUNCATE' | 'TYPE' | 'UNKNOWN' | 'UPDATES' | 'VERSION' | 'VIEW' | 'VIOLATION' | 'WEEK' | 'WEEKS' | 'YEAR' | 'YEARS' | 'ZONE';
 
 export function isSoftKeyword(item: unknown): item is SoftKeyword {
-    return item === 'AGGREGATE' || item === 'ALWAYS' || item === 'ARRAY' || item === 'ASC' || item === 'AT' || item === 'AUTO' || item === 'BITEMPORAL' || item === 'BUCKET' || item === 'CATALOG' || item === 'CDC' || item === 'CHANGES' || item === 'CHECK' || item === 'COLLATE' || item === 'COLLATION' || item === 'COLUMNS' || item === 'COMMENT' || item === 'CRON' || item === 'CURRENT' || item === 'DATABASE' || item === 'DATE' || item === 'DAY' || item === 'DAYS' || item === 'DEFAULT' || item === 'DEFERRABLE' || item === 'DEFERRED' || item === 'DELAY' || item === 'DESC' || item === 'DROP' || item === 'ENFORCED' || item === 'EVERY' || item === 'EXCLUDE' || item === 'EXPECT' || item === 'EXTEND' || item === 'EXTERNAL' || item === 'EXTRACT' || item === 'FAIL' || item === 'FIRST' || item === 'FLOW' || item === 'FOLLOWING' || item === 'FOREIGN' || item === 'GENERATED' || item === 'GLOBAL' || item === 'GROUPING' || item === 'HISTORY' || item === 'HOUR' || item === 'HOURS' || item === 'IDENTITY' || item === 'INCLUDE' || item === 'INCREMENT' || item === 'INCREMENTAL' || item === 'INITIALLY' || item === 'KEY' || item === 'KEYS' || item === 'LAST' || item === 'LEVEL' || item === 'LIVE' || item === 'LOCATION' || item === 'MANAGED' || item === 'MAP' || item === 'MASK' || item === 'MATERIALIZED' || item === 'MAX' || item === 'MICROSECOND' || item === 'MICROSECONDS' || item === 'MILLISECOND' || item === 'MILLISECONDS' || item === 'MINUTE' || item === 'MINUTES' || item === 'MONTH' || item === 'MONTHS' || item === 'MOST' || item === 'NAME' || item === 'NAMESPACE' || item === 'NANOSECOND' || item === 'NANOSECONDS' || item === 'NONE' || item === 'NORELY' || item === 'NULLS' || item === 'OF' || item === 'ONCE' || item === 'OPTIONS' || item === 'OUT' || item === 'OUTER' || item === 'OVERLAY' || item === 'OVERWRITE' || item === 'OWNER' || item === 'PARTITION' || item === 'PARTITIONED' || item === 'PERCENT' || item === 'PLACING' || item === 'POLICY' || item === 'POSITION' || item === 'PRECEDING' || item === 'PRIMARY' || item === 'PRIVATE' || item === 'RANGE' || item === 'RECURSION' || item === 'RECURSIVE' || item === 'REFERENCES' || item === 'REFRESH' || item === 'RELY' || item === 'REPEATABLE' || item === 'REPLACE' || item === 'ROW' || item === 'ROWS' || item === 'SCD' || item === 'SCHEDULE' || item === 'SCHEMA' || item === 'SECOND' || item === 'SECONDS' || item === 'SEQUENCE' || item === 'SETS' || item === 'SINGLE' || item === 'SNAPSHOT' || item === 'START' || item === 'STORED' || item === 'STREAMING' || item === 'STRICT' || item === 'STRUCT' || item === 'SUBSTR' || item === 'SUBSTRING' || item === 'SYSTEM' || item === 'SYSTEM_TIME' || item === 'SYSTEM_VERSION' || item === 'TBLPROPERTIES' || item === 'TEMP' || item === 'TEMPORARY' || item === 'TIME' || item === 'TIMESERIES' || item === 'TIMESTAMP' || item === 'TIMESTAMP_LTZ' || item === 'TIMESTAMP_NTZ' || item === 'TO' || item === 'TRACK' || item === 'TRIGGER' || item === 'TRIM' || item === 'TRUNCATE' || item === 'TYPE' || item === 'UNKNOWN' || item === 'UPDATES' || item === 'VERSION' || item === 'VIEW' || item === 'VIOLATION' || item === 'WEEK' || item === 'WEEKS' || item === 'YEAR' || item === 'YEARS' || item === 'ZONE';
+    return item === 'AGGREGATE' || item === 'ALWAYS' || item === 'ARRAY' || item === 'ASC' || item === 'AT' || item === 'AUTO' || item === 'BITEMPORAL' || item === 'BUCKET' || item === 'CASCADE' || item === 'CATALOG' || item === 'CDC' || item === 'CHANGES' || item === 'CHECK' || item === 'COLLATE' || item === 'COLLATION' || item === 'COLUMNS' || item === 'COMMENT' || item === 'CRON' || item === 'CURRENT' || item === 'DATABASE' || item === 'DATE' || item === 'DAY' || item === 'DAYS' || item === 'DEFAULT' || item === 'DEFERRABLE' || item === 'DEFERRED' || item === 'DELAY' || item === 'DESC' || item === 'ENFORCED' || item === 'EVERY' || item === 'EXCLUDE' || item === 'EXPECT' || item === 'EXTEND' || item === 'EXTERNAL' || item === 'EXTRACT' || item === 'FAIL' || item === 'FIRST' || item === 'FLOW' || item === 'FOLLOWING' || item === 'FOREIGN' || item === 'FUNCTION' || item === 'GENERATED' || item === 'GLOBAL' || item === 'GROUPING' || item === 'HISTORY' || item === 'HOUR' || item === 'HOURS' || item === 'IDENTITY' || item === 'INCLUDE' || item === 'INCREMENT' || item === 'INCREMENTAL' || item === 'INITIALLY' || item === 'KEY' || item === 'KEYS' || item === 'LAST' || item === 'LEVEL' || item === 'LIVE' || item === 'LOCATION' || item === 'MANAGED' || item === 'MAP' || item === 'MASK' || item === 'MATERIALIZED' || item === 'MAX' || item === 'MICROSECOND' || item === 'MICROSECONDS' || item === 'MILLISECOND' || item === 'MILLISECONDS' || item === 'MINUTE' || item === 'MINUTES' || item === 'MONTH' || item === 'MONTHS' || item === 'MOST' || item === 'NAME' || item === 'NAMESPACE' || item === 'NANOSECOND' || item === 'NANOSECONDS' || item === 'NONE' || item === 'NORELY' || item === 'NULLS' || item === 'OF' || item === 'ONCE' || item === 'OPTIONS' || item === 'OUT' || item === 'OUTER' || item === 'OVERLAY' || item === 'OVERWRITE' || item === 'OWNER' || item === 'PARTITION' || item === 'PARTITIONED' || item === 'PERCENT' || item === 'PLACING' || item === 'POLICY' || item === 'POSITION' || item === 'PRECEDING' || item === 'PRIMARY' || item === 'PRIVATE' || item === 'PURGE' || item === 'RANGE' || item === 'RECURSION' || item === 'RECURSIVE' || item === 'REFERENCES' || item === 'REFRESH' || item === 'RELY' || item === 'REPEATABLE' || item === 'REPLACE' || item === 'RESTRICT' || item === 'ROW' || item === 'ROWS' || item === 'SCD' || item === 'SCHEDULE' || item === 'SCHEMA' || item === 'SECOND' || item === 'SECONDS' || item === 'SEQUENCE' || item === 'SETS' || item === 'SINGLE' || item === 'SNAPSHOT' || item === 'START' || item === 'STORED' || item === 'STREAMING' || item === 'STRICT' || item === 'STRUCT' || item === 'SUBSTR' || item === 'SUBSTRING' || item === 'SYSTEM' || item === 'SYSTEM_TIME' || item === 'SYSTEM_VERSION' || item === 'TBLPROPERTIES' || item === 'TEMP' || item === 'TEMPORARY' || item === 'TIME' || item === 'TIMESERIES' || item === 'TIMESTAMP' || item === 'TIMESTAMP_LTZ' || item === 'TIMESTAMP_NTZ' || item === 'TO' || item === 'TRACK' || item === 'TRIGGER' || item === 'TRIM' || item === 'TRUNCATE' || item === 'TYPE' || item === 'UNKNOWN' || item === 'UPDATES' || item === 'VERSION' || item === 'VIEW' || item === 'VIOLATION' || item === 'WEEK' || item === 'WEEKS' || item === 'YEAR' || item === 'YEARS' || item === 'ZONE';
 }
 
 export interface SortItem extends langium.AstNode {
@@ -2827,7 +2896,7 @@ export function isSourceRef(item: unknown): item is SourceRef {
 }
 
 export interface Star extends langium.AstNode {
-    readonly $container: AliasedExpression | ApplyAsDeleteClause | ApplyAsTruncateClause | Assignment | BinaryExpression | CaseExpression | CaseWhen | CastExpression | DeleteStatement | Expectation | ExtractExpression | FlowWhereClause | FunctionArgument | FunctionCall | GeneratedAsProperty | GroupByClause | GroupingSets | InExpression | InsertFlow | InsertStatement | IntervalPart | JoinRelation | JsonPath | Lambda | LikeExpression | MaskProperty | OverlayExpression | PipeJoin | PipeOrganization | PipeWhere | PositionExpression | Query | ReplaceUsingSpec | RowFilterClause | SelectItem | SelectQuery | SequenceByClause | SortItem | StructFieldAccess | Subscript | SubstringExpression | SystemSequenceByClause | TableArgument | TableConstraint | TableSample | TrimExpression | TupleExpression | UnaryExpression | UpdateStatement | ValuesRelation | WindowSpec;
+    readonly $container: AliasedExpression | ApplyAsDeleteClause | ApplyAsTruncateClause | Assignment | BetweenExpression | BinaryExpression | CaseExpression | CaseWhen | CastExpression | DefaultProperty | DeleteStatement | Expectation | ExtractExpression | FlowWhereClause | FrameBound | FunctionArgument | FunctionCall | GeneratedAsProperty | GroupByClause | GroupingSets | InExpression | InsertFlow | InsertStatement | IntervalPart | IsExpression | JoinRelation | JsonPath | Lambda | LikeExpression | MaskProperty | OverlayExpression | PipeJoin | PipeOrganization | PipeWhere | PositionExpression | Query | ReplaceUsingSpec | RowFilterClause | SelectItem | SelectQuery | SequenceByClause | SortItem | StructField | StructFieldAccess | Subscript | SubstringExpression | SystemSequenceByClause | TableArgument | TableConstraint | TableSample | TemporalClause | TrimExpression | TupleExpression | UnaryExpression | UpdateStatement | ValuesRelation | WindowSpec;
     readonly $type: 'Star';
     except: Array<ColumnPath>;
     qualifier: Array<Identifier>;
@@ -2843,7 +2912,7 @@ export function isStar(item: unknown): item is Star {
     return reflection.isInstance(item, Star.$type);
 }
 
-export type Statement = AlterOwner | ApplyChanges | CreateFlow | CreateMaterializedView | CreateNamespace | CreateStreamingTable | CreateTable | CreateView | DeleteStatement | Expectation | InsertStatement | Query | SetStatement | UpdateStatement | UseStatement;
+export type Statement = AlterOwner | ApplyChanges | CreateFlow | CreateMaterializedView | CreateNamespace | CreateStreamingTable | CreateTable | CreateView | DeleteStatement | DropStatement | Expectation | InsertStatement | Query | SetStatement | UpdateStatement | UseStatement;
 
 export const Statement = {
     $type: 'Statement'
@@ -2883,8 +2952,14 @@ export function isStreamQualifiedName(item: unknown): item is StreamQualifiedNam
     return typeof item === 'string';
 }
 
+export type StreamWord = 'STREAM';
+
+export function isStreamWord(item: unknown): item is StreamWord {
+    return item === 'STREAM';
+}
+
 export interface StringLiteral extends langium.AstNode {
-    readonly $container: AliasedExpression | ApplyAsDeleteClause | ApplyAsTruncateClause | Assignment | BinaryExpression | CaseExpression | CaseWhen | CastExpression | DeleteStatement | Expectation | ExtractExpression | FlowWhereClause | FunctionArgument | FunctionCall | GeneratedAsProperty | GroupByClause | GroupingSets | InExpression | InsertFlow | InsertStatement | IntervalPart | JoinRelation | JsonPath | Lambda | LikeExpression | MaskProperty | OverlayExpression | PipeJoin | PipeOrganization | PipeWhere | PositionExpression | Query | ReplaceUsingSpec | RowFilterClause | SelectItem | SelectQuery | SequenceByClause | SortItem | StructFieldAccess | Subscript | SubstringExpression | SystemSequenceByClause | TableArgument | TableConstraint | TableSample | TrimExpression | TupleExpression | UnaryExpression | UpdateStatement | ValuesRelation | WindowSpec;
+    readonly $container: AliasedExpression | ApplyAsDeleteClause | ApplyAsTruncateClause | Assignment | BetweenExpression | BinaryExpression | CaseExpression | CaseWhen | CastExpression | DefaultProperty | DeleteStatement | Expectation | ExtractExpression | FlowWhereClause | FrameBound | FunctionArgument | FunctionCall | GeneratedAsProperty | GroupByClause | GroupingSets | InExpression | InsertFlow | InsertStatement | IntervalPart | IsExpression | JoinRelation | JsonPath | Lambda | LikeExpression | MaskProperty | OverlayExpression | PipeJoin | PipeOrganization | PipeWhere | PositionExpression | Query | ReplaceUsingSpec | RowFilterClause | SelectItem | SelectQuery | SequenceByClause | SortItem | StructField | StructFieldAccess | Subscript | SubstringExpression | SystemSequenceByClause | TableArgument | TableConstraint | TableSample | TemporalClause | TrimExpression | TupleExpression | UnaryExpression | UpdateStatement | ValuesRelation | WindowSpec;
     readonly $type: 'StringLiteral';
     value: StringValue;
 }
@@ -2904,10 +2979,42 @@ export function isStringValue(item: unknown): item is StringValue {
     return typeof item === 'string';
 }
 
+export interface StructConstructor extends langium.AstNode {
+    readonly $container: AliasedExpression | ApplyAsDeleteClause | ApplyAsTruncateClause | Assignment | BetweenExpression | BinaryExpression | CaseExpression | CaseWhen | CastExpression | DefaultProperty | DeleteStatement | Expectation | ExtractExpression | FlowWhereClause | FrameBound | FunctionArgument | FunctionCall | GeneratedAsProperty | GroupByClause | GroupingSets | InExpression | InsertFlow | InsertStatement | IntervalPart | IsExpression | JoinRelation | JsonPath | Lambda | LikeExpression | MaskProperty | OverlayExpression | PipeJoin | PipeOrganization | PipeWhere | PositionExpression | Query | ReplaceUsingSpec | RowFilterClause | SelectItem | SelectQuery | SequenceByClause | SortItem | StructField | StructFieldAccess | Subscript | SubstringExpression | SystemSequenceByClause | TableArgument | TableConstraint | TableSample | TemporalClause | TrimExpression | TupleExpression | UnaryExpression | UpdateStatement | ValuesRelation | WindowSpec;
+    readonly $type: 'StructConstructor';
+    fields: Array<StructField>;
+}
+
+export const StructConstructor = {
+    $type: 'StructConstructor',
+    fields: 'fields'
+} as const;
+
+export function isStructConstructor(item: unknown): item is StructConstructor {
+    return reflection.isInstance(item, StructConstructor.$type);
+}
+
+export interface StructField extends langium.AstNode {
+    readonly $container: StructConstructor;
+    readonly $type: 'StructField';
+    alias?: string;
+    expression: Expression;
+}
+
+export const StructField = {
+    $type: 'StructField',
+    alias: 'alias',
+    expression: 'expression'
+} as const;
+
+export function isStructField(item: unknown): item is StructField {
+    return reflection.isInstance(item, StructField.$type);
+}
+
 export interface StructFieldAccess extends langium.AstNode {
-    readonly $container: AliasedExpression | ApplyAsDeleteClause | ApplyAsTruncateClause | Assignment | BinaryExpression | CaseExpression | CaseWhen | CastExpression | DeleteStatement | Expectation | ExtractExpression | FlowWhereClause | FunctionArgument | FunctionCall | GeneratedAsProperty | GroupByClause | GroupingSets | InExpression | InsertFlow | InsertStatement | IntervalPart | JoinRelation | JsonPath | Lambda | LikeExpression | MaskProperty | OverlayExpression | PipeJoin | PipeOrganization | PipeWhere | PositionExpression | Query | ReplaceUsingSpec | RowFilterClause | SelectItem | SelectQuery | SequenceByClause | SortItem | StructFieldAccess | Subscript | SubstringExpression | SystemSequenceByClause | TableArgument | TableConstraint | TableSample | TrimExpression | TupleExpression | UnaryExpression | UpdateStatement | ValuesRelation | WindowSpec;
+    readonly $container: AliasedExpression | ApplyAsDeleteClause | ApplyAsTruncateClause | Assignment | BetweenExpression | BinaryExpression | CaseExpression | CaseWhen | CastExpression | DefaultProperty | DeleteStatement | Expectation | ExtractExpression | FlowWhereClause | FrameBound | FunctionArgument | FunctionCall | GeneratedAsProperty | GroupByClause | GroupingSets | InExpression | InsertFlow | InsertStatement | IntervalPart | IsExpression | JoinRelation | JsonPath | Lambda | LikeExpression | MaskProperty | OverlayExpression | PipeJoin | PipeOrganization | PipeWhere | PositionExpression | Query | ReplaceUsingSpec | RowFilterClause | SelectItem | SelectQuery | SequenceByClause | SortItem | StructField | StructFieldAccess | Subscript | SubstringExpression | SystemSequenceByClause | TableArgument | TableConstraint | TableSample | TemporalClause | TrimExpression | TupleExpression | UnaryExpression | UpdateStatement | ValuesRelation | WindowSpec;
     readonly $type: 'StructFieldAccess';
-    field: Identifier;
+    field: MemberName;
     receiver: Expression;
 }
 
@@ -2958,7 +3065,7 @@ export function isStructTypeField(item: unknown): item is StructTypeField {
 }
 
 export interface SubqueryExpression extends langium.AstNode {
-    readonly $container: AliasedExpression | ApplyAsDeleteClause | ApplyAsTruncateClause | Assignment | BinaryExpression | CaseExpression | CaseWhen | CastExpression | DeleteStatement | Expectation | ExtractExpression | FlowWhereClause | FunctionArgument | FunctionCall | GeneratedAsProperty | GroupByClause | GroupingSets | InExpression | InsertFlow | InsertStatement | IntervalPart | JoinRelation | JsonPath | Lambda | LikeExpression | MaskProperty | OverlayExpression | PipeJoin | PipeOrganization | PipeWhere | PositionExpression | Query | ReplaceUsingSpec | RowFilterClause | SelectItem | SelectQuery | SequenceByClause | SortItem | StructFieldAccess | Subscript | SubstringExpression | SystemSequenceByClause | TableArgument | TableConstraint | TableSample | TrimExpression | TupleExpression | UnaryExpression | UpdateStatement | ValuesRelation | WindowSpec;
+    readonly $container: AliasedExpression | ApplyAsDeleteClause | ApplyAsTruncateClause | Assignment | BetweenExpression | BinaryExpression | CaseExpression | CaseWhen | CastExpression | DefaultProperty | DeleteStatement | Expectation | ExtractExpression | FlowWhereClause | FrameBound | FunctionArgument | FunctionCall | GeneratedAsProperty | GroupByClause | GroupingSets | InExpression | InsertFlow | InsertStatement | IntervalPart | IsExpression | JoinRelation | JsonPath | Lambda | LikeExpression | MaskProperty | OverlayExpression | PipeJoin | PipeOrganization | PipeWhere | PositionExpression | Query | ReplaceUsingSpec | RowFilterClause | SelectItem | SelectQuery | SequenceByClause | SortItem | StructField | StructFieldAccess | Subscript | SubstringExpression | SystemSequenceByClause | TableArgument | TableConstraint | TableSample | TemporalClause | TrimExpression | TupleExpression | UnaryExpression | UpdateStatement | ValuesRelation | WindowSpec;
     readonly $type: 'SubqueryExpression';
     query: Query;
 }
@@ -2998,7 +3105,7 @@ export function isSubqueryRelation(item: unknown): item is SubqueryRelation {
 }
 
 export interface Subscript extends langium.AstNode {
-    readonly $container: AliasedExpression | ApplyAsDeleteClause | ApplyAsTruncateClause | Assignment | BinaryExpression | CaseExpression | CaseWhen | CastExpression | DeleteStatement | Expectation | ExtractExpression | FlowWhereClause | FunctionArgument | FunctionCall | GeneratedAsProperty | GroupByClause | GroupingSets | InExpression | InsertFlow | InsertStatement | IntervalPart | JoinRelation | JsonPath | Lambda | LikeExpression | MaskProperty | OverlayExpression | PipeJoin | PipeOrganization | PipeWhere | PositionExpression | Query | ReplaceUsingSpec | RowFilterClause | SelectItem | SelectQuery | SequenceByClause | SortItem | StructFieldAccess | Subscript | SubstringExpression | SystemSequenceByClause | TableArgument | TableConstraint | TableSample | TrimExpression | TupleExpression | UnaryExpression | UpdateStatement | ValuesRelation | WindowSpec;
+    readonly $container: AliasedExpression | ApplyAsDeleteClause | ApplyAsTruncateClause | Assignment | BetweenExpression | BinaryExpression | CaseExpression | CaseWhen | CastExpression | DefaultProperty | DeleteStatement | Expectation | ExtractExpression | FlowWhereClause | FrameBound | FunctionArgument | FunctionCall | GeneratedAsProperty | GroupByClause | GroupingSets | InExpression | InsertFlow | InsertStatement | IntervalPart | IsExpression | JoinRelation | JsonPath | Lambda | LikeExpression | MaskProperty | OverlayExpression | PipeJoin | PipeOrganization | PipeWhere | PositionExpression | Query | ReplaceUsingSpec | RowFilterClause | SelectItem | SelectQuery | SequenceByClause | SortItem | StructField | StructFieldAccess | Subscript | SubstringExpression | SystemSequenceByClause | TableArgument | TableConstraint | TableSample | TemporalClause | TrimExpression | TupleExpression | UnaryExpression | UpdateStatement | ValuesRelation | WindowSpec;
     readonly $type: 'Subscript';
     index: Expression;
     receiver: Expression;
@@ -3015,7 +3122,7 @@ export function isSubscript(item: unknown): item is Subscript {
 }
 
 export interface SubstringExpression extends langium.AstNode {
-    readonly $container: AliasedExpression | ApplyAsDeleteClause | ApplyAsTruncateClause | Assignment | BinaryExpression | CaseExpression | CaseWhen | CastExpression | DeleteStatement | Expectation | ExtractExpression | FlowWhereClause | FunctionArgument | FunctionCall | GeneratedAsProperty | GroupByClause | GroupingSets | InExpression | InsertFlow | InsertStatement | IntervalPart | JoinRelation | JsonPath | Lambda | LikeExpression | MaskProperty | OverlayExpression | PipeJoin | PipeOrganization | PipeWhere | PositionExpression | Query | ReplaceUsingSpec | RowFilterClause | SelectItem | SelectQuery | SequenceByClause | SortItem | StructFieldAccess | Subscript | SubstringExpression | SystemSequenceByClause | TableArgument | TableConstraint | TableSample | TrimExpression | TupleExpression | UnaryExpression | UpdateStatement | ValuesRelation | WindowSpec;
+    readonly $container: AliasedExpression | ApplyAsDeleteClause | ApplyAsTruncateClause | Assignment | BetweenExpression | BinaryExpression | CaseExpression | CaseWhen | CastExpression | DefaultProperty | DeleteStatement | Expectation | ExtractExpression | FlowWhereClause | FrameBound | FunctionArgument | FunctionCall | GeneratedAsProperty | GroupByClause | GroupingSets | InExpression | InsertFlow | InsertStatement | IntervalPart | IsExpression | JoinRelation | JsonPath | Lambda | LikeExpression | MaskProperty | OverlayExpression | PipeJoin | PipeOrganization | PipeWhere | PositionExpression | Query | ReplaceUsingSpec | RowFilterClause | SelectItem | SelectQuery | SequenceByClause | SortItem | StructField | StructFieldAccess | Subscript | SubstringExpression | SystemSequenceByClause | TableArgument | TableConstraint | TableSample | TemporalClause | TrimExpression | TupleExpression | UnaryExpression | UpdateStatement | ValuesRelation | WindowSpec;
     readonly $type: 'SubstringExpression';
     length?: Expression;
     start: Expression;
@@ -3241,6 +3348,12 @@ export function isTableSpec(item: unknown): item is TableSpec {
     return reflection.isInstance(item, TableSpec.$type);
 }
 
+export type TableWord = 'TABLE';
+
+export function isTableWord(item: unknown): item is TableWord {
+    return item === 'TABLE';
+}
+
 export interface TblPropertiesClause extends langium.AstNode {
     readonly $container: CreateMaterializedView | CreateStreamingTable | CreateTable | CreateView;
     readonly $type: 'TblPropertiesClause';
@@ -3260,7 +3373,7 @@ export interface TemporalClause extends langium.AstNode {
     readonly $container: TableReference;
     readonly $type: 'TemporalClause';
     kind: TemporalKind;
-    value: BinaryExpression;
+    value: Expression;
 }
 
 export const TemporalClause = {
@@ -3310,7 +3423,7 @@ export function isTriggerOnUpdateClause(item: unknown): item is TriggerOnUpdateC
 }
 
 export interface TrimExpression extends langium.AstNode {
-    readonly $container: AliasedExpression | ApplyAsDeleteClause | ApplyAsTruncateClause | Assignment | BinaryExpression | CaseExpression | CaseWhen | CastExpression | DeleteStatement | Expectation | ExtractExpression | FlowWhereClause | FunctionArgument | FunctionCall | GeneratedAsProperty | GroupByClause | GroupingSets | InExpression | InsertFlow | InsertStatement | IntervalPart | JoinRelation | JsonPath | Lambda | LikeExpression | MaskProperty | OverlayExpression | PipeJoin | PipeOrganization | PipeWhere | PositionExpression | Query | ReplaceUsingSpec | RowFilterClause | SelectItem | SelectQuery | SequenceByClause | SortItem | StructFieldAccess | Subscript | SubstringExpression | SystemSequenceByClause | TableArgument | TableConstraint | TableSample | TrimExpression | TupleExpression | UnaryExpression | UpdateStatement | ValuesRelation | WindowSpec;
+    readonly $container: AliasedExpression | ApplyAsDeleteClause | ApplyAsTruncateClause | Assignment | BetweenExpression | BinaryExpression | CaseExpression | CaseWhen | CastExpression | DefaultProperty | DeleteStatement | Expectation | ExtractExpression | FlowWhereClause | FrameBound | FunctionArgument | FunctionCall | GeneratedAsProperty | GroupByClause | GroupingSets | InExpression | InsertFlow | InsertStatement | IntervalPart | IsExpression | JoinRelation | JsonPath | Lambda | LikeExpression | MaskProperty | OverlayExpression | PipeJoin | PipeOrganization | PipeWhere | PositionExpression | Query | ReplaceUsingSpec | RowFilterClause | SelectItem | SelectQuery | SequenceByClause | SortItem | StructField | StructFieldAccess | Subscript | SubstringExpression | SystemSequenceByClause | TableArgument | TableConstraint | TableSample | TemporalClause | TrimExpression | TupleExpression | UnaryExpression | UpdateStatement | ValuesRelation | WindowSpec;
     readonly $type: 'TrimExpression';
     characters?: Expression;
     side?: TrimSide;
@@ -3335,7 +3448,7 @@ export function isTrimSide(item: unknown): item is TrimSide {
 }
 
 export interface TupleExpression extends langium.AstNode {
-    readonly $container: AliasedExpression | ApplyAsDeleteClause | ApplyAsTruncateClause | Assignment | BinaryExpression | CaseExpression | CaseWhen | CastExpression | DeleteStatement | Expectation | ExtractExpression | FlowWhereClause | FunctionArgument | FunctionCall | GeneratedAsProperty | GroupByClause | GroupingSets | InExpression | InsertFlow | InsertStatement | IntervalPart | JoinRelation | JsonPath | Lambda | LikeExpression | MaskProperty | OverlayExpression | PipeJoin | PipeOrganization | PipeWhere | PositionExpression | Query | ReplaceUsingSpec | RowFilterClause | SelectItem | SelectQuery | SequenceByClause | SortItem | StructFieldAccess | Subscript | SubstringExpression | SystemSequenceByClause | TableArgument | TableConstraint | TableSample | TrimExpression | TupleExpression | UnaryExpression | UpdateStatement | ValuesRelation | WindowSpec;
+    readonly $container: AliasedExpression | ApplyAsDeleteClause | ApplyAsTruncateClause | Assignment | BetweenExpression | BinaryExpression | CaseExpression | CaseWhen | CastExpression | DefaultProperty | DeleteStatement | Expectation | ExtractExpression | FlowWhereClause | FrameBound | FunctionArgument | FunctionCall | GeneratedAsProperty | GroupByClause | GroupingSets | InExpression | InsertFlow | InsertStatement | IntervalPart | IsExpression | JoinRelation | JsonPath | Lambda | LikeExpression | MaskProperty | OverlayExpression | PipeJoin | PipeOrganization | PipeWhere | PositionExpression | Query | ReplaceUsingSpec | RowFilterClause | SelectItem | SelectQuery | SequenceByClause | SortItem | StructField | StructFieldAccess | Subscript | SubstringExpression | SystemSequenceByClause | TableArgument | TableConstraint | TableSample | TemporalClause | TrimExpression | TupleExpression | UnaryExpression | UpdateStatement | ValuesRelation | WindowSpec;
     readonly $type: 'TupleExpression';
     elements: Array<Expression>;
 }
@@ -3350,7 +3463,7 @@ export function isTupleExpression(item: unknown): item is TupleExpression {
 }
 
 export interface TypedLiteral extends langium.AstNode {
-    readonly $container: AliasedExpression | ApplyAsDeleteClause | ApplyAsTruncateClause | Assignment | BinaryExpression | CaseExpression | CaseWhen | CastExpression | DeleteStatement | Expectation | ExtractExpression | FlowWhereClause | FunctionArgument | FunctionCall | GeneratedAsProperty | GroupByClause | GroupingSets | InExpression | InsertFlow | InsertStatement | IntervalPart | JoinRelation | JsonPath | Lambda | LikeExpression | MaskProperty | OverlayExpression | PipeJoin | PipeOrganization | PipeWhere | PositionExpression | Query | ReplaceUsingSpec | RowFilterClause | SelectItem | SelectQuery | SequenceByClause | SortItem | StructFieldAccess | Subscript | SubstringExpression | SystemSequenceByClause | TableArgument | TableConstraint | TableSample | TrimExpression | TupleExpression | UnaryExpression | UpdateStatement | ValuesRelation | WindowSpec;
+    readonly $container: AliasedExpression | ApplyAsDeleteClause | ApplyAsTruncateClause | Assignment | BetweenExpression | BinaryExpression | CaseExpression | CaseWhen | CastExpression | DefaultProperty | DeleteStatement | Expectation | ExtractExpression | FlowWhereClause | FrameBound | FunctionArgument | FunctionCall | GeneratedAsProperty | GroupByClause | GroupingSets | InExpression | InsertFlow | InsertStatement | IntervalPart | IsExpression | JoinRelation | JsonPath | Lambda | LikeExpression | MaskProperty | OverlayExpression | PipeJoin | PipeOrganization | PipeWhere | PositionExpression | Query | ReplaceUsingSpec | RowFilterClause | SelectItem | SelectQuery | SequenceByClause | SortItem | StructField | StructFieldAccess | Subscript | SubstringExpression | SystemSequenceByClause | TableArgument | TableConstraint | TableSample | TemporalClause | TrimExpression | TupleExpression | UnaryExpression | UpdateStatement | ValuesRelation | WindowSpec;
     readonly $type: 'TypedLiteral';
     type: TypedLiteralType;
     value: StringValue;
@@ -3375,14 +3488,14 @@ export function isTypedLiteralType(item: unknown): item is TypedLiteralType {
 export type TypeName = 'DATE' | 'TIME' | 'TIMESTAMP' | 'TIMESTAMP_LTZ' | 'TIMESTAMP_NTZ' | string;
 
 export function isTypeName(item: unknown): item is TypeName {
-    return item === 'DATE' || item === 'TIMESTAMP' || item === 'TIMESTAMP_NTZ' || item === 'TIMESTAMP_LTZ' || item === 'TIME' || (typeof item === 'string' && (/([_a-zA-Z]|\$\{[^}\r\n]*\})(\w|\$\{[^}\r\n]*\})*/.test(item)));
+    return item === 'DATE' || item === 'TIMESTAMP' || item === 'TIMESTAMP_NTZ' || item === 'TIMESTAMP_LTZ' || item === 'TIME' || (typeof item === 'string' && (/(\d*[_a-zA-Z]|\$\{[^}\r\n]*\})(\w|\$\{[^}\r\n]*\})*/.test(item)));
 }
 
 export interface UnaryExpression extends langium.AstNode {
-    readonly $container: AliasedExpression | ApplyAsDeleteClause | ApplyAsTruncateClause | Assignment | BinaryExpression | CaseExpression | CaseWhen | CastExpression | DeleteStatement | Expectation | ExtractExpression | FlowWhereClause | FunctionArgument | FunctionCall | GeneratedAsProperty | GroupByClause | GroupingSets | InExpression | InsertFlow | InsertStatement | IntervalPart | JoinRelation | JsonPath | Lambda | LikeExpression | MaskProperty | OverlayExpression | PipeJoin | PipeOrganization | PipeWhere | PositionExpression | Query | ReplaceUsingSpec | RowFilterClause | SelectItem | SelectQuery | SequenceByClause | SortItem | StructFieldAccess | Subscript | SubstringExpression | SystemSequenceByClause | TableArgument | TableConstraint | TableSample | TrimExpression | TupleExpression | UnaryExpression | UpdateStatement | ValuesRelation | WindowSpec;
+    readonly $container: AliasedExpression | ApplyAsDeleteClause | ApplyAsTruncateClause | Assignment | BetweenExpression | BinaryExpression | CaseExpression | CaseWhen | CastExpression | DefaultProperty | DeleteStatement | Expectation | ExtractExpression | FlowWhereClause | FrameBound | FunctionArgument | FunctionCall | GeneratedAsProperty | GroupByClause | GroupingSets | InExpression | InsertFlow | InsertStatement | IntervalPart | IsExpression | JoinRelation | JsonPath | Lambda | LikeExpression | MaskProperty | OverlayExpression | PipeJoin | PipeOrganization | PipeWhere | PositionExpression | Query | ReplaceUsingSpec | RowFilterClause | SelectItem | SelectQuery | SequenceByClause | SortItem | StructField | StructFieldAccess | Subscript | SubstringExpression | SystemSequenceByClause | TableArgument | TableConstraint | TableSample | TemporalClause | TrimExpression | TupleExpression | UnaryExpression | UpdateStatement | ValuesRelation | WindowSpec;
     readonly $type: 'UnaryExpression';
     operand: Expression;
-    operator: '!' | '+' | '-' | 'NOT' | '~';
+    operator: '+' | '-' | '~' | NotOperator;
 }
 
 export const UnaryExpression = {
@@ -3444,7 +3557,7 @@ export interface UnpivotRelation extends langium.AstNode {
     readonly $type: 'UnpivotRelation';
     alias?: AliasName | Identifier;
     columnAliases: Array<Identifier>;
-    input: Relation;
+    input: ParenthesizedRelation | Relation | TableFunctionCall | TableReference;
     unpivot: UnpivotClause;
 }
 
@@ -3656,6 +3769,7 @@ export type PipelineSqlAstType = {
     DefaultCollationClause: DefaultCollationClause
     DefaultProperty: DefaultProperty
     DeleteStatement: DeleteStatement
+    DropStatement: DropStatement
     EmptyGroupingSet: EmptyGroupingSet
     ExistsExpression: ExistsExpression
     Expectation: Expectation
@@ -3744,6 +3858,8 @@ export type PipelineSqlAstType = {
     Statement: Statement
     StoredAsClause: StoredAsClause
     StringLiteral: StringLiteral
+    StructConstructor: StructConstructor
+    StructField: StructField
     StructFieldAccess: StructFieldAccess
     StructType: StructType
     StructTypeField: StructTypeField
@@ -4536,6 +4652,29 @@ export class PipelineSqlAstReflection extends langium.AbstractAstReflection {
                 },
                 where: {
                     name: DeleteStatement.where
+                }
+            },
+            superTypes: [Statement.$type]
+        },
+        DropStatement: {
+            name: DropStatement.$type,
+            properties: {
+                ifExists: {
+                    name: DropStatement.ifExists,
+                    defaultValue: false
+                },
+                kind: {
+                    name: DropStatement.kind
+                },
+                name: {
+                    name: DropStatement.name
+                },
+                option: {
+                    name: DropStatement.option
+                },
+                temporary: {
+                    name: DropStatement.temporary,
+                    defaultValue: false
                 }
             },
             superTypes: [Statement.$type]
@@ -5804,6 +5943,28 @@ export class PipelineSqlAstReflection extends langium.AbstractAstReflection {
                 }
             },
             superTypes: [Expression.$type]
+        },
+        StructConstructor: {
+            name: StructConstructor.$type,
+            properties: {
+                fields: {
+                    name: StructConstructor.fields,
+                    defaultValue: []
+                }
+            },
+            superTypes: [Expression.$type]
+        },
+        StructField: {
+            name: StructField.$type,
+            properties: {
+                alias: {
+                    name: StructField.alias
+                },
+                expression: {
+                    name: StructField.expression
+                }
+            },
+            superTypes: []
         },
         StructFieldAccess: {
             name: StructFieldAccess.$type,

@@ -8,85 +8,90 @@ type EarlyExitOptions = Parameters<AbstractParserErrorMessageProvider['buildEarl
 type Token = MismatchOptions['actual'];
 type TokenType = MismatchOptions['expected'];
 
-/** What the parser expected, in words, keyed by the grammar rule it was in. */
-const ruleDescriptions: Record<string, string> = {
-    Statement: 'a statement (CREATE, SELECT, SET, USE, APPLY CHANGES, INSERT, ...)',
-    CreateStatement: 'STREAMING TABLE, MATERIALIZED VIEW, VIEW, TABLE, FLOW, CATALOG or SCHEMA',
-    Query: 'a query (SELECT, FROM, VALUES, TABLE or WITH)',
-    QueryTerm: 'a query (SELECT, FROM, VALUES, TABLE or WITH)',
-    IntersectTerm: 'a query (SELECT, FROM, VALUES, TABLE or WITH)',
-    QueryPrimary: 'a query (SELECT, FROM, VALUES, TABLE or WITH)',
-    Expression: 'an expression',
-    OrExpression: 'an expression',
-    AndExpression: 'an expression',
-    NotExpression: 'an expression',
-    PredicateExpression: 'an expression',
-    ComparisonExpression: 'an expression',
-    ArithmeticExpression: 'an expression',
-    UnaryExpression: 'an expression',
-    PostfixExpression: 'an expression',
-    PrimaryExpression: 'an expression',
-    Literal: 'a literal',
-    SelectItem: 'an expression',
-    SortItem: 'an expression',
-    GroupingItem: 'an expression, ROLLUP, CUBE or GROUPING SETS',
-    GroupingSet: 'an expression or ()',
-    FunctionArgument: 'an expression',
-    TableFunctionArgument: 'an expression or TABLE',
-    Identifier: 'a name',
-    FunctionIdentifier: 'a name',
-    NameStart: 'a name',
-    AliasName: 'a name',
-    AsAlias: 'a name',
-    QualifiedName: 'a name',
-    PlainQualifiedName: 'a name',
-    ColumnPath: 'a column name',
-    FunctionName: 'a function name',
-    ConfigKey: 'a configuration key',
-    ConfigValue: 'a value',
-    DatasetRef: 'a table name',
-    PlainDatasetRef: 'a table name',
-    DataType: 'a data type',
-    TypeName: 'a data type',
-    StructTypeField: 'a field name',
-    StringValue: 'a string',
-    IntervalUnit: 'an interval unit (YEAR, MONTH, DAY, HOUR, MINUTE, SECOND, ...)',
-    IntervalLiteral: 'an interval value and unit',
+const expression = 'an expression';
+const query = 'a query (SELECT, FROM, VALUES, TABLE or WITH)';
+const name = 'a name';
+
+/**
+ * What the parser expected, in words, for a choice it could not make: per grammar rule, a token that
+ * marks the rule's main choice and the words for it. A rule may hold several choices (`IS` then `NULL`
+ * or `DISTINCT` inside the predicate rule); the words apply only when the marker token is among the
+ * expected ones, otherwise the expected tokens are listed.
+ */
+const choiceDescriptions: Record<string, [marker: string, description: string]> = {
+    Statement: ['SELECT', 'a statement (CREATE, SELECT, SET, USE, APPLY CHANGES, INSERT, ...)'],
+    CreateStatement: ['STREAMING', 'STREAMING TABLE, MATERIALIZED VIEW, VIEW, TABLE, FLOW, CATALOG or SCHEMA'],
+    Query: ['SELECT', query],
+    QueryTerm: ['SELECT', query],
+    IntersectTerm: ['SELECT', query],
+    QueryPrimary: ['SELECT', query],
+    NotExpression: ['NUMBER', expression],
+    PredicateExpression: ['NUMBER', expression],
+    ComparisonExpression: ['NUMBER', expression],
+    ValueExpression: ['NUMBER', expression],
+    LogicalExpression: ['NUMBER', expression],
+    Expression: ['NUMBER', expression],
+    UnaryExpression: ['NUMBER', expression],
+    PostfixExpression: ['NUMBER', expression],
+    PrimaryExpression: ['NUMBER', expression],
+    Literal: ['NUMBER', 'a literal'],
+    SelectItem: ['NUMBER', expression],
+    SortItem: ['NUMBER', expression],
+    FunctionArgument: ['NUMBER', expression],
+    TableFunctionArgument: ['NUMBER', 'an expression or TABLE'],
+    GroupingItem: ['NUMBER', 'an expression, ROLLUP, CUBE or GROUPING SETS'],
+    GroupingSet: ['NUMBER', 'an expression or ()'],
+    GroupByClause: ['ALL', 'ALL or an expression'],
+    QueryOrganization: ['ALL', 'ALL or an expression'],
+    PipeOrganizationClauses: ['ALL', 'ALL or an expression'],
+    IntervalLiteral: ['NUMBER', 'an interval value and unit'],
+    IntervalUnit: ['YEAR', 'an interval unit (YEAR, MONTH, DAY, HOUR, MINUTE, SECOND, ...)'],
+    Identifier: ['ID', name],
+    FunctionIdentifier: ['ID', name],
+    NameStart: ['ID', name],
+    AliasName: ['ID', name],
+    AsAlias: ['ID', name],
+    MemberName: ['ID', name],
+    QualifiedName: ['ID', name],
+    PlainQualifiedName: ['ID', name],
+    ColumnPath: ['ID', 'a column name'],
+    FunctionName: ['ID', 'a function name'],
+    ConfigKey: ['ID', 'a configuration key'],
+    ConfigValue: ['TRUE', 'a value'],
+    SetStatement: ['ID', 'a configuration key'],
+    UseStatement: ['ID', 'a catalog or schema name'],
+    PropertyKey: ['ID', 'a property key'],
+    PropertyValue: ['TRUE', 'a property value'],
+    DataType: ['ARRAY', 'a data type'],
+    TypeName: ['ID', 'a data type'],
+    StringValue: ['STRING', 'a string'],
+    ColumnSelection: ['*', 'a column list, * or * EXCEPT (...)'],
+    TableElement: ['CONSTRAINT', 'a column definition, CONSTRAINT ... EXPECT or a key constraint'],
+    ColumnProperty: ['COMMENT', 'NOT NULL, COMMENT, GENERATED, DEFAULT, MASK, PRIMARY KEY or COLLATE'],
+    TableClause: ['TBLPROPERTIES', 'a table clause (COMMENT, TBLPROPERTIES, PARTITIONED BY, CLUSTER BY, LOCATION, ...)'],
+    FlowBody: ['INSERT', 'AUTO CDC INTO, INSERT INTO or APPLY CHANGES INTO'],
+    SourceRef: ['STREAM', 'a source table, STREAM(table) or STREAM table'],
+    AutoCdcClause: ['SEQUENCE', 'an AUTO CDC clause (SEQUENCE BY, APPLY AS DELETE WHEN, COLUMNS, STORED AS, TRACK HISTORY ON, ...)'],
+    StoredAsClause: ['SCD', 'SCD TYPE 1, SCD TYPE 2 or BITEMPORAL'],
+    RelationPrimary: ['VALUES', 'a table, a subquery or a table function'],
+    TableReference: ['STREAM', 'a table name'],
+    JoinType: ['INNER', 'a join (JOIN, LEFT JOIN, ...)'],
+    NamedWindow: ['(', 'a window specification in parentheses or a window name'],
+    WindowFrame: ['BETWEEN', 'BETWEEN or a frame bound'],
+    FrameBound: ['UNBOUNDED', 'UNBOUNDED PRECEDING, CURRENT ROW or a value with PRECEDING or FOLLOWING'],
+    TableSample: ['BUCKET', 'a sample size (10 PERCENT, 5 ROWS or BUCKET 1 OUT OF 4)'],
+    PipeOperation: ['EXTEND', 'a pipe operator (SELECT, WHERE, EXTEND, AGGREGATE, JOIN, ORDER BY, ...)'],
+};
+
+/**
+ * Constructs named in a "mismatched token" message when the missing token is their first one (as in
+ * "after KEYS: expected a column list in parentheses"). Only rules whose first token cannot recur
+ * inside them qualify; elsewhere the expected token itself is named.
+ */
+const openingDescriptions: Record<string, string> = {
     ColumnNameList: 'a column list in parentheses',
-    ColumnSelection: 'a column list, * or * EXCEPT (...)',
     TableSpec: 'a column list in parentheses',
-    TableElement: 'a column definition, CONSTRAINT ... EXPECT or a key constraint',
-    ColumnDef: 'a column name',
-    ColumnProperty: 'NOT NULL, COMMENT, GENERATED, DEFAULT, MASK, PRIMARY KEY or COLLATE',
-    TableClause: 'a table clause (COMMENT, TBLPROPERTIES, PARTITIONED BY, CLUSTER BY, LOCATION, ...)',
-    Expectation: 'CONSTRAINT name EXPECT (condition)',
-    FlowBody: 'AUTO CDC INTO, INSERT INTO or APPLY CHANGES INTO',
-    InlineFlow: 'FLOW',
-    SourceRef: 'a source table, STREAM(table) or STREAM table',
-    AutoCdcSpec: 'FROM source KEYS (...)',
-    SnapshotSpec: 'FROM SNAPSHOT (query)',
-    AutoCdcClause: 'an AUTO CDC clause (SEQUENCE BY, APPLY AS DELETE WHEN, COLUMNS, STORED AS, TRACK HISTORY ON, ...)',
-    StoredAsClause: 'SCD TYPE 1, SCD TYPE 2 or BITEMPORAL',
-    ReplaceUsingSpec: 'USING (columns)',
-    Relation: 'a table, a subquery or a table function',
-    RelationPrimary: 'a table, a subquery or a table function',
-    TableReference: 'a table name',
-    JoinType: 'a join (JOIN, LEFT JOIN, ...)',
     WindowSpec: 'a window specification in parentheses',
-    WindowFrame: 'ROWS or RANGE',
-    FrameBound: 'UNBOUNDED PRECEDING, CURRENT ROW or a value with PRECEDING or FOLLOWING',
-    PipeOperation: 'a pipe operator (SELECT, WHERE, EXTEND, AGGREGATE, JOIN, ORDER BY, ...)',
-    PivotClause: 'PIVOT (...)',
-    UnpivotClause: 'UNPIVOT (...)',
-    TableSample: 'TABLESAMPLE (...)',
-    SetStatement: 'a configuration key',
-    UseStatement: 'a catalog or schema name',
-    Property: 'a property key',
-    PropertyKey: 'a property key',
-    PropertyValue: 'a property value',
-    Lambda: 'a lambda',
-    CaseExpression: 'WHEN',
-    CastCall: 'an expression',
 };
 
 /** Terminal token types in words. */
@@ -101,6 +106,9 @@ const terminalDescriptions: Record<string, string> = {
     EOF: 'the end of the file',
 };
 
+/** Rules listing the keywords that can be names; in a list of what could come they are just "a name". */
+const nameKeywordRules = ['SoftKeyword', 'ClauseKeyword', 'StreamWord', 'GroupingWord', 'IdentifierWord', 'TableWord'];
+
 /** At most this many alternatives are listed before "...". */
 const maxListedAlternatives = 8;
 
@@ -114,6 +122,7 @@ const maxListedAlternatives = 8;
 export class PipelineSqlParserErrorMessageProvider extends AbstractParserErrorMessageProvider {
 
     private readonly terminalNames: ReadonlySet<string>;
+    private readonly nameKeywords: ReadonlySet<string>;
     private readonly rules: ReadonlyMap<string, GrammarAST.AbstractRule>;
     private readonly firstTokens = new Map<string, ReadonlySet<string>>();
 
@@ -122,16 +131,18 @@ export class PipelineSqlParserErrorMessageProvider extends AbstractParserErrorMe
         const rules = services.Grammar.rules;
         this.terminalNames = new Set(rules.filter(Ast.isTerminalRule).map(rule => rule.name));
         this.rules = new Map(rules.map(rule => [rule.name, rule]));
+        this.nameKeywords = new Set(nameKeywordRules.flatMap(name => [...this.first(name)]));
     }
 
     override buildMismatchTokenMessage({ expected, actual, previous, ruleName }: MismatchOptions): string {
         const rule = stripRuleSuffix(ruleName);
         let wanted: string;
         if (expected.name === 'EOF') {
-            // Expected by the file rule after a complete statement.
-            wanted = '\';\' or the end of the file';
-        } else if (ruleDescriptions[rule] !== undefined && this.first(rule).has(expected.name)) {
-            wanted = ruleDescriptions[rule];
+            // The file rule expected the end of the statement. Chevrotain builds this message after
+            // skipping ahead to recover, so its `previous` token is not the one before `actual`.
+            return `Unexpected ${this.describeToken(actual)}: expected ';' or the end of the file.`;
+        } else if (openingDescriptions[rule] !== undefined && this.first(rule).has(expected.name)) {
+            wanted = openingDescriptions[rule];
         } else {
             wanted = this.describeTokenType(expected);
         }
@@ -143,16 +154,22 @@ export class PipelineSqlParserErrorMessageProvider extends AbstractParserErrorMe
     }
 
     override buildNoViableAltMessage({ expectedPathsPerAlt, actual, previous, ruleName }: NoViableAltOptions): string {
-        const wanted = ruleDescriptions[stripRuleSuffix(ruleName)]
-            ?? this.describeAlternatives(expectedPathsPerAlt.flatMap(paths => paths.map(path => path[0])));
-        return `${this.unexpected(actual[0], previous)}: expected ${wanted}.`;
+        const expected = expectedPathsPerAlt.flatMap(paths => paths.map(path => path[0]));
+        return `${this.unexpected(actual[0], previous)}: expected ${this.describeChoice(ruleName, expected)}.`;
     }
 
     override buildEarlyExitMessage({ expectedIterationPaths, actual, previous, ruleName }: EarlyExitOptions): string {
-        const rule = stripRuleSuffix(ruleName);
-        const wanted = this.describeAlternatives(expectedIterationPaths.map(path => path[0]))
-            || ruleDescriptions[rule] || 'more input';
-        return `${this.unexpected(actual[0], previous)}: expected ${wanted}.`;
+        const expected = expectedIterationPaths.map(path => path[0]);
+        return `${this.unexpected(actual[0], previous)}: expected ${this.describeChoice(ruleName, expected)}.`;
+    }
+
+    /** Words for a choice of tokens: the rule's own words when they fit, else the tokens. */
+    private describeChoice(ruleName: string, expected: ReadonlyArray<TokenType | undefined>): string {
+        const choice = choiceDescriptions[stripRuleSuffix(ruleName)];
+        if (choice !== undefined && expected.some(type => type?.name === choice[0])) {
+            return choice[1];
+        }
+        return this.describeAlternatives(expected) || 'more input';
     }
 
     private unexpected(actual: Token, previous: Token | undefined): string {
@@ -186,12 +203,17 @@ export class PipelineSqlParserErrorMessageProvider extends AbstractParserErrorMe
     }
 
     private describeAlternatives(types: ReadonlyArray<TokenType | undefined>): string {
-        const described = [...new Set(types.filter(type => type !== undefined).map(type => this.describeTokenType(type)))];
+        let present = types.filter(type => type !== undefined);
+        if (present.some(type => type.name === 'ID')) {
+            // Where a name can come, the keywords that can be names are not worth listing one by one.
+            present = present.filter(type => !this.nameKeywords.has(type.name));
+        }
+        const described = [...new Set(present.map(type => this.describeTokenType(type)))];
         if (described.length === 0) {
             return '';
         }
         if (described.length > maxListedAlternatives) {
-            return `${described.slice(0, maxListedAlternatives).join(', ')}, ...`;
+            return `one of ${described.slice(0, maxListedAlternatives).join(', ')} (and ${described.length - maxListedAlternatives} more)`;
         }
         return described.length === 1 ? described[0] : `${described.slice(0, -1).join(', ')} or ${described[described.length - 1]}`;
     }

@@ -9,11 +9,14 @@ const keywordPhraseRules = new Set([
     'LikeOperator', 'LikeQuantifier', 'IsTest', 'IntervalUnit', 'TypedLiteralType', 'TrimSide', 'NullTreatment',
     'FrameUnit', 'FrameDirection', 'SetOperator', 'IntersectOperator', 'SetQuantifier', 'GroupingModifier',
     'GroupingSetsKind', 'TemporalKind', 'SampleUnit', 'UnpivotNulls', 'IdentityOptionKind', 'ConstraintOption',
-    'RefreshPolicy', 'SetScope', 'UseScope', 'NamespaceKind', 'AlterObjectKind', 'StatementEnd',
+    'RefreshPolicy', 'SetScope', 'UseScope', 'NamespaceKind', 'AlterObjectKind', 'StatementEnd', 'DropObjectKind', 'DropOption',
 ]);
 
 /** Rules whose value is a name: a keyword used as a name keeps its spelling from the source. */
-const nameRules = new Set(['Identifier', 'FunctionIdentifier', 'AliasName', 'SoftKeyword', 'ClauseKeyword']);
+const nameRules = new Set([
+    'Identifier', 'FunctionIdentifier', 'AliasName', 'SoftKeyword', 'ClauseKeyword', 'MemberName', 'ReservedKeyword', 'StreamWord',
+    'GroupingWord', 'IdentifierWord', 'TableWord', 'AsAlias',
+]);
 
 /** Rules whose value is their source text without whitespace or comments. */
 const verbatimRules = new Set(['JsonPathText', 'SignedNumber']);
@@ -47,11 +50,20 @@ export class PipelineSqlValueConverter extends DefaultValueConverter {
             case 'PropertyValue':
             case 'ConfigValue':
                 return configValue(input, cstNode);
+            case 'IdentifierClause':
+                return identifierClauseName(cstNode);
+            case 'NotOperator':
+                return 'NOT';
         }
         if (keywordPhraseRules.has(name)) {
             return keywordPhrase(cstNode);
         }
         if (nameRules.has(name)) {
+            // Only a keyword used as a name needs its source spelling back (its token image is the
+            // canonical upper-case keyword); other names are converted already.
+            if (!/^[A-Z_]+$/.test(input)) {
+                return input;
+            }
             const leaves = visibleLeaves(cstNode);
             return leaves.length === 1 && Ast.isKeyword(leaves[0].grammarSource) ? leaves[0].text : input;
         }
@@ -71,18 +83,38 @@ function keywordPhrase(cstNode: CstNode): string {
     return visibleLeaves(cstNode).map(leaf => leaf.text.toUpperCase()).join(' ');
 }
 
-/** A TBLPROPERTIES / SET value: a lone string is unquoted, `TRUE`/`FALSE` are lower case, the rest verbatim. */
+/**
+ * The name an `IDENTIFIER(...)` clause spells: the string for `IDENTIFIER('a' || 'b')`, else the text of
+ * the argument (`:param`, `${p}`, a variable), which only the runtime knows.
+ */
+function identifierClauseName(cstNode: CstNode): string {
+    const inner = visibleLeaves(cstNode).slice(2, -1);
+    const strings = inner.filter(leaf => terminalName(leaf) === 'STRING' || terminalName(leaf) === 'RAW_STRING');
+    if (strings.length > 0 && inner.every(leaf => strings.includes(leaf) || leaf.text === '||')) {
+        return strings.map(leaf => terminalName(leaf) === 'RAW_STRING' ? leaf.text.slice(2, -1) : unescapeSparkString(leaf.text.slice(1, -1))).join('');
+    }
+    return inner.map(leaf => leaf.text).join('');
+}
+
+function terminalName(leaf: CstNode): string | undefined {
+    const source = leaf.grammarSource;
+    return Ast.isRuleCall(source) ? source.rule.ref?.name : undefined;
+}
+
+/**
+ * A TBLPROPERTIES / SET value: a lone string is unquoted, `TRUE`/`FALSE` are lower case, anything else
+ * is the source text (`1 hour`, `10s`, `a.b`).
+ */
 function configValue(input: string, cstNode: CstNode): string {
     const leaves = visibleLeaves(cstNode);
-    const first = leaves[0]?.grammarSource;
-    if (leaves.length > 0 && Ast.isRuleCall(first) && (first.rule.ref?.name === 'STRING' || first.rule.ref?.name === 'RAW_STRING')
-        && leaves.every(leaf => Ast.isRuleCall(leaf.grammarSource) && ['STRING', 'RAW_STRING'].includes(leaf.grammarSource.rule.ref?.name ?? ''))) {
+    if (leaves.length > 0 && leaves.every(leaf => terminalName(leaf) === 'STRING' || terminalName(leaf) === 'RAW_STRING')) {
         return input;
     }
+    const first = leaves[0]?.grammarSource;
     if (leaves.length === 1 && Ast.isKeyword(first)) {
         return first.value.toLowerCase();
     }
-    return leaves.map(leaf => leaf.text).join('');
+    return leaves.length === 0 ? input : cstNode.root.fullText.substring(leaves[0].offset, leaves[leaves.length - 1].end);
 }
 
 /**

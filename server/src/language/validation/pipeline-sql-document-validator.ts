@@ -7,14 +7,21 @@ import { IssueCodes, Issues } from './issue-codes.js';
 
 type ParserError = ParseResult['parserErrors'][number];
 
+/** How the parser error messages end when a complete statement is followed by more input. */
+const endOfStatementExpected = 'expected \';\' or the end of the file.';
+
+/** What to say instead when that input is at the start of a statement: no statement starts with it. */
+const statementExpected = 'expected a statement (CREATE, SELECT, SET, USE, APPLY CHANGES, INSERT, ...).';
+
 /**
- * Document validator (Langium's `DocumentValidator` service): Langium's, with three changes.
+ * Document validator (Langium's `DocumentValidator` service): Langium's, with these changes.
  *
  * - Lexing and parsing errors carry Spark's error class `PARSE_SYNTAX_ERROR`, so that the editor, the
  *   CLI and CI name them alike.
  * - One syntax error per statement: after the first error the parser recovers and often reports
  *   follow-on errors that only restate the first one. Statements are delimited lexically (by `;` and
  *   notebook cell breaks), so an error in one statement never hides or adds errors in another.
+ *   A word that starts no statement (`CRATE TABLE ...`) is reported as such.
  * - A syntax error where AUTO CDC expects its KEYS list is `AUTOCDC_EMPTY_KEYS` (rule V1).
  * - No diagnostics for unresolved dataset references (see {@link processLinkingErrors}).
  * - The sample catalog files (`samples/*.sql`) get syntax errors only: they declare source tables,
@@ -66,13 +73,14 @@ export class PipelineSqlDocumentValidator extends DefaultDocumentValidator {
         }
         const text = parseResult.value.$cstNode?.root.fullText ?? '';
         const ends = this.statementEnds(text);
+        const starts = this.statementStarts(text);
         const reported = new Set<number>(parseResult.lexerErrors.map(error => statementIndex(ends, error.offset)));
         const firstPerStatement: ParserError[] = [];
         for (const error of [...parseResult.parserErrors].sort((a, b) => errorOffset(a) - errorOffset(b))) {
             const statement = statementIndex(ends, errorOffset(error));
             if (!reported.has(statement)) {
                 reported.add(statement);
-                firstPerStatement.push(error);
+                firstPerStatement.push(starts.has(errorOffset(error)) ? asNoStatementError(error) : error);
             }
         }
         const start = diagnostics.length;
@@ -104,6 +112,29 @@ export class PipelineSqlDocumentValidator extends DefaultDocumentValidator {
             .filter(token => token.tokenType.name === ';' || token.tokenType.name === 'CELL_BREAK')
             .map(token => token.startOffset);
     }
+
+    /** The offsets at which statements start: the first token of the file and the first after each end. */
+    private statementStarts(text: string): Set<number> {
+        const starts = new Set<number>();
+        let atStart = true;
+        for (const token of this.lexer.tokenize(text).tokens) {
+            const isEnd = token.tokenType.name === ';' || token.tokenType.name === 'CELL_BREAK';
+            if (atStart && !isEnd) {
+                starts.add(token.startOffset);
+            }
+            atStart = isEnd;
+        }
+        return starts;
+    }
+}
+
+/**
+ * A parser error at the first token of a statement that says "expected ';'" means that no statement
+ * starts with that token; it is worded so.
+ */
+function asNoStatementError(error: ParserError): ParserError {
+    return error.message.endsWith(endOfStatementExpected)
+        ? { ...error, message: error.message.replace(endOfStatementExpected, statementExpected) } : error;
 }
 
 /**

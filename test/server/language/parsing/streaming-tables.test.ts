@@ -1,20 +1,12 @@
 import { afterEach, describe, expect, test } from 'vitest';
 import { clearDocuments } from 'langium/test';
 import { createParser, createTestServices } from '../../../helpers/parse.js';
-import { printAst } from '../../../helpers/print-ast.js';
+import { treeOf } from '../../../helpers/tree.js';
 
 const { shared, services } = createTestServices();
-const parse = createParser(services);
+const tree = treeOf(createParser(services));
 
 afterEach(() => clearDocuments(shared));
-
-/** Parses one statement, asserts that it has no diagnostics and returns its printed tree. */
-async function tree(text: string): Promise<string> {
-    const { statements, diagnostics } = await parse(text);
-    expect(diagnostics).toEqual([]);
-    expect(statements).toHaveLength(1);
-    return printAst(statements[0]);
-}
 
 describe('CREATE STREAMING TABLE', () => {
     test('CREATE OR REFRESH STREAMING TABLE t AS SELECT * FROM STREAM(src)', async () => {
