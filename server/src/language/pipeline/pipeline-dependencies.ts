@@ -108,7 +108,7 @@ export class PipelineDependencies {
     private describeName(name: string, model: PipelineModel): string {
         if (name.startsWith('flow:')) {
             // Explicit flow names must be unique: who else uses this one, and where.
-            const flows = model.flows.filter(f => ast.isCreateFlow(f.statement) && `flow:${f.name.toLowerCase()}` === name);
+            const flows = model.flowsNamed(name.slice('flow:'.length)).filter(f => ast.isCreateFlow(f.statement));
             return `${name}: ${flows.map(f => `${f.documentUri.toString()}:${f.statement.$cstNode?.range.start.line ?? -1}`).join(' ')}`;
         }
         const datasets = model.datasetsNamed(name);

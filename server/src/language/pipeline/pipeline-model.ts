@@ -271,6 +271,7 @@ export class PipelineModel {
     private readonly byKey = new MultiMap<string, DatasetInfo>();
     private readonly byNode = new Map<AstNode, DatasetInfo>();
     private readonly flowByNode = new Map<AstNode, FlowInfo>();
+    private readonly flowsByName = new MultiMap<string, FlowInfo>();
     private cyclesValue?: DatasetInfo[][];
     private readonly modes = new Map<FlowInfo, QueryMode>();
 
@@ -312,6 +313,7 @@ export class PipelineModel {
                     snapshot: draft.snapshot, inputs, documentUri: document.uri,
                 };
                 this.flows.push(flow);
+                this.flowsByName.add(flow.name.toLowerCase(), flow);
                 target?.flows.push(flow);
                 this.flowByNode.set(draft.statement, flow);
                 if (draft.body) {
@@ -328,6 +330,11 @@ export class PipelineModel {
     /** The datasets with this (lower-case) table name: more than one when declared twice. */
     datasetsNamed(key: string): DatasetInfo[] {
         return [...this.byKey.get(key.toLowerCase())];
+    }
+
+    /** The flows with this (lower-case) name: a CREATE FLOW's name, else the target's. */
+    flowsNamed(name: string): FlowInfo[] {
+        return [...this.flowsByName.get(name.toLowerCase())];
     }
 
     /** The dataset a statement declares. */

@@ -176,6 +176,9 @@ export function closestNames(name: string, candidates: Iterable<string>, limit =
             continue;
         }
         seen.add(lower);
+        if (Math.abs(lower.length - key.length) > max) {
+            continue;
+        }
         const distance = editDistance(key, lower);
         if (distance <= max) {
             scored.push({ candidate, distance });

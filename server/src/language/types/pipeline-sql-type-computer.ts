@@ -684,10 +684,16 @@ export class PipelineSqlTypeComputer implements TypeComputer {
             return { kind: 'unknown' };
         }
         const qualified = qualifiedMiss(parts, scope);
-        const candidates = closestNames(qualified?.name ?? parts[0], visibleNames(scope, qualified?.entry));
-        return qualified
-            ? { kind: 'missing', name: qualified.name, qualifier: qualified.qualifier, candidates }
-            : { kind: 'missing', name: parts[0], candidates };
+        const name = qualified?.name ?? parts[0];
+        // Suggestions are computed only when asked for (type inference resolves names too).
+        let candidates: string[] | undefined;
+        return {
+            kind: 'missing', name, ...(qualified ? { qualifier: qualified.qualifier } : {}),
+            get candidates(): string[] {
+                candidates ??= closestNames(name, visibleNames(scope, qualified?.entry));
+                return candidates;
+            },
+        };
     }
 
     //#endregion

@@ -85,7 +85,7 @@ export class DatasetChecks {
             return;
         }
         const model = this.context.model(node);
-        const others = model.flows.filter(f => ast.isCreateFlow(f.statement) && f.statement !== node && f.name.toLowerCase() === node.name.toLowerCase());
+        const others = model.flowsNamed(node.name).filter(f => ast.isCreateFlow(f.statement) && f.statement !== node);
         if (others.length > 0) {
             report(accept, Issues.DuplicateFlow, { name: node.name, other: others.map(o => this.context.where(o.statement, node)).join(', ') },
                 { node, property: 'name' });
