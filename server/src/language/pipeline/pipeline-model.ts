@@ -145,6 +145,17 @@ const sourceFunctions = new Set(['read_files', 'cloud_files', 'read_kafka', 'rea
 /** Table-valued functions that always read as a stream (the legacy Auto Loader call). */
 const streamingFunctions = new Set(['cloud_files']);
 
+/** The `$type`s of dataset statements. */
+const datasetTypes: ReadonlySet<string> = new Set([ast.CreateStreamingTable.$type, ast.CreateMaterializedView.$type, ast.CreateView.$type, ast.CreateTable.$type]);
+
+/**
+ * Whether a node declares a dataset. The model's loops run over every reference of the pipeline, so
+ * they compare `$type`s directly instead of asking the reflection about subtypes on each call.
+ */
+function isDatasetNode(node: AstNode | undefined): node is ast.Dataset {
+    return node !== undefined && datasetTypes.has(node.$type);
+}
+
 /** The kind of a dataset statement. */
 export function datasetKind(node: ast.Dataset): DatasetKind {
     switch (node.$type) {
@@ -275,55 +286,37 @@ export class PipelineModel {
     private cyclesValue?: DatasetInfo[][];
     private readonly modes = new Map<FlowInfo, QueryMode>();
 
-    constructor(readonly pipeline: PipelineInfo, readonly documents: readonly LangiumDocument[], facts: ReadonlyArray<{ document: LangiumDocument; facts: DocumentFacts }>,
-        symbols: PipelineSymbolIndex) {
-        for (const { document, facts: f } of facts) {
-            for (const node of f.datasets) {
-                const name = symbols.parseName(pipeline, node.name);
-                const info: DatasetInfo = {
-                    name, displayName: displayName(name), kind: datasetKind(node), node, documentUri: document.uri,
-                    private: node.private || (node.temporary && !ast.isCreateView(node)), flows: [],
-                    declaredSchema: (node.spec?.elements ?? []).some(e => ast.isColumnDef(e) && e.type !== undefined),
-                };
+    /**
+     * Assembles a pipeline from what its documents contribute: their datasets (made once per change of
+     * the document) and their flows (made once per linking of the document).
+     */
+    constructor(readonly pipeline: PipelineInfo, readonly documents: readonly LangiumDocument[],
+        contributions: ReadonlyArray<{ datasets: readonly DatasetInfo[]; flows: readonly FlowInfo[] }>) {
+        for (const { datasets } of contributions) {
+            for (const info of datasets) {
+                // Dataset objects live as long as their document; their flows are this build's.
+                (info.flows as FlowInfo[]).length = 0;
                 this.datasets.push(info);
-                this.byKey.add(lastKey(name), info);
-                this.byNode.set(node, info);
+                this.byKey.add(lastKey(info.name), info);
+                this.byNode.set(info.node, info);
             }
         }
-        for (const { document, facts: f } of facts) {
-            for (const draft of f.flows) {
-                const target = draft.ownDataset ? this.byNode.get(draft.ownDataset) : this.resolveDataset(draft.targetRef);
-                const inputs: InputInfo[] = [];
-                for (const input of draft.inputs) {
-                    if (ast.isTableFunctionCall(input.node)) {
-                        inputs.push({ ...input, name: `${input.node.name}(${input.node.args.map(a => a.$cstNode?.text ?? '').join(', ')})` });
-                        continue;
-                    }
-                    const resolved = input.node.ref.ref;
-                    if (ast.isCommonTableExpression(resolved)) {
-                        continue;
-                    }
-                    const dataset = resolved && ast.isDataset(resolved) ? this.byNode.get(resolved) : undefined;
-                    const catalogTable = !dataset && ast.isCreateTable(resolved) ? resolved : undefined;
-                    inputs.push({ ...input, name: refText(input.node as ast.DatasetRef), dataset, catalogTable });
-                }
-                const flow: FlowInfo = {
-                    name: draft.name, kind: draft.kind, statement: draft.statement, body: draft.body, inline: draft.inline,
-                    targetRef: draft.targetRef, targetName: draft.targetName, target, query: draft.query, cdc: draft.cdc,
-                    snapshot: draft.snapshot, inputs, documentUri: document.uri,
-                };
+        for (const { flows } of contributions) {
+            for (const flow of flows) {
                 this.flows.push(flow);
                 this.flowsByName.add(flow.name.toLowerCase(), flow);
-                target?.flows.push(flow);
-                this.flowByNode.set(draft.statement, flow);
-                if (draft.body) {
-                    this.flowByNode.set(draft.body, flow);
+                flow.target?.flows.push(flow);
+                this.flowByNode.set(flow.statement, flow);
+                if (flow.body) {
+                    this.flowByNode.set(flow.body, flow);
                 }
             }
         }
         // A dataset's own query or inline flow comes first among its flows.
         for (const dataset of this.datasets) {
-            dataset.flows.sort((a, b) => Number(b.inline && b.statement === dataset.node) - Number(a.inline && a.statement === dataset.node));
+            if (dataset.flows.length > 1) {
+                dataset.flows.sort((a, b) => Number(b.inline && b.statement === dataset.node) - Number(a.inline && a.statement === dataset.node));
+            }
         }
     }
 
@@ -350,7 +343,7 @@ export class PipelineModel {
     /** The pipeline dataset a reference resolves to (not a CTE, not a catalog table). */
     resolveDataset(reference: ast.DatasetRef | undefined): DatasetInfo | undefined {
         const target = reference?.ref.ref;
-        return target && ast.isDataset(target) ? this.byNode.get(target) : undefined;
+        return isDatasetNode(target) ? this.byNode.get(target) : undefined;
     }
 
     /** The datasets whose flows read `dataset`. */
@@ -465,28 +458,38 @@ function findCycles(datasets: readonly DatasetInfo[], upstream: (d: DatasetInfo)
 //#endregion
 
 /**
- * The pipeline model service (a Pipeline SQL service, `pipeline.Model`). Each file's datasets and
- * flows are extracted once per change of that file (a `DocumentCache`); the model of a pipeline is
- * assembled from them on first use after a build's linking phase (a `WorkspaceCache` cleared when
- * linking completes), so a keystroke re-reads one file and re-links the model, never the workspace.
+ * The pipeline model service (a Pipeline SQL service, `pipeline.Model`). Each file's datasets are
+ * extracted once per change of that file (a `DocumentCache`), its flows resolved once per linking of
+ * that file (a `DocumentCache` keyed on the `Linked` state); the model of a pipeline is assembled from
+ * these on first use after a build's linking phase (a `WorkspaceCache` cleared when linking
+ * completes). A keystroke re-reads one file and re-links the few files that reference it; assembling
+ * the model is then a pass over ready-made objects.
  */
 export class PipelineModelService {
 
     private readonly documents: LangiumDocuments;
     private readonly registry: PipelineRegistry;
     private readonly symbols: PipelineSymbolIndex;
-    private readonly factsCache: DocumentCache<string, DocumentFacts>;
+    /** Datasets and flow drafts of a document: valid until the document changes. */
+    private readonly contents: DocumentCache<string, DocumentContents>;
+    /** Resolved flows of a document: valid until the document is linked again. */
+    private readonly linkedFlows: DocumentCache<string, FlowInfo[]>;
     private readonly models: WorkspaceCache<string, PipelineModel>;
 
     constructor(shared: LangiumSharedServices, registry: PipelineRegistry, symbols: PipelineSymbolIndex) {
         this.documents = shared.workspace.LangiumDocuments;
         this.registry = registry;
         this.symbols = symbols;
-        this.factsCache = new DocumentCache(shared);
+        this.contents = new DocumentCache(shared);
+        this.linkedFlows = new DocumentCache(shared, DocumentState.Linked);
         this.models = new WorkspaceCache(shared, DocumentState.Linked);
         // Deleted and changed documents change the model before linking starts again.
         shared.workspace.DocumentBuilder.onUpdate(() => this.models.clear());
-        registry.onDidChangeRoots(() => this.models.clear());
+        registry.onDidChangeRoots(() => {
+            this.models.clear();
+            this.contents.clear();
+            this.linkedFlows.clear();
+        });
     }
 
     /** The model of the pipeline a document belongs to (its catalog files belong to the pipeline too). */
@@ -503,9 +506,72 @@ export class PipelineModelService {
                     return membership.pipeline.id === pipeline.id && membership.role === 'pipeline';
                 })
                 .toArray()
-                .sort((a, b) => a.uri.toString().localeCompare(b.uri.toString()));
-            const facts = documents.map(document => ({ document, facts: this.factsCache.get(document.uri, 'facts', () => documentFacts(document)) }));
-            return new PipelineModel(pipeline, documents, facts, this.symbols);
+                .sort((a, b) => (a.uri.toString() < b.uri.toString() ? -1 : 1));
+            const contributions = documents.map(document => ({
+                datasets: this.contentsOf(document).datasets,
+                flows: this.linkedFlows.get(document.uri, 'flows', () => this.resolveFlows(document)),
+            }));
+            return new PipelineModel(pipeline, documents, contributions);
+        });
+    }
+
+    /** The datasets a document declares and its flow drafts, made once per change of the document. */
+    private contentsOf(document: LangiumDocument): DocumentContents {
+        return this.contents.get(document.uri, 'contents', () => {
+            const pipeline = this.registry.pipelineOf(document.uri);
+            const facts = documentFacts(document);
+            const byNode = new Map<AstNode, DatasetInfo>();
+            const datasets = facts.datasets.map(node => {
+                const name = this.symbols.parseName(pipeline, node.name);
+                const info: DatasetInfo = {
+                    name, displayName: displayName(name), kind: datasetKind(node), node, documentUri: document.uri,
+                    private: node.private || (node.temporary && !ast.isCreateView(node)), flows: [],
+                    declaredSchema: (node.spec?.elements ?? []).some(e => ast.isColumnDef(e) && e.type !== undefined),
+                };
+                byNode.set(node, info);
+                return info;
+            });
+            return { datasets, byNode, drafts: facts.flows };
+        });
+    }
+
+    /** The dataset object of a dataset node of a pipeline document (undefined for catalog tables). */
+    private datasetInfo(node: AstNode | undefined): DatasetInfo | undefined {
+        if (!isDatasetNode(node)) {
+            return undefined;
+        }
+        const document = AstUtils.getDocument(node);
+        if (this.registry.membershipOf(document.uri).role !== 'pipeline') {
+            return undefined;
+        }
+        return this.contentsOf(document).byNode.get(node);
+    }
+
+    /** Resolves a document's flow drafts: targets and inputs as linked. */
+    private resolveFlows(document: LangiumDocument): FlowInfo[] {
+        const contents = this.contentsOf(document);
+        return contents.drafts.map(draft => {
+            const target = draft.ownDataset ? contents.byNode.get(draft.ownDataset) : this.datasetInfo(draft.targetRef?.ref.ref);
+            const inputs: InputInfo[] = [];
+            for (const input of draft.inputs) {
+                if (input.node.$type === ast.TableFunctionCall.$type) {
+                    const call = input.node as ast.TableFunctionCall;
+                    inputs.push({ ...input, name: `${call.name}(${call.args.map(a => a.$cstNode?.text ?? '').join(', ')})` });
+                    continue;
+                }
+                const resolved = (input.node as ast.DatasetRef).ref.ref;
+                if (resolved?.$type === ast.CommonTableExpression.$type) {
+                    continue;
+                }
+                const dataset = this.datasetInfo(resolved);
+                const catalogTable = !dataset && resolved?.$type === ast.CreateTable.$type ? resolved as ast.CreateTable : undefined;
+                inputs.push({ ...input, name: refText(input.node as ast.DatasetRef), dataset, catalogTable });
+            }
+            return {
+                name: draft.name, kind: draft.kind, statement: draft.statement, body: draft.body, inline: draft.inline,
+                targetRef: draft.targetRef, targetName: draft.targetName, target, query: draft.query, cdc: draft.cdc,
+                snapshot: draft.snapshot, inputs, documentUri: document.uri,
+            };
         });
     }
 
@@ -523,4 +589,11 @@ export class PipelineModelService {
     graphFor(uri: URI): PipelineGraph {
         return toPipelineGraph(this.modelFor(uri));
     }
+}
+
+/** What a document declares: its datasets (by node) and its flows before resolution. */
+interface DocumentContents {
+    readonly datasets: readonly DatasetInfo[];
+    readonly byNode: ReadonlyMap<AstNode, DatasetInfo>;
+    readonly drafts: readonly FlowDraft[];
 }

@@ -1,5 +1,5 @@
 import type { AstNodeDescription, IndexManager, URI } from 'langium';
-import { DocumentState, MultiMap, WorkspaceCache } from 'langium';
+import { DocumentCache, DocumentState, MultiMap, WorkspaceCache } from 'langium';
 import type { LangiumSharedServices } from 'langium/lsp';
 import * as ast from '../generated/ast.js';
 import type { DocumentRole, PipelineInfo, PipelineRegistry } from '../pipeline/pipeline-registry.js';
@@ -42,12 +42,18 @@ export class PipelineSymbolIndex {
     private readonly indexManager: IndexManager;
     private readonly registry: PipelineRegistry;
     private readonly cache: WorkspaceCache<string, Map<string, PipelineSymbols>>;
+    /** The symbols each document declares, kept until it is indexed again. */
+    private readonly documentSymbols: DocumentCache<string, DeclaredSymbol[]>;
 
     constructor(shared: LangiumSharedServices, registry: PipelineRegistry) {
         this.indexManager = shared.workspace.IndexManager;
         this.registry = registry;
         this.cache = new WorkspaceCache(shared, DocumentState.IndexedContent);
-        registry.onDidChangeRoots(() => this.cache.clear());
+        this.documentSymbols = new DocumentCache(shared, DocumentState.IndexedContent);
+        registry.onDidChangeRoots(() => {
+            this.cache.clear();
+            this.documentSymbols.clear();
+        });
     }
 
     /** The symbols declared by the documents of a pipeline. */
@@ -79,29 +85,41 @@ export class PipelineSymbolIndex {
     private all(): Map<string, PipelineSymbols> {
         return this.cache.get('all', () => {
             const result = new Map<string, PipelineSymbols>();
-            const elements = this.indexManager.allElements().toArray()
-                .sort((a, b) => a.documentUri.toString().localeCompare(b.documentUri.toString())
-                    || (a.node?.$cstNode?.offset ?? 0) - (b.node?.$cstNode?.offset ?? 0));
-            for (const description of elements) {
-                const node = description.node;
-                if (!ast.isDataset(node)) {
-                    continue;
+            const byDocument = new MultiMap<string, AstNodeDescription>();
+            for (const description of this.indexManager.allElements()) {
+                byDocument.add(description.documentUri.toString(), description);
+            }
+            for (const key of [...byDocument.keys()].sort()) {
+                const declared = this.documentSymbols.get(key, 'symbols', () => this.declare(byDocument.get(key)));
+                for (const symbol of declared) {
+                    const pipelineId = this.registry.pipelineOf(symbol.documentUri).id;
+                    let symbols = result.get(pipelineId);
+                    if (!symbols) {
+                        symbols = { datasets: new MultiMap(), catalogTables: new MultiMap() };
+                        result.set(pipelineId, symbols);
+                    }
+                    (symbol.role === 'catalog' ? symbols.catalogTables : symbols.datasets).add(lastKey(symbol.name), symbol);
                 }
-                const { pipeline, role } = this.registry.membershipOf(description.documentUri);
-                let symbols = result.get(pipeline.id);
-                if (!symbols) {
-                    symbols = { datasets: new MultiMap(), catalogTables: new MultiMap() };
-                    result.set(pipeline.id, symbols);
-                }
-                const name = this.parseName(pipeline, description.name);
-                const symbol: DeclaredSymbol = {
-                    description, node, name, role, documentUri: description.documentUri,
-                    defaults: namespaceDefaultsAt(node, pipeline.spec),
-                };
-                (role === 'catalog' ? symbols.catalogTables : symbols.datasets).add(lastKey(name), symbol);
             }
             return result;
         });
+    }
+
+    /** The symbols of one document's exported descriptions, in declaration order. */
+    private declare(descriptions: readonly AstNodeDescription[]): DeclaredSymbol[] {
+        const symbols: DeclaredSymbol[] = [];
+        for (const description of [...descriptions].sort((a, b) => (a.node?.$cstNode?.offset ?? 0) - (b.node?.$cstNode?.offset ?? 0))) {
+            const node = description.node;
+            if (!ast.isDataset(node)) {
+                continue;
+            }
+            const { pipeline, role } = this.registry.membershipOf(description.documentUri);
+            symbols.push({
+                description, node, name: this.parseName(pipeline, description.name), role, documentUri: description.documentUri,
+                defaults: namespaceDefaultsAt(node, pipeline.spec),
+            });
+        }
+        return symbols;
     }
 }
 
