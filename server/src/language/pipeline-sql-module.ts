@@ -86,7 +86,7 @@ export const PipelineSqlModule: Module<PipelineSqlServices, PartialLangiumServic
         SampleCatalog: (services) => new SampleCatalog(services.shared),
         Settings: () => new PipelineSqlSettings(),
         Dependencies: (services) => new PipelineDependencies(services.pipeline.Registry, services.pipeline.Model,
-            () => services.types.TypeComputer, services.references.SymbolIndex),
+            () => services.types.TypeComputer, services.references.SymbolIndex, services.pipeline.SampleCatalog),
     },
     types: {
         TypeComputer: (services) => new PipelineSqlTypeComputer(services),

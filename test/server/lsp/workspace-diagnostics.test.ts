@@ -3,7 +3,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import {
-    CodeActionRequest, DidChangeConfigurationNotification, DidChangeTextDocumentNotification, DidOpenTextDocumentNotification,
+    CodeActionRequest, DidChangeConfigurationNotification, DidChangeTextDocumentNotification, DidCloseTextDocumentNotification, DidOpenTextDocumentNotification,
     type CodeAction, type Diagnostic,
 } from 'vscode-languageserver-protocol/node.js';
 import { PipelineGraphRequest } from '../../../common/protocol.js';
@@ -92,4 +92,17 @@ test('changing pipelineSql.target revalidates every file against the new runtime
     const databricks = server.diagnostics(uri('shop/transformations/cdc.sql'), p => p.diagnostics.length === 0);
     await server.connection.sendNotification(DidChangeConfigurationNotification.type, { settings: { pipelineSql: { target: 'databricks' } } });
     expect((await databricks).diagnostics).toEqual([]);
+});
+
+test('a file outside every pipeline is validated while open, on its own, and forgotten when closed', async () => {
+    const loose = uri('loose/flow.sql');
+    const opened = server.diagnostics(loose);
+    await server.connection.sendNotification(DidOpenTextDocumentNotification.type, {
+        textDocument: { uri: loose, languageId: 'pipeline-sql', version: 1, text: 'CREATE MATERIALIZED VIEW m AS SELECT * FROM orders;\n' },
+    });
+    // It does not see the shop pipeline's orders table.
+    expect(codes((await opened).diagnostics)).toEqual(['TABLE_OR_VIEW_NOT_FOUND']);
+    const closed = server.diagnostics(loose);
+    await server.connection.sendNotification(DidCloseTextDocumentNotification.type, { textDocument: { uri: loose } });
+    expect((await closed).diagnostics).toEqual([]);
 });

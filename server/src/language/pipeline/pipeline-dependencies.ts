@@ -17,6 +17,7 @@ import type { TypeComputer } from '../types/pipeline-sql-type-computer.js';
 import { printRelation } from '../types/relation-type.js';
 import type { FlowInfo, PipelineModel, PipelineModelService } from './pipeline-model.js';
 import type { PipelineRegistry } from './pipeline-registry.js';
+import type { SampleCatalog } from './sample-catalog.js';
 
 /** What one validated document depends on. */
 export interface DependencyRecord {
@@ -42,6 +43,7 @@ export class PipelineDependencies {
         private readonly model: PipelineModelService,
         private readonly types: () => TypeComputer,
         private readonly symbols: PipelineSymbolIndex,
+        private readonly samples: SampleCatalog,
     ) {}
 
     /** Called when a document has been validated: records its names and digest. */
@@ -100,12 +102,20 @@ export class PipelineDependencies {
                 continue;
             }
             names.add(lastKey(this.symbols.parseName(model.pipeline, reference.$refText)));
+            if (!reference.ref) {
+                // A table outside the pipeline: its sample data may change its columns.
+                names.add(`source:${reference.$refText.toLowerCase()}`);
+            }
         }
         return names;
     }
 
     /** Everything the model knows about one table name that a document's diagnostics may depend on. */
     private describeName(name: string, model: PipelineModel): string {
+        if (name.startsWith('source:')) {
+            const source = this.samples.conventionTable(model.pipeline, this.symbols.parseName(model.pipeline, name.slice('source:'.length)));
+            return `${name}: ${source ? `${printRelation(source.relation)} ${source.problem ?? ''}` : 'not sampled'}`;
+        }
         if (name.startsWith('flow:')) {
             // Explicit flow names must be unique: who else uses this one, and where.
             const flows = model.flowsNamed(name.slice('flow:'.length)).filter(f => ast.isCreateFlow(f.statement));

@@ -126,6 +126,11 @@ export class PipelineRegistry {
         return isPipelineLibrary(root.spec, relative) ? { pipeline: root, role: 'pipeline' } : standalone;
     }
 
+    /** The deepest registered root whose folder contains a file (any file: sources, sample data, project files). */
+    rootContaining(filePath: string): PipelineInfo | undefined {
+        return this.registeredRootOf(path.resolve(filePath));
+    }
+
     /** The deepest registered root whose folder contains the file. */
     private registeredRootOf(filePath: string): PipelineInfo | undefined {
         let best: PipelineInfo | undefined;

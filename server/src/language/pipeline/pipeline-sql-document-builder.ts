@@ -32,7 +32,8 @@ export class PipelineSqlDocumentBuilder extends DefaultDocumentBuilder {
     }
 
     private dependencies(uri: URI): PipelineDependencies | undefined {
-        return (this.serviceRegistry.getServices(uri) as PipelineSqlServices).pipeline?.Dependencies;
+        // Watched-file events also bring project files and sample data, which have no language.
+        return this.serviceRegistry.hasServices(uri) ? (this.serviceRegistry.getServices(uri) as PipelineSqlServices).pipeline?.Dependencies : undefined;
     }
 
     /** Only references into changed documents force a relink here; unresolved names are handled after the update. */
@@ -50,8 +51,8 @@ export class PipelineSqlDocumentBuilder extends DefaultDocumentBuilder {
                 this.reloadRoot(path.dirname(uri.fsPath), extraChanged, extraDeleted);
             } else if (formatOfFile(name) && uri.scheme === 'file') {
                 // A sample data file: forget its cached schema and recheck its pipeline.
-                const pipeline = this.registry.pipelineOf(uri);
-                if (pipeline.samplesPath && uri.fsPath.startsWith(pipeline.samplesPath + path.sep)) {
+                const pipeline = this.registry.rootContaining(uri.fsPath);
+                if (pipeline?.samplesPath && uri.fsPath.startsWith(pipeline.samplesPath + path.sep)) {
                     this.invalidateSamples(uri);
                     dirtyPipelines.add(pipeline.id);
                 }
@@ -152,8 +153,10 @@ export class PipelineSqlDocumentBuilder extends DefaultDocumentBuilder {
     }
 
     private invalidateSamples(uri: URI): void {
-        const services = this.serviceRegistry.getServices(uri) as PipelineSqlServices;
-        services.pipeline?.SampleCatalog.invalidate(uri.fsPath);
+        // A data file has no language; every language's sample catalog forgets it.
+        for (const services of this.serviceRegistry.all as PipelineSqlServices[]) {
+            services.pipeline?.SampleCatalog.invalidate(uri.fsPath);
+        }
     }
 
     /**

@@ -31,8 +31,32 @@ export class NameChecks {
             ColumnReference: this.checkColumnReference,
             FunctionCall: this.checkFunctionCall,
             TableFunctionCall: this.checkTableFunction,
+            Star: this.checkStarExcept,
         };
     }
+
+    /** `* EXCEPT (c)`: each excluded column exists where the relations expanded are fully known. */
+    checkStarExcept = (star: ast.Star, accept: ValidationAcceptor): void => {
+        if (star.except.length === 0) {
+            return;
+        }
+        const scope = this.context.types.scopeAt(star);
+        const qualifier = star.qualifier.map(q => q.toLowerCase());
+        const entries = (scope?.entries ?? []).filter(e => (qualifier.length > 0
+            ? e.qualifiers.some(x => x.length === qualifier.length && x.every((p, i) => p === qualifier[i])) : e.inStar));
+        if (entries.length === 0 || entries.some(e => !e.relation.complete)) {
+            return;
+        }
+        const names = entries.flatMap(e => e.relation.columns.map(c => c.name));
+        star.except.forEach((name, index) => {
+            if (name.includes('.') || names.some(n => n.toLowerCase() === name.toLowerCase())) {
+                return;
+            }
+            const candidates = closestNames(name, names);
+            report(accept, Issues.UnresolvedColumn, { name, where: describeScope(undefined, entries), candidates },
+                { node: star, property: 'except', index }, { name, candidates });
+        });
+    };
 
     /** A table read that resolves nowhere; a `LIVE.` prefix; a streaming read of a materialized view. */
     checkDatasetReference = (reference: ast.DatasetRef, accept: ValidationAcceptor): void => {

@@ -134,4 +134,31 @@ describe('diagnostics follow edits in other files', () => {
         await edit('e.sql', 'CREATE MATERIALIZED VIEW e1 AS SELECT * FROM outside.table WHERE 1 = 1;');
         expect(validated.sort()).toEqual(['e.sql']);
     });
+
+    test('a changed spark-pipeline.yml loads the files it now lists and unloads the others', async () => {
+        fs.mkdirSync(path.join(dir, 'extra'));
+        fs.writeFileSync(path.join(dir, 'extra', 'c.sql'), 'CREATE MATERIALIZED VIEW z AS SELECT 1 AS a;');
+        await open({
+            'a.sql': 'CREATE MATERIALIZED VIEW x AS SELECT 1 AS a;',
+            'b.sql': 'CREATE MATERIALIZED VIEW y AS SELECT * FROM x JOIN z USING (a);',
+        });
+        expect(diagnostics('b.sql').map(d => d.slice(0, d.indexOf(' is not')))).toEqual(['[1:52..1:53] warning TABLE_OR_VIEW_NOT_FOUND \'z\'']);
+        const spec = URI.file(path.join(dir, 'spark-pipeline.yml'));
+        fs.writeFileSync(spec.fsPath, 'name: xfile\nlibraries:\n  - glob:\n      include: transformations/b.sql\n  - glob:\n      include: extra/**\n');
+        await services.shared.workspace.DocumentBuilder.update([spec], []);
+        expect(services.shared.workspace.LangiumDocuments.hasDocument(URI.file(path.join(dir, 'extra', 'c.sql')))).toBe(true);
+        expect(services.shared.workspace.LangiumDocuments.hasDocument(uri('a.sql'))).toBe(false);
+        expect(diagnostics('b.sql').map(d => d.slice(0, d.indexOf(' is not')))).toEqual(['[1:45..1:46] warning TABLE_OR_VIEW_NOT_FOUND \'x\'']);
+    });
+
+    test('a changed sample data file retypes the tables read from it', async () => {
+        const csv = path.join(dir, 'samples', 'raw', 'orders.csv');
+        fs.mkdirSync(path.dirname(csv), { recursive: true });
+        fs.writeFileSync(csv, 'id,amount\n1,2.5\n');
+        await open({ 'b.sql': 'CREATE MATERIALIZED VIEW y AS SELECT total FROM raw.orders;' });
+        expect(diagnostics('b.sql')).toEqual(['[1:38..1:43] error UNRESOLVED_COLUMN.WITH_SUGGESTION Column \'total\' does not exist in \'raw.orders\' (id, amount).']);
+        fs.writeFileSync(csv, 'id,total\n1,2.5\n');
+        await services.shared.workspace.DocumentBuilder.update([URI.file(csv)], []);
+        expect(diagnostics('b.sql')).toEqual([]);
+    });
 });

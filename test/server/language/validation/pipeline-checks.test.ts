@@ -120,6 +120,12 @@ describe('names: tables, columns, functions', () => {
         ]);
     });
 
+    test('a column of * EXCEPT (...) that does not exist', async () => {
+        expect(await check('CREATE MATERIALIZED VIEW m AS SELECT * EXCEPT (regon, ts) FROM raw.events;\nCREATE MATERIALIZED VIEW n AS SELECT e.* EXCEPT (tags) FROM raw.events e;')).toEqual([
+            '[1:48..1:53] error UNRESOLVED_COLUMN.WITH_SUGGESTION Column \'regon\' does not exist in \'raw.events\' (id, region, seq, tags, ts, payload). Did you mean \'region\'?',
+        ]);
+    });
+
     test('no false errors: lateral aliases, GROUP BY / ORDER BY aliases, correlated subqueries, lambdas, CTEs, USING, niladic functions', async () => {
         expect(await check(`CREATE MATERIALIZED VIEW m AS
             WITH recent AS (SELECT id, region, ts FROM raw.events WHERE ts > current_date - INTERVAL 7 DAYS)
