@@ -37,6 +37,8 @@ export interface PipelineGraphNode {
     readonly flowKind?: PipelineFlowKind;
     /** For flows: the dataset's own query or inline FLOW clause rather than a CREATE FLOW / APPLY CHANGES. */
     readonly inline?: boolean;
+    /** For AUTO CDC and snapshot flows: how the target stores the changes (`STORED AS`, SCD type 1 by default). */
+    readonly scd?: 1 | 2 | 'bitemporal';
     /** For sources: declared in the sample catalog (`samples/*.sql`) or found as sample files. */
     readonly sampled?: boolean;
     /** Where it is defined: the document and the range of its name (absent for undeclared sources). */

@@ -6,7 +6,7 @@ import type { AstNode } from 'langium';
 import { CstUtils, GrammarUtils } from 'langium';
 import type { PipelineGraph, PipelineGraphEdge, PipelineGraphNode } from '../../../../common/protocol.js';
 import * as ast from '../generated/ast.js';
-import type { DatasetInfo, FlowInfo, InputInfo, PipelineModel } from './pipeline-model.js';
+import { scdKindOf, type DatasetInfo, type FlowInfo, type InputInfo, type PipelineModel } from './pipeline-model.js';
 
 /** The range of a node's name (or of the node), for the protocol. */
 function nameRange(node: AstNode): PipelineGraphNode['range'] {
@@ -46,8 +46,9 @@ export function toPipelineGraph(model: PipelineModel): PipelineGraph {
     };
     for (const flow of model.flows) {
         const id = uniqueId(`flow:${flow.name.toLowerCase()}`);
+        const spec = flow.cdc ?? flow.snapshot;
         nodes.push({
-            id, kind: 'flow', name: flow.name, flowKind: flow.kind, inline: flow.inline,
+            id, kind: 'flow', name: flow.name, flowKind: flow.kind, inline: flow.inline, ...(spec ? { scd: scdKindOf(spec) } : {}),
             uri: flow.documentUri.toString(), range: nameRange(flow.inline ? flow.statement : flowNameNode(flow)),
         });
         const seen = new Set<string>();

@@ -145,6 +145,15 @@ const sourceFunctions = new Set(['read_files', 'cloud_files', 'read_kafka', 'rea
 /** Table-valued functions that always read as a stream (the legacy Auto Loader call). */
 const streamingFunctions = new Set(['cloud_files']);
 
+/** How an AUTO CDC spec stores the changes: its last `STORED AS` clause, SCD type 1 by default. */
+export function scdKindOf(spec: ast.AutoCdcSpec | ast.SnapshotSpec): 1 | 2 | 'bitemporal' {
+    const stored = spec.clauses.filter(ast.isStoredAsClause).at(-1);
+    if (stored?.bitemporal) {
+        return 'bitemporal';
+    }
+    return stored?.scdType === 2 ? 2 : 1;
+}
+
 /** The `$type`s of dataset statements. */
 const datasetTypes: ReadonlySet<string> = new Set([ast.CreateStreamingTable.$type, ast.CreateMaterializedView.$type, ast.CreateView.$type, ast.CreateTable.$type]);
 

@@ -19,7 +19,7 @@ import {
 import * as ast from '../generated/ast.js';
 import { closestNames, displayName, type TableName } from '../references/dataset-names.js';
 import type { PipelineSymbolIndex } from '../references/pipeline-symbol-index.js';
-import { functionName, type FlowInfo, type PipelineModelService } from '../pipeline/pipeline-model.js';
+import { functionName, scdKindOf, type FlowInfo, type PipelineModelService } from '../pipeline/pipeline-model.js';
 import type { PipelineRegistry } from '../pipeline/pipeline-registry.js';
 import { dataTypeOf, type SampleCatalog } from '../pipeline/sample-catalog.js';
 import type { PipelineSqlServices } from '../pipeline-sql-module.js';
@@ -265,11 +265,7 @@ export class PipelineSqlTypeComputer implements TypeComputer {
     }
 
     scdKind(spec: ast.AutoCdcSpec | ast.SnapshotSpec): ScdKind {
-        const stored = spec.clauses.filter(ast.isStoredAsClause).at(-1);
-        if (stored?.bitemporal) {
-            return 'bitemporal';
-        }
-        return stored?.scdType === 2 ? 2 : 1;
+        return scdKindOf(spec);
     }
 
     private cdcOutputSchema(spec: ast.AutoCdcSpec): RelationType {

@@ -71,10 +71,10 @@ describe('the pipeline model', () => {
         }, { catalog: 'CREATE TABLE raw.events (id INT, ts INT);', spec: { name: 'demo' } });
         const graph = tester.services.pipeline.Model.graphFor(URI.file(`${p.root}/a.sql`));
         expect(graph.pipeline).toEqual({ id: p.root, root: p.root, name: 'demo' });
-        expect(graph.nodes.map(n => `${n.id} ${n.kind}${n.flowKind ? ` ${n.flowKind}` : ''}${n.inline ? ' inline' : ''}${n.sampled ? ' sampled' : ''}`)).toEqual([
+        expect(graph.nodes.map(n => `${n.id} ${n.kind}${n.flowKind ? ` ${n.flowKind}` : ''}${n.scd ? ` scd ${n.scd}` : ''}${n.inline ? ' inline' : ''}${n.sampled ? ' sampled' : ''}`)).toEqual([
             'dataset:t streaming-table',
             'dataset:m materialized-view',
-            'flow:f flow auto-cdc',
+            'flow:f flow auto-cdc scd 1',
             'source:raw.events source sampled',
             'flow:m flow materialized-view inline',
         ]);
