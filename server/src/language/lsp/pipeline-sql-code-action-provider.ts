@@ -6,6 +6,7 @@ import { CodeActionKind } from 'vscode-languageserver';
 import { isDatetime, isIntegral } from '../builtins/spark-types.js';
 import * as ast from '../generated/ast.js';
 import type { PipelineSqlServices } from '../pipeline-sql-module.js';
+import { lower } from '../references/dataset-names.js';
 import type { PipelineModelService } from '../pipeline/pipeline-model.js';
 import type { RelationType } from '../types/relation-type.js';
 import type { TypeComputer } from '../types/pipeline-sql-type-computer.js';
@@ -421,7 +422,7 @@ export class PipelineSqlCodeActionProvider implements CodeActionProvider {
             const lastName = GrammarUtils.findNodesForProperty(last, 'names').at(-1);
             return lastName ? [this.action(`Add ${key} to COLUMNS`, diagnostic, new EditCollector().insert(document, lastName.range.end, `, ${key}`), true)] : [];
         }
-        const remaining = selection.names.filter(n => n.toLowerCase() !== key.toLowerCase());
+        const remaining = selection.names.filter(n => lower(n) !== key.toLowerCase());
         const edit = remaining.length === 0 ? new EditCollector().removeNode(columns) : new EditCollector().replaceNode(columns, `COLUMNS * EXCEPT (${remaining.join(', ')})`);
         return [this.action(`Keep ${key} (remove it from EXCEPT)`, diagnostic, edit, true)];
     };

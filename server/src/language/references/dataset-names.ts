@@ -207,3 +207,8 @@ function isSubsequence(short: string, long: string): boolean {
     }
     return i === short.length;
 }
+
+/** A name in lower case; a name missing from a partial tree (after a syntax error) is empty. */
+export function lower(name: string | undefined): string {
+    return (name ?? '').toLowerCase();
+}

@@ -17,7 +17,7 @@ import {
     lambdaParameterTypes, literalType, Types, type BinaryOperator, type CallArgument, type TypeDescriptor,
 } from '../builtins/index.js';
 import * as ast from '../generated/ast.js';
-import { closestNames, displayName, type TableName } from '../references/dataset-names.js';
+import { closestNames, displayName, lower, type TableName } from '../references/dataset-names.js';
 import type { PipelineSymbolIndex } from '../references/pipeline-symbol-index.js';
 import { functionName, scdKindOf, type FlowInfo, type PipelineModelService } from '../pipeline/pipeline-model.js';
 import type { PipelineRegistry } from '../pipeline/pipeline-registry.js';
@@ -358,7 +358,7 @@ export class PipelineSqlTypeComputer implements TypeComputer {
             case ast.PipeSet.$type:
                 return input;
             case ast.PipeDrop.$type: {
-                const dropped = new Set((operation as ast.PipeDrop).columns.map(c => c.toLowerCase()));
+                const dropped = new Set((operation as ast.PipeDrop).columns.map(lower));
                 return relationOf(input.columns.filter(c => !dropped.has(c.name.toLowerCase())), input.complete);
             }
             case ast.PipeSelect.$type:
@@ -417,14 +417,14 @@ export class PipelineSqlTypeComputer implements TypeComputer {
     }
 
     private starColumns(star: ast.Star | undefined, entries: readonly ScopeEntry[]): RelationType {
-        const qualifier = star?.qualifier.map(q => q.toLowerCase()) ?? [];
+        const qualifier = star?.qualifier.map(lower) ?? [];
         const chosen = qualifier.length > 0
             ? entries.filter(e => e.qualifiers.some(q => sameParts(q, qualifier)))
             : entries.filter(e => e.inStar);
         if (qualifier.length > 0 && chosen.length === 0) {
             return UnknownRelation;
         }
-        const excluded = new Set((star?.except ?? []).map(e => e.toLowerCase()));
+        const excluded = new Set((star?.except ?? []).map(lower));
         const columns: Column[] = [];
         let complete = true;
         for (const entry of chosen) {
@@ -505,7 +505,7 @@ export class PipelineSqlTypeComputer implements TypeComputer {
                 const left = join.left ? this.relationEntries(join.left) : [];
                 let right = join.right ? this.relationEntries(join.right) : [];
                 const semi = join.joinType === 'LEFT SEMI' || join.joinType === 'LEFT ANTI';
-                let shared: string[] = join.using.map(u => u.toLowerCase());
+                let shared: string[] = join.using.map(lower);
                 if (join.natural) {
                     const leftNames = new Set(left.flatMap(e => e.relation.columns.map(c => c.name.toLowerCase())));
                     shared = right.flatMap(e => e.relation.columns.map(c => c.name.toLowerCase())).filter(n => leftNames.has(n));
@@ -580,7 +580,7 @@ export class PipelineSqlTypeComputer implements TypeComputer {
         while (current && !ast.isPipelineFile(current)) {
             if (ast.isLambda(current) && child === current.body) {
                 const types = this.lambdaTypes(current);
-                current.parameters.forEach((p, i) => lambdas.set(p.toLowerCase(), types[i] ?? Types.unknown));
+                current.parameters.forEach((p, i) => lambdas.set(lower(p), types[i] ?? Types.unknown));
             } else if (ast.isSelectQuery(current)) {
                 const entries = this.fromEntries(current);
                 const aliases = child === current.from ? [] : this.selectAliases(current, child);
@@ -601,7 +601,7 @@ export class PipelineSqlTypeComputer implements TypeComputer {
                 if (!dataset) {
                     return undefined;
                 }
-                return makeScope([{ qualifiers: [[dataset.name.toLowerCase()]], relation: this.expectationRelation(dataset), inStar: true }], [], lambdas, undefined);
+                return makeScope([{ qualifiers: [[lower(dataset.name)]], relation: this.expectationRelation(dataset), inStar: true }], [], lambdas, undefined);
             } else if (ast.isSnapshotSpec(current)) {
                 // Only its queries have scopes (found above); its clauses do not belong there.
                 return undefined;
@@ -672,7 +672,7 @@ export class PipelineSqlTypeComputer implements TypeComputer {
             }
             return found;
         }
-        const first = parts[0].toLowerCase();
+        const first = lower(parts[0]);
         if (parts.length === 1 && niladicFunctions.has(first)) {
             return { kind: 'function', type: inferReturnType(first, []) };
         }
@@ -858,8 +858,8 @@ function literalDecimal(literal: ast.NumberLiteral): TypeDescriptor | undefined 
     return digits ? Types.decimal(Math.max(1, digits[1].replace(/^0+(?=\d)/, '').length), 0) : undefined;
 }
 
-function sameName(a: string, b: string): boolean {
-    return a.toLowerCase() === b.toLowerCase();
+function sameName(a: string | undefined, b: string | undefined): boolean {
+    return lower(a) === lower(b);
 }
 
 function sameParts(a: readonly string[], b: readonly string[]): boolean {
@@ -904,7 +904,7 @@ export function selectColumns(source: RelationType, selection: ast.ColumnSelecti
     if (!selection) {
         return stripHidden(source);
     }
-    const names = selection.names.map(n => n.toLowerCase());
+    const names = selection.names.map(lower);
     if (selection.star) {
         const excluded = new Set(names);
         return relationOf(source.columns.filter(c => !excluded.has(c.name.toLowerCase())), source.complete);
@@ -986,7 +986,7 @@ type LookupResult =
     | { kind: 'lambda'; type: TypeDescriptor };
 
 function lookup(parts: readonly string[], scope: ColumnScope): LookupResult | undefined {
-    const keys = parts.map(p => p.toLowerCase());
+    const keys = parts.map(lower);
     for (let q = Math.min(parts.length - 1, 3); q >= 1; q--) {
         const qualifier = keys.slice(0, q);
         for (const entry of scope.entries) {
@@ -1017,7 +1017,7 @@ function lookup(parts: readonly string[], scope: ColumnScope): LookupResult | un
 
 /** For `t.c` where `t` names a relation of the scope but `c` is not one of its columns: that relation and name. */
 function qualifiedMiss(parts: readonly string[], scope: ColumnScope): { entry: ScopeEntry; name: string; qualifier: string } | undefined {
-    const keys = parts.map(p => p.toLowerCase());
+    const keys = parts.map(lower);
     for (let current: ColumnScope | undefined = scope; current; current = current.parent) {
         for (let q = Math.min(parts.length - 1, 3); q >= 1; q--) {
             const entry = current.entries.find(e => e.qualifiers.some(x => sameParts(x, keys.slice(0, q))));

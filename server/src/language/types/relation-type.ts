@@ -35,6 +35,8 @@ export function relationOf(columns: readonly Column[], complete = true, hidden?:
 
 /** A nullable column. */
 export function column(name: string, type: TypeDescriptor, node?: AstNode, nullable = true): Column {
+    // A partial tree (after a syntax error) may lack the name.
+    name ??= '';
     return node ? { name, type, nullable, node } : { name, type, nullable };
 }
 
@@ -50,7 +52,7 @@ export function fieldsOf(relation: RelationType): StructField[] {
 
 /** The column of this name (case-insensitive), listed or hidden. */
 export function findColumn(relation: RelationType, name: string): Column | undefined {
-    const key = name.toLowerCase();
+    const key = (name ?? '').toLowerCase();
     return relation.columns.find(c => c.name.toLowerCase() === key) ?? relation.hidden?.find(c => c.name.toLowerCase() === key);
 }
 

@@ -8,6 +8,7 @@ import { AstUtils } from 'langium';
 import { isOrderable, typesEqual, typeToString } from '../builtins/spark-types.js';
 import * as ast from '../generated/ast.js';
 import { columnNames, findColumn, type RelationType } from '../types/relation-type.js';
+import { lower } from '../references/dataset-names.js';
 import { selectColumns } from '../types/pipeline-sql-type-computer.js';
 import { Issues } from './issue-codes.js';
 import { report, type ValidationContext } from './validation-context.js';
@@ -157,12 +158,12 @@ export class AutoCdcChecks {
         }
         // V22: the keys must be among the selected columns (keys V21 already rejects are left alone).
         if (selection?.columns && spec.keys) {
-            const listed = new Set(selection.columns.names.map(n => n.toLowerCase()));
+            const listed = new Set(selection.columns.names.map(lower));
             spec.keys.names.forEach((key, index) => {
-                if (key.includes('.') || types.resolveName(key, source).kind === 'missing') {
+                if (!key || key.includes('.') || types.resolveName(key, source).kind === 'missing') {
                     return;
                 }
-                const selected = selection.columns.star ? !listed.has(key.toLowerCase()) : listed.has(key.toLowerCase());
+                const selected = selection.columns.star ? !listed.has(lower(key)) : listed.has(lower(key));
                 if (!selected) {
                     report(accept, Issues.AutoCdcKeyNotSelected, { key }, { node: spec.keys, property: 'names', index }, { key });
                 }

@@ -5,7 +5,7 @@
  */
 import type { ValidationAcceptor, ValidationChecks } from 'langium';
 import * as ast from '../generated/ast.js';
-import { closestNames } from '../references/dataset-names.js';
+import { closestNames, lower } from '../references/dataset-names.js';
 import type { DatasetInfo, FlowInfo, PipelineModel } from '../pipeline/pipeline-model.js';
 import { orderableKey } from './auto-cdc-checks.js';
 import { Issues } from './issue-codes.js';
@@ -167,7 +167,7 @@ export class FlowChecks {
             report(accept, Issues.SnapshotInteropRequiresScd1, { target: target.displayName }, location);
             return;
         }
-        const keysOf = (f: FlowInfo): string => ((f.snapshot ?? f.cdc)?.keys?.names ?? []).map(k => k.toLowerCase()).sort().join(', ');
+        const keysOf = (f: FlowInfo): string => ((f.snapshot ?? f.cdc)?.keys?.names ?? []).map(lower).sort().join(', ');
         if (flow !== snapshot && keysOf(flow) !== keysOf(snapshot)) {
             report(accept, Issues.SnapshotInteropKeysMismatch, { target: target.displayName, keys: `(${keysOf(flow)})`, other: `(${keysOf(snapshot)})` },
                 { node: (flow.cdc ?? flow.snapshot)!, property: 'keys' });
@@ -205,11 +205,11 @@ export class FlowChecks {
         const seen = new Set<string>();
         const output = flow.query ? this.context.types.querySchema(flow.query) : undefined;
         (using.keys?.names ?? []).forEach((key, index) => {
-            const lower = key.toLowerCase();
-            if (seen.has(lower)) {
+            const keyLower = lower(key);
+            if (seen.has(keyLower)) {
                 report(accept, Issues.ReplaceUsingDuplicateKey, { key }, { node: using.keys, property: 'names', index });
             }
-            seen.add(lower);
+            seen.add(keyLower);
             const orderable = output ? orderableKey(output, key) : { ok: true };
             if (!orderable.ok) {
                 report(accept, Issues.ReplaceUsingKeyNotOrderable, { key, type: orderable.type ?? 'unknown' }, { node: using.keys, property: 'names', index });

@@ -8,7 +8,7 @@ import { AstUtils, GrammarUtils } from 'langium';
 import type { Range } from 'vscode-languageserver';
 import { allFunctionNames, getFunction } from '../builtins/functions.js';
 import * as ast from '../generated/ast.js';
-import { closestNames, displayName } from '../references/dataset-names.js';
+import { closestNames, displayName, lower } from '../references/dataset-names.js';
 import { functionName } from '../pipeline/pipeline-model.js';
 import type { ScopeEntry } from '../types/pipeline-sql-type-computer.js';
 import { clauseName } from './auto-cdc-checks.js';
@@ -41,7 +41,7 @@ export class NameChecks {
             return;
         }
         const scope = this.context.types.scopeAt(star);
-        const qualifier = star.qualifier.map(q => q.toLowerCase());
+        const qualifier = star.qualifier.map(lower);
         const entries = (scope?.entries ?? []).filter(e => (qualifier.length > 0
             ? e.qualifiers.some(x => x.length === qualifier.length && x.every((p, i) => p === qualifier[i])) : e.inStar));
         if (entries.length === 0 || entries.some(e => !e.relation.complete)) {
@@ -49,7 +49,7 @@ export class NameChecks {
         }
         const names = entries.flatMap(e => e.relation.columns.map(c => c.name));
         star.except.forEach((name, index) => {
-            if (name.includes('.') || names.some(n => n.toLowerCase() === name.toLowerCase())) {
+            if (!name || name.includes('.') || names.some(n => n.toLowerCase() === name.toLowerCase())) {
                 return;
             }
             const candidates = closestNames(name, names);
