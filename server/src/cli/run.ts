@@ -7,9 +7,9 @@ import { NodeFileSystem } from 'langium/node';
 import {
     readState, runUpdate, type DatasetResult, type PipelineIR, type ProgressEvent, type UpdateErrorInfo, type UpdateSuccess,
 } from '../../../engine/src/index.js';
-import { createPipelineSqlServices, type PipelineSqlServices } from '../language/pipeline-sql-module.js';
+import { createPipelineSqlServices, type PipelineSqlServices, type PipelineSqlSharedServices } from '../language/pipeline-sql-module.js';
 import { IssueCodes } from '../language/validation/issue-codes.js';
-import { lowerPipeline, PipelineSettingsError, readPipelineSettings, type LoweringProblem } from '../lowering/index.js';
+import { lowerPipeline, type LoweringProblem, type PipelineSettings } from '../lowering/index.js';
 import { findEnclosingRoot, findPipelineRoots, findSpecFile, loadPipelineRoot, type PipelineRoot } from '../workspace/pipeline-roots.js';
 import { CliUsageError, toCliDiagnostic, type CliDiagnostic } from './check.js';
 import { formatFailure, formatSuccess } from './run-output.js';
@@ -140,7 +140,7 @@ export function displayPath(file: string): string {
  * data with the state in ROOT/.pipeline-sql, and prints the datasets, the changes and the metrics
  * (as tables, or as the JSON document of the CLI contract with `--json`). Returns the exit code.
  */
-export async function runCommand(args: string[], io: RunIO = defaultIO, services?: { shared: PipelineSqlServices['shared']; PipelineSql: PipelineSqlServices }): Promise<number> {
+export async function runCommand(args: string[], io: RunIO = defaultIO, services?: { shared: PipelineSqlSharedServices; PipelineSql: PipelineSqlServices }): Promise<number> {
     const options = parseRunArguments(args);
     const limit = options.limit ?? (options.json ? 1000 : 20);
     const fail = (error: UpdateErrorInfo, extra: { diagnostics?: CliDiagnostic[]; datasets?: Record<string, DatasetResult> } = {}): number => {
@@ -169,17 +169,11 @@ export async function runCommand(args: string[], io: RunIO = defaultIO, services
     if (root.files.length === 0) {
         return fail({ class: 'PIPELINE_SQL_NO_SOURCES', message: `No pipeline SQL files in ${displayPath(root.root)}${root.specFile ? ` (the libraries of ${path.basename(root.specFile)} match none)` : ''}.` });
     }
-    let settings;
-    try {
-        settings = readPipelineSettings(root.specFile);
-    } catch (error) {
-        if (error instanceof PipelineSettingsError) {
-            return fail({ class: 'PIPELINE_SQL_INVALID_PROJECT_FILE', message: error.message, file: error.file, ...(error.line ? { line: error.line, column: error.column } : {}) });
-        }
-        throw error;
-    }
+    const settings: PipelineSettings = { configuration: root.spec?.configuration ?? {}, catalog: root.spec?.catalog, schema: root.spec?.schema };
 
     const { shared, PipelineSql } = services ?? createPipelineSqlServices(NodeFileSystem);
+    // The pipeline model resolves names within the registered root (its sources and samples/*.sql).
+    PipelineSql.pipeline.Registry.addRoot(root.root);
     const catalog = catalogFiles(samplesDir);
     const documents = await loadDocuments(shared, [...root.files, ...catalog]);
     const sourceDocuments = documents.slice(0, root.files.length);

@@ -22,6 +22,17 @@ describe('table resolution', () => {
         ]);
     });
 
+    test('without the pipeline model\'s links (files outside any registered root) the name fallback resolves the same', async () => {
+        const files = {
+            'a.sql': 'CREATE MATERIALIZED VIEW report AS WITH x AS (SELECT 1 AS one) SELECT * FROM Users_Changes JOIN LIVE.cities USING (city), X, cdc_data.users',
+            'b.sql': 'CREATE STREAMING TABLE users_changes AS SELECT * FROM STREAM(cdc.users);\nCREATE MATERIALIZED VIEW Cities AS SELECT DISTINCT city FROM users_changes',
+        };
+        const catalog = { 'catalog.sql': "CREATE TABLE cdc_data.users (id INT) USING JSON LOCATION 'x'" };
+        const linked = await flows(files, { catalog });
+        expect(linked[0]).toBe('materialized_view report -> report: WITH x AS (SELECT 1 AS one) SELECT * FROM (dataset:users_changes INNER JOIN dataset:Cities USING (city)), cte:x, catalog:cdc_data.users');
+        expect(await flows(files, { catalog, standalone: true })).toEqual(linked);
+    });
+
     test('a CTE in scope wins over a dataset of the same name, also from a nested subquery', async () => {
         expect(await flows(`
             CREATE MATERIALIZED VIEW users AS SELECT 1 AS id;
