@@ -332,7 +332,7 @@ async function readResults(ctx: UpdateContext): Promise<Record<string, DatasetRe
         const table = store.datasetTable(key);
         const columns = (await ctx.db.describe(`SELECT * FROM ${table}`)).filter(c => c.name !== ROW_ID);
         const select = columns.map(c => quoteIdent(c.name)).join(', ');
-        const order = state.appendOnly ? quoteIdent(ROW_ID) : 'ALL';
+        const order = state.appendOnly ? quoteIdent(ROW_ID) : resultOrder(plan, key, columns.map(c => c.name));
         const result = await ctx.db.query(`SELECT ${select} FROM ${table} ORDER BY ${order} LIMIT ${limit}`)
             .catch(() => ctx.db.query(`SELECT ${select} FROM ${table} LIMIT ${limit}`));
         const rowCount = Number(await ctx.db.scalar(`SELECT count(*) FROM ${table}`));
@@ -346,6 +346,21 @@ async function readResults(ctx: UpdateContext): Promise<Record<string, DatasetRe
         };
     }
     return out;
+}
+
+/**
+ * The order rows of a table written by CDC flows are shown in: by key, then a key's versions by
+ * time (`__START_AT`, then `__SYSTEM_START_AT`), then the remaining columns; other tables by all columns.
+ */
+function resultOrder(plan: PipelinePlan, key: string, columns: string[]): string {
+    const keys = (plan.flowsByTarget.get(key) ?? []).flatMap(f => (f.kind === 'auto_cdc' || f.kind === 'snapshot' ? [f.keys.columns] : []))[0] ?? [];
+    const find = (name: string): string | undefined => columns.find(c => c.toLowerCase() === name.toLowerCase());
+    const leading = [...keys, '__START_AT', '__SYSTEM_START_AT'].map(find).filter((c): c is string => c !== undefined);
+    if (leading.length === 0) {
+        return 'ALL';
+    }
+    const rest = columns.filter(c => !leading.includes(c));
+    return [...new Set([...leading, ...rest])].map(quoteIdent).join(', ');
 }
 
 /** Options of `readState`. */

@@ -80,6 +80,10 @@ describe('samples/users-cdc', () => {
         const { stdout } = await runSample('users-cdc', '--full-refresh');
         expect(stdout).toContain('users_history — streaming table, 9 rows\n');
         expect(stdout).toMatch(/ {8}2 {2}Alan M\. Turing +alan@example\.com +Manchester +2025-01-02 15:00:00 +2025-01-03 11:00:00\n/);
+        // A key's versions are listed together, in the order of __START_AT.
+        const history = stdout.slice(stdout.indexOf('users_history'));
+        const user2 = history.split('\n').filter(line => /^ {8}2 /.test(line)).map(line => line.match(/\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}/)![0]);
+        expect(user2.slice(0, 4)).toEqual(['2025-01-01 09:05:00', '2025-01-02 15:00:00', '2025-01-03 11:00:00', '2025-01-05 09:00:00']);
         expect(stdout).toMatch(/Update of users_cdc \(.+\) completed in [\d.]+ s: 4 datasets updated, 4 flows run, 2 expectation failures\.\n$/);
     });
 });
