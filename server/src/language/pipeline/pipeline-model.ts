@@ -479,8 +479,12 @@ export class PipelineModelService {
     private readonly documents: LangiumDocuments;
     private readonly registry: PipelineRegistry;
     private readonly symbols: PipelineSymbolIndex;
-    /** Datasets and flow drafts of a document: valid until the document changes. */
-    private readonly contents: DocumentCache<string, DocumentContents>;
+    /**
+     * Datasets and flow drafts of a document, by the root of the syntax tree they were read from: a
+     * request served after a change notice but before the new parse must not keep the old tree's
+     * datasets beyond it (a cache cleared on the change notice would).
+     */
+    private contents = new WeakMap<AstNode, DocumentContents>();
     /** Resolved flows of a document: valid until the document is linked again. */
     private readonly linkedFlows: DocumentCache<string, FlowInfo[]>;
     private readonly models: WorkspaceCache<string, PipelineModel>;
@@ -489,14 +493,13 @@ export class PipelineModelService {
         this.documents = shared.workspace.LangiumDocuments;
         this.registry = registry;
         this.symbols = symbols;
-        this.contents = new DocumentCache(shared);
         this.linkedFlows = new DocumentCache(shared, DocumentState.Linked);
         this.models = new WorkspaceCache(shared, DocumentState.Linked);
         // Deleted and changed documents change the model before linking starts again.
         shared.workspace.DocumentBuilder.onUpdate(() => this.models.clear());
         registry.onDidChangeRoots(() => {
             this.models.clear();
-            this.contents.clear();
+            this.contents = new WeakMap();
             this.linkedFlows.clear();
         });
     }
@@ -526,7 +529,9 @@ export class PipelineModelService {
 
     /** The datasets a document declares and its flow drafts, made once per change of the document. */
     private contentsOf(document: LangiumDocument): DocumentContents {
-        return this.contents.get(document.uri, 'contents', () => {
+        const root = document.parseResult.value;
+        let contents = this.contents.get(root);
+        if (!contents) {
             const pipeline = this.registry.pipelineOf(document.uri);
             const facts = documentFacts(document);
             const byNode = new Map<AstNode, DatasetInfo>();
@@ -540,8 +545,10 @@ export class PipelineModelService {
                 byNode.set(node, info);
                 return info;
             });
-            return { datasets, byNode, drafts: facts.flows };
-        });
+            contents = { datasets, byNode, drafts: facts.flows };
+            this.contents.set(root, contents);
+        }
+        return contents;
     }
 
     /** The dataset object of a dataset node of a pipeline document (undefined for catalog tables). */

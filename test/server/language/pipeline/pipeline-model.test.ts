@@ -1,4 +1,5 @@
 import { URI } from 'langium';
+import { TextDocument } from 'vscode-languageserver-textdocument';
 import { afterEach, describe, expect, test } from 'vitest';
 import { createPipelineTester } from '../../../helpers/pipeline.js';
 
@@ -86,5 +87,31 @@ describe('the pipeline model', () => {
         ]);
         expect(graph.nodes[0].range).toEqual({ start: { line: 0, character: 23 }, end: { line: 0, character: 24 } });
         expect(graph.cycles).toEqual([]);
+    });
+});
+
+describe('the pipeline model after an edit', () => {
+    test('a model asked for while a changed file waits to be parsed again does not keep that file\'s old datasets', async () => {
+        const p = await tester.load({
+            'a.sql': 'CREATE STREAMING TABLE users_changes AS SELECT * FROM STREAM(raw.users);',
+            'b.sql': 'CREATE MATERIALIZED VIEW counts AS SELECT count(*) AS n FROM users_changes;',
+        });
+        const a = p.documents.get('a.sql')!;
+        const { TextDocuments, DocumentBuilder } = tester.shared.workspace;
+        TextDocuments!.set(TextDocument.create(a.uri.toString(), 'pipeline-sql', 2, 'CREATE STREAMING TABLE user_changes AS SELECT * FROM STREAM(raw.users);'));
+        // A request served between the change notice and the new parse (a code lens, say) reads the model.
+        const listener = DocumentBuilder.onUpdate(() => {
+            model(p.root);
+        });
+        try {
+            await DocumentBuilder.update([a.uri], []);
+        } finally {
+            listener.dispose();
+        }
+        expect(model(p.root).datasets.map(d => d.displayName)).toEqual(['user_changes', 'counts']);
+        expect(p.diagnostics('b.sql')).toEqual([
+            expect.stringContaining('TABLE_OR_VIEW_NOT_FOUND \'users_changes\' is not a dataset of this pipeline'),
+        ]);
+        expect(p.diagnostics('b.sql')[0]).toContain('Did you mean \'user_changes\'?');
     });
 });
