@@ -106,3 +106,30 @@ test('a file outside every pipeline is validated while open, on its own, and for
     await server.connection.sendNotification(DidCloseTextDocumentNotification.type, { textDocument: { uri: loose } });
     expect((await closed).diagnostics).toEqual([]);
 });
+
+test('renaming a dataset key by key: its readers end up suggesting the final name', async () => {
+    const revenue = uri('shop/transformations/revenue.sql');
+    const orders = uri('shop/transformations/orders.sql');
+    await server.settled(revenue, p => p.diagnostics.length === 0);
+    // Typing over the selected name: 'orders' becomes 'o', 'or', ... 'ordered', one change per key; the
+    // reader was revalidated when 'orders' went away, and must be again as the suggestions change.
+    const names = [...'ordered'].map((_, i) => 'ordered'.slice(0, i + 1));
+    const suggested = server.diagnostics(revenue, p => p.diagnostics.some(d => d.message.includes('Did you mean \'ordered\'?')));
+    for (const [i, name] of names.entries()) {
+        // Each key's update is finished (the edited file's diagnostics published) before the next.
+        const built = server.diagnostics(orders);
+        await server.connection.sendNotification(DidChangeTextDocumentNotification.type, {
+            textDocument: { uri: orders, version: 10 + i },
+            contentChanges: [{ text: `CREATE MATERIALIZED VIEW ${name} AS SELECT 1 AS id, 2.5 AS amount;\n` }],
+        });
+        await built;
+    }
+    expect((await suggested).diagnostics.map(d => `${d.code} ${d.message}`)).toEqual([
+        expect.stringMatching(/^TABLE_OR_VIEW_NOT_FOUND 'orders' is not a dataset of this pipeline .* Did you mean 'ordered'\?$/),
+    ]);
+    const restored = server.diagnostics(revenue, p => p.diagnostics.length === 0);
+    await server.connection.sendNotification(DidChangeTextDocumentNotification.type, {
+        textDocument: { uri: orders, version: 100 }, contentChanges: [{ text: 'CREATE MATERIALIZED VIEW orders AS SELECT 1 AS id, 2.5 AS amount;\n' }],
+    });
+    await restored;
+});

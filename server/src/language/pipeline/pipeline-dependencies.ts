@@ -11,7 +11,7 @@ import type { AstNode, LangiumDocument, URI } from 'langium';
 import { AstUtils } from 'langium';
 import { typeToString } from '../builtins/spark-types.js';
 import * as ast from '../generated/ast.js';
-import { lastKey } from '../references/dataset-names.js';
+import { closestNames, lastKey } from '../references/dataset-names.js';
 import type { PipelineSymbolIndex } from '../references/pipeline-symbol-index.js';
 import type { TypeComputer } from '../types/pipeline-sql-type-computer.js';
 import { printRelation } from '../types/relation-type.js';
@@ -26,6 +26,11 @@ export interface DependencyRecord {
     readonly names: ReadonlySet<string>;
     /** A digest of what the model said about those names when the document was validated. */
     readonly digest: string;
+    /**
+     * Whether a name the document reads or writes is defined nowhere: its "did you mean" suggestions
+     * depend on every dataset name of the pipeline, not only on the names the document mentions.
+     */
+    readonly unresolved: boolean;
 }
 
 /**
@@ -78,10 +83,13 @@ export class PipelineDependencies {
         const model = this.model.model(pipeline);
         const names = this.namesOf(document, model);
         const parts: string[] = [];
+        let unresolved = false;
         for (const name of [...names].sort()) {
-            parts.push(this.describeName(name, model));
+            const description = this.describeName(name, model);
+            unresolved ||= description.undefined;
+            parts.push(description.text);
         }
-        return { pipelineId: pipeline.id, names, digest: parts.join('\n') };
+        return { pipelineId: pipeline.id, names, digest: parts.join('\n'), unresolved };
     }
 
     private namesOf(document: LangiumDocument, model: PipelineModel): Set<string> {
@@ -110,8 +118,20 @@ export class PipelineDependencies {
         return names;
     }
 
-    /** Everything the model knows about one table name that a document's diagnostics may depend on. */
-    private describeName(name: string, model: PipelineModel): string {
+    /**
+     * Everything the model knows about one table name that a document's diagnostics may depend on;
+     * `undefined` when the name is defined neither in the pipeline nor in its catalog.
+     */
+    private describeName(name: string, model: PipelineModel): { text: string; undefined: boolean } {
+        const text = this.describeDefinedName(name, model);
+        if (text !== undefined) {
+            return { text, undefined: false };
+        }
+        // The suggestions of the "not found" messages and quick fixes.
+        return { text: `${name}: undefined, closest ${closestNames(name, model.datasets.map(d => d.displayName)).join(',')}`, undefined: true };
+    }
+
+    private describeDefinedName(name: string, model: PipelineModel): string | undefined {
         if (name.startsWith('source:')) {
             const source = this.samples.conventionTable(model.pipeline, this.symbols.parseName(model.pipeline, name.slice('source:'.length)));
             return `${name}: ${source ? `${printRelation(source.relation)} ${source.problem ?? ''}` : 'not sampled'}`;
@@ -126,7 +146,7 @@ export class PipelineDependencies {
         const position = (node: AstNode): string => (datasets.length > 1 ? `:${node.$cstNode?.range.start.line ?? -1}` : '');
         if (datasets.length === 0) {
             const catalog = this.symbols.symbolsOf(model.pipeline.id).catalogTables.get(name);
-            return `${name}: ${catalog.length > 0 ? `catalog ${catalog.map(c => printRelation(this.types().datasetSchema(c.node))).join(' | ')}` : 'undefined'}`;
+            return catalog.length > 0 ? `${name}: catalog ${catalog.map(c => printRelation(this.types().datasetSchema(c.node))).join(' | ')}` : undefined;
         }
         const types = this.types();
         return datasets.map(d => [

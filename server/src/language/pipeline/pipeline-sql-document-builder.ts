@@ -102,6 +102,15 @@ export class PipelineSqlDocumentBuilder extends DefaultDocumentBuilder {
         for (const key of validated) {
             addNames(this.dependencies(Uri.parse(key))?.get(key));
         }
+        // Where a changed document's names changed (a dataset renamed, added or dropped), the
+        // suggestions for names defined nowhere may change in every document of the pipeline.
+        const renamedIn = new Set<string>();
+        previous.forEach((record, key) => {
+            const now = this.dependencies(Uri.parse(key))?.get(key);
+            if (!now || now.names.size !== record.names.size || [...now.names].some(n => !record.names.has(n))) {
+                renamedIn.add(record.pipelineId);
+            }
+        });
         const done = new Set(validated);
         previous.forEach((_, key) => done.add(key));
         for (;;) {
@@ -118,7 +127,8 @@ export class PipelineSqlDocumentBuilder extends DefaultDocumentBuilder {
                     continue;
                 }
                 const names = dirty.get(record.pipelineId);
-                const candidate = dirtyPipelines.has(record.pipelineId) || (names !== undefined && [...record.names].some(n => names.has(n)));
+                const candidate = dirtyPipelines.has(record.pipelineId) || (record.unresolved && renamedIn.has(record.pipelineId))
+                    || (names !== undefined && [...record.names].some(n => names.has(n)));
                 if (candidate) {
                     done.add(key);
                     if (dependencies!.changed(document)) {
@@ -127,6 +137,7 @@ export class PipelineSqlDocumentBuilder extends DefaultDocumentBuilder {
                 }
             }
             dirtyPipelines.clear();
+            renamedIn.clear();
             if (toBuild.length === 0) {
                 return;
             }
