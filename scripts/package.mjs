@@ -125,7 +125,9 @@ export function packageExtension(outFile) {
         run(process.execPath, [langium, 'generate']);
     }
     const vsce = path.join(root, 'node_modules/@vscode/vsce/vsce');
-    run(process.execPath, [vsce, 'package', '--dependencies', '--target', target, '--out', vsix]);
+    // The README links to docs/ and engine/README.md by relative paths; the project has no public
+    // repository URL for vsce to rewrite them to, so they stay as written.
+    run(process.execPath, [vsce, 'package', '--dependencies', '--no-rewrite-relative-links', '--target', target, '--out', vsix]);
     const problems = checkVsixEntries(listZipEntries(vsix), binding);
     if (problems.length > 0) {
         throw new Error(`${vsix} is not packaged right:\n  ${problems.join('\n  ')}`);
