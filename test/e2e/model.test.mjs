@@ -1,0 +1,129 @@
+// Real VS Code end-to-end test of the pipeline model: the users-cdc sample is the workspace. Renaming a
+// dataset in one file makes its readers in other files — open or not — report the name they no longer
+// find (Problems view and squiggles), and the light bulb's "Change to" quick fix clears the warning.
+// Screenshots go to test-artifacts/e2e/model-*.png and are listed at the end.
+// Run with scripts/e2e.mjs (installs the tools first) or `node --test test/e2e/model.test.mjs`.
+import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { after, before, test } from 'node:test';
+import { packageExtension } from '../../scripts/package.mjs';
+import { launchBrowser, makeRunDir, repo, startCodeServer, toolsReady } from './harness.mjs';
+
+const shotsDir = path.join(repo, 'test-artifacts/e2e');
+const sample = path.join(repo, 'samples/users-cdc');
+const shots = [];
+let runDir;
+let server;
+let browser;
+let page;
+
+/** Saves a screenshot under test-artifacts/e2e/ and remembers it for the summary. */
+async function screenshot(name) {
+    const file = path.join(shotsDir, `model-${String(shots.length + 1).padStart(2, '0')}-${name}.png`);
+    await page.screenshot({ path: file });
+    shots.push(path.relative(repo, file));
+}
+
+/** Polls `read` until `accept` holds for its value; fails with the last value seen. */
+async function waitFor(what, read, accept, timeout = 30_000) {
+    const deadline = Date.now() + timeout;
+    let value;
+    for (;;) {
+        value = await read();
+        if (accept(value)) {
+            return value;
+        }
+        if (Date.now() > deadline) {
+            assert.fail(`Timed out after ${timeout / 1000} s waiting for ${what}; last value: ${JSON.stringify(value)}`);
+        }
+        await new Promise(resolve => setTimeout(resolve, 200));
+    }
+}
+
+const editor = () => page.locator('.editor-group-container.active .editor-instance .monaco-editor').first();
+const warningSquiggles = () => editor().locator('.squiggly-warning');
+
+/** Opens a workspace file through Quick Open and waits for its text to render. */
+async function open(relativePath, firstWords) {
+    await page.keyboard.press('Control+P');
+    const input = page.locator('.quick-input-widget input');
+    await input.waitFor({ state: 'visible' });
+    await input.fill(relativePath);
+    await page.locator('.quick-input-list .monaco-list-row', { hasText: path.basename(relativePath) }).first().click();
+    await page.locator('.tab.active', { hasText: path.basename(relativePath) }).waitFor();
+    await editor().locator('.view-lines', { hasText: firstWords }).waitFor();
+}
+
+/** The Problems view's text (it is opened once and stays open in the panel). */
+const problemsText = async () => (await page.locator('.markers-panel').first().textContent().catch(() => '')) ?? '';
+
+before(async () => {
+    assert.ok(toolsReady(), 'code-server, Node 24 or chromium are missing: run scripts/e2e-setup.sh (scripts/e2e.mjs does).');
+    fs.mkdirSync(shotsDir, { recursive: true });
+    runDir = makeRunDir();
+    const vsix = process.env.PIPELINE_SQL_VSIX ?? packageExtension(path.join(runDir, 'pipeline-sql.vsix'));
+    const workspace = path.join(runDir, 'users-cdc');
+    fs.cpSync(sample, workspace, { recursive: true, filter: source => !source.includes(`${path.sep}.pipeline-sql`) });
+    server = await startCodeServer({ vsix, workspace, runDir });
+    browser = await launchBrowser(runDir);
+    page = browser.page;
+    await page.goto(`${server.url}/?folder=${encodeURIComponent(workspace)}`);
+    await page.getByRole('treeitem', { name: 'transformations' }).waitFor({ timeout: 120_000 });
+});
+
+after(async () => {
+    await browser?.context.close();
+    server?.stop();
+    if (server && fs.existsSync(server.logFile)) {
+        fs.copyFileSync(server.logFile, path.join(shotsDir, 'model-code-server.log'));
+    }
+    if (runDir) {
+        fs.rmSync(runDir, { recursive: true, force: true });
+    }
+    console.log(`e2e screenshots (${shots.length}):\n${shots.map(s => `  ${s}`).join('\n')}`);
+});
+
+test('renaming a dataset warns in the files that read it, open or not; the light bulb fixes the name', { timeout: 240_000 }, async () => {
+    // A reader of users_changes, open in the editor; 03_users_history.sql (another reader) stays closed.
+    await open('transformations/02_users_current.sql', 'CREATE OR REFRESH STREAMING TABLE users_current');
+    await page.keyboard.press('Control+Shift+M');
+    await page.locator('.markers-panel').first().waitFor({ timeout: 30_000 });
+    assert.equal(await warningSquiggles().count(), 0);
+
+    // Rename the dataset where it is defined, by typing over its name.
+    await open('transformations/01_bronze_changes.sql', 'CREATE OR REFRESH STREAMING TABLE users_changes');
+    const definition = editor().locator('.view-line', { hasText: 'STREAMING TABLE users_changes (' });
+    const name = definition.locator('span span', { hasText: 'users_changes' }).first();
+    const box = await name.boundingBox();
+    await page.mouse.dblclick(box.x + box.width / 2, box.y + box.height / 2);
+    await page.keyboard.type('user_changes');
+    await editor().locator('.view-line', { hasText: 'STREAMING TABLE user_changes (' }).waitFor();
+
+    // Both readers report the missing name in the Problems view, the closed file included, with the
+    // new name as the suggestion (while the name was being typed, the messages suggested nothing).
+    const text = await waitFor('warnings for both readers in the Problems view', problemsText,
+        t => t.includes('02_users_current.sql') && t.includes('03_users_history.sql') && t.split('Did you mean \'user_changes\'?').length === 3, 60_000);
+    assert.equal(text.split('TABLE_OR_VIEW_NOT_FOUND').length, 3);
+    await screenshot('problems-after-rename');
+
+    // In the open reader, the squiggle sits on the old name; the light bulb's quick fix changes it.
+    await open('transformations/02_users_current.sql', 'CREATE OR REFRESH STREAMING TABLE users_current');
+    await warningSquiggles().first().waitFor({ timeout: 30_000 });
+    const reference = editor().locator('.view-line', { hasText: 'FROM STREAM(users_changes)' })
+        .locator('span span', { hasText: 'users_changes' }).first();
+    const at = await reference.boundingBox();
+    await page.mouse.click(at.x + at.width / 2, at.y + at.height / 2);
+    await page.keyboard.press('Control+.');
+    const fix = page.locator('.action-widget .monaco-list-row', { hasText: 'Change to \'user_changes\'' }).first();
+    await fix.waitFor({ timeout: 30_000 });
+    await screenshot('quick-fix-menu');
+    await fix.click();
+    await editor().locator('.view-line', { hasText: 'FROM STREAM(user_changes)' }).waitFor();
+    await waitFor('the squiggle to go away', () => warningSquiggles().count(), n => n === 0, 60_000);
+
+    // The Problems view keeps only the closed reader.
+    await waitFor('only 03_users_history.sql left in the Problems view', problemsText,
+        t => !t.includes('02_users_current.sql') && t.includes('03_users_history.sql'), 60_000);
+    await screenshot('quick-fix-applied');
+});
