@@ -1,0 +1,177 @@
+// The DuckDB connection the engine works through: opened with Spark-like session settings
+// (UTC, Spark's null ordering, no extension downloads), Spark-semantics macros installed, and every
+// DuckDB error turned into an EngineError whose class follows Spark where there is a match.
+import { DuckDBInstance, type DuckDBConnection, type DuckDBValue, type DuckDBType } from '@duckdb/node-api';
+import { EngineError, ErrorClass, QueryExecutionError, StateError } from '../errors.js';
+import { macroStatements } from '../sql/macros.js';
+import { fromDuckType, type Column } from '../sql/types.js';
+
+/** `PIPELINE_SQL_TRACE=1` prints every statement with its duration on stderr (for profiling). */
+async function timed<T>(sql: string, work: () => Promise<T>): Promise<T> {
+    if (process.env.PIPELINE_SQL_TRACE !== '1') {
+        return work();
+    }
+    const started = performance.now();
+    try {
+        return await work();
+    } finally {
+        process.stderr.write(`[sql ${(performance.now() - started).toFixed(1)} ms] ${sql.replace(/\s+/g, ' ').slice(0, 300)}\n`);
+    }
+}
+
+/** Rows read from DuckDB with their column names and types. */
+export interface QueryResult {
+    columns: Column[];
+    duckTypes: DuckDBType[];
+    rows: DuckDBValue[][];
+}
+
+/** A DuckDB database (a state file or in-memory) with one connection. */
+export class Database {
+    /** Called after every statement that may change the catalog (DDL, ROLLBACK), for caches. */
+    onCatalogChange?: () => void;
+
+    private constructor(private readonly instance: DuckDBInstance, private readonly connection: DuckDBConnection) {}
+
+    /** Opens (or creates) the database at `path` (`:memory:` for a scratch database). */
+    static async open(path: string): Promise<Database> {
+        let instance: DuckDBInstance;
+        try {
+            instance = await DuckDBInstance.create(path, {
+                autoinstall_known_extensions: 'false',
+                autoload_known_extensions: 'false',
+            });
+        } catch (error) {
+            const message = error instanceof Error ? error.message : String(error);
+            if (/lock/i.test(message)) {
+                throw new StateError(ErrorClass.stateLocked,
+                    `The pipeline state '${path}' is in use by another run (${firstLine(message)}). Wait for it to finish and try again.`);
+            }
+            throw new StateError(ErrorClass.stateUnreadable,
+                `The pipeline state '${path}' cannot be opened: ${firstLine(message)}. Delete the folder to start from scratch.`, {}, { cause: error });
+        }
+        const connection = await instance.connect();
+        const db = new Database(instance, connection);
+        try {
+            // One round trip for the session setup: Spark-like settings, then the macros.
+            await db.run([
+                'SET TimeZone = \'UTC\'',
+                'SET default_null_order = \'nulls_first_on_asc_last_on_desc\'',
+                // Spark orders and groups strings by code point, as DuckDB's binary collation does.
+                'SET default_collation = \'\'',
+                // Parallel inserts and aggregations; the engine never relies on physical row order
+                // (arrival order comes from row_number() OVER (), which DuckDB keeps in scan order,
+                // or from Parquet's file_row_number; previews order explicitly).
+                'SET preserve_insertion_order = false',
+                // The write-ahead log is replayed on the next open; checkpoints happen as DuckDB
+                // decides (WAL size), not on every close, which keeps small updates cheap.
+                'PRAGMA disable_checkpoint_on_shutdown',
+                'SET lock_configuration = true',
+                ...macroStatements(),
+            ].join(';\n'));
+        } catch (error) {
+            db.close();
+            throw error;
+        }
+        return db;
+    }
+
+    /** Runs a statement. */
+    async run(sql: string): Promise<void> {
+        try {
+            await timed(sql, () => this.connection.run(sql));
+        } catch (error) {
+            throw mapDuckDBError(error, sql);
+        } finally {
+            if (this.onCatalogChange && /^\s*(CREATE|DROP|ALTER|ROLLBACK)\b/i.test(sql)) {
+                this.onCatalogChange();
+            }
+        }
+    }
+
+    /** Runs a query and reads all rows. */
+    async query(sql: string): Promise<QueryResult> {
+        try {
+            const reader = await timed(sql, () => this.connection.runAndReadAll(sql));
+            const duckTypes = reader.columnTypes();
+            const names = reader.columnNames();
+            return {
+                columns: names.map((name, i) => ({ name, type: fromDuckType(duckTypes[i]) })),
+                duckTypes,
+                rows: reader.getRows(),
+            };
+        } catch (error) {
+            throw mapDuckDBError(error, sql);
+        }
+    }
+
+    /** The first column of the first row, or undefined when there is no row. */
+    async scalar(sql: string): Promise<DuckDBValue | undefined> {
+        const result = await this.query(sql);
+        return result.rows[0]?.[0];
+    }
+
+    /** The output columns of a query, found by binding it (the query is not executed). */
+    async describe(sql: string): Promise<Column[]> {
+        try {
+            const prepared = await timed(`PREPARE ${sql}`, () => this.connection.prepare(sql));
+            const columns: Column[] = [];
+            for (let i = 0; i < prepared.columnCount; i++) {
+                columns.push({ name: prepared.columnName(i), type: fromDuckType(prepared.columnType(i)) });
+            }
+            prepared.destroySync();
+            return columns;
+        } catch (error) {
+            throw mapDuckDBError(error, sql);
+        }
+    }
+
+    /** Interrupts the running query (used for cancellation). */
+    interrupt(): void {
+        this.connection.interrupt();
+    }
+
+    /** Closes the connection and the database (flushing the write-ahead log). */
+    close(): void {
+        try {
+            this.connection.closeSync();
+        } finally {
+            this.instance.closeSync();
+        }
+    }
+}
+
+function firstLine(text: string): string {
+    return text.split('\n')[0];
+}
+
+/** Maps a DuckDB error to an EngineError, recovering Spark error classes where the cause is known. */
+export function mapDuckDBError(error: unknown, sql?: string): EngineError {
+    if (error instanceof EngineError) {
+        return error;
+    }
+    const message = error instanceof Error ? error.message : String(error);
+    const first = firstLine(message);
+    const tagged = /\[([A-Z_]+(?:\.[A-Z_]+)?)\]\s*(.*)$/.exec(first);
+    let code: string = ErrorClass.queryError;
+    let text = first;
+    if (tagged) {
+        code = tagged[1];
+        text = `[${tagged[1]}] ${tagged[2]}`;
+    } else if (/^Conversion Error/.test(first) || /Could not convert/.test(first)) {
+        code = ErrorClass.castInvalidInput;
+    } else if (/Referenced column .* not found/.test(first)) {
+        code = 'UNRESOLVED_COLUMN.WITH_SUGGESTION';
+    } else if (/NOT NULL constraint failed/.test(first)) {
+        code = 'DELTA_NOT_NULL_CONSTRAINT_VIOLATED';
+    } else if (/^Interrupt Error/.test(first)) {
+        code = 'PIPELINE_SQL_CANCELLED';
+    } else if (/Out of Range Error|overflow/i.test(first)) {
+        code = 'ARITHMETIC_OVERFLOW';
+    }
+    const err = new QueryExecutionError(code, text.replace(/^[A-Za-z ]+ Error: /, ''), {}, { cause: error });
+    if (sql) {
+        Object.defineProperty(err, 'sql', { value: sql, enumerable: false });
+    }
+    return err;
+}

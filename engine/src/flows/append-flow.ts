@@ -1,0 +1,43 @@
+// Append flows (spec 14.1, 5.2): `INSERT [ONCE] INTO t BY NAME query`, a streaming table's
+// `AS query`, and the append flows of managed tables. A streaming append reads only input it has
+// not read before; an ONCE flow reads its input as a batch in the first update (or after a full
+// refresh) and is idle afterwards.
+import { toRows } from '../db/values.js';
+import { ErrorClass, PipelineRuntimeError } from '../errors.js';
+import type { AppendFlowIR, DatasetIR } from '../ir.js';
+import type { UpdateContext } from '../update/context.js';
+import { FlowSources } from '../update/sources.js';
+import { runMapped } from './auto-cdc-flow.js';
+import type { FlowOutcome } from './flow-outcome.js';
+import { appendRows, applyExpectations, ensureTable } from './target.js';
+
+/** Runs one append flow for the current update. */
+export async function runAppendFlow(ctx: UpdateContext, flow: AppendFlowIR, dataset: DatasetIR, key: string, appendOnlyTarget: boolean): Promise<FlowOutcome> {
+    const state = await ctx.store.flow(flow.name);
+    if (flow.once && state?.onceDone) {
+        return { status: 'skipped', message: 'ONCE flow already ran (a full refresh runs it again)' };
+    }
+    const sources = new FlowSources(ctx, flow.name, flow.once ? 'batch' : 'stream');
+    await sources.prepare(flow.query);
+    if (!flow.once && dataset.kind === 'streaming_table' && !sources.streamed) {
+        throw new PipelineRuntimeError(ErrorClass.batchForStreamingTable,
+            `The flow '${flow.name}' appends to the streaming table '${dataset.name.join('.')}' but reads no streaming source; read the input with STREAM(...) or make it an INSERT ONCE flow.`,
+            { span: flow.query.span ?? flow.span, flow: flow.name, dataset: key });
+    }
+    const query = sources.translate(flow.query);
+    const batch = ctx.tempName('batch');
+    await runMapped(ctx, sources, `CREATE TEMP TABLE ${batch} AS ${query.sql}`, flow.query.span ?? flow.span);
+    const columns = (await ctx.db.describe(`SELECT * FROM ${batch}`));
+    await ensureTable(ctx, dataset, key, columns, { appendOnly: appendOnlyTarget });
+    const survivors = await applyExpectations(ctx, dataset, key, batch, columns, flow.name);
+    const written = await appendRows(ctx, dataset, key, survivors, columns, { byName: flow.byName, flow: flow.name, span: flow.span });
+    const metrics = ctx.metricsOf(key);
+    metrics.num_output_rows = (metrics.num_output_rows ?? 0) + written;
+    const sample = await ctx.db.query(`SELECT * FROM ${survivors} AS "__s" LIMIT ${ctx.options.limit}`);
+    const inserted = toRows(sample.columns, sample.rows);
+    ctx.addChanges(key, { inserted: written, updated: 0, deleted: 0, rows: { inserted, updated: [], deleted: [] }, feed: inserted.map(r => ({ ...r, _change_type: 'insert' })) });
+    await ctx.dropTemp(batch);
+    await sources.commit();
+    await ctx.store.setFlow(flow.name, { target: key, kind: 'append', signature: 'append', onceDone: flow.once, nextArrival: 0n });
+    return { status: 'completed', rows: written };
+}

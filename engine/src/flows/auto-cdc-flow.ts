@@ -1,0 +1,465 @@
+// AUTO CDC flows (spec 6–10): classify source rows into change events, validate them, and fold
+// them into the target as SCD type 1, SCD type 2 or BITEMPORAL.
+//
+// State lives per target in schema `cdc`: `<target>__meta` (arrival counter, latest truncate),
+// and either `<target>__state` (SCD1 with full-row updates: the winning event per key, tombstones
+// included — the maximum of a set is all the fold needs) or `<target>__log` (every event, for
+// partial updates, SCD2 and BITEMPORAL, whose results depend on the whole per-key history). The
+// rows of the keys touched by an update are recomputed from that state, set-based, in DuckDB.
+import type { AutoCdcFlowIR, ColumnSelectionIR, DatasetIR, ExprIR, QueryIR, SourceSpan } from '../ir.js';
+import { EngineError, ErrorClass, PipelineRuntimeError } from '../errors.js';
+import { toRows } from '../db/values.js';
+import { quoteIdent } from '../sql/quote.js';
+import { Scope, castExpr } from '../sql/translate.js';
+import { formatType, isOrderable, sameType, T, toDuckType, type Column } from '../sql/types.js';
+import type { UpdateContext } from '../update/context.js';
+import { FlowSources } from '../update/sources.js';
+import { ARRIVAL_COLUMN, ROWS_PER_FILE_BITS } from '../catalog/sample-catalog.js';
+import { ARR, CTU, KIND, SEQ, SYS, bitemporalFoldSql, eventRank, orderKey, scd1FoldSql, scd2FoldSql, type Authoring, type CdcLayout } from './cdc-sql.js';
+import type { DatasetChanges } from '../update/context.js';
+import { appendRows, applyExpectations, diffByKey, ensureTable, exprTranslator } from './target.js';
+import type { FlowOutcome } from './flow-outcome.js';
+
+const q = quoteIdent;
+
+/** The flow writing change events into a CDC target (an AUTO CDC flow, or a snapshot flow sharing its target). */
+export interface CdcWriter {
+    name: string;
+    span: SourceSpan;
+    sequenceSpan?: SourceSpan;
+    keysSpan?: SourceSpan;
+    systemSpan?: SourceSpan;
+    /** Runs a statement that reads the writer's source (so that reader errors name the data file). */
+    run: (sql: string) => Promise<void>;
+    /** False when the writer cannot produce truncate events (no APPLY AS TRUNCATE WHEN). */
+    truncates?: boolean;
+}
+
+/** Finds a column by name, case-insensitively. */
+function findColumn(columns: Column[], name: string): Column | undefined {
+    return columns.find(c => c.name.toLowerCase() === name.toLowerCase());
+}
+
+/** The columns a COLUMNS-style selection picks from `from` (in `from` order). */
+export function selectColumns(selection: ColumnSelectionIR | undefined, from: Column[], clause: string, span: SourceSpan | undefined, context: { flow: string; dataset: string }): Column[] {
+    if (!selection || selection.kind === 'all') {
+        return from;
+    }
+    for (const name of selection.columns) {
+        if (!findColumn(from, name)) {
+            throw new PipelineRuntimeError(ErrorClass.columnsNotFound,
+                `The column '${name}' of ${clause} does not exist; available columns: ${from.map(c => c.name).join(', ')}.`, { ...context, span });
+        }
+    }
+    const listed = new Set(selection.columns.map(c => c.toLowerCase()));
+    return from.filter(c => (selection.kind === 'list') === listed.has(c.name.toLowerCase()));
+}
+
+/** The analysed column layout of an AUTO CDC flow. */
+interface CdcAnalysis {
+    layout: CdcLayout;
+    selected: Column[];
+    srcColumns: Column[];
+}
+
+function analyse(flow: AutoCdcFlowIR, srcColumns: Column[], key: string): CdcAnalysis {
+    const context = { flow: flow.name, dataset: key };
+    const reserved = srcColumns.find(c => c.name.toLowerCase().startsWith('__psql_'));
+    if (reserved) {
+        throw new PipelineRuntimeError(ErrorClass.reservedColumn, `The source column '${reserved.name}' uses the engine's reserved prefix '__psql_'.`, { ...context, span: flow.source.span ?? flow.span });
+    }
+    const selected = selectColumns(flow.columns?.selection, srcColumns, 'COLUMNS', flow.columns?.span, context);
+    const system = flow.storedAs.type === 'scd1' ? [] : flow.storedAs.type === 'scd2' ? ['__START_AT', '__END_AT'] : ['__START_AT', '__END_AT', '__SYSTEM_START_AT', '__SYSTEM_END_AT'];
+    const clash = selected.find(c => system.some(s => s.toLowerCase() === c.name.toLowerCase()));
+    if (clash) {
+        throw new PipelineRuntimeError(ErrorClass.reservedColumn,
+            `The column '${clash.name}' conflicts with the ${flow.storedAs.type === 'scd2' ? 'SCD type 2' : 'bitemporal'} system column of the same name; exclude it with COLUMNS * EXCEPT (...).`,
+            { ...context, span: flow.columns?.span ?? flow.span });
+    }
+    const keys = flow.keys.columns.map(name => {
+        const source = findColumn(srcColumns, name);
+        if (!source) {
+            throw new PipelineRuntimeError(ErrorClass.columnsNotFound, `The key column '${name}' does not exist in the source; available columns: ${srcColumns.map(c => c.name).join(', ')}.`, { ...context, span: flow.keys.span });
+        }
+        if (!findColumn(selected, name)) {
+            throw new PipelineRuntimeError(ErrorClass.keyNotSelected, `The key column '${name}' is excluded by the COLUMNS clause; keys must be part of the target.`, { ...context, span: flow.columns?.span ?? flow.keys.span });
+        }
+        return source;
+    });
+    const keySet = new Set(keys.map(k => k.name.toLowerCase()));
+    const data = selected.filter(c => !keySet.has(c.name.toLowerCase()));
+    let authoring: Authoring = { kind: 'all' };
+    if (flow.ignoreNullUpdates) {
+        const checked = selectColumns(flow.ignoreNullUpdates.columns, data, 'IGNORE NULL UPDATES ON', flow.ignoreNullUpdates.span, context);
+        authoring = { kind: 'ignore_nulls', nullChecked: new Set(checked.map(c => c.name.toLowerCase())) };
+    }
+    if (flow.columnsToUpdate) {
+        const column = findColumn(srcColumns, flow.columnsToUpdate.column);
+        if (!column) {
+            throw new PipelineRuntimeError(ErrorClass.columnsNotFound, `The COLUMNS TO UPDATE column '${flow.columnsToUpdate.column}' does not exist in the source.`, { ...context, span: flow.columnsToUpdate.span });
+        }
+        if (column.type.kind !== 'array' || !['string', 'varchar', 'char'].includes(column.type.element.kind)) {
+            throw new PipelineRuntimeError(ErrorClass.schemaMismatch, `The COLUMNS TO UPDATE column '${column.name}' must be ARRAY<STRING>, not ${formatType(column.type)}.`, { ...context, span: flow.columnsToUpdate.span });
+        }
+        authoring = { kind: 'columns_to_update' };
+    }
+    const tracked = flow.storedAs.type === 'scd2'
+        ? selectColumns(flow.trackHistory?.selection, data, 'TRACK HISTORY ON', flow.trackHistory?.span, context).map(c => c.name)
+        : data.map(c => c.name);
+    return { layout: { keys, data, seqType: T.int, authoring, tracked }, selected, srcColumns };
+}
+
+/** Runs one AUTO CDC flow for the current update. */
+export async function runAutoCdcFlow(ctx: UpdateContext, flow: AutoCdcFlowIR, dataset: DatasetIR, key: string): Promise<FlowOutcome> {
+    const flowState = await ctx.store.flow(flow.name);
+    const signature = JSON.stringify({ kind: 'auto_cdc', keys: flow.keys.columns.map(k => k.toLowerCase()), storedAs: flow.storedAs.type });
+    const context = { flow: flow.name, dataset: key };
+    if (flowState && flowState.signature !== signature) {
+        throw new PipelineRuntimeError(ErrorClass.keySchemaDrift,
+            `The KEYS or STORED AS of the AUTO CDC flow '${flow.name}' changed since the last update; run a full refresh of '${dataset.name.join('.')}' to rebuild it.`,
+            { ...context, span: flow.keys.span ?? flow.span });
+    }
+    if (flow.once && flowState?.onceDone) {
+        return { status: 'skipped', message: 'AUTO CDC ONCE flow already ran (a full refresh runs it again)' };
+    }
+    const sources = new FlowSources(ctx, flow.name, flow.once ? 'batch' : 'stream');
+    const sourceQuery: QueryIR = { kind: 'query', body: { kind: 'select', distinct: false, items: [{ kind: 'star' }], from: [flow.source] } };
+    sources.forceStreaming.add(flow.source);
+    await sources.prepare(sourceQuery);
+    const source = sources.translate(sourceQuery);
+    const srcColumns = await sources.describe(source.sql, flow.source.span ?? flow.span);
+    const analysis = analyse(flow, srcColumns, key);
+    const layout = analysis.layout;
+    const mode = flow.storedAs.type;
+
+    // Classify source rows into events; expectations apply to the incoming rows first (spec 14.2).
+    const translator = sources.translator();
+    const scope = Scope.of(srcColumns, '__src');
+    const translate = (expr: ExprIR, span: SourceSpan | undefined): string => {
+        try {
+            return translator.expr(expr, scope).sql;
+        } catch (error) {
+            throw error instanceof EngineError ? error.withContext({ ...context, span }) : error;
+        }
+    };
+    const seqSql = translate(flow.sequenceBy.expr, flow.sequenceBy.span);
+    const sysSql = flow.systemSequenceBy ? translate(flow.systemSequenceBy.expr, flow.systemSequenceBy.span) : undefined;
+    const deleteSql = flow.applyAsDeleteWhen ? translate(flow.applyAsDeleteWhen.condition, flow.applyAsDeleteWhen.span) : 'FALSE';
+    const truncateSql = flow.applyAsTruncateWhen ? translate(flow.applyAsTruncateWhen.condition, flow.applyAsTruncateWhen.span) : 'FALSE';
+
+    let input = `(${source.sql})`;
+    let raw: string | undefined;
+    if (dataset.expectations.length > 0) {
+        raw = ctx.tempName('raw');
+        await runMapped(ctx, sources, `CREATE TEMP TABLE ${raw} AS ${source.sql}`, flow.span);
+        input = await applyExpectations(ctx, dataset, key, raw, srcColumns, flow.name);
+    }
+    // The sequence types, found by binding (nothing is read yet).
+    const probe = await sources.describe(`SELECT ${seqSql} AS "s"${sysSql ? `, ${sysSql} AS "y"` : ''} FROM ${input} AS "__src"`, flow.sequenceBy.span ?? flow.span);
+    layout.seqType = probe[0].type;
+    layout.sysType = sysSql ? probe[1].type : undefined;
+    if (!isOrderable(layout.seqType)) {
+        throw new PipelineRuntimeError(ErrorClass.nonOrderableSequence,
+            `The SEQUENCE BY expression of '${flow.name}' has type ${formatType(layout.seqType)}, which cannot be ordered.`, { ...context, span: flow.sequenceBy.span });
+    }
+    if (layout.sysType && !isOrderable(layout.sysType)) {
+        throw new PipelineRuntimeError(ErrorClass.nonOrderableSequence,
+            `The SYSTEM SEQUENCE BY expression of '${flow.name}' has type ${formatType(layout.sysType)}, which cannot be ordered.`, { ...context, span: flow.systemSequenceBy?.span });
+    }
+    const outputColumns = [...analysis.selected];
+    if (mode !== 'scd1') {
+        outputColumns.push({ name: '__START_AT', type: layout.seqType }, { name: '__END_AT', type: layout.seqType });
+    }
+    if (mode === 'bitemporal') {
+        outputColumns.push({ name: '__SYSTEM_START_AT', type: layout.sysType! }, { name: '__SYSTEM_END_AT', type: layout.sysType! });
+    }
+    const partial = layout.authoring.kind !== 'all';
+    const compact = mode === 'scd1' && !partial;
+    if (!compact) {
+        await ensureTable(ctx, dataset, key, outputColumns, { appendOnly: false, extra: outputColumns.slice(analysis.selected.length) });
+    }
+
+    const base = await nextArrival(ctx, key);
+    // Arrival order breaks ties between equal sequences; Parquet files give it for free.
+    const arrival = raw ? undefined : sources.arrivalOrdered(flow.source);
+    if (arrival) {
+        input = arrival.sql;
+    }
+    const arrivalSql = arrival ? `${base} + "__src".${q(ARRIVAL_COLUMN)}` : `${base} + row_number() OVER () - 1`;
+    const items = [
+        ...layout.keys.map(k => `"__src".${q(k.name)}`),
+        ...layout.data.map(c => `"__src".${q(c.name)}`),
+        `${seqSql} AS ${q(SEQ)}`,
+        ...(sysSql ? [`${sysSql} AS ${q(SYS)}`] : []),
+        `CAST(CASE WHEN (${truncateSql}) IS TRUE THEN 2 WHEN (${deleteSql}) IS TRUE THEN 1 ELSE 0 END AS TINYINT) AS ${q(KIND)}`,
+        ...(flow.columnsToUpdate ? [`"__src".${q(flow.columnsToUpdate.column)} AS ${q(CTU)}`] : []),
+        `CAST(${arrivalSql} AS BIGINT) AS ${q(ARR)}`,
+    ];
+    const events = `(SELECT ${items.join(', ')} FROM ${input} AS "__src")`;
+    const writer: CdcWriter = {
+        name: flow.name, span: flow.span, sequenceSpan: flow.sequenceBy.span, keysSpan: flow.keys.span, systemSpan: flow.systemSequenceBy?.span,
+        run: sql => runMapped(ctx, sources, sql, flow.span),
+        truncates: flow.applyAsTruncateWhen !== undefined,
+    };
+    const result = compact
+        ? await applyScd1Compact(ctx, dataset, key, layout, events, outputColumns, writer)
+        : await applyFromLog(ctx, dataset, key, layout, mode, events, base, outputColumns, writer);
+    if (raw) {
+        await ctx.dropTemp(raw);
+    }
+    await setNextArrival(ctx, key, base + (arrival ? BigInt(arrival.files) << BigInt(ROWS_PER_FILE_BITS) : BigInt(result.events)));
+    const metrics = ctx.metricsOf(key);
+    metrics.num_upserted_rows = (metrics.num_upserted_rows ?? 0) + result.inserted + result.updated;
+    metrics.num_deleted_rows = (metrics.num_deleted_rows ?? 0) + result.deleted;
+    if (result.events > 0) {
+        ctx.addChanges(key, result);
+    }
+    await sources.commit();
+    await ctx.store.setFlow(flow.name, { target: key, kind: 'auto_cdc', signature, onceDone: flow.once, nextArrival: 0n });
+    return { status: 'completed', rows: result.events };
+}
+
+/** The next arrival number of a CDC target (events are numbered in arrival order across updates). */
+export async function nextArrival(ctx: UpdateContext, key: string): Promise<bigint> {
+    const meta = ctx.store.stateTable('cdc', key, 'meta');
+    if (!(await ctx.store.tableExists('cdc', `${key}__meta`))) {
+        await ctx.db.run(`CREATE TABLE ${meta} AS SELECT CAST(1 AS BIGINT) AS next_arrival`);
+    }
+    return BigInt((await ctx.db.scalar(`SELECT next_arrival FROM ${meta}`)) as bigint);
+}
+
+/** Records the next arrival number after an update's events. */
+export async function setNextArrival(ctx: UpdateContext, key: string, value: bigint): Promise<void> {
+    await ctx.db.run(`UPDATE ${ctx.store.stateTable('cdc', key, 'meta')} SET next_arrival = ${value}`);
+}
+
+/** Runs SQL of a flow, mapping reader errors onto data files and others onto the flow. */
+export async function runMapped(ctx: UpdateContext, sources: FlowSources, sql: string, span: SourceSpan | undefined): Promise<void> {
+    try {
+        await ctx.db.run(sql);
+    } catch (error) {
+        throw sources.mapError(error, span);
+    }
+}
+
+/** Counts of invalid events (spec 6.2, 6.3); truncate events are exempt from NULL_KEY. */
+interface InvalidCounts {
+    nullKeys: number;
+    nullSequences: number;
+    nullSystemSequences: number;
+}
+
+/** Fails on NULL keys / sequences, with an example event taken from `events`. */
+async function failOnInvalid(ctx: UpdateContext, writer: CdcWriter, layout: CdcLayout, counts: InvalidCounts, events: string, key: string): Promise<void> {
+    const context = { flow: writer.name, dataset: key };
+    const sample = async (where: string): Promise<string> => {
+        const columns = [...layout.keys, ...layout.data].map(c => q(c.name)).join(', ');
+        const rows = await ctx.db.query(`SELECT ${columns} FROM ${events} AS "__e" WHERE ${where} LIMIT 1`);
+        return JSON.stringify(toRows(rows.columns, rows.rows)[0]);
+    };
+    const nullKey = layout.keys.map(k => `${q(k.name)} IS NULL`).join(' OR ');
+    if (counts.nullKeys > 0) {
+        throw new PipelineRuntimeError(ErrorClass.nullKey,
+            `${counts.nullKeys} change event(s) of '${writer.name}' have a NULL key column (KEYS ${layout.keys.map(k => k.name).join(', ')}), e.g. ${await sample(`${q(KIND)} <> 2 AND (${nullKey})`)}.`,
+            { ...context, span: writer.keysSpan ?? writer.span });
+    }
+    if (counts.nullSequences > 0) {
+        throw new PipelineRuntimeError(ErrorClass.nullSequence,
+            `${counts.nullSequences} change event(s) of '${writer.name}' have a NULL SEQUENCE BY value, e.g. ${await sample(`${q(SEQ)} IS NULL`)}.`,
+            { ...context, span: writer.sequenceSpan ?? writer.span });
+    }
+    if (counts.nullSystemSequences > 0) {
+        throw new PipelineRuntimeError(ErrorClass.nullSequence,
+            `${counts.nullSystemSequences} change event(s) of '${writer.name}' have a NULL SYSTEM SEQUENCE BY value, e.g. ${await sample(`${q(SYS)} IS NULL`)}.`,
+            { ...context, span: writer.systemSpan ?? writer.span });
+    }
+}
+
+/** Fails when the sequence type differs from the one stored in the target's state (Spark's SEQUENCING_TYPE_DRIFT). */
+async function checkSequenceType(ctx: UpdateContext, table: string, layout: CdcLayout, flow: CdcWriter, key: string): Promise<void> {
+    const stored = await ctx.db.describe(`SELECT ${q(SEQ)} FROM ${table}`);
+    if (!sameType(stored[0].type, layout.seqType)) {
+        throw new PipelineRuntimeError(ErrorClass.sequenceTypeDrift,
+            `The SEQUENCE BY type of '${flow.name}' changed from ${formatType(stored[0].type)} to ${formatType(layout.seqType)}; run a full refresh of the target.`,
+            { flow: flow.name, dataset: key, span: flow.sequenceSpan ?? flow.span });
+    }
+}
+
+function keyJoin(layout: CdcLayout, left: string, right: string): string {
+    return layout.keys.map(k => `${left}.${q(k.name)} = ${right}.${q(k.name)}`).join(' AND ');
+}
+
+/** The result of applying a batch of events: what changed in the target, and how many events there were. */
+export type CdcApplyResult = DatasetChanges & { events: number };
+
+/**
+ * SCD type 1 with full-row upserts: the per-key state is the latest event (upsert or tombstone)
+ * under the per-key order; a key is visible when that event is an upsert newer than the latest
+ * truncate. One aggregate pass over the new events finds each key's winner (and the counts for
+ * validation); a key's state changes only when its new winner ranks higher.
+ */
+export async function applyScd1Compact(ctx: UpdateContext, dataset: DatasetIR, key: string, layout: CdcLayout, events: string, outputColumns: Column[], writer: CdcWriter): Promise<CdcApplyResult> {
+    const state = ctx.store.stateTable('cdc', key, 'state');
+    const meta = ctx.store.stateTable('cdc', key, 'meta');
+    const keys = layout.keys.map(k => q(k.name)).join(', ');
+    const payload = [...layout.keys, ...layout.data].map(c => q(c.name));
+    if (!(await ctx.store.tableExists('cdc', `${key}__state`))) {
+        await writer.run(`CREATE TABLE ${state} AS SELECT ${[...payload, q(SEQ), q(KIND), q(ARR)].join(', ')} FROM ${events} WHERE FALSE`);
+    } else {
+        await checkSequenceType(ctx, state, layout, writer, key);
+    }
+    if (!(await ctx.db.describe(`SELECT * FROM ${meta}`)).some(c => c.name === 'trunc_seq')) {
+        await ctx.db.run(`ALTER TABLE ${meta} ADD COLUMN trunc_seq ${toDuckType(layout.seqType)}`);
+    }
+    await ensureScd1View(ctx, dataset, key, layout, outputColumns, writer);
+    const ord = (sql: string): string => orderKey(sql, layout.seqType);
+    const win = ctx.tempName('winners');
+    const packed = `struct_pack(${[...layout.data.map(c => `${q(c.name)} := ${q(c.name)}`), `${q(SEQ)} := ${q(SEQ)}`, `${q(KIND)} := ${q(KIND)}`, `${q(ARR)} := ${q(ARR)}`].join(', ')})`;
+    // One pass: each key's winning event (truncate rows compete as deletes), and counts for validation.
+    const truncates = writer.truncates !== false;
+    await writer.run(`CREATE TEMP TABLE ${win} AS SELECT ${keys}, arg_max_null(${packed}, ${eventRank(layout, '')}) AS "__psql_w", `
+        + `count(*) AS "__psql_c", count(${q(SEQ)}) AS "__psql_cs"`
+        + (truncates ? `, count(*) FILTER (WHERE ${q(KIND)} <> 2) AS "__psql_n", arg_max(${q(SEQ)}, ${ord(q(SEQ))}) FILTER (WHERE ${q(KIND)} = 2) AS "__psql_t"` : '')
+        + ` FROM ${events} GROUP BY ${keys}`);
+    const nullKey = layout.keys.map(k => `${q(k.name)} IS NULL`).join(' OR ');
+    const stats = await ctx.db.query('SELECT coalesce(sum("__psql_c"), 0), coalesce(sum("__psql_c" - "__psql_cs"), 0), '
+        + `coalesce(sum(${truncates ? '"__psql_n"' : '"__psql_c"'}) FILTER (WHERE ${nullKey}), 0) FROM ${win}`);
+    const [count, nullSequences, nullKeys] = stats.rows[0].map(Number);
+    await failOnInvalid(ctx, writer, layout, { nullKeys, nullSequences, nullSystemSequences: 0 }, events, key);
+    if (count === 0) {
+        await ctx.dropTemp(win);
+        return { ...noChanges(), events: 0 };
+    }
+    // Truncates: the latest one acts as a delete of every key at its sequence (spec 7.3).
+    const latestTrunc = `(SELECT arg_max("__psql_t", ${ord('"__psql_t"')}) FROM ${win})`;
+    const oldTrunc = `(SELECT trunc_seq FROM ${meta})`;
+    const truncChanged = truncates && (await ctx.db.scalar(`SELECT ${latestTrunc} IS NOT NULL AND (${oldTrunc} IS NULL OR ${ord(latestTrunc)} > ${ord(oldTrunc)})`)) === true;
+    if (truncChanged) {
+        await ctx.db.run(`UPDATE ${meta} SET trunc_seq = ${latestTrunc}`);
+    }
+    const chg = ctx.tempName('changed');
+    await ctx.db.run(`CREATE TEMP TABLE ${chg} AS SELECT "__w".* FROM (SELECT ${keys}, unnest("__psql_w") FROM ${win} WHERE NOT (${nullKey})) AS "__w" `
+        + `LEFT JOIN ${state} AS "__s" ON ${keyJoin(layout, '"__w"', '"__s"')} `
+        + `WHERE "__s".${q(layout.keys[0].name)} IS NULL OR ${eventRank(layout, '"__w".')} > ${eventRank(layout, '"__s".')}`);
+    await ctx.dropTemp(win);
+    // The target is a view over the state: changing the state changes the target.
+    const target = ctx.store.datasetTable(key);
+    const before = ctx.tempName('before');
+    const touched = truncChanged ? '' : ` SEMI JOIN ${chg} AS "__c" USING (${keys})`;
+    await ctx.db.run(`CREATE TEMP TABLE ${before} AS SELECT * FROM ${target}${touched}`);
+    await ctx.db.run(`DELETE FROM ${state} USING ${chg} AS "__c" WHERE ${keyJoin(layout, state, '"__c"')}`);
+    await ctx.db.run(`INSERT INTO ${state} BY NAME SELECT * FROM ${chg}`);
+    const after = truncChanged ? target : `(SELECT * FROM ${target} SEMI JOIN ${chg} AS "__c" USING (${keys}))`;
+    await checkNotNull(ctx, dataset, key, after, writer);
+    const targetColumns = (await ctx.db.describe(`SELECT * FROM ${target}`));
+    const diff = await diffByKey(ctx, before, after, layout.keys.map(k => k.name), targetColumns);
+    await ctx.dropTemp(before);
+    await ctx.dropTemp(chg);
+    return { ...diff, events: count };
+}
+
+/**
+ * Creates the view that presents an SCD1 target: the visible rows of its per-key state (upserts newer
+ * than the latest truncate), with the declared column types, generated and default columns.
+ */
+async function ensureScd1View(ctx: UpdateContext, dataset: DatasetIR, key: string, layout: CdcLayout, outputColumns: Column[], writer: CdcWriter): Promise<void> {
+    const table = ctx.store.datasetTable(key);
+    // Recreated on every update (cheap), so a changed declared schema takes effect at once.
+    if (await ctx.store.tableExists('ds', key) && !(await ctx.store.isView('ds', key))) {
+        await ctx.db.run(`DROP TABLE ${table}`);
+    }
+    const state = ctx.store.stateTable('cdc', key, 'state');
+    const trunc = `(SELECT trunc_seq FROM ${ctx.store.stateTable('cdc', key, 'meta')})`;
+    const ord = (sql: string): string => orderKey(sql, layout.seqType);
+    const visible = `${q(KIND)} = 0 AND (${trunc} IS NULL OR ${ord(q(SEQ))} > ${ord(trunc)})`;
+    let items: string[];
+    if (dataset.columns) {
+        const context = { flow: writer.name, dataset: key, span: writer.span };
+        for (const column of outputColumns) {
+            if (!dataset.columns.some(c => c.name.toLowerCase() === column.name.toLowerCase())) {
+                throw new PipelineRuntimeError(ErrorClass.schemaMismatch,
+                    `The flow '${writer.name}' produces the column '${column.name}', which the declared schema of '${dataset.name.join('.')}' does not have.`, context);
+            }
+        }
+        const translator = exprTranslator(ctx);
+        const rowScope = Scope.of(outputColumns);
+        items = dataset.columns.map(c => {
+            const produced = outputColumns.find(o => o.name.toLowerCase() === c.name.toLowerCase());
+            const value = produced
+                ? castExpr({ sql: q(produced.name), type: produced.type }, c.type, false).sql
+                : c.generated ? castExpr(translator.expr(c.generated, rowScope), c.type, false).sql
+                    : c.default ? castExpr(translator.expr(c.default, new Scope([])), c.type, false).sql
+                        : `CAST(NULL AS ${toDuckType(c.type)})`;
+            return `${value} AS ${q(c.name)}`;
+        });
+    } else {
+        items = outputColumns.map(c => q(c.name));
+    }
+    await ctx.db.run(`CREATE OR REPLACE VIEW ${table} AS SELECT ${items.join(', ')} FROM ${state} WHERE ${visible}`);
+    if (!(await ctx.store.dataset(key))) {
+        await ctx.store.setDataset(key, { kind: dataset.kind, appendOnly: false, nextRowId: 1n });
+    }
+}
+
+/** Declared NOT NULL columns of a view-backed target are checked on the rows an update changed. */
+async function checkNotNull(ctx: UpdateContext, dataset: DatasetIR, key: string, rows: string, writer: CdcWriter): Promise<void> {
+    for (const column of dataset.columns?.filter(c => c.notNull) ?? []) {
+        const count = Number(await ctx.db.scalar(`SELECT count(*) FROM ${rows} AS "__r" WHERE ${q(column.name)} IS NULL`));
+        if (count > 0) {
+            throw new PipelineRuntimeError('DELTA_NOT_NULL_CONSTRAINT_VIOLATED',
+                `NOT NULL constraint violated for column '${column.name}' of '${dataset.name.join('.')}' (${count} row(s)).`,
+                { flow: writer.name, dataset: key, span: column.span ?? writer.span });
+        }
+    }
+}
+
+function noChanges(): DatasetChanges {
+    return { inserted: 0, updated: 0, deleted: 0, rows: { inserted: [], updated: [], deleted: [] }, feed: [] };
+}
+
+/**
+ * Partial-update SCD1, SCD2 and BITEMPORAL: events are appended to the target's log and the rows
+ * of every touched key are recomputed from all of its events. Truncates stay in the log (kind 2).
+ */
+async function applyFromLog(ctx: UpdateContext, dataset: DatasetIR, key: string, layout: CdcLayout, mode: 'scd1' | 'scd2' | 'bitemporal', events: string, base: bigint, outputColumns: Column[], writer: CdcWriter): Promise<CdcApplyResult> {
+    const log = ctx.store.stateTable('cdc', key, 'log');
+    const keys = layout.keys.map(k => q(k.name)).join(', ');
+    if (!(await ctx.store.tableExists('cdc', `${key}__log`))) {
+        await writer.run(`CREATE TABLE ${log} AS SELECT * FROM ${events} WHERE FALSE`);
+    } else {
+        await checkSequenceType(ctx, log, layout, writer, key);
+    }
+    await writer.run(`INSERT INTO ${log} BY NAME SELECT * FROM ${events}`);
+    // The new events are the log rows from this update's first arrival number on.
+    const fresh = `(SELECT * FROM ${log} WHERE ${q(ARR)} >= ${base})`;
+    const nullKey = layout.keys.map(k => `${q(k.name)} IS NULL`).join(' OR ');
+    const stats = await ctx.db.query(`SELECT count(*), count(*) FILTER (WHERE ${q(KIND)} <> 2 AND (${nullKey})), count(*) FILTER (WHERE ${q(SEQ)} IS NULL), `
+        + `${layout.sysType ? `count(*) FILTER (WHERE ${q(SYS)} IS NULL)` : '0'}, count(*) FILTER (WHERE ${q(KIND)} = 2) FROM ${fresh}`);
+    const [count, nullKeys, nullSequences, nullSystemSequences, truncates] = stats.rows[0].map(Number);
+    await failOnInvalid(ctx, writer, layout, { nullKeys, nullSequences, nullSystemSequences }, fresh, key);
+    if (count === 0) {
+        return { ...noChanges(), events: 0 };
+    }
+    const touched = ctx.tempName('touched');
+    await ctx.db.run(`CREATE TEMP TABLE ${touched} AS SELECT DISTINCT ${keys} FROM ${truncates > 0 ? log : fresh} WHERE ${q(KIND)} <> 2`);
+    // Truncates (SCD1 only) become deletes of every touched key at their sequence.
+    const nullData = layout.data.map(c => `NULL AS ${q(c.name)}`);
+    const truncEvents = `SELECT ${layout.keys.map(k => `"__t".${q(k.name)}`).join(', ')}${nullData.length ? ', ' : ''}${nullData.join(', ')}, "__x".${q(SEQ)}, CAST(1 AS TINYINT) AS ${q(KIND)}, "__x".${q(ARR)} `
+        + `FROM ${touched} AS "__t" CROSS JOIN (SELECT ${q(SEQ)}, ${q(ARR)} FROM ${log} WHERE ${q(KIND)} = 2) AS "__x"`;
+    const logged = `SELECT * FROM ${log} SEMI JOIN ${touched} USING (${keys}) WHERE ${q(KIND)} <> 2`;
+    const all = mode === 'scd1' ? `(${logged} UNION ALL BY NAME ${truncEvents})` : `(${logged})`;
+    const fold = mode === 'scd1' ? scd1FoldSql(layout, all) : mode === 'scd2' ? scd2FoldSql(layout, all) : bitemporalFoldSql(layout, all);
+    const target = ctx.store.datasetTable(key);
+    const before = ctx.tempName('before');
+    await ctx.db.run(`CREATE TEMP TABLE ${before} AS SELECT * FROM ${target} SEMI JOIN ${touched} USING (${keys})`);
+    await ctx.db.run(`DELETE FROM ${target} USING ${touched} AS "__t" WHERE ${keyJoin(layout, target, '"__t"')}`);
+    // The fold reads only the log (never the target), so its rows go straight into the target.
+    await appendRows(ctx, dataset, key, `(${fold})`, outputColumns, { byName: true, flow: writer.name, span: writer.span });
+    const after = `(SELECT * FROM ${target} SEMI JOIN ${touched} USING (${keys}))`;
+    const pk = [...layout.keys.map(k => k.name), ...(mode === 'scd1' ? [] : ['__START_AT']), ...(mode === 'bitemporal' ? ['__SYSTEM_START_AT'] : [])];
+    const diff = await diffByKey(ctx, before, after, pk, outputColumns);
+    for (const table of [before, touched]) {
+        await ctx.dropTemp(table);
+    }
+    return { ...diff, events: count };
+}

@@ -1,0 +1,216 @@
+// Set-based SQL for the declarative AUTO CDC semantics (spec sections 6–9). Every builder takes a
+// relation of change events and returns a query that computes target rows from them:
+//
+//   events: key columns, data columns, __psql_seq, [__psql_sys], __psql_kind (0 upsert, 1 delete,
+//           2 truncate), [__psql_ctu], __psql_arr (arrival number)
+//
+// Per-key event order is ascending sequence, then upserts before deletes (a delete wins at an equal
+// sequence), then arrival order (spec 6.5). Because each result is a function of the set of events,
+// out-of-order arrival and any split of the events into updates give the same target.
+import { quoteIdent, quoteString } from '../sql/quote.js';
+import type { Column } from '../sql/types.js';
+import type { DataType } from '../ir.js';
+
+/** Event column: the SEQUENCE BY value. */
+export const SEQ = '__psql_seq';
+/** Event column: the SYSTEM SEQUENCE BY value (bitemporal). */
+export const SYS = '__psql_sys';
+/** Event column: 0 upsert, 1 delete, 2 truncate. */
+export const KIND = '__psql_kind';
+/** Event column: the COLUMNS TO UPDATE array. */
+export const CTU = '__psql_ctu';
+/** Event column: arrival number (order of arrival across updates). */
+export const ARR = '__psql_arr';
+
+/** Which columns an upsert authors (spec 7.2). */
+export type Authoring =
+    | { kind: 'all' }
+    /** IGNORE NULL UPDATES: listed columns (`null-checked`) are authored only when non-NULL. */
+    | { kind: 'ignore_nulls'; nullChecked: Set<string> }
+    /** COLUMNS TO UPDATE: the columns named in the __psql_ctu array (all when the array is NULL). */
+    | { kind: 'columns_to_update' };
+
+/** The shape of a CDC target's events and rows. */
+export interface CdcLayout {
+    keys: Column[];
+    data: Column[];
+    seqType: DataType;
+    sysType?: DataType;
+    authoring: Authoring;
+    /** SCD2: names of tracked data columns. */
+    tracked: string[];
+}
+
+/**
+ * An expression whose ordering is Spark's ordering of `sql` (a value of `type`): for a STRUCT,
+ * NULL fields sort first (DuckDB sorts them last), so each field is preceded by a not-null flag.
+ */
+export function orderKey(sql: string, type: DataType): string {
+    if (type.kind !== 'struct') {
+        return sql;
+    }
+    const fields = type.fields.flatMap(f => {
+        const value = `struct_extract(${sql}, ${quoteString(f.name)})`;
+        return [`${quoteIdent(`${f.name}__nn`)} := (${value} IS NOT NULL)`, `${quoteIdent(f.name)} := ${orderKey(value, f.type)}`];
+    });
+    return `struct_pack(${fields.join(', ')})`;
+}
+
+const q = quoteIdent;
+
+/**
+ * A single sortable value giving the per-key event order (sequence, then upsert before delete,
+ * then arrival), for the columns of an event under `prefix` (`''` or `"alias".`). Integral, date and
+ * timestamp sequences pack into one HUGEINT — sequence in the high 64 bits, kind and arrival below —
+ * which DuckDB compares and sorts faster than a struct; other types use a struct.
+ */
+export function eventRank(layout: { seqType: DataType }, prefix: string): string {
+    const seq = `${prefix}${q(SEQ)}`;
+    const kind = `${prefix}${q(KIND)}`;
+    const arr = `${prefix}${q(ARR)}`;
+    const kindOf = layout.seqType.kind;
+    let ordinal: string | undefined;
+    if (['tinyint', 'smallint', 'int', 'bigint'].includes(kindOf)) {
+        ordinal = seq;
+    } else if (kindOf === 'date' || kindOf === 'timestamp' || kindOf === 'timestamp_ntz') {
+        ordinal = `epoch_us(CAST(${seq} AS TIMESTAMP))`;
+    }
+    if (ordinal) {
+        // A truncate (kind 2) ranks like a delete.
+        return `(CAST(${ordinal} AS HUGEINT) * 18446744073709551616 + CAST(least(${kind}, 1) AS HUGEINT) * 9223372036854775808 + ${arr})`;
+    }
+    return `struct_pack(o := ${orderKey(seq, layout.seqType)}, k := least(${kind}, 1), a := ${arr})`;
+}
+
+function keyList(layout: CdcLayout, prefix = ''): string {
+    return layout.keys.map(k => `${prefix}${q(k.name)}`).join(', ');
+}
+
+
+/** `struct_pack(...)` of the data columns (the row payload of a version). */
+function dataStruct(layout: CdcLayout): string {
+    return layout.data.length === 0 ? 'struct_pack("__psql_none" := NULL::INTEGER)' : `struct_pack(${layout.data.map(c => `${q(c.name)} := ${q(c.name)}`).join(', ')})`;
+}
+
+/** The data columns taken back out of the payload struct `__psql_d`. */
+function dataFields(layout: CdcLayout): string {
+    return layout.data.map(c => `struct_extract("__psql_d", ${quoteString(c.name)}) AS ${q(c.name)}`).join(', ');
+}
+
+function authored(layout: CdcLayout, column: string, valueSql: string): string {
+    switch (layout.authoring.kind) {
+        case 'all':
+            return 'TRUE';
+        case 'ignore_nulls':
+            return layout.authoring.nullChecked.has(column.toLowerCase()) ? `(${valueSql} IS NOT NULL)` : 'TRUE';
+        case 'columns_to_update':
+            return `(${q(CTU)} IS NULL OR list_contains(list_transform(${q(CTU)}, lambda __c: lower(__c)), ${quoteString(column.toLowerCase())}))`;
+    }
+}
+
+/**
+ * The value of a data column merged over the upserts since the key's last delete (spec 7.2): the
+ * value from the latest upsert that authored it. Struct columns under IGNORE NULL UPDATES merge per
+ * leaf field. `window` partitions by key (and step) and the delete epoch, ordered by event order.
+ */
+function mergedValue(layout: CdcLayout, column: string, valueSql: string, type: DataType, window: string): string {
+    if (layout.authoring.kind === 'ignore_nulls' && layout.authoring.nullChecked.has(column.toLowerCase()) && type.kind === 'struct') {
+        const fields = type.fields.map(f => {
+            const leaf = `struct_extract(${valueSql}, ${quoteString(f.name)})`;
+            const nested: CdcLayout = { ...layout, authoring: { kind: 'ignore_nulls', nullChecked: new Set([f.name.toLowerCase()]) } };
+            return `${q(f.name)} := ${mergedValue(nested, f.name, leaf, f.type, window)}`;
+        });
+        return `struct_pack(${fields.join(', ')})`;
+    }
+    const condition = `${q(KIND)} = 0 AND ${authored(layout, column, valueSql)}`;
+    return `struct_extract(last_value(CASE WHEN ${condition} THEN struct_pack(v := ${valueSql}) END IGNORE NULLS) OVER (${window}), 'v')`;
+}
+
+/**
+ * Adds the per-key order (`__psql_rk`) to the events and, with partial authoring, replaces the data
+ * columns by their merged values. `partition` lists the partition columns (keys, plus the belief
+ * step for bitemporal).
+ */
+function orderedEvents(layout: CdcLayout, events: string, partition: string): string {
+    const ranked = `SELECT *, ${eventRank(layout, '')} AS "__psql_rk" FROM ${events}`;
+    if (layout.authoring.kind === 'all') {
+        return ranked;
+    }
+    const epochs = `SELECT *, sum(CASE WHEN ${q(KIND)} <> 0 THEN 1 ELSE 0 END) OVER (PARTITION BY ${partition} ORDER BY "__psql_rk" ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) AS "__psql_ep" FROM (${ranked})`;
+    const window = `PARTITION BY ${partition}, "__psql_ep" ORDER BY "__psql_rk" ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW`;
+    const merged = layout.data.map(c => `${mergedValue(layout, c.name, q(c.name), c.type, window)} AS ${q(c.name)}`);
+    if (merged.length === 0) {
+        return epochs;
+    }
+    return `SELECT * REPLACE (${merged.join(', ')}) FROM (${epochs})`;
+}
+
+/** SCD type 1 from a full event log (partial authoring, truncates as deletes): the surviving rows. */
+export function scd1FoldSql(layout: CdcLayout, events: string): string {
+    const keys = keyList(layout);
+    const ordered = orderedEvents(layout, events, keys);
+    return `SELECT ${keys}${layout.data.length ? ', ' : ''}${dataFields(layout)} FROM (`
+        + `SELECT ${keys}, arg_max_null(${dataStruct(layout)}, "__psql_rk") AS "__psql_d", arg_max(${q(KIND)}, "__psql_rk") AS "__psql_last" `
+        + `FROM (${ordered}) GROUP BY ${keys}) WHERE "__psql_last" = 0`;
+}
+
+/**
+ * SCD type 2 versions (spec 8.2): runs of upserts with equal tracked values form one version that
+ * starts at the run's first sequence, carries the run's last values, and ends at the sequence of the
+ * event after the run (a delete or the next run's first upsert); zero-length versions are dropped.
+ * `partition` may add the belief step (bitemporal). Output: partition columns, `__psql_d` payload,
+ * `__psql_s` start, `__psql_e` end.
+ *
+ * One window pass marks each upsert as a run start (the previous event is not an upsert with the
+ * same tracked values) and/or a run end (the next event is not one). A one-event run is a version by
+ * itself; a longer run pairs its start row with its end row in a second, small pass over just those
+ * rows.
+ */
+export function scd2VersionsSql(layout: CdcLayout, events: string, partition: string): string {
+    const ordered = orderedEvents(layout, events, partition);
+    const tracked = layout.tracked.length === 0 ? '0' : `struct_pack(${layout.tracked.map(c => `${q(c)} := ${q(c)}`).join(', ')})`;
+    const marked = `SELECT *, lag(${q(KIND)}) OVER "__w" AS "__psql_pk", lag(${tracked}) OVER "__w" AS "__psql_pt", `
+        + `lead(${q(KIND)}) OVER "__w" AS "__psql_nk", lead(${tracked}) OVER "__w" AS "__psql_nt", lead(${q(SEQ)}) OVER "__w" AS "__psql_next" `
+        + `FROM (${ordered}) WINDOW "__w" AS (PARTITION BY ${partition} ORDER BY "__psql_rk")`;
+    const bounds = `SELECT *, ("__psql_pk" IS NULL OR "__psql_pk" <> 0 OR ${tracked} IS DISTINCT FROM "__psql_pt") AS "__psql_is", `
+        + `("__psql_nk" IS NULL OR "__psql_nk" <> 0 OR ${tracked} IS DISTINCT FROM "__psql_nt") AS "__psql_il" FROM (${marked}) WHERE ${q(KIND)} = 0`;
+    const single = `SELECT ${partition}, ${dataStruct(layout)} AS "__psql_d", ${q(SEQ)} AS "__psql_s", "__psql_next" AS "__psql_e" FROM "__psql_b" WHERE "__psql_is" AND "__psql_il"`;
+    const paired = `SELECT ${partition}, "__psql_d", "__psql_s", "__psql_e" FROM (SELECT ${partition}, ${dataStruct(layout)} AS "__psql_d", `
+        + `lag(${q(SEQ)}) OVER (PARTITION BY ${partition} ORDER BY "__psql_rk") AS "__psql_s", "__psql_next" AS "__psql_e", "__psql_il" `
+        + 'FROM "__psql_b" WHERE "__psql_is" <> "__psql_il") WHERE "__psql_il"';
+    return `WITH "__psql_b" AS MATERIALIZED (${bounds}) SELECT * FROM (${single} UNION ALL ${paired}) WHERE "__psql_s" IS DISTINCT FROM "__psql_e"`;
+}
+
+/** SCD type 2 target rows: keys, data, __START_AT, __END_AT. */
+export function scd2FoldSql(layout: CdcLayout, events: string): string {
+    const keys = keyList(layout);
+    return `SELECT ${keys}${layout.data.length ? ', ' : ''}${dataFields(layout)}, "__psql_s" AS "__START_AT", "__psql_e" AS "__END_AT" FROM (${scd2VersionsSql(layout, events, keys)})`;
+}
+
+/**
+ * BITEMPORAL target rows (spec 9): for every distinct system time of a key, the belief is the SCD2
+ * history of the events known by then; a belief row (data + business interval) is valid in system
+ * time from the step it appears until the first later step that no longer contains it.
+ */
+export function bitemporalFoldSql(layout: CdcLayout, events: string): string {
+    const keys = keyList(layout);
+    const sysType = layout.sysType!;
+    const using = layout.keys.map(k => q(k.name)).join(', ');
+    // Each key's belief steps (its distinct system times), numbered in order; computed once.
+    const index = `SELECT ${keys}, "__psql_step", dense_rank() OVER (PARTITION BY ${keys} ORDER BY ${orderKey('"__psql_step"', sysType)}) AS "__psql_i" `
+        + `FROM (SELECT DISTINCT ${keys}, ${q(SYS)} AS "__psql_step" FROM ${events})`;
+    const expanded = `SELECT "__e".*, "__st"."__psql_step" FROM ${events} AS "__e" JOIN "__psql_x" AS "__st" USING (${using}) `
+        + `WHERE ${orderKey(`"__e".${q(SYS)}`, sysType)} <= ${orderKey('"__st"."__psql_step"', sysType)}`;
+    const partition = `${keys}, "__psql_step"`;
+    const beliefs = scd2VersionsSql(layout, `(${expanded})`, partition);
+    const indexed = `SELECT "__v".*, "__x"."__psql_i" FROM (${beliefs}) AS "__v" JOIN "__psql_x" AS "__x" USING (${using}, "__psql_step")`;
+    const islands = `SELECT *, "__psql_i" - row_number() OVER (PARTITION BY ${keys}, "__psql_d", "__psql_s", "__psql_e" ORDER BY "__psql_i") AS "__psql_g" FROM (${indexed})`;
+    const grouped = `SELECT ${keys}, "__psql_d", "__psql_s", "__psql_e", min("__psql_i") AS "__psql_i0", max("__psql_i") AS "__psql_i1" `
+        + `FROM (${islands}) GROUP BY ${keys}, "__psql_d", "__psql_s", "__psql_e", "__psql_g"`;
+    const keyJoin = (alias: string): string => layout.keys.map(k => `"__g".${q(k.name)} = ${alias}.${q(k.name)}`).join(' AND ');
+    return `WITH "__psql_x" AS MATERIALIZED (${index}) SELECT ${layout.keys.map(k => `"__g".${q(k.name)}`).join(', ')}${layout.data.length ? ', ' : ''}`
+        + `${layout.data.map(c => `struct_extract("__g"."__psql_d", ${quoteString(c.name)}) AS ${q(c.name)}`).join(', ')}, `
+        + '"__g"."__psql_s" AS "__START_AT", "__g"."__psql_e" AS "__END_AT", "__i0"."__psql_step" AS "__SYSTEM_START_AT", "__i1"."__psql_step" AS "__SYSTEM_END_AT" '
+        + `FROM (${grouped}) AS "__g" JOIN "__psql_x" AS "__i0" ON ${keyJoin('"__i0"')} AND "__i0"."__psql_i" = "__g"."__psql_i0" `
+        + `LEFT JOIN "__psql_x" AS "__i1" ON ${keyJoin('"__i1"')} AND "__i1"."__psql_i" = "__g"."__psql_i1" + 1`;
+}

@@ -1,0 +1,255 @@
+// Writing dataset tables: creating them from a declared or inferred schema, appending rows by name
+// or position (with generated and default columns), evaluating expectations on a batch, and
+// diffing a dataset before/after an update for metrics and previews.
+import { toRows, type Row } from '../db/values.js';
+import { EngineError, ErrorClass, PipelineRuntimeError } from '../errors.js';
+import type { ColumnIR, DatasetIR, SourceSpan } from '../ir.js';
+import { quoteIdent } from '../sql/quote.js';
+import { Scope, SparkTranslator, castExpr } from '../sql/translate.js';
+import { sameType, toDuckType, type Column } from '../sql/types.js';
+import type { DatasetChanges, UpdateContext } from '../update/context.js';
+import { ROW_ID } from '../update/sources.js';
+
+/** Describes the visible columns of a dataset table. */
+export async function tableColumns(ctx: UpdateContext, key: string): Promise<Column[]> {
+    const columns = await ctx.db.describe(`SELECT * FROM ${ctx.store.datasetTable(key)}`);
+    return columns.filter(c => c.name !== ROW_ID);
+}
+
+/** A translator with no table access (for expressions over known columns). */
+export function exprTranslator(ctx: UpdateContext): SparkTranslator {
+    return new SparkTranslator({
+        now: ctx.options.now,
+        conf: ctx.plan.pipeline.conf,
+        resolveTable: relation => {
+            throw new EngineError(ErrorClass.invalidPipeline, 'This expression cannot read tables.', { span: relation.span });
+        },
+    });
+}
+
+function columnDefinition(column: { name: string; type: Column['type']; notNull?: boolean }): string {
+    return `${quoteIdent(column.name)} ${toDuckType(column.type)}${column.notNull ? ' NOT NULL' : ''}`;
+}
+
+/**
+ * Makes sure the dataset's table exists with (at least) the given columns.
+ * A declared schema is used as is (plus `extra` system columns it lacks); an inferred schema grows
+ * when a write brings new columns. Returns the visible columns of the table.
+ */
+export async function ensureTable(ctx: UpdateContext, dataset: DatasetIR, key: string, columns: Column[], options: { appendOnly: boolean; extra?: Column[] }): Promise<Column[]> {
+    const table = ctx.store.datasetTable(key);
+    const exists = await ctx.store.tableExists('ds', key);
+    const state = await ctx.store.dataset(key);
+    if (!exists) {
+        const declared: (Column & { notNull?: boolean })[] | undefined = dataset.columns?.map(c => ({ name: c.name, type: c.type, notNull: c.notNull }));
+        let definition = declared ?? columns;
+        for (const extra of options.extra ?? []) {
+            if (!definition.some(c => c.name.toLowerCase() === extra.name.toLowerCase())) {
+                definition = [...definition, extra];
+            }
+        }
+        const rowId = options.appendOnly ? `, ${quoteIdent(ROW_ID)} BIGINT` : '';
+        await ctx.db.run(`CREATE TABLE ${table} (${definition.map(columnDefinition).join(', ')}${rowId})`);
+        await ctx.store.setDataset(key, { kind: dataset.kind, appendOnly: options.appendOnly, nextRowId: 1n });
+        return definition.map(c => ({ name: c.name, type: c.type }));
+    }
+    if (state && state.appendOnly && !options.appendOnly) {
+        await ctx.store.setDataset(key, { ...state, appendOnly: false });
+    }
+    let current = await tableColumns(ctx, key);
+    if (!dataset.columns) {
+        for (const column of columns) {
+            if (!current.some(c => c.name.toLowerCase() === column.name.toLowerCase())) {
+                await ctx.db.run(`ALTER TABLE ${table} ADD COLUMN ${columnDefinition(column)}`);
+            }
+        }
+        current = await tableColumns(ctx, key);
+    }
+    return current;
+}
+
+/**
+ * Appends the rows of `sourceSql` (whose columns are `sourceColumns`) to a dataset table:
+ * by name (`byName`) or by position; generated columns are computed, missing ones take their
+ * DEFAULT or NULL. Returns the number of rows written.
+ */
+export async function appendRows(ctx: UpdateContext, dataset: DatasetIR, key: string, sourceSql: string, sourceColumns: Column[], options: { byName: boolean; flow: string; span?: SourceSpan }): Promise<number> {
+    const state = await ctx.store.dataset(key);
+    const appendOnly = state?.appendOnly ?? false;
+    const targetColumns = dataset.columns ?? await tableColumns(ctx, key);
+    const declaredByName = new Map<string, ColumnIR>((dataset.columns ?? []).map(c => [c.name.toLowerCase(), c]));
+    const context = { span: options.span, flow: options.flow, dataset: key };
+    const mapping = new Map<string, Column>();
+    if (options.byName) {
+        for (const source of sourceColumns) {
+            const target = targetColumns.find(c => c.name.toLowerCase() === source.name.toLowerCase());
+            if (!target) {
+                throw new PipelineRuntimeError(ErrorClass.schemaMismatch,
+                    `The query of '${options.flow}' produces the column '${source.name}', which the declared schema of '${dataset.name.join('.')}' does not have.`, context);
+            }
+            mapping.set(target.name.toLowerCase(), source);
+        }
+    } else {
+        const writable = targetColumns.filter(c => !declaredByName.get(c.name.toLowerCase())?.generated);
+        if (sourceColumns.length > writable.length) {
+            throw new PipelineRuntimeError(ErrorClass.schemaMismatch,
+                `The query of '${options.flow}' produces ${sourceColumns.length} columns but '${dataset.name.join('.')}' has ${writable.length}; use INSERT ... BY NAME or match the column list.`, context);
+        }
+        sourceColumns.forEach((source, i) => mapping.set(writable[i].name.toLowerCase(), source));
+    }
+    // Inner projection: every non-generated target column, cast to its type.
+    const translator = exprTranslator(ctx);
+    const plain = targetColumns.filter(c => !declaredByName.get(c.name.toLowerCase())?.generated);
+    const innerItems = plain.map(c => {
+        const source = mapping.get(c.name.toLowerCase());
+        if (source) {
+            const value = sameType(source.type, c.type) ? quoteIdent(source.name) : castExpr({ sql: `"__src".${quoteIdent(source.name)}`, type: source.type }, c.type, false).sql;
+            return `${value} AS ${quoteIdent(c.name)}`;
+        }
+        const def = declaredByName.get(c.name.toLowerCase())?.default;
+        const value = def ? castExpr(translator.expr(def, new Scope([])), c.type, false).sql : `CAST(NULL AS ${toDuckType(c.type)})`;
+        return `${value} AS ${quoteIdent(c.name)}`;
+    });
+    const rowScope = Scope.of(plain, '__row');
+    const outerItems = targetColumns.map(c => {
+        const generated = declaredByName.get(c.name.toLowerCase())?.generated;
+        return generated ? castExpr(translator.expr(generated, rowScope), c.type, false).sql : `"__row".${quoteIdent(c.name)}`;
+    });
+    const columnList = targetColumns.map(c => quoteIdent(c.name));
+    let select = `SELECT ${outerItems.join(', ')} FROM (SELECT ${innerItems.join(', ')} FROM ${sourceSql} AS "__src") AS "__row"`;
+    const nextRowId = state?.nextRowId ?? 1n;
+    if (appendOnly) {
+        columnList.push(quoteIdent(ROW_ID));
+        select = `SELECT *, ${nextRowId} + row_number() OVER () - 1 FROM (${select})`;
+    }
+    const before = await ctx.db.scalar(`SELECT count(*) FROM ${ctx.store.datasetTable(key)}`);
+    await ctx.db.run(`INSERT INTO ${ctx.store.datasetTable(key)} (${columnList.join(', ')}) ${select}`);
+    const after = await ctx.db.scalar(`SELECT count(*) FROM ${ctx.store.datasetTable(key)}`);
+    const written = Number(after) - Number(before);
+    if (appendOnly && state) {
+        await ctx.store.setDataset(key, { ...state, nextRowId: nextRowId + BigInt(written) });
+    }
+    return written;
+}
+
+/**
+ * Evaluates a dataset's expectations on a batch table (spec 14.2): DROP ROW expectations first,
+ * on all rows; warn and FAIL UPDATE expectations on the surviving rows; a NULL result is a
+ * violation. Records per-expectation metrics and returns SQL of the surviving rows.
+ */
+export async function applyExpectations(ctx: UpdateContext, dataset: DatasetIR, key: string, batch: string, columns: Column[], flow: string): Promise<string> {
+    if (dataset.expectations.length === 0) {
+        return batch;
+    }
+    const translator = exprTranslator(ctx);
+    const scope = Scope.of(columns);
+    const condition = (e: DatasetIR['expectations'][number]): string => {
+        try {
+            return `coalesce(CAST(${translator.expr(e.condition, scope).sql} AS BOOLEAN), FALSE)`;
+        } catch (error) {
+            throw error instanceof EngineError ? error.withContext({ span: e.span, dataset: key, flow }) : error;
+        }
+    };
+    const drops = dataset.expectations.filter(e => e.action === 'drop');
+    const others = dataset.expectations.filter(e => e.action !== 'drop');
+    const metrics = ctx.metricsOf(key);
+    metrics.expectations ??= {};
+    const record = (name: string, passed: number, failed: number, dropped?: number): void => {
+        const current = metrics.expectations![name] ?? { passed_records: 0, failed_records: 0 };
+        current.passed_records += passed;
+        current.failed_records += failed;
+        if (dropped !== undefined) {
+            current.dropped_records = (current.dropped_records ?? 0) + dropped;
+        }
+        metrics.expectations![name] = current;
+    };
+    const keep = drops.length > 0 ? drops.map(condition).map(c => `(${c})`).join(' AND ') : 'TRUE';
+    if (drops.length > 0) {
+        const counts = await ctx.db.query(`SELECT ${drops.map(e => `count(*) FILTER (WHERE ${condition(e)})`).join(', ')}, count(*) FROM ${batch}`);
+        const total = Number(counts.rows[0][drops.length]);
+        const dropped = Number((await ctx.db.scalar(`SELECT count(*) FILTER (WHERE NOT (${keep})) FROM ${batch}`)) ?? 0);
+        drops.forEach((e, i) => {
+            const passed = Number(counts.rows[0][i]);
+            record(e.name, passed, total - passed, i === 0 ? dropped : 0);
+        });
+    }
+    const survivors = `(SELECT * FROM ${batch} WHERE ${keep})`;
+    if (others.length > 0) {
+        const counts = await ctx.db.query(`SELECT ${others.map(e => `count(*) FILTER (WHERE ${condition(e)})`).join(', ')}, count(*) FROM ${survivors}`);
+        const total = Number(counts.rows[0][others.length]);
+        for (let i = 0; i < others.length; i++) {
+            const expectation = others[i];
+            const passed = Number(counts.rows[0][i]);
+            if (expectation.action === 'fail' && passed < total) {
+                const sample = await ctx.db.query(`SELECT * FROM ${survivors} WHERE NOT (${condition(expectation)}) LIMIT 1`);
+                const row = toRows(sample.columns, sample.rows)[0];
+                throw new PipelineRuntimeError(ErrorClass.expectationViolation,
+                    `Flow '${flow}' failed: the expectation '${expectation.name}' of '${dataset.name.join('.')}' was violated by ${total - passed} row(s) (ON VIOLATION FAIL UPDATE), e.g. ${JSON.stringify(row)}.`,
+                    { span: expectation.span, dataset: key, flow });
+            }
+            record(expectation.name, passed, total - passed);
+        }
+    }
+    return survivors;
+}
+
+/**
+ * Counts and sample rows of what changed between `before` and `after` when rows are identified by
+ * `keyColumns` (the primary key of spec 15.2): one full outer join classifies every row.
+ */
+export async function diffByKey(ctx: UpdateContext, before: string, after: string, keyColumns: string[], columns: Column[]): Promise<DatasetChanges> {
+    const limit = ctx.options.limit;
+    const cols = columns.map(c => quoteIdent(c.name));
+    const sample = async (sql: string, tieBreak?: string): Promise<Row[]> => {
+        const result = await ctx.db.query(`${sql} ORDER BY ${[...keyColumns.map(quoteIdent), ...(tieBreak ? [tieBreak] : [])].join(', ')} LIMIT ${limit}`);
+        return toRows(result.columns, result.rows);
+    };
+    if (Number(await ctx.db.scalar(`SELECT count(*) FROM ${before}`)) === 0) {
+        // Nothing existed before (a first load): every row is an insert.
+        const inserted = Number(await ctx.db.scalar(`SELECT count(*) FROM ${after}`));
+        const rows = await sample(`SELECT ${cols.join(', ')} FROM ${after} AS "__a"`);
+        return { inserted, updated: 0, deleted: 0, rows: { inserted: rows, updated: [], deleted: [] }, feed: rows.map(r => ({ ...r, _change_type: 'insert' })) };
+    }
+    const join = keyColumns.map(k => `"__a".${quoteIdent(k)} IS NOT DISTINCT FROM "__b".${quoteIdent(k)}`).join(' AND ');
+    const values = (alias: string) => `struct_pack(${cols.map(c => `${c} := ${alias}.${c}`).join(', ')})`;
+    // One join classifies every row; only the changed rows are kept (a small table for small updates).
+    const changes = ctx.tempName('changes');
+    await ctx.db.run(`CREATE TEMP TABLE ${changes} AS SELECT CASE WHEN "__b"."__psql_p" IS NULL THEN 'insert' WHEN "__a"."__psql_p" IS NULL THEN 'delete' ELSE 'update' END AS "__psql_change", `
+        + `CASE WHEN "__a"."__psql_p" IS NULL THEN ${values('"__b"')} ELSE ${values('"__a"')} END AS "__psql_row", `
+        + `CASE WHEN "__a"."__psql_p" AND "__b"."__psql_p" THEN ${values('"__b"')} END AS "__psql_pre" `
+        + `FROM (SELECT *, TRUE AS "__psql_p" FROM ${after}) AS "__a" FULL JOIN (SELECT *, TRUE AS "__psql_p" FROM ${before}) AS "__b" ON ${join} `
+        + `WHERE "__a"."__psql_p" IS NULL OR "__b"."__psql_p" IS NULL OR ${values('"__a"')} IS DISTINCT FROM ${values('"__b"')}`);
+    const counts = await ctx.db.query(`SELECT count(*) FILTER (WHERE "__psql_change" = 'insert'), count(*) FILTER (WHERE "__psql_change" = 'update'), count(*) FILTER (WHERE "__psql_change" = 'delete') FROM ${changes}`);
+    const [inserted, updated, deleted] = counts.rows[0].map(Number);
+    const of = async (change: string, count: number): Promise<Row[]> => (count === 0 ? [] : sample(`SELECT * FROM (SELECT unnest("__psql_row") FROM ${changes} WHERE "__psql_change" = '${change}')`));
+    const feed = await sample(`SELECT * FROM (SELECT unnest("__psql_row"), CASE "__psql_change" WHEN 'update' THEN 'update_postimage' ELSE "__psql_change" END AS "_change_type", 1 AS "__psql_o" FROM ${changes} `
+        + `UNION ALL SELECT unnest("__psql_pre"), 'update_preimage', 0 FROM ${changes} WHERE "__psql_change" = 'update')`, '"__psql_o"');
+    const result = {
+        inserted, updated, deleted,
+        rows: { inserted: await of('insert', inserted), updated: await of('update', updated), deleted: await of('delete', deleted) },
+        feed: feed.map(({ __psql_o: _order, ...row }) => row),
+    };
+    await ctx.dropTemp(changes);
+    return result;
+}
+
+/** Multiset difference of a whole table before/after (materialized views). */
+export async function diffRows(ctx: UpdateContext, before: string, after: string, columns: Column[]): Promise<DatasetChanges> {
+    const limit = ctx.options.limit;
+    const cols = columns.map(c => quoteIdent(c.name)).join(', ');
+    const inserted = `(SELECT ${cols} FROM ${after} EXCEPT ALL SELECT ${cols} FROM ${before})`;
+    const deleted = `(SELECT ${cols} FROM ${before} EXCEPT ALL SELECT ${cols} FROM ${after})`;
+    const counts = await ctx.db.query(`SELECT (SELECT count(*) FROM ${inserted}), (SELECT count(*) FROM ${deleted})`);
+    const sample = async (sql: string): Promise<Row[]> => {
+        const result = await ctx.db.query(`SELECT * FROM ${sql} AS "__s" LIMIT ${limit}`);
+        return toRows(result.columns, result.rows);
+    };
+    const insertedRows = await sample(inserted);
+    const deletedRows = await sample(deleted);
+    return {
+        inserted: Number(counts.rows[0][0]), updated: 0, deleted: Number(counts.rows[0][1]),
+        rows: { inserted: insertedRows, updated: [], deleted: deletedRows },
+        feed: [...deletedRows.map(r => ({ ...r, _change_type: 'delete' })), ...insertedRows.map(r => ({ ...r, _change_type: 'insert' }))].slice(0, limit),
+    };
+}
+

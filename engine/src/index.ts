@@ -1,0 +1,18 @@
+// Public API of the bundled pipeline engine. The language server and the CLI lower pipeline SQL
+// into the IR (`./ir.js`) and call `runUpdate`; nothing else of the engine is needed by them.
+export type * from './ir.js';
+export {
+    runUpdate, readState, errorInfo, type ReadStateOptions,
+    type RunOptions, type UpdateResult, type UpdateSuccess, type UpdateFailure, type UpdateErrorInfo,
+    type DatasetResult, type ResultColumn, type FlowReport,
+} from './update/run-update.js';
+export { runQuery, readChangeEvents, type InspectOptions, type InspectResult } from './update/inspect.js';
+export type { DatasetMetrics, DatasetChanges, ProgressEvent } from './update/context.js';
+export type { JsonValue, Row } from './db/values.js';
+export {
+    EngineError, PipelineDefinitionError, UnsupportedFeatureError, QueryExecutionError, SampleDataError,
+    PipelineRuntimeError, StateError, CancelledError, ErrorClass, type EngineErrorContext,
+} from './errors.js';
+export { parseSparkType, parseSparkSchema, formatType, type Column } from './sql/types.js';
+export { sparkFunctions } from './sql/functions.js';
+export { STATE_FILE } from './state/state-store.js';

@@ -1,0 +1,1177 @@
+// IR → DuckDB SQL with Spark semantics.
+//
+// The translator walks the relational IR, keeps a scope of the relations in FROM (with their
+// column types where known) to infer expression types, and emits DuckDB SQL in which every
+// identifier is quoted and every alias has `AS`. Type inference is best effort: where a
+// translation depends on a type (0-based `arr[i]` vs `map[k]`, `size` of a map, decimal
+// division, Spark's truncating integral casts), a known type selects the exact translation and an
+// unknown one falls back to the common case. Table references are resolved by the caller
+// (`TranslateEnv.resolveTable`): a pipeline dataset, a sample table, read_files, or a view.
+import { ErrorClass, UnsupportedFeatureError } from '../errors.js';
+import type {
+    CallExprIR, DataType, ExprIR, GroupByIR, QueryBodyIR, QueryIR, RelationIR, SelectIR, SelectItemIR, SortItemIR,
+    SourceSpan, TableRelationIR, WindowFrameIR, WindowSpecIR, FrameBoundIR, LiteralExprIR,
+} from '../ir.js';
+import { fillTemplate, resultType, sparkFunctions, unknownFunctionError, type CallContext, type FunctionSpec, type Translated } from './functions.js';
+import { quoteIdent, quoteString } from './quote.js';
+import { T, formatType, isIntegral, isNumeric, isString, toDuckType, widerNumeric } from './types.js';
+
+/** A column known to the translator; the type is absent when it cannot be inferred. */
+export interface ScopeColumn {
+    name: string;
+    type?: DataType;
+    /** A metadata column (Spark's `_metadata`): resolvable by name, left out of `*`. */
+    hidden?: boolean;
+}
+
+/** A FROM-able SQL fragment (a table name or a parenthesised subquery) and its columns. */
+export interface ResolvedRelation {
+    sql: string;
+    /** Known columns; undefined when the caller cannot tell (the SQL is still valid). */
+    columns?: ScopeColumn[];
+}
+
+/** What the translator needs from its caller. */
+export interface TranslateEnv {
+    /** Resolves a non-CTE table reference; views are translated through `translator`. */
+    resolveTable(relation: TableRelationIR, translator: SparkTranslator): ResolvedRelation;
+    /** The update's fixed clock. */
+    now: { date: string; timestamp: string };
+    /** Pipeline configuration, for parameters (`${name}`). */
+    conf?: Record<string, string>;
+}
+
+/** One relation visible in a scope. */
+export interface ScopeRelation {
+    alias?: string;
+    columns?: ScopeColumn[];
+}
+
+/** Name resolution scope: FROM relations, enclosing query scopes, lambda parameters. */
+export class Scope {
+    constructor(
+        readonly relations: ScopeRelation[],
+        readonly parent?: Scope,
+        readonly bindings: Map<string, Translated> = new Map(),
+    ) {}
+
+    /** A scope over one relation with known columns. */
+    static of(columns: ScopeColumn[], alias?: string, parent?: Scope): Scope {
+        return new Scope([{ alias, columns }], parent);
+    }
+
+    /** True when every relation's columns are known. */
+    get complete(): boolean {
+        return this.relations.every(r => r.columns !== undefined);
+    }
+
+    /** All columns of the scope's relations (star expansion), undefined when some are unknown. */
+    allColumns(qualifier?: string): ScopeColumn[] | undefined {
+        const relations = qualifier === undefined
+            ? this.relations
+            : this.relations.filter(r => r.alias?.toLowerCase() === qualifier.toLowerCase());
+        if (relations.some(r => r.columns === undefined)) {
+            return undefined;
+        }
+        return relations.flatMap(r => r.columns ?? []).filter(c => !c.hidden);
+    }
+
+    /** Names of hidden columns under a star (to exclude them from the DuckDB `*`). */
+    hiddenColumns(qualifier?: string): string[] {
+        const relations = qualifier === undefined
+            ? this.relations
+            : this.relations.filter(r => r.alias?.toLowerCase() === qualifier.toLowerCase());
+        return [...new Set(relations.flatMap(r => (r.columns ?? []).filter(c => c.hidden).map(c => c.name)))];
+    }
+
+    /** Resolves a (possibly qualified) column reference to SQL and type. */
+    resolve(parts: string[], fromParent = false): Translated | undefined {
+        const lower = parts.map(p => p.toLowerCase());
+        const binding = this.bindings.get(lower[0]);
+        if (binding) {
+            return fieldPath(binding, parts.slice(1));
+        }
+        // Qualified forms first: `t.c`, `s.t.c`, `c.s.t.c` — the last qualifier part names the relation.
+        for (let k = Math.min(parts.length - 1, 3); k >= 1; k--) {
+            const relation = this.relations.find(r => r.alias?.toLowerCase() === lower[k - 1]);
+            const column = relation?.columns?.find(c => c.name.toLowerCase() === lower[k]);
+            if (relation && column) {
+                const base = { sql: `${quoteIdent(relation.alias!)}.${quoteIdent(column.name)}`, type: column.type };
+                return fieldPath(base, parts.slice(k + 1));
+            }
+        }
+        for (const relation of this.relations) {
+            const column = relation.columns?.find(c => c.name.toLowerCase() === lower[0]);
+            if (column) {
+                const sql = fromParent && relation.alias ? `${quoteIdent(relation.alias)}.${quoteIdent(column.name)}` : quoteIdent(column.name);
+                return fieldPath({ sql, type: column.type }, parts.slice(1));
+            }
+        }
+        if (!this.complete) {
+            // Some relation's columns are unknown: let DuckDB resolve the name as written.
+            return undefined;
+        }
+        return this.parent?.resolve(parts, true);
+    }
+}
+
+/** `base.f1.f2` as struct field accesses with types. */
+function fieldPath(base: Translated, fields: string[]): Translated {
+    let current = base;
+    for (const field of fields) {
+        current = fieldAccess(current, field);
+    }
+    return current;
+}
+
+function fieldAccess(base: Translated, field: string): Translated {
+    const type = base.type?.kind === 'struct'
+        ? base.type.fields.find(f => f.name.toLowerCase() === field.toLowerCase())?.type
+        : undefined;
+    return { sql: `struct_extract(${base.sql}, ${quoteString(field)})`, type };
+}
+
+/** A translated query: SQL text and its output columns (undefined when unknown). */
+export interface TranslatedQuery {
+    sql: string;
+    columns?: ScopeColumn[];
+}
+
+interface CteEntry {
+    name: string;
+    columns?: ScopeColumn[];
+}
+
+/** Translates IR queries and expressions into DuckDB SQL. One instance per flow evaluation. */
+export class SparkTranslator {
+    private cteStack: Map<string, CteEntry>[] = [];
+    private groupingExprs: string[] = [];
+    private lambdaCounter = 0;
+
+    constructor(readonly env: TranslateEnv) {}
+
+    // ---------------------------------------------------------------- queries
+
+    /** Translates a whole query; `outer` is the enclosing scope for correlated subqueries. */
+    query(query: QueryIR, outer?: Scope): TranslatedQuery {
+        const ctes = new Map<string, CteEntry>();
+        this.cteStack.push(ctes);
+        try {
+            let withSql = '';
+            if (query.with && query.with.ctes.length > 0) {
+                const parts: string[] = [];
+                for (const cte of query.with.ctes) {
+                    const key = cte.name.toLowerCase();
+                    if (query.with.recursive) {
+                        ctes.set(key, { name: cte.name });
+                    }
+                    const translated = this.query(cte.query, outer);
+                    const columns = renameColumns(translated.columns, cte.columns);
+                    ctes.set(key, { name: cte.name, columns });
+                    const columnList = cte.columns ? `(${cte.columns.map(quoteIdent).join(', ')})` : '';
+                    parts.push(`${quoteIdent(cte.name)}${columnList} AS (${translated.sql})`);
+                }
+                withSql = `WITH ${query.with.recursive ? 'RECURSIVE ' : ''}${parts.join(', ')} `;
+            }
+            const body = this.body(query.body, outer);
+            let sql = withSql + body.sql;
+            if (query.orderBy && query.orderBy.length > 0) {
+                const scope = new Scope([{ columns: body.columns }], body.scope ?? outer);
+                sql += ` ORDER BY ${this.sortItems(query.orderBy, scope)}`;
+            }
+            if (query.limit) {
+                sql += ` LIMIT ${this.expr(query.limit, new Scope([], outer)).sql}`;
+            }
+            if (query.offset) {
+                sql += ` OFFSET ${this.expr(query.offset, new Scope([], outer)).sql}`;
+            }
+            return { sql, columns: body.columns };
+        } finally {
+            this.cteStack.pop();
+        }
+    }
+
+    private body(body: QueryBodyIR, outer?: Scope): TranslatedQuery & { scope?: Scope } {
+        switch (body.kind) {
+            case 'query': {
+                const inner = this.query(body, outer);
+                return { sql: `SELECT * FROM (${inner.sql})`, columns: inner.columns };
+            }
+            case 'select':
+                return this.select(body, outer);
+            case 'values': {
+                const names = (body.rows[0] ?? []).map((_, i) => `col${i + 1}`);
+                const scope = new Scope([], outer);
+                const rows = body.rows.map(row => row.map(e => this.expr(e, scope)));
+                const columns = names.map((name, i) => ({ name, type: rows[0][i].type }));
+                const values = rows.map(row => `(${row.map(v => v.sql).join(', ')})`).join(', ');
+                return {
+                    sql: `SELECT * FROM (VALUES ${values}) AS "__values"(${names.map(quoteIdent).join(', ')})`,
+                    columns,
+                };
+            }
+            case 'set_operation': {
+                const left = this.body(body.left, outer);
+                const right = this.body(body.right, outer);
+                const op = { union: 'UNION', intersect: 'INTERSECT', except: 'EXCEPT' }[body.op];
+                const byName = body.byName ? ' BY NAME' : '';
+                return {
+                    sql: `(${left.sql}) ${op}${body.all ? ' ALL' : ''}${byName} (${right.sql})`,
+                    columns: left.columns,
+                };
+            }
+        }
+    }
+
+    private select(select: SelectIR, outer?: Scope): TranslatedQuery & { scope: Scope } {
+        const relations: ScopeRelation[] = [];
+        const fromParts: string[] = [];
+        for (const relation of select.from) {
+            const translated = this.relation(relation, new Scope(relations.slice(), outer));
+            fromParts.push(translated.sql);
+            relations.push(...translated.scope);
+        }
+        const scope = new Scope(relations, outer);
+        const savedGrouping = this.groupingExprs;
+        this.groupingExprs = [];
+        try {
+            let groupSql = '';
+            if (select.groupBy) {
+                groupSql = this.groupBy(select.groupBy, scope);
+            }
+            const items: string[] = [];
+            const columns: ScopeColumn[] = [];
+            let columnsKnown = true;
+            for (const item of select.items) {
+                const translated = this.selectItem(item, scope);
+                items.push(translated.sql);
+                if (translated.columns) {
+                    columns.push(...translated.columns);
+                } else {
+                    columnsKnown = false;
+                }
+            }
+            let sql = `SELECT ${select.distinct ? 'DISTINCT ' : ''}${items.join(', ')}`;
+            if (fromParts.length > 0) {
+                sql += ` FROM ${fromParts.join(', ')}`;
+            }
+            // Clauses after SELECT may refer to select-list aliases, as in Spark.
+            const aliasScope = new Scope([{ columns: columnsKnown ? columns : undefined }], scope);
+            if (select.where) {
+                sql += ` WHERE ${this.expr(select.where, scope).sql}`;
+            }
+            sql += groupSql;
+            if (select.having) {
+                sql += ` HAVING ${this.expr(select.having, aliasScope).sql}`;
+            }
+            if (select.windows && select.windows.length > 0) {
+                sql += ` WINDOW ${select.windows.map(w => `${quoteIdent(w.name)} AS (${this.windowBody(w.spec, scope)})`).join(', ')}`;
+            }
+            if (select.qualify) {
+                sql += ` QUALIFY ${this.expr(select.qualify, aliasScope).sql}`;
+            }
+            return { sql, columns: columnsKnown ? columns : undefined, scope };
+        } finally {
+            this.groupingExprs = savedGrouping;
+        }
+    }
+
+    private groupBy(groupBy: GroupByIR, scope: Scope): string {
+        if (groupBy.all) {
+            return ' GROUP BY ALL';
+        }
+        const items = groupBy.items.map(item => {
+            switch (item.kind) {
+                case 'expr': {
+                    const sql = this.expr(item.expr, scope).sql;
+                    this.groupingExprs.push(sql);
+                    return sql;
+                }
+                case 'rollup':
+                case 'cube': {
+                    const exprs = item.exprs.map(e => this.expr(e, scope).sql);
+                    this.groupingExprs.push(...exprs);
+                    return `${item.kind.toUpperCase()} (${exprs.join(', ')})`;
+                }
+                case 'grouping_sets': {
+                    const sets = item.sets.map(set => `(${set.map(e => {
+                        const sql = this.expr(e, scope).sql;
+                        if (!this.groupingExprs.includes(sql)) {
+                            this.groupingExprs.push(sql);
+                        }
+                        return sql;
+                    }).join(', ')})`);
+                    return `GROUPING SETS (${sets.join(', ')})`;
+                }
+            }
+        });
+        return items.length > 0 ? ` GROUP BY ${items.join(', ')}` : '';
+    }
+
+    private selectItem(item: SelectItemIR, scope: Scope): { sql: string; columns?: ScopeColumn[] } {
+        if (item.kind === 'star') {
+            const qualifier = item.qualifier ? item.qualifier[item.qualifier.length - 1] : undefined;
+            let sql = qualifier ? `${quoteIdent(qualifier)}.*` : '*';
+            let columns = scope.allColumns(qualifier);
+            const excluded = [...(item.except ?? []), ...scope.hiddenColumns(qualifier)];
+            if (excluded.length > 0) {
+                sql += ` EXCLUDE (${excluded.map(quoteIdent).join(', ')})`;
+                const names = new Set(excluded.map(e => e.toLowerCase()));
+                columns = columns?.filter(c => !names.has(c.name.toLowerCase()));
+            }
+            return { sql, columns };
+        }
+        if (item.expr.kind === 'call' && sparkFunctions[item.expr.name.toLowerCase()]?.kind === 'generator') {
+            const names = item.aliases ?? (item.alias ? [item.alias] : undefined);
+            return this.generator(item.expr, names, scope);
+        }
+        const translated = this.expr(item.expr, scope);
+        const name = item.alias ?? autoName(item.expr);
+        return { sql: `${translated.sql} AS ${quoteIdent(name)}`, columns: [{ name, type: translated.type }] };
+    }
+
+    /** explode / posexplode / inline (and _outer): SELECT-list items built on DuckDB's unnest. */
+    private generator(call: CallExprIR, names: string[] | undefined, scope: Scope): { sql: string; columns: ScopeColumn[] } {
+        const name = call.name.toLowerCase();
+        if (call.args.length !== 1) {
+            throw new UnsupportedFeatureError(ErrorClass.unsupportedFunction, `${name}() takes exactly one argument.`, { span: call.span });
+        }
+        const arg = this.expr(call.args[0], scope);
+        const outer = name.endsWith('_outer');
+        const base = outer ? name.slice(0, -'_outer'.length) : name;
+        const nonEmpty = (list: string): string => (outer ? `CASE WHEN len(${list}) > 0 THEN ${list} ELSE [NULL] END` : list);
+        const items: string[] = [];
+        const columns: ScopeColumn[] = [];
+        const add = (sql: string, defaultName: string, type: DataType | undefined, index: number): void => {
+            const column = names?.[index] ?? defaultName;
+            items.push(`${sql} AS ${quoteIdent(column)}`);
+            columns.push({ name: column, type });
+        };
+        if (base === 'inline') {
+            const element = arg.type?.kind === 'array' ? arg.type.element : undefined;
+            if (element?.kind !== 'struct') {
+                throw new UnsupportedFeatureError(ErrorClass.unsupportedFeature, 'inline() needs an argument whose type is known to be ARRAY<STRUCT<...>>.', { span: call.span });
+            }
+            const list = `(${nonEmpty(arg.sql)})`;
+            element.fields.forEach((field, i) => {
+                add(`unnest(list_transform(${list}, lambda __s: struct_extract(__s, ${quoteString(field.name)})))`, field.name, field.type, i);
+            });
+            return { sql: items.join(', '), columns };
+        }
+        if (arg.type?.kind === 'map') {
+            const map = arg.sql;
+            const positions = base === 'posexplode' ? 1 : 0;
+            if (positions) {
+                add(`unnest(${nonEmpty(`CAST(range(cardinality(${map})) AS INTEGER[])`)})`, 'pos', T.int, 0);
+            }
+            add(`unnest(${nonEmpty(`map_keys(${map})`)})`, 'key', arg.type.key, positions);
+            add(`unnest(${nonEmpty(`map_values(${map})`)})`, 'value', arg.type.value, positions + 1);
+            return { sql: items.join(', '), columns };
+        }
+        const element = arg.type?.kind === 'array' ? arg.type.element : undefined;
+        if (base === 'posexplode') {
+            add(`unnest(${nonEmpty(`CAST(range(len(${arg.sql})) AS INTEGER[])`)})`, 'pos', T.int, 0);
+            add(`unnest(${nonEmpty(arg.sql)})`, 'col', element, 1);
+        } else {
+            add(`unnest(${nonEmpty(arg.sql)})`, 'col', element, 0);
+        }
+        return { sql: items.join(', '), columns };
+    }
+
+    // ---------------------------------------------------------------- relations
+
+    /** Translates one FROM item; `left` is the scope of the items to its left (for LATERAL). */
+    relation(relation: RelationIR, left: Scope): { sql: string; scope: ScopeRelation[] } {
+        switch (relation.kind) {
+            case 'table':
+                return this.tableRelation(relation);
+            case 'subquery': {
+                const translated = this.query(relation.query, relation.lateral ? left : left.parent);
+                const columns = renameColumns(translated.columns, relation.columnAliases);
+                const alias = relation.alias ?? `__subquery${++this.lambdaCounter}`;
+                return {
+                    sql: `${relation.lateral ? 'LATERAL ' : ''}(${translated.sql}) AS ${quoteIdent(alias)}${columnAliasList(relation.columnAliases)}`,
+                    scope: [{ alias: relation.alias, columns }],
+                };
+            }
+            case 'join': {
+                const leftPart = this.relation(relation.left, left);
+                const rightPart = this.relation(relation.right, new Scope([...left.relations, ...leftPart.scope], left.parent));
+                const scope = relation.joinType === 'semi' || relation.joinType === 'anti'
+                    ? leftPart.scope
+                    : [...leftPart.scope, ...rightPart.scope];
+                const rightSql = relation.right.kind === 'join' ? `(${rightPart.sql})` : rightPart.sql;
+                const natural = relation.natural ? 'NATURAL ' : '';
+                const kind = {
+                    inner: 'JOIN', left: 'LEFT JOIN', right: 'RIGHT JOIN', full: 'FULL JOIN',
+                    cross: 'CROSS JOIN', semi: 'SEMI JOIN', anti: 'ANTI JOIN',
+                }[relation.joinType];
+                let sql = `${leftPart.sql} ${natural}${kind} ${rightSql}`;
+                if (relation.on) {
+                    const onScope = new Scope([...leftPart.scope, ...rightPart.scope], left.parent);
+                    sql += ` ON ${this.expr(relation.on, onScope).sql}`;
+                } else if (relation.using && relation.using.length > 0) {
+                    sql += ` USING (${relation.using.map(quoteIdent).join(', ')})`;
+                } else if (relation.joinType !== 'cross' && !relation.natural) {
+                    sql += ' ON TRUE';
+                }
+                return { sql, scope };
+            }
+            case 'values': {
+                const scope = new Scope([], left.parent);
+                const rows = relation.rows.map(row => row.map(e => this.expr(e, scope)));
+                const names = relation.columnAliases ?? (rows[0] ?? []).map((_, i) => `col${i + 1}`);
+                const alias = relation.alias ?? '__values';
+                const values = rows.map(row => `(${row.map(v => v.sql).join(', ')})`).join(', ');
+                return {
+                    sql: `(VALUES ${values}) AS ${quoteIdent(alias)}(${names.map(quoteIdent).join(', ')})`,
+                    scope: [{ alias: relation.alias, columns: names.map((name, i) => ({ name, type: rows[0]?.[i]?.type })) }],
+                };
+            }
+            case 'table_function':
+                return this.tableFunction(relation.name, relation.args, relation.alias, relation.columnAliases, left, relation.span);
+            case 'lateral_view': {
+                const input = this.relation(relation.input, left);
+                const inner = new Scope([...left.relations, ...input.scope], left.parent);
+                const call = relation.outer && !relation.generator.name.toLowerCase().endsWith('_outer')
+                    ? { ...relation.generator, name: `${relation.generator.name}_outer` }
+                    : relation.generator;
+                const spec = sparkFunctions[call.name.toLowerCase()];
+                if (spec?.kind !== 'generator') {
+                    throw new UnsupportedFeatureError(ErrorClass.unsupportedFunction,
+                        `LATERAL VIEW needs a generator function (explode, posexplode, inline), not '${relation.generator.name}'.`, { span: relation.span });
+                }
+                const names = relation.columnAliases.length > 0 ? relation.columnAliases : undefined;
+                const generated = this.generator(call, names, inner);
+                const alias = relation.alias ?? `__lateral${++this.lambdaCounter}`;
+                return {
+                    sql: `${input.sql} CROSS JOIN LATERAL (SELECT ${generated.sql}) AS ${quoteIdent(alias)}`,
+                    scope: [...input.scope, { alias: relation.alias, columns: generated.columns }],
+                };
+            }
+            case 'pivot': {
+                const input = this.relation(relation.input, left);
+                const inner = new Scope(input.scope, left.parent);
+                const aggs = relation.aggregates.map(a => `${this.expr(a.expr, inner).sql}${a.alias ? ` AS ${quoteIdent(a.alias)}` : ''}`);
+                if (relation.columns.length !== 1) {
+                    throw new UnsupportedFeatureError(ErrorClass.unsupportedFeature, 'PIVOT on several columns is not supported.', { span: relation.span });
+                }
+                const column = this.expr(relation.columns[0], inner).sql;
+                const values = relation.values.map(v => {
+                    if (v.values.length !== 1) {
+                        throw new UnsupportedFeatureError(ErrorClass.unsupportedFeature, 'PIVOT values must be single expressions.', { span: relation.span });
+                    }
+                    const value = this.expr(v.values[0], inner).sql;
+                    return `${value}${v.alias ? ` AS ${quoteIdent(v.alias)}` : ''}`;
+                });
+                const alias = relation.alias ?? `__pivot${++this.lambdaCounter}`;
+                return {
+                    sql: `(SELECT * FROM ${input.sql} PIVOT (${aggs.join(', ')} FOR ${column} IN (${values.join(', ')}))) AS ${quoteIdent(alias)}`,
+                    scope: [{ alias: relation.alias }],
+                };
+            }
+            case 'unpivot': {
+                const input = this.relation(relation.input, left);
+                const columns = relation.columns.map(c => `${quoteIdent(c.column)}${c.alias ? ` AS ${quoteString(c.alias)}` : ''}`);
+                const alias = relation.alias ?? `__unpivot${++this.lambdaCounter}`;
+                const nulls = relation.includeNulls ? ' INCLUDE NULLS' : '';
+                return {
+                    sql: `(SELECT * FROM ${input.sql} UNPIVOT${nulls} (${quoteIdent(relation.valueColumn)} FOR ${quoteIdent(relation.nameColumn)} IN (${columns.join(', ')}))) AS ${quoteIdent(alias)}`,
+                    scope: [{ alias: relation.alias }],
+                };
+            }
+        }
+    }
+
+    private tableRelation(relation: TableRelationIR): { sql: string; scope: ScopeRelation[] } {
+        const source = relation.source;
+        let resolved: ResolvedRelation;
+        let defaultAlias: string;
+        if (source.kind === 'cte') {
+            const entry = this.findCte(source.name);
+            if (!entry) {
+                throw new UnsupportedFeatureError(ErrorClass.invalidPipeline, `Unknown common table expression '${source.name}'.`, { span: relation.span });
+            }
+            resolved = { sql: quoteIdent(entry.name), columns: entry.columns };
+            defaultAlias = entry.name;
+        } else {
+            resolved = this.env.resolveTable(relation, this);
+            defaultAlias = source.kind === 'dataset' || source.kind === 'catalog'
+                ? source.name[source.name.length - 1]
+                : source.kind === 'read_files' ? 'read_files' : `${source.which}_snapshot_version`;
+        }
+        const alias = relation.alias ?? defaultAlias;
+        const columns = renameColumns(resolved.columns, relation.columnAliases);
+        return {
+            sql: `${resolved.sql} AS ${quoteIdent(alias)}${columnAliasList(relation.columnAliases)}`,
+            scope: [{ alias, columns }],
+        };
+    }
+
+    private findCte(name: string): CteEntry | undefined {
+        for (let i = this.cteStack.length - 1; i >= 0; i--) {
+            const entry = this.cteStack[i].get(name.toLowerCase());
+            if (entry) {
+                return entry;
+            }
+        }
+        return undefined;
+    }
+
+    private tableFunction(name: string, args: ExprIR[], alias: string | undefined, columnAliases: string[] | undefined, left: Scope, span?: SourceSpan): { sql: string; scope: ScopeRelation[] } {
+        const lower = name.toLowerCase();
+        const scope = new Scope(left.relations, left.parent);
+        const effectiveAlias = alias ?? `__tvf${++this.lambdaCounter}`;
+        if (lower === 'range') {
+            const values = args.map(a => this.expr(a, scope).sql);
+            if (values.length < 1 || values.length > 3) {
+                throw new UnsupportedFeatureError(ErrorClass.unsupportedFunction, 'range() takes 1 to 3 arguments.', { span });
+            }
+            const rangeArgs = values.length === 1 ? `0, ${values[0]}` : values.join(', ');
+            const names = columnAliases ?? ['id'];
+            return {
+                sql: `(SELECT "range" AS ${quoteIdent(names[0])} FROM range(${rangeArgs})) AS ${quoteIdent(effectiveAlias)}`,
+                scope: [{ alias, columns: [{ name: names[0], type: T.bigint }] }],
+            };
+        }
+        const spec = sparkFunctions[lower];
+        if (spec?.kind === 'generator') {
+            const call: CallExprIR = { kind: 'call', name: lower, args, span };
+            const generated = this.generator(call, columnAliases, scope);
+            return {
+                sql: `LATERAL (SELECT ${generated.sql}) AS ${quoteIdent(effectiveAlias)}`,
+                scope: [{ alias, columns: generated.columns }],
+            };
+        }
+        throw new UnsupportedFeatureError(ErrorClass.unsupportedFunction, `The table-valued function '${name}' is not supported by the local engine.`, { span });
+    }
+
+    // ---------------------------------------------------------------- expressions
+
+    /** Translates an expression in a scope. */
+    expr(e: ExprIR, scope: Scope): Translated {
+        switch (e.kind) {
+            case 'literal':
+                return literal(e);
+            case 'interval':
+                return {
+                    sql: `(to_months(${e.months}) + to_days(${e.days}) + to_microseconds(${e.microseconds}))`,
+                    type: { kind: 'interval', range: e.months !== 0 ? 'year_month' : 'day_time' },
+                };
+            case 'column': {
+                const resolved = scope.resolve(e.parts);
+                return resolved ?? { sql: e.parts.map(quoteIdent).join('.') };
+            }
+            case 'call':
+                return this.call(e, scope);
+            case 'cast':
+                return castExpr(this.expr(e.expr, scope), e.type, e.try ?? false);
+            case 'case': {
+                const operand = e.operand ? this.expr(e.operand, scope) : undefined;
+                const branches = e.branches.map(b => ({ when: this.expr(b.when, scope), then: this.expr(b.then, scope) }));
+                const otherwise = e.else ? this.expr(e.else, scope) : undefined;
+                let sql = `CASE${operand ? ` ${operand.sql}` : ''}`;
+                for (const b of branches) {
+                    sql += ` WHEN ${b.when.sql} THEN ${b.then.sql}`;
+                }
+                if (otherwise) {
+                    sql += ` ELSE ${otherwise.sql}`;
+                }
+                const types = [...branches.map(b => b.then.type), otherwise?.type].filter((t): t is DataType => t !== undefined && t.kind !== 'void');
+                return { sql: `${sql} END`, type: commonType(types) };
+            }
+            case 'unary': {
+                const inner = this.expr(e.expr, scope);
+                switch (e.op) {
+                    case '-': return { sql: `(-${inner.sql})`, type: inner.type };
+                    case '+': return inner;
+                    case 'not': return { sql: `(NOT ${inner.sql})`, type: T.boolean };
+                    case '~': return { sql: `(~${inner.sql})`, type: inner.type };
+                }
+                break;
+            }
+            case 'binary':
+                return this.binary(e.op, this.expr(e.left, scope), this.expr(e.right, scope), e.left, e.right);
+            case 'in': {
+                const value = this.expr(e.expr, scope);
+                const list = e.list.map(v => coerceForComparison(value, this.expr(v, scope)));
+                return { sql: `(${value.sql} ${e.not ? 'NOT IN' : 'IN'} (${list.map(v => v.sql).join(', ')}))`, type: T.boolean };
+            }
+            case 'in_subquery': {
+                const values = e.exprs.map(v => this.expr(v, scope).sql);
+                const sub = this.query(e.query, scope);
+                const left = values.length === 1 ? values[0] : `(${values.join(', ')})`;
+                return { sql: `(${left} ${e.not ? 'NOT IN' : 'IN'} (${sub.sql}))`, type: T.boolean };
+            }
+            case 'between': {
+                const value = this.expr(e.expr, scope);
+                const low = coerceForComparison(value, this.expr(e.low, scope));
+                const high = coerceForComparison(value, this.expr(e.high, scope));
+                return { sql: `(${value.sql} ${e.not ? 'NOT BETWEEN' : 'BETWEEN'} ${low.sql} AND ${high.sql})`, type: T.boolean };
+            }
+            case 'like': {
+                const value = this.expr(e.expr, scope);
+                const escape = e.escape ?? '\\';
+                const parts = e.patterns.map(p => {
+                    const pattern = this.expr(p, scope).sql;
+                    if (e.op === 'rlike') {
+                        return `regexp_matches(${value.sql}, ${pattern})`;
+                    }
+                    // Spark's default LIKE escape character is the backslash; DuckDB has none unless told.
+                    return `(${value.sql} ${e.op === 'ilike' ? 'ILIKE' : 'LIKE'} ${pattern} ESCAPE ${quoteString(escape)})`;
+                });
+                const joined = parts.length === 1 ? parts[0] : `(${parts.join(e.quantifier === 'all' ? ' AND ' : ' OR ')})`;
+                return { sql: e.not ? `(NOT ${joined})` : joined, type: T.boolean };
+            }
+            case 'is_null': {
+                const inner = this.expr(e.expr, scope);
+                return { sql: `(${inner.sql} IS ${e.not ? 'NOT ' : ''}NULL)`, type: T.boolean };
+            }
+            case 'is_bool': {
+                const inner = this.expr(e.expr, scope);
+                const value = e.value === null ? 'NULL' : e.value ? 'TRUE' : 'FALSE';
+                const test = e.value === null ? `(${inner.sql} IS NULL)` : `(${inner.sql} IS ${value})`;
+                return { sql: e.not ? `(NOT ${test})` : test, type: T.boolean };
+            }
+            case 'is_distinct_from': {
+                const left = this.expr(e.left, scope);
+                const right = coerceForComparison(left, this.expr(e.right, scope));
+                return { sql: `(${left.sql} IS ${e.not ? 'NOT ' : ''}DISTINCT FROM ${right.sql})`, type: T.boolean };
+            }
+            case 'lambda':
+                throw new UnsupportedFeatureError(ErrorClass.unsupportedFeature, 'A lambda function is only allowed as an argument of a higher-order function.', { span: e.span });
+            case 'struct': {
+                const fields = e.fields.map(f => ({ name: f.name, value: this.expr(f.value, scope) }));
+                return {
+                    sql: `struct_pack(${fields.map(f => `${quoteIdent(f.name)} := ${f.value.sql}`).join(', ')})`,
+                    type: fields.every(f => f.value.type) ? T.struct(fields.map(f => ({ name: f.name, type: f.value.type! }))) : undefined,
+                };
+            }
+            case 'array': {
+                const elements = e.elements.map(x => this.expr(x, scope));
+                const element = commonType(elements.map(x => x.type).filter((t): t is DataType => t !== undefined && t.kind !== 'void'));
+                return { sql: `[${elements.map(x => x.sql).join(', ')}]`, type: T.array(element ?? T.void) };
+            }
+            case 'map': {
+                if (e.entries.length === 0) {
+                    return { sql: 'MAP {}' };
+                }
+                const keys = e.entries.map(x => this.expr(x.key, scope));
+                const values = e.entries.map(x => this.expr(x.value, scope));
+                return {
+                    sql: `map([${keys.map(k => k.sql).join(', ')}], [${values.map(v => v.sql).join(', ')}])`,
+                    type: keys[0].type && values[0].type ? T.map(keys[0].type, values[0].type) : undefined,
+                };
+            }
+            case 'field':
+                return fieldAccess(this.expr(e.expr, scope), e.field);
+            case 'subscript': {
+                const base = this.expr(e.expr, scope);
+                const index = this.expr(e.index, scope);
+                if (base.type?.kind === 'map') {
+                    return { sql: `map_extract_value(${base.sql}, ${index.sql})`, type: base.type.value };
+                }
+                if (base.type?.kind === 'struct' && e.index.kind === 'literal' && typeof e.index.value === 'string') {
+                    return fieldAccess(base, e.index.value);
+                }
+                if (base.type?.kind === 'array' || isIntegral(index.type)) {
+                    return { sql: `__psql_at0(${base.sql}, ${index.sql})`, type: base.type?.kind === 'array' ? base.type.element : undefined };
+                }
+                return { sql: `(${base.sql})[${index.sql}]` };
+            }
+            case 'json_path': {
+                const base = this.expr(e.expr, scope);
+                let path = '$';
+                for (const step of e.path) {
+                    if (step.kind === 'field') {
+                        path += /^[A-Za-z_][A-Za-z0-9_]*$/.test(step.name) ? `.${step.name}` : `."${step.name.replace(/"/g, '\\"')}"`;
+                    } else if (step.kind === 'index') {
+                        path += `[${step.index}]`;
+                    } else {
+                        throw new UnsupportedFeatureError(ErrorClass.unsupportedFeature, 'The JSON path wildcard [*] is not supported by the local engine.', { span: e.span });
+                    }
+                }
+                return { sql: `__psql_json_get(${base.sql}, ${quoteString(path)})`, type: T.string };
+            }
+            case 'subquery': {
+                const sub = this.query(e.query, scope);
+                return { sql: `(${sub.sql})`, type: sub.columns?.[0]?.type };
+            }
+            case 'exists': {
+                const sub = this.query(e.query, scope);
+                return { sql: `(${e.not ? 'NOT ' : ''}EXISTS (${sub.sql}))`, type: T.boolean };
+            }
+            case 'parameter': {
+                const value = Object.entries(this.env.conf ?? {}).find(([k]) => k.toLowerCase() === e.name.toLowerCase())?.[1];
+                if (value === undefined) {
+                    throw new UnsupportedFeatureError('UNBOUND_SQL_PARAMETER', `The parameter '${e.name}' has no value: set it in the pipeline configuration.`, { span: e.span });
+                }
+                const text: Translated = { sql: quoteString(value), type: T.string };
+                return e.type ? castExpr(text, e.type, false) : text;
+            }
+            case 'snapshot_version': {
+                const relation: TableRelationIR = { kind: 'table', source: { kind: 'snapshot_version', which: e.which }, streaming: false, span: e.span };
+                const resolved = this.env.resolveTable(relation, this);
+                return { sql: `(SELECT * FROM ${resolved.sql} AS "__v")`, type: resolved.columns?.[0]?.type };
+            }
+        }
+        throw new UnsupportedFeatureError(ErrorClass.unsupportedFeature, `Unsupported expression kind '${(e as { kind: string }).kind}'.`);
+    }
+
+    private binary(op: string, left: Translated, right: Translated, leftIR: ExprIR, rightIR: ExprIR): Translated {
+        switch (op) {
+            case 'and':
+            case 'or':
+                return { sql: `(${left.sql} ${op.toUpperCase()} ${right.sql})`, type: T.boolean };
+            case '=':
+            case '<>':
+            case '<':
+            case '<=':
+            case '>':
+            case '>=': {
+                const [l, r] = coerceBoth(left, right);
+                return { sql: `(${l.sql} ${op} ${r.sql})`, type: T.boolean };
+            }
+            case '<=>': {
+                const [l, r] = coerceBoth(left, right);
+                return { sql: `(${l.sql} IS NOT DISTINCT FROM ${r.sql})`, type: T.boolean };
+            }
+            case '||':
+                return { sql: `(${left.sql} || ${right.sql})`, type: left.type?.kind === 'array' ? left.type : T.string };
+            case '+':
+            case '-':
+                // Spark keeps DATE ± an interval of whole days/months a DATE (DuckDB returns a TIMESTAMP).
+                if (left.type?.kind === 'date' && rightIR.kind === 'interval' && rightIR.microseconds === 0) {
+                    return { sql: `CAST((${left.sql} ${op} ${right.sql}) AS DATE)`, type: T.date };
+                }
+                return { sql: `(${left.sql} ${op} ${right.sql})`, type: arithmeticType(op, left.type, right.type) };
+            case '*':
+                return { sql: `(${left.sql} ${op} ${right.sql})`, type: arithmeticType(op, left.type, right.type) };
+            case '/': {
+                const type = divisionType(left.type, right.type, leftIR, rightIR);
+                const sql = `__psql_div(${left.sql}, ${right.sql})`;
+                return type?.kind === 'decimal' ? { sql: `CAST(${sql} AS ${toDuckType(type)})`, type } : { sql, type: T.double };
+            }
+            case '%':
+                return { sql: `__psql_mod(${left.sql}, ${right.sql})`, type: arithmeticType('%', left.type, right.type) };
+            case 'div':
+                return { sql: `__psql_intdiv(${left.sql}, ${right.sql})`, type: T.bigint };
+            case '&':
+            case '|':
+                return { sql: `(${left.sql} ${op} ${right.sql})`, type: left.type };
+            case '^':
+                return { sql: `xor(${left.sql}, ${right.sql})`, type: left.type };
+        }
+        throw new UnsupportedFeatureError(ErrorClass.unsupportedFeature, `Unsupported operator '${op}'.`);
+    }
+
+    private call(call: CallExprIR, scope: Scope): Translated {
+        const name = call.name.toLowerCase();
+        if (name === 'struct') {
+            const fields = call.args.map((arg, i) => ({ name: autoFieldName(arg, i), value: this.expr(arg, scope) }));
+            return {
+                sql: `struct_pack(${fields.map(f => `${quoteIdent(f.name)} := ${f.value.sql}`).join(', ')})`,
+                type: fields.every(f => f.value.type) ? T.struct(fields.map(f => ({ name: f.name, type: f.value.type! }))) : undefined,
+            };
+        }
+        if (name === 'grouping_id') {
+            const args = call.args.length > 0 ? call.args.map(a => this.expr(a, scope).sql) : this.groupingExprs;
+            if (args.length === 0) {
+                throw new UnsupportedFeatureError(ErrorClass.unsupportedFunction, 'grouping_id() is only valid with GROUP BY.', { span: call.span });
+            }
+            return { sql: `CAST(grouping(${args.join(', ')}) AS BIGINT)`, type: T.bigint };
+        }
+        if (name === 'typeof') {
+            const arg = this.expr(call.args[0], scope);
+            if (!arg.type) {
+                throw new UnsupportedFeatureError(ErrorClass.unsupportedFunction, 'typeof() needs an argument whose type the local engine can infer.', { span: call.span });
+            }
+            return { sql: quoteString(formatType(arg.type).toLowerCase()), type: T.string };
+        }
+        const spec = sparkFunctions[name];
+        if (!spec) {
+            throw unknownFunctionError(call);
+        }
+        if (spec.kind === 'generator') {
+            throw new UnsupportedFeatureError(ErrorClass.unsupportedFeature,
+                `The generator '${name}' is only supported as a whole SELECT item, in LATERAL VIEW or in FROM.`, { span: call.span });
+        }
+        const argCount = call.args.length;
+        if (argCount < spec.min || argCount > spec.max) {
+            const expected = spec.min === spec.max ? `${spec.min}` : spec.max === Number.POSITIVE_INFINITY ? `at least ${spec.min}` : `${spec.min} to ${spec.max}`;
+            throw new UnsupportedFeatureError('WRONG_NUM_ARGS.WITHOUT_SUGGESTION',
+                `The function '${name}' requires ${expected} argument(s), but ${argCount} were given.`, { span: call.span });
+        }
+        if (call.namedArgs && call.namedArgs.length > 0) {
+            throw new UnsupportedFeatureError(ErrorClass.unsupportedFeature, `Named arguments are not supported for '${name}'.`, { span: call.span });
+        }
+        const args = this.callArgs(call, spec, scope);
+        const ctx = this.callContext(call, args);
+        const argTypes = args.map(a => a.type);
+        let type = resultType(spec, argTypes);
+        if (name === 'named_struct' && args.length % 2 === 0) {
+            const fields = [];
+            for (let i = 0; i < args.length; i += 2) {
+                fields.push({ name: ctx.stringArg(i) ?? `col${i / 2 + 1}`, type: args[i + 1].type });
+            }
+            type = fields.every(f => f.type) ? T.struct(fields.map(f => ({ name: f.name, type: f.type! }))) : undefined;
+        }
+        if (spec.kind === 'scalar') {
+            if (call.over || call.distinct || call.filter) {
+                throw new UnsupportedFeatureError(ErrorClass.unsupportedFeature,
+                    `'${name}' is not an aggregate or window function; OVER, DISTINCT and FILTER do not apply.`, { span: call.span });
+            }
+            const sql = typeof spec.sql === 'function' ? spec.sql(ctx) : fillTemplate(spec.sql ?? '', args);
+            return { sql, type };
+        }
+        if (spec.kind === 'window') {
+            if (!call.over) {
+                throw new UnsupportedFeatureError('WINDOW_FUNCTION_WITHOUT_OVER_CLAUSE', `The window function '${name}' requires an OVER clause.`, { span: call.span });
+            }
+            let sql = typeof spec.sql === 'function' ? spec.sql(ctx) : fillTemplate(spec.sql ?? '', args);
+            if (call.ignoreNulls) {
+                sql = sql.replace(/\)$/, ' IGNORE NULLS)');
+            }
+            return { sql: `${sql} OVER ${this.window(call.over, scope)}`, type };
+        }
+        return { sql: this.aggregate(call, spec, args, scope), type };
+    }
+
+    private callArgs(call: CallExprIR, spec: FunctionSpec, scope: Scope): Translated[] {
+        const args: (Translated | undefined)[] = call.args.map(a => (a.kind === 'lambda' ? undefined : this.expr(a, scope)));
+        if (call.args.some(a => a.kind === 'lambda')) {
+            const paramTypes = spec.lambdaParams?.(args.map(a => a?.type)) ?? [];
+            call.args.forEach((arg, i) => {
+                if (arg.kind === 'lambda') {
+                    const bindings = new Map<string, Translated>();
+                    const names = arg.params.map((param, j) => {
+                        const sqlName = `__l${++this.lambdaCounter}`;
+                        // Spark's index argument is 0-based, DuckDB's is 1-based.
+                        const sql = spec.indexParam && j === 1 ? `(${sqlName} - 1)` : sqlName;
+                        bindings.set(param.toLowerCase(), { sql, type: paramTypes[j] });
+                        return sqlName;
+                    });
+                    const body = this.expr(arg.body, new Scope([], scope, bindings));
+                    args[i] = { sql: `lambda ${names.join(', ')}: ${body.sql}`, type: body.type };
+                }
+            });
+        }
+        return args as Translated[];
+    }
+
+    private callContext(call: CallExprIR, args: Translated[]): CallContext {
+        const literalAt = (i: number): LiteralExprIR | undefined => {
+            const arg = call.args[i];
+            return arg?.kind === 'literal' ? arg : undefined;
+        };
+        return {
+            call,
+            args,
+            now: this.env.now,
+            stringArg: i => {
+                const lit = literalAt(i);
+                return lit && typeof lit.value === 'string' && (lit.type.kind === 'string' || lit.type.kind === 'varchar' || lit.type.kind === 'char') ? lit.value : undefined;
+            },
+            literalArg: i => literalAt(i)?.value,
+            unsupported: reason => {
+                throw new UnsupportedFeatureError(ErrorClass.unsupportedFunction, `The Spark function '${call.name}' is not supported here: ${reason}.`, { span: call.span });
+            },
+        };
+    }
+
+    private aggregate(call: CallExprIR, spec: FunctionSpec, args: Translated[], scope: Scope): string {
+        const agg = spec.agg!;
+        const name = call.name.toLowerCase();
+        let fn = agg.fn;
+        let argSql = call.star ? '*' : agg.args ? fillTemplate(agg.args, args) : args.map(a => a.sql).join(', ');
+        const filters: string[] = [];
+        if (agg.filter) {
+            filters.push(fillTemplate(agg.filter, args));
+        }
+        if (call.filter) {
+            filters.push(this.expr(call.filter, scope).sql);
+        }
+        const ignoreNulls = call.ignoreNulls || ((name === 'first' || name === 'last' || name === 'first_value' || name === 'last_value' || name === 'any_value') && call.args[1]?.kind === 'literal' && call.args[1].value === true);
+        let inside = '';
+        if (ignoreNulls) {
+            if (call.over && (fn === 'first' || fn === 'last')) {
+                fn = fn === 'first' ? 'first_value' : 'last_value';
+                inside = ' IGNORE NULLS';
+            } else {
+                filters.push(`${args[0].sql} IS NOT NULL`);
+            }
+        }
+        if (call.distinct && call.args.length > 1 && name === 'count') {
+            // count(DISTINCT a, b) counts distinct tuples with no NULL member.
+            argSql = `struct_pack(${args.map((a, i) => `"c${i}" := ${a.sql}`).join(', ')})`;
+            filters.push(...args.map(a => `${a.sql} IS NOT NULL`));
+        }
+        if (call.withinGroup && call.withinGroup.length > 0) {
+            if (name === 'percentile_cont' || name === 'percentile_disc') {
+                const sort = call.withinGroup[0];
+                const fraction = args[0].sql;
+                const value = this.expr(sort.expr, scope).sql;
+                argSql = `${value}, ${sort.direction === 'desc' ? `1 - (${fraction})` : fraction}`;
+            } else {
+                argSql += ` ORDER BY ${this.sortItems(call.withinGroup, scope)}`;
+            }
+        }
+        const distinct = call.distinct || agg.distinct ? 'DISTINCT ' : '';
+        let sql = `${fn}(${distinct}${argSql}${inside})`;
+        if (filters.length > 0) {
+            sql += ` FILTER (WHERE ${filters.map(f => `(${f})`).join(' AND ')})`;
+        }
+        if (call.over) {
+            sql += ` OVER ${this.window(call.over, scope)}`;
+        }
+        if (name === 'sum' && isIntegral(args[0]?.type)) {
+            // DuckDB sums integers into HUGEINT; Spark's sum of integers is BIGINT.
+            sql = `CAST(${sql} AS BIGINT)`;
+        }
+        return agg.wrap ? agg.wrap.replace('$agg', sql) : sql;
+    }
+
+    private window(spec: WindowSpecIR, scope: Scope): string {
+        if (spec.ref && spec.partitionBy.length === 0 && spec.orderBy.length === 0 && !spec.frame) {
+            return quoteIdent(spec.ref);
+        }
+        return `(${this.windowBody(spec, scope)})`;
+    }
+
+    private windowBody(spec: WindowSpecIR, scope: Scope): string {
+        const parts: string[] = [];
+        if (spec.ref) {
+            parts.push(quoteIdent(spec.ref));
+        }
+        if (spec.partitionBy.length > 0) {
+            parts.push(`PARTITION BY ${spec.partitionBy.map(e => this.expr(e, scope).sql).join(', ')}`);
+        }
+        if (spec.orderBy.length > 0) {
+            parts.push(`ORDER BY ${this.sortItems(spec.orderBy, scope)}`);
+        }
+        if (spec.frame) {
+            parts.push(this.frame(spec.frame, scope));
+        }
+        return parts.join(' ');
+    }
+
+    private frame(frame: WindowFrameIR, scope: Scope): string {
+        const bound = (b: FrameBoundIR): string => {
+            switch (b.kind) {
+                case 'unbounded_preceding': return 'UNBOUNDED PRECEDING';
+                case 'unbounded_following': return 'UNBOUNDED FOLLOWING';
+                case 'current_row': return 'CURRENT ROW';
+                case 'preceding': return `${this.expr(b.offset, scope).sql} PRECEDING`;
+                case 'following': return `${this.expr(b.offset, scope).sql} FOLLOWING`;
+            }
+        };
+        return `${frame.unit.toUpperCase()} BETWEEN ${bound(frame.start)} AND ${bound(frame.end ?? { kind: 'current_row' })}`;
+    }
+
+    /** ORDER BY items with Spark's null ordering made explicit (NULLS FIRST for ASC, LAST for DESC). */
+    sortItems(items: SortItemIR[], scope: Scope): string {
+        return items.map(item => {
+            const direction = item.direction ?? 'asc';
+            const nulls = item.nulls ?? (direction === 'asc' ? 'first' : 'last');
+            return `${this.expr(item.expr, scope).sql} ${direction.toUpperCase()} NULLS ${nulls.toUpperCase()}`;
+        }).join(', ');
+    }
+}
+
+// ---------------------------------------------------------------- helpers
+
+function renameColumns(columns: ScopeColumn[] | undefined, aliases: string[] | undefined): ScopeColumn[] | undefined {
+    if (!aliases || aliases.length === 0 || !columns) {
+        return columns && aliases && aliases.length > 0 ? undefined : columns;
+    }
+    return columns.map((c, i) => ({ name: aliases[i] ?? c.name, type: c.type }));
+}
+
+function columnAliasList(aliases: string[] | undefined): string {
+    return aliases && aliases.length > 0 ? `(${aliases.map(quoteIdent).join(', ')})` : '';
+}
+
+/** DuckDB SQL for a typed Spark literal. */
+function literal(e: LiteralExprIR): Translated {
+    const type = e.type;
+    if (e.value === null) {
+        return type.kind === 'void' ? { sql: 'NULL', type } : { sql: `CAST(NULL AS ${toDuckType(type)})`, type };
+    }
+    switch (type.kind) {
+        case 'boolean':
+            return { sql: e.value === true || String(e.value).toLowerCase() === 'true' ? 'TRUE' : 'FALSE', type };
+        case 'int': {
+            // Bare digits: DuckDB types them INTEGER (BIGINT when larger), as Spark does, and a bare
+            // integer in ORDER BY / GROUP BY stays a column position in both.
+            const text = numberText(e.value);
+            return { sql: text.startsWith('-') ? `(${text})` : text.replace(/^\+/, ''), type };
+        }
+        case 'tinyint':
+        case 'smallint':
+        case 'bigint':
+        case 'float':
+        case 'double':
+            return { sql: `CAST(${quoteString(String(e.value))} AS ${toDuckType(type)})`, type };
+        case 'decimal':
+            return { sql: `CAST(${quoteString(String(e.value))} AS ${toDuckType(type)})`, type };
+        case 'string':
+        case 'char':
+        case 'varchar':
+            return { sql: quoteString(String(e.value)), type: T.string };
+        case 'date':
+            return { sql: `DATE ${quoteString(String(e.value))}`, type };
+        case 'timestamp':
+        case 'timestamp_ntz':
+            return { sql: `TIMESTAMP ${quoteString(String(e.value))}`, type };
+        case 'binary':
+            return { sql: `unhex(${quoteString(String(e.value))})`, type };
+        default:
+            return { sql: `CAST(${quoteString(String(e.value))} AS ${toDuckType(type)})`, type };
+    }
+}
+
+function numberText(value: string | number | boolean): string {
+    const text = String(value);
+    if (!/^[+-]?\d+$/.test(text)) {
+        throw new UnsupportedFeatureError(ErrorClass.invalidPipeline, `Invalid integer literal '${text}'.`);
+    }
+    return text;
+}
+
+/** Spark's CAST with the semantics that differ from DuckDB made explicit. */
+export function castExpr(inner: Translated, target: DataType, tryCast: boolean): Translated {
+    const duck = toDuckType(target);
+    const cast = tryCast ? 'TRY_CAST' : 'CAST';
+    if (isIntegral(target) && inner.type && ['float', 'double', 'decimal'].includes(inner.type.kind)) {
+        // Spark truncates toward zero; DuckDB rounds.
+        return { sql: `${cast}(trunc(${inner.sql}) AS ${duck})`, type: target };
+    }
+    if (isIntegral(target) && isString(inner.type)) {
+        if (tryCast) {
+            return { sql: `CASE WHEN regexp_matches(trim(${inner.sql}), '^[+-]?[0-9]+$') THEN TRY_CAST(trim(${inner.sql}) AS ${duck}) END`, type: target };
+        }
+        return { sql: `CAST(__psql_str_to_bigint(${inner.sql}) AS ${duck})`, type: target };
+    }
+    return { sql: `${cast}(${inner.sql} AS ${duck})`, type: target };
+}
+
+/** Spark casts a string compared with a number / date / timestamp to that type. */
+function coerceForComparison(reference: Translated, other: Translated): Translated {
+    if (isString(other.type) && reference.type && (isNumeric(reference.type) || reference.type.kind === 'date' || reference.type.kind === 'timestamp' || reference.type.kind === 'boolean')) {
+        return castExpr(other, reference.type.kind === 'int' || reference.type.kind === 'tinyint' || reference.type.kind === 'smallint' ? T.bigint : reference.type, false);
+    }
+    return other;
+}
+
+function coerceBoth(left: Translated, right: Translated): [Translated, Translated] {
+    return [coerceForComparison(right, left), coerceForComparison(left, right)];
+}
+
+function commonType(types: DataType[]): DataType | undefined {
+    if (types.length === 0) {
+        return undefined;
+    }
+    return types.reduce((a, b) => (isNumeric(a) && isNumeric(b) ? widerNumeric(a, b) : a));
+}
+
+function arithmeticType(op: string, left: DataType | undefined, right: DataType | undefined): DataType | undefined {
+    if (!left || !right) {
+        return left ?? right;
+    }
+    if (left.kind === 'date' && isIntegral(right)) {
+        return T.date;
+    }
+    if ((left.kind === 'date' || left.kind === 'timestamp') && right.kind === 'interval') {
+        return left.kind === 'date' && op !== '*' ? T.timestamp : left;
+    }
+    if (isNumeric(left) && isNumeric(right)) {
+        if (left.kind === 'decimal' || right.kind === 'decimal') {
+            const l = asDecimal(left);
+            const r = asDecimal(right);
+            if (l && r) {
+                if (op === '*') {
+                    return boundedDecimal(l.precision + r.precision + 1, l.scale + r.scale);
+                }
+                const scale = Math.max(l.scale, r.scale);
+                return boundedDecimal(Math.max(l.precision - l.scale, r.precision - r.scale) + scale + 1, scale);
+            }
+        }
+        return widerNumeric(left, right);
+    }
+    return left;
+}
+
+/** Spark's decimal type of an integral type (or of an integer literal: just its digits). */
+function asDecimal(type: DataType, literalValue?: string): { precision: number; scale: number } | undefined {
+    switch (type.kind) {
+        case 'decimal': return { precision: type.precision, scale: type.scale };
+        case 'tinyint': return { precision: 3, scale: 0 };
+        case 'smallint': return { precision: 5, scale: 0 };
+        case 'int': return literalValue !== undefined ? { precision: Math.max(1, literalValue.replace(/^[+-]/, '').length), scale: 0 } : { precision: 10, scale: 0 };
+        case 'bigint': return { precision: 20, scale: 0 };
+        default: return undefined;
+    }
+}
+
+/** Spark's DecimalType.adjustPrecisionScale (allowPrecisionLoss = true). */
+function boundedDecimal(precision: number, scale: number): DataType {
+    if (precision <= 38) {
+        return T.decimal(precision, scale);
+    }
+    const intDigits = precision - scale;
+    const minScale = Math.min(scale, 6);
+    const adjustedScale = Math.max(38 - intDigits, minScale);
+    return T.decimal(38, adjustedScale);
+}
+
+/** Result type of `/`: double, or Spark's decimal division type when both sides are exact numbers. */
+function divisionType(left: DataType | undefined, right: DataType | undefined, leftIR: ExprIR, rightIR: ExprIR): DataType | undefined {
+    if (!left || !right || !(left.kind === 'decimal' || right.kind === 'decimal')) {
+        return T.double;
+    }
+    const literalText = (e: ExprIR): string | undefined => (e.kind === 'literal' && e.type.kind === 'int' && e.value !== null ? String(e.value) : undefined);
+    const l = asDecimal(left, literalText(leftIR));
+    const r = asDecimal(right, literalText(rightIR));
+    if (!l || !r) {
+        return T.double;
+    }
+    const scale = Math.max(6, l.scale + r.precision + 1);
+    const precision = l.precision - l.scale + r.scale + scale;
+    return boundedDecimal(precision, scale);
+}
+
+/** Field name Spark gives `struct(expr)`: the column name for a column reference, else colN. */
+function autoFieldName(e: ExprIR, index: number): string {
+    if (e.kind === 'column') {
+        return e.parts[e.parts.length - 1];
+    }
+    if (e.kind === 'field') {
+        return e.field;
+    }
+    return `col${index + 1}`;
+}
+
+/** The column name Spark gives an unaliased SELECT expression (close to Spark's toPrettySQL). */
+export function autoName(e: ExprIR): string {
+    switch (e.kind) {
+        case 'column': return e.parts[e.parts.length - 1];
+        case 'field': return e.field;
+        case 'literal': return e.value === null ? 'NULL' : String(e.value);
+        case 'call': {
+            if (e.star) {
+                return `${e.name}(1)`;
+            }
+            return `${e.name}(${e.distinct ? 'DISTINCT ' : ''}${e.args.map(autoName).join(', ')})`;
+        }
+        case 'cast': return `CAST(${autoName(e.expr)} AS ${formatType(e.type)})`;
+        case 'binary': return `(${autoName(e.left)} ${e.op === 'and' || e.op === 'or' ? e.op.toUpperCase() : e.op} ${autoName(e.right)})`;
+        case 'unary': return e.op === 'not' ? `(NOT ${autoName(e.expr)})` : `(${e.op} ${autoName(e.expr)})`;
+        case 'is_null': return `(${autoName(e.expr)} IS ${e.not ? 'NOT ' : ''}NULL)`;
+        case 'subscript': return `${autoName(e.expr)}[${autoName(e.index)}]`;
+        case 'json_path': return e.path.map(p => (p.kind === 'field' ? p.name : p.kind === 'index' ? `[${p.index}]` : '[*]')).join('.');
+        case 'struct': return `struct(${e.fields.map(f => f.name).join(', ')})`;
+        case 'array': return `array(${e.elements.map(autoName).join(', ')})`;
+        case 'case': return 'CASE WHEN ... END';
+        default: return e.kind;
+    }
+}

@@ -1,0 +1,289 @@
+// All pipeline state in ONE DuckDB database file (`<stateDir>/state.duckdb`): dataset tables
+// (schema `ds`), AUTO CDC state and event logs (`cdc`), snapshot state (`snap`), REPLACE USING
+// state (`rep`), and the bookkeeping tables of schema `meta` — streaming checkpoints (files and
+// dataset rows already read per flow), ONCE markers, flow signatures, the last update's metrics.
+// Because everything is in one database, one transaction makes an update atomic: a failure or a
+// killed process leaves the last committed state, which the next run starts from.
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { Database } from '../db/database.js';
+import { ErrorClass, StateError } from '../errors.js';
+import { quoteIdent, quoteQualified, quoteString } from '../sql/quote.js';
+import type { SampleFile } from '../catalog/sample-catalog.js';
+
+/** Version of the state layout; a different value in an existing file is refused. */
+export const STATE_FORMAT_VERSION = '1';
+
+/** The file name of the state database inside the state folder. */
+export const STATE_FILE = 'state.duckdb';
+
+/** What the state remembers about a materialized dataset. */
+export interface DatasetState {
+    kind: string;
+    /** True when every write so far was an append (streaming reads of it are allowed). */
+    appendOnly: boolean;
+    /** Next value of the hidden row id of append-only tables. */
+    nextRowId: bigint;
+}
+
+/** What the state remembers about a flow. */
+export interface FlowState {
+    target: string;
+    kind: string;
+    /** A digest of the flow definition parts that make its state incompatible when changed. */
+    signature: string;
+    onceDone: boolean;
+    /** Next arrival number for change events (AUTO CDC tie-breaking by arrival order). */
+    nextArrival: bigint;
+}
+
+/**
+ * Operations on one state file within this process, queued. DuckDB's file lock keeps other
+ * processes out, but two databases opened on the same file inside one process would both write it
+ * (and corrupt its write-ahead log), so runs, previews and queries on one state take turns.
+ */
+const queues = new Map<string, Promise<void>>();
+
+async function acquire(file: string): Promise<() => void> {
+    const previous = queues.get(file) ?? Promise.resolve();
+    let release!: () => void;
+    const current = new Promise<void>(resolve => {
+        release = resolve;
+    });
+    const tail = previous.then(() => current);
+    queues.set(file, tail);
+    await previous;
+    return () => {
+        release();
+        if (queues.get(file) === tail) {
+            queues.delete(file);
+        }
+    };
+}
+
+/** Access to the state database. */
+export class StateStore {
+    private inTransaction = false;
+    /** `schema.table` of every table, loaded on demand and dropped on any catalog change. */
+    private tables?: Map<string, 'table' | 'view'>;
+
+    private constructor(readonly db: Database, readonly file: string, private readonly release: () => void) {
+        db.onCatalogChange = () => {
+            this.tables = undefined;
+        };
+    }
+
+    /** Opens (creating if needed) the state in `stateDir` and checks its format; waits for other users in this process. */
+    static async open(stateDir: string): Promise<StateStore> {
+        fs.mkdirSync(stateDir, { recursive: true });
+        const file = path.resolve(stateDir, STATE_FILE);
+        const release = await acquire(file);
+        let db: Database;
+        try {
+            db = await Database.open(file);
+        } catch (error) {
+            release();
+            throw error;
+        }
+        const store = new StateStore(db, file, release);
+        try {
+            await store.init();
+        } catch (error) {
+            store.close();
+            throw error;
+        }
+        return store;
+    }
+
+    private async init(): Promise<void> {
+        await this.db.run([
+            ...['meta', 'ds', 'cdc', 'snap', 'rep'].map(schema => `CREATE SCHEMA IF NOT EXISTS ${quoteIdent(schema)}`),
+            'CREATE TABLE IF NOT EXISTS meta.info (key VARCHAR, value VARCHAR)',
+            'CREATE TABLE IF NOT EXISTS meta.datasets (name VARCHAR, kind VARCHAR, append_only BOOLEAN, next_rowid BIGINT)',
+            'CREATE TABLE IF NOT EXISTS meta.flows (name VARCHAR, target VARCHAR, kind VARCHAR, signature VARCHAR, once_done BOOLEAN, next_arrival BIGINT)',
+            'CREATE TABLE IF NOT EXISTS meta.files_read (flow VARCHAR, source VARCHAR, path VARCHAR, size BIGINT, mtime_ms DOUBLE)',
+            'CREATE TABLE IF NOT EXISTS meta.dataset_reads (flow VARCHAR, dataset VARCHAR, position BIGINT)',
+            'CREATE TABLE IF NOT EXISTS meta.updates (id BIGINT, started VARCHAR, finished VARCHAR, full_refresh BOOLEAN, metrics VARCHAR)',
+        ].join(';\n'));
+        const version = await this.db.scalar('SELECT value FROM meta.info WHERE key = \'format\'');
+        if (version === undefined) {
+            await this.db.run(`INSERT INTO meta.info VALUES ('format', ${quoteString(STATE_FORMAT_VERSION)})`);
+        } else if (version !== STATE_FORMAT_VERSION) {
+            throw new StateError(ErrorClass.stateUnreadable,
+                `The pipeline state '${this.file}' has format ${String(version)}, this engine writes format ${STATE_FORMAT_VERSION}. Delete the state folder (a full refresh) to continue.`);
+        }
+    }
+
+    /** Starts the update's transaction. */
+    async begin(): Promise<void> {
+        await this.db.run('BEGIN TRANSACTION');
+        this.inTransaction = true;
+    }
+
+    /** Commits the current transaction. */
+    async commit(): Promise<void> {
+        await this.db.run('COMMIT');
+        this.inTransaction = false;
+    }
+
+    /** Rolls the current transaction back (no-op outside a transaction). */
+    async rollback(): Promise<void> {
+        if (this.inTransaction) {
+            this.inTransaction = false;
+            await this.db.run('ROLLBACK');
+        }
+    }
+
+    /** Closes the database and lets the next user of this state in. */
+    close(): void {
+        try {
+            this.db.close();
+        } finally {
+            this.release();
+        }
+    }
+
+    // ------------------------------------------------------------ names
+
+    /** The table holding a dataset's rows. */
+    datasetTable(key: string): string {
+        return quoteQualified('ds', key);
+    }
+
+    /** A state table in schema `schema` for an owner (target or flow) and a role. */
+    stateTable(schema: 'cdc' | 'snap' | 'rep', owner: string, role: string): string {
+        return quoteQualified(schema, `${owner}__${role}`);
+    }
+
+    /** True when a table exists (schema, unquoted name). */
+    async tableExists(schema: string, name: string): Promise<boolean> {
+        return (await this.catalog()).has(`${schema}.${name}`);
+    }
+
+    /** True when `schema.name` is a view (SCD1 targets are views over their state). */
+    async isView(schema: string, name: string): Promise<boolean> {
+        return (await this.catalog()).get(`${schema}.${name}`) === 'view';
+    }
+
+    private async catalog(): Promise<Map<string, 'table' | 'view'>> {
+        if (!this.tables) {
+            const result = await this.db.query('SELECT schema_name, table_name, \'table\' FROM duckdb_tables() WHERE NOT temporary '
+                + 'UNION ALL SELECT schema_name, view_name, \'view\' FROM duckdb_views() WHERE NOT temporary AND NOT internal');
+            this.tables = new Map(result.rows.map(r => [`${String(r[0])}.${String(r[1])}`, String(r[2]) as 'table' | 'view']));
+        }
+        return this.tables;
+    }
+
+    /** Drops every state table of an owner in a schema. */
+    async dropStateTables(schema: 'cdc' | 'snap' | 'rep', owner: string): Promise<void> {
+        const result = await this.db.query(`SELECT table_name FROM duckdb_tables() WHERE schema_name = ${quoteString(schema)} AND starts_with(table_name, ${quoteString(`${owner}__`)})`);
+        for (const row of result.rows) {
+            await this.db.run(`DROP TABLE IF EXISTS ${quoteQualified(schema, String(row[0]))}`);
+        }
+    }
+
+    // ------------------------------------------------------------ datasets
+
+    /** The remembered state of a dataset, if it was ever materialized. */
+    async dataset(key: string): Promise<DatasetState | undefined> {
+        const result = await this.db.query(`SELECT kind, append_only, next_rowid FROM meta.datasets WHERE name = ${quoteString(key)}`);
+        const row = result.rows[0];
+        if (!row) {
+            return undefined;
+        }
+        return { kind: String(row[0]), appendOnly: row[1] === true, nextRowId: BigInt(row[2] as bigint) };
+    }
+
+    /** Records the state of a dataset. */
+    async setDataset(key: string, state: DatasetState): Promise<void> {
+        await this.db.run(`DELETE FROM meta.datasets WHERE name = ${quoteString(key)}`);
+        await this.db.run(`INSERT INTO meta.datasets VALUES (${quoteString(key)}, ${quoteString(state.kind)}, ${state.appendOnly}, ${state.nextRowId})`);
+    }
+
+    /** Every dataset the state knows. */
+    async datasetNames(): Promise<string[]> {
+        const result = await this.db.query('SELECT name FROM meta.datasets');
+        return result.rows.map(r => String(r[0]));
+    }
+
+    /** Drops a dataset's table and forgets it. */
+    async dropDataset(key: string): Promise<void> {
+        const isView = await this.isView('ds', key);
+        await this.db.run(`DROP ${isView ? 'VIEW' : 'TABLE'} IF EXISTS ${this.datasetTable(key)}`);
+        await this.db.run(`DELETE FROM meta.datasets WHERE name = ${quoteString(key)}`);
+        await this.db.run(`DELETE FROM meta.dataset_reads WHERE dataset = ${quoteString(key)}`);
+        for (const schema of ['cdc', 'snap', 'rep'] as const) {
+            await this.dropStateTables(schema, key);
+        }
+    }
+
+    // ------------------------------------------------------------ flows
+
+    /** The remembered state of a flow. */
+    async flow(name: string): Promise<FlowState | undefined> {
+        const result = await this.db.query(`SELECT target, kind, signature, once_done, next_arrival FROM meta.flows WHERE name = ${quoteString(name)}`);
+        const row = result.rows[0];
+        if (!row) {
+            return undefined;
+        }
+        return { target: String(row[0]), kind: String(row[1]), signature: String(row[2]), onceDone: row[3] === true, nextArrival: BigInt(row[4] as bigint) };
+    }
+
+    /** Records the state of a flow. */
+    async setFlow(name: string, state: FlowState): Promise<void> {
+        await this.db.run(`DELETE FROM meta.flows WHERE name = ${quoteString(name)}`);
+        await this.db.run(`INSERT INTO meta.flows VALUES (${quoteString(name)}, ${quoteString(state.target)}, ${quoteString(state.kind)}, ${quoteString(state.signature)}, ${state.onceDone}, ${state.nextArrival})`);
+    }
+
+    /** Every flow the state knows. */
+    async flowNames(): Promise<string[]> {
+        const result = await this.db.query('SELECT name FROM meta.flows');
+        return result.rows.map(r => String(r[0]));
+    }
+
+    /** Forgets everything about a flow: checkpoints, ONCE marker, its own state tables. */
+    async clearFlow(name: string): Promise<void> {
+        await this.db.run(`DELETE FROM meta.flows WHERE name = ${quoteString(name)}`);
+        await this.db.run(`DELETE FROM meta.files_read WHERE flow = ${quoteString(name)}`);
+        await this.db.run(`DELETE FROM meta.dataset_reads WHERE flow = ${quoteString(name)}`);
+        await this.dropStateTables('snap', name);
+        await this.dropStateTables('rep', name);
+    }
+
+    // ------------------------------------------------------------ streaming checkpoints
+
+    /** Files of a source already read by a flow. */
+    async filesRead(flow: string, source: string): Promise<Map<string, { size: number; mtimeMs: number }>> {
+        const result = await this.db.query(`SELECT path, size, mtime_ms FROM meta.files_read WHERE flow = ${quoteString(flow)} AND source = ${quoteString(source)}`);
+        return new Map(result.rows.map(r => [String(r[0]), { size: Number(r[1]), mtimeMs: Number(r[2]) }]));
+    }
+
+    /** Marks files of a source as read by a flow. */
+    async addFilesRead(flow: string, source: string, files: SampleFile[]): Promise<void> {
+        if (files.length === 0) {
+            return;
+        }
+        const values = files.map(f => `(${quoteString(flow)}, ${quoteString(source)}, ${quoteString(f.path)}, ${f.size}, ${f.mtimeMs})`);
+        await this.db.run(`INSERT INTO meta.files_read VALUES ${values.join(', ')}`);
+    }
+
+    /** The last row id of a dataset already read by a flow (0 = nothing read). */
+    async readPosition(flow: string, dataset: string): Promise<bigint> {
+        const value = await this.db.scalar(`SELECT position FROM meta.dataset_reads WHERE flow = ${quoteString(flow)} AND dataset = ${quoteString(dataset)}`);
+        return value === undefined || value === null ? 0n : BigInt(value as bigint);
+    }
+
+    /** Records the last row id of a dataset read by a flow. */
+    async setReadPosition(flow: string, dataset: string, position: bigint): Promise<void> {
+        await this.db.run(`DELETE FROM meta.dataset_reads WHERE flow = ${quoteString(flow)} AND dataset = ${quoteString(dataset)}`);
+        await this.db.run(`INSERT INTO meta.dataset_reads VALUES (${quoteString(flow)}, ${quoteString(dataset)}, ${position})`);
+    }
+
+    // ------------------------------------------------------------ updates
+
+    /** Records a finished update and its metrics (the "last update" shown by previews). */
+    async recordUpdate(started: string, finished: string, fullRefresh: boolean, metrics: unknown): Promise<void> {
+        const id = await this.db.scalar('SELECT coalesce(max(id), 0) + 1 FROM meta.updates');
+        await this.db.run(`INSERT INTO meta.updates VALUES (${String(id)}, ${quoteString(started)}, ${quoteString(finished)}, ${fullRefresh}, ${quoteString(JSON.stringify(metrics))})`);
+    }
+}

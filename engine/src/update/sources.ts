@@ -1,0 +1,237 @@
+// How a flow reads its inputs. Every table reference of a flow's query (through views, which are
+// expanded in place) is resolved before translation: a pipeline dataset, a sample catalog table,
+// read_files, or a snapshot-version relation. A streaming read takes only what the flow has not
+// read yet — new files of a sample folder, rows of an append-only dataset beyond the flow's
+// position — and the new checkpoint is written in the same transaction as the flow's output.
+import { METADATA_TYPE, checkParquetColumns, inferColumns, parquetArrivalSql, readFilesSql, resolveCatalogTable, resolveReadFiles, rootMessage, sampleError, sourceFiles, type SampleFile, type SampleSource } from '../catalog/sample-catalog.js';
+import { EngineError, ErrorClass, PipelineDefinitionError, SampleDataError } from '../errors.js';
+import type { QueryIR, SourceSpan, TableRelationIR } from '../ir.js';
+import { forEachTableRelation } from '../ir-walk.js';
+import { quoteIdent } from '../sql/quote.js';
+import { SparkTranslator, type ResolvedRelation, type TranslatedQuery } from '../sql/translate.js';
+import type { Column } from '../sql/types.js';
+import type { UpdateContext } from './context.js';
+import { datasetKey, isView } from './plan.js';
+
+/** The hidden row id of append-only dataset tables (streaming readers remember a position in it). */
+export const ROW_ID = '__psql_rowid';
+
+/** How a flow reads: `stream` honours STREAM(...) incrementally, `batch` reads everything. */
+export type ReadMode = 'stream' | 'batch';
+
+/** Relations bound to current_snapshot_version() / last_snapshot_version() in a snapshot flow. */
+export interface SnapshotBindings {
+    current?: ResolvedRelation;
+    last?: ResolvedRelation;
+    /** Where the functions may be used, for INVALID_USAGE_OF_SNAPSHOT_VERSION_FUNCTION. */
+    allowCurrent: boolean;
+    allowLast: boolean;
+}
+
+/** Table resolution and streaming checkpoints of one flow. */
+export class FlowSources {
+    private readonly resolved = new Map<TableRelationIR, ResolvedRelation>();
+    private readonly arrivals = new Map<TableRelationIR, { sql: string; files: number }>();
+    private readonly pendingFiles = new Map<string, SampleFile[]>();
+    private readonly pendingPositions = new Map<string, bigint>();
+    private readonly samples: { source: SampleSource; files: SampleFile[] }[] = [];
+    /** True when at least one read of this flow was a streaming read. */
+    streamed = false;
+    /** Relations forced to stream (the source of an AUTO CDC flow), whether or not STREAM was written. */
+    readonly forceStreaming = new Set<TableRelationIR>();
+
+    constructor(
+        private readonly ctx: UpdateContext,
+        readonly flowName: string,
+        readonly mode: ReadMode,
+        readonly snapshot?: SnapshotBindings,
+    ) {}
+
+    /** Resolves every table reference of a query (and of the views it reads). */
+    async prepare(query: QueryIR, viewPath: string[] = []): Promise<void> {
+        // Spark's `_metadata` column of file sources is added only when the query mentions it.
+        const metadata = /"_metadata"/i.test(JSON.stringify(query));
+        const relations: TableRelationIR[] = [];
+        forEachTableRelation(query, r => relations.push(r));
+        for (const relation of relations) {
+            if (this.resolved.has(relation) || relation.source.kind === 'cte') {
+                continue;
+            }
+            this.ctx.checkCancelled();
+            const source = relation.source;
+            if (source.kind === 'dataset') {
+                const key = datasetKey(source.name);
+                const dataset = this.ctx.plan.datasets.get(key);
+                if (dataset && isView(dataset)) {
+                    if (viewPath.includes(key)) {
+                        throw new PipelineDefinitionError(ErrorClass.cycle, `The view '${key}' reads itself.`, { span: relation.span });
+                    }
+                    await this.prepare(dataset.query!, [...viewPath, key]);
+                    continue;
+                }
+            }
+            this.resolved.set(relation, await this.resolve(relation, metadata));
+        }
+    }
+
+    /** Translates a query of this flow into DuckDB SQL (after `prepare`). */
+    translate(query: QueryIR): TranslatedQuery {
+        return this.translator().query(query);
+    }
+
+    /** A translator bound to this flow's table resolution. */
+    translator(): SparkTranslator {
+        return new SparkTranslator({
+            now: this.ctx.options.now,
+            conf: this.ctx.plan.pipeline.conf,
+            resolveTable: (relation, translator) => this.lookup(relation, translator),
+        });
+    }
+
+    private lookup(relation: TableRelationIR, translator: SparkTranslator): ResolvedRelation {
+        const source = relation.source;
+        if (source.kind === 'dataset') {
+            const dataset = this.ctx.plan.datasets.get(datasetKey(source.name));
+            if (dataset && isView(dataset)) {
+                const view = translator.query(dataset.query!);
+                return { sql: `(${view.sql})`, columns: view.columns };
+            }
+        }
+        const resolved = this.resolved.get(relation);
+        if (!resolved) {
+            throw new EngineError(ErrorClass.internal, `Table reference was not prepared: ${JSON.stringify(source)}.`, { span: relation.span });
+        }
+        return resolved;
+    }
+
+    private isStreaming(relation: TableRelationIR): boolean {
+        return this.mode === 'stream' && (relation.streaming || this.forceStreaming.has(relation));
+    }
+
+    private async resolve(relation: TableRelationIR, metadata: boolean): Promise<ResolvedRelation> {
+        const source = relation.source;
+        switch (source.kind) {
+            case 'snapshot_version': {
+                const binding = source.which === 'current' ? this.snapshot?.current : this.snapshot?.last;
+                const allowed = source.which === 'current' ? this.snapshot?.allowCurrent : this.snapshot?.allowLast;
+                if (!allowed || !binding) {
+                    const where = source.which === 'current' ? 'inside FROM SNAPSHOT (...) of a flow with WITH VERSION' : 'inside WITH VERSION (...)';
+                    throw new EngineError(ErrorClass.invalidSnapshotFunctionUsage, `${source.which}_snapshot_version() can only be used ${where}.`, { span: relation.span });
+                }
+                return binding;
+            }
+            case 'dataset':
+                return this.resolveDataset(relation, datasetKey(source.name));
+            case 'catalog':
+                return this.resolveSample(relation, resolveCatalogTable(source.name, this.ctx.plan.pipeline.catalog, this.ctx.options.samplesDir, relation.span), metadata);
+            case 'read_files':
+                return this.resolveSample(relation, resolveReadFiles(source.path, source.options, this.ctx.options.rootDir, this.ctx.options.samplesDir, relation.span), metadata);
+            case 'cte':
+                throw new EngineError(ErrorClass.internal, 'CTE references are resolved by the translator.');
+        }
+    }
+
+    private async resolveDataset(relation: TableRelationIR, key: string): Promise<ResolvedRelation> {
+        const display = this.ctx.plan.displayNames.get(key) ?? key;
+        const state = await this.ctx.store.dataset(key);
+        if (!state || !(await this.ctx.store.tableExists('ds', key))) {
+            throw new EngineError(ErrorClass.tableNotFound,
+                `The dataset '${display}' has not been computed yet; refresh it (or run the whole pipeline) before '${this.flowName}' reads it.`, { span: relation.span });
+        }
+        const table = this.ctx.store.datasetTable(key);
+        const columns = (await this.ctx.db.describe(`SELECT * FROM ${table}`)).filter(c => c.name !== ROW_ID);
+        const select = `SELECT ${columns.map(c => quoteIdent(c.name)).join(', ')} FROM ${table}`;
+        if (!this.isStreaming(relation)) {
+            return { sql: `(${select})`, columns };
+        }
+        if (!state.appendOnly) {
+            throw new EngineError(ErrorClass.streamingSourceNotAppendOnly,
+                `'${this.flowName}' reads '${display}' as a stream, but '${display}' is a ${state.kind.replace('_', ' ')} whose rows are updated or deleted; streaming sources must be append-only. Read it without STREAM(...) from a materialized view.`,
+                { span: relation.span });
+        }
+        this.streamed = true;
+        const position = this.pendingPositions.get(key) ?? await this.ctx.store.readPosition(this.flowName, key);
+        this.pendingPositions.set(key, state.nextRowId - 1n);
+        return { sql: `(${select} WHERE ${quoteIdent(ROW_ID)} > ${position})`, columns };
+    }
+
+    private async resolveSample(relation: TableRelationIR, source: SampleSource, metadata: boolean): Promise<ResolvedRelation> {
+        const all = sourceFiles(source);
+        const columns = await inferColumns(this.ctx.db, source, all).catch(error => {
+            throw error instanceof SampleDataError ? error.withContext({ span: relation.span }) : error;
+        });
+        let files = all;
+        if (this.isStreaming(relation)) {
+            this.streamed = true;
+            const read = await this.ctx.store.filesRead(this.flowName, source.key);
+            for (const file of all) {
+                const seen = read.get(file.path);
+                if (seen && (seen.size !== file.size || Math.abs(seen.mtimeMs - file.mtimeMs) > 1)) {
+                    throw new SampleDataError(ErrorClass.streamingSourceChanged,
+                        `The file '${file.path}' of '${source.displayName}' changed after the flow '${this.flowName}' read it. Streaming sources are append-only: add new rows as a new file in the folder, or run a full refresh.`,
+                        { span: relation.span, dataFile: file.path });
+                }
+            }
+            files = all.filter(f => !read.has(f.path) && !(this.pendingFiles.get(source.key) ?? []).some(p => p.path === f.path));
+            this.pendingFiles.set(source.key, [...(this.pendingFiles.get(source.key) ?? []), ...files]);
+        }
+        if (source.columns) {
+            await checkParquetColumns(this.ctx.db, source, files, source.columns).catch(error => {
+                throw error instanceof SampleDataError ? error.withContext({ span: relation.span }) : error;
+            });
+        }
+        this.samples.push({ source, files });
+        const arrival = parquetArrivalSql(source, files, columns);
+        if (arrival) {
+            this.arrivals.set(relation, { sql: arrival, files: files.length });
+        }
+        const hidden = metadata ? [{ name: '_metadata', type: METADATA_TYPE, hidden: true }] : [];
+        return { sql: readFilesSql(source, files, columns, metadata), columns: [...columns, ...hidden] };
+    }
+
+    /**
+     * For a relation read directly from Parquet sample files: SQL of the same rows plus an arrival
+     * order column (see `parquetArrivalSql`), and the number of files read.
+     */
+    arrivalOrdered(relation: TableRelationIR): { sql: string; files: number } | undefined {
+        return this.arrivals.get(relation);
+    }
+
+    /** Writes the new streaming checkpoints (inside the update's transaction). */
+    async commit(): Promise<void> {
+        for (const [source, files] of this.pendingFiles) {
+            await this.ctx.store.addFilesRead(this.flowName, source, files);
+        }
+        for (const [dataset, position] of this.pendingPositions) {
+            await this.ctx.store.setReadPosition(this.flowName, dataset, position);
+        }
+        this.pendingFiles.clear();
+        this.pendingPositions.clear();
+    }
+
+    /** Maps an error of a query of this flow: reader errors name the sample file and line. */
+    mapError(error: unknown, fallbackSpan?: SourceSpan): EngineError {
+        const message = rootMessage(error);
+        for (const { source, files } of this.samples) {
+            if (files.some(f => message.includes(f.path)) || (files.length > 0 && /CSV Error|Malformed JSON|JSON transform error/.test(message) && this.samples.length === 1)) {
+                return sampleError(error, source, files);
+            }
+        }
+        const engineError = error instanceof EngineError ? error : new EngineError(ErrorClass.queryError, message.split('\n')[0], {}, { cause: error });
+        return engineError.withContext({ span: fallbackSpan });
+    }
+
+    /** Describes the columns of SQL produced for this flow. */
+    async describe(sql: string, span?: SourceSpan): Promise<Column[]> {
+        try {
+            return await this.ctx.db.describe(sql);
+        } catch (error) {
+            throw this.mapError(error, span);
+        }
+    }
+}
+
+/** The typed empty relation used for last_snapshot_version() before the first commit. */
+export function emptyVersionRelation(name: string, duckType: string): string {
+    return `(SELECT CAST(NULL AS ${duckType}) AS ${quoteIdent(name)} WHERE FALSE)`;
+}
