@@ -39,6 +39,11 @@ export default tseslint.config(
             'The client talks to the server only through common/protocol.ts.'),
     },
     {
+        files: ['client/webview/**/*.ts'],
+        rules: restrict(['vscode', 'vscode-*', 'langium', 'langium/*', '**/server/**', '**/engine/**', '**/src/**'],
+            'The webview script runs in the browser and imports only common/ message types and its own modules.'),
+    },
+    {
         files: ['common/**/*.ts'],
         rules: restrict(['vscode', 'langium', 'langium/*', '**/server/**', '**/client/**', '**/engine/**'],
             'common/ holds only protocol and message types.'),
