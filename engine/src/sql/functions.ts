@@ -67,6 +67,23 @@ function window(min: number, max: number, sql: FunctionSpec['sql'], type?: TypeR
 
 const elementOf = (t: DataType | undefined): DataType | undefined => (t?.kind === 'array' ? t.element : undefined);
 
+/** True when a type is or contains a TIMESTAMP. */
+function hasTimestamp(t: DataType | undefined): boolean {
+    switch (t?.kind) {
+        case 'timestamp':
+        case 'timestamp_ntz':
+            return true;
+        case 'array':
+            return hasTimestamp(t.element);
+        case 'map':
+            return hasTimestamp(t.key) || hasTimestamp(t.value);
+        case 'struct':
+            return t.fields.some(f => hasTimestamp(f.type));
+        default:
+            return false;
+    }
+}
+
 /** Fills `$1`..`$9` and `$*` in a template with parenthesised argument SQL. */
 export function fillTemplate(template: string, args: Translated[]): string {
     return template.replace(/\$(\*|\d)/g, (_, which: string) => {
@@ -530,7 +547,10 @@ export const sparkFunctions: Record<string, FunctionSpec> = {
         const type = schemaArg(c, 1);
         return `CASE WHEN json_valid(${c.args[0].sql}) THEN json_transform(${c.args[0].sql}, ${quoteString(JSON.stringify(jsonStructure(type)))}) END`;
     }, undefined),
-    to_json: scalar(1, 2, 'CAST(to_json($1) AS VARCHAR)', T.string),
+    // DuckDB writes timestamps as `yyyy-MM-dd HH:mm:ss`, Spark as ISO 8601 with a zone: refuse rather than differ.
+    to_json: scalar(1, 2, c => (hasTimestamp(c.args[0].type)
+        ? c.unsupported('a TIMESTAMP inside the value would be formatted differently from Spark; format it with date_format first')
+        : fillTemplate('CAST(to_json($1) AS VARCHAR)', c.args)), T.string),
 
     // ---- aggregates
     count: aggregate(0, any, { fn: 'count' }, T.bigint),

@@ -411,6 +411,7 @@ const errors: Case[] = [
     { sql: "SELECT date_format(DATE'2024-01-01', 'QQQ')", expr: call('date_format', date('2024-01-01'), str('QQQ')), error: 'PIPELINE_SQL_UNSUPPORTED_FUNCTION' },
     { sql: 'SELECT lower()', expr: call('lower'), error: 'WRONG_NUM_ARGS.WITHOUT_SUGGESTION' },
     { sql: 'SELECT row_number()', expr: call('row_number'), error: 'WINDOW_FUNCTION_WITHOUT_OVER_CLAUSE' },
+    { sql: "SELECT to_json(named_struct('t', TIMESTAMP'2024-01-01 00:00:00'))", expr: call('to_json', call('named_struct', str('t'), ts('2024-01-01 00:00:00'))), error: 'PIPELINE_SQL_UNSUPPORTED_FUNCTION' },
     { sql: 'SELECT try_divide(1, 0)', expr: call('try_divide', int(1), int(0)), expected: [null] },
 ];
 
