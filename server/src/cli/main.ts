@@ -1,8 +1,10 @@
 import { checkFiles, collectFiles, CliUsageError, formatCliDiagnostic } from './check.js';
 import { startServer } from '../language-server.js';
+import { runCommand, runUsage } from './run.js';
 
 const usage = `Usage:
   pipeline-sql check [--json] <paths...>   parse and validate pipeline SQL files or folders
+  ${runUsage}
   pipeline-sql lsp --stdio                 start the language server (any LSP editor)
   pipeline-sql --help                      show this help`;
 
@@ -12,6 +14,8 @@ export async function runCli(args: string[], out: (text: string) => void = t => 
     switch (command) {
         case 'check':
             return check(rest, out);
+        case 'run':
+            return runCommand(rest);
         case 'lsp':
             startServer();
             return -1;
