@@ -1,6 +1,7 @@
 import { startLanguageServer } from 'langium/lsp';
 import { NodeFileSystem } from 'langium/node';
 import { createConnection, ProposedFeatures } from 'vscode-languageserver/node.js';
+import { registerPreviewHandlers } from './handlers/register-handlers.js';
 import { createPipelineSqlServices } from './language/pipeline-sql-module.js';
 
 /**
@@ -9,6 +10,7 @@ import { createPipelineSqlServices } from './language/pipeline-sql-module.js';
  */
 export function startServer(): void {
     const connection = createConnection(ProposedFeatures.all);
-    const { shared } = createPipelineSqlServices({ connection, ...NodeFileSystem });
+    const { shared, PipelineSql } = createPipelineSqlServices({ connection, ...NodeFileSystem });
     startLanguageServer(shared);
+    registerPreviewHandlers(connection, shared, PipelineSql);
 }

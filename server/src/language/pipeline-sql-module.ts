@@ -12,6 +12,7 @@ import { PipelineSqlTokenBuilder } from './parser/pipeline-sql-token-builder.js'
 import { PipelineSqlParserErrorMessageProvider } from './parser/pipeline-sql-parser-error-message-provider.js';
 import { PipelineSqlLexerErrorMessageProvider } from './parser/pipeline-sql-lexer-error-message-provider.js';
 import { PipelineSqlSemanticTokenProvider } from './lsp/pipeline-sql-semantic-token-provider.js';
+import { PipelineSqlCodeLensProvider } from './lsp/pipeline-sql-code-lens-provider.js';
 import { PipelineSqlGeneratedModule, PipelineSqlGeneratedSharedModule } from './generated/module.js';
 
 /** Services this language adds to Langium's defaults, grouped by concern. */
@@ -33,6 +34,7 @@ export const PipelineSqlModule: Module<PipelineSqlServices, PartialLangiumServic
     },
     lsp: {
         SemanticTokenProvider: (services) => new PipelineSqlSemanticTokenProvider(services),
+        CodeLensProvider: () => new PipelineSqlCodeLensProvider(),
     },
     validation: {
         DocumentValidator: (services) => new PipelineSqlDocumentValidator(services),
