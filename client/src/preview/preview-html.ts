@@ -37,12 +37,24 @@ export function previewCsp(cspSource: string, nonce: string): string {
     return `default-src 'none'; style-src ${cspSource}; script-src 'nonce-${nonce}'; img-src ${cspSource} data:;`;
 }
 
+/** One CSP source expression: `'self'`, a scheme (`https:`), or a host with optional scheme, wildcard, port and path. */
+const SOURCE_EXPRESSION = /^(?:'self'|[a-z][a-z0-9+.-]*:|(?:[a-z][a-z0-9+.-]*:\/\/)?(?:\*\.)?[a-z0-9+-]+(?:\.[a-z0-9+-]+)*(?::\d+|:\*)?(?:\/[^\s;,'"]*)?)$/i;
+
+/**
+ * Whether `webview.cspSource` is a list of plain source expressions (VS Code gives e.g.
+ * `'self' https://*.vscode-cdn.net`): nothing that could end the directive or add a keyword.
+ */
+export function isSafeCspSource(cspSource: string): boolean {
+    const tokens = cspSource.trim().split(/\s+/);
+    return cspSource.trim() !== '' && tokens.every(t => SOURCE_EXPRESSION.test(t));
+}
+
 /** Builds the preview page. Throws on a nonce or CSP source that could break out of the policy. */
 export function previewHtml(input: PreviewHtmlInput): string {
     if (!/^[A-Za-z0-9+/=]{16,}$/.test(input.nonce)) {
         throw new Error('The webview nonce must be at least 16 base64 characters.');
     }
-    if (/[;'"\s]/.test(input.cspSource.trim()) || input.cspSource.trim() === '') {
+    if (!isSafeCspSource(input.cspSource)) {
         throw new Error(`Invalid CSP source '${input.cspSource}'.`);
     }
     const initial = escapeAttribute(JSON.stringify(input.initial ?? {}));

@@ -39,9 +39,14 @@ export class RunController implements PreviewHost, vscode.Disposable {
             await showRunProblem({ kind: 'untrusted' });
             return;
         }
-        const target = await this.resolveTarget(kind, argument);
-        if (target) {
-            await this.run(kind, target);
+        try {
+            const target = await this.resolveTarget(kind, argument);
+            if (target) {
+                await this.run(kind, target);
+            }
+        } catch (error) {
+            this.client.outputChannel.appendLine(`${kind} failed: ${error instanceof Error ? error.stack ?? error.message : String(error)}`);
+            void showRunProblem({ kind: 'server', message: errorText(error), showOutput: () => this.client.outputChannel.show(true) });
         }
     }
 

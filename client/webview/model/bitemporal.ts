@@ -86,7 +86,7 @@ export function bitemporalPicture(rows: readonly ResultRow[], columns: readonly 
     const keys = resolveKeys(columns, keyNames);
     const data = dataColumns(columns, keys);
     const { startAt, endAt, systemStartAt, systemEndAt } = HistoryColumns;
-    const gutter = options.gutter ?? 150;
+    const gutter = options.gutter ?? Math.min(150, Math.round(options.width / 4));
     const maxKeys = options.maxKeys ?? 50;
     const stepHeight = options.stepHeight ?? 34;
     const groups = groupByKey(rows, keys, startAt);

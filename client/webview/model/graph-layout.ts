@@ -89,9 +89,9 @@ const CHAR = 7;
 const MIN_WIDTH = 110;
 const MAX_WIDTH = 240;
 
-/** A label cut to fit `width` pixels, with an ellipsis. */
+/** A label cut to fit `width` pixels (11 px text, about 6.5 px a character, a little padding), with an ellipsis. */
 export function fitLabel(text: string, width: number): string {
-    const room = Math.max(3, Math.floor((width - 20) / CHAR));
+    const room = Math.max(3, Math.floor((width - 10) / 6.5));
     return text.length <= room ? text : `${text.slice(0, room - 1)}…`;
 }
 

@@ -112,7 +112,8 @@ export function groupByKey(rows: readonly ResultRow[], keys: readonly string[], 
 export function scd2Picture(rows: readonly ResultRow[], columns: readonly ResultColumn[], keyNames: readonly string[], options: Scd2Options): Scd2Picture {
     const keys = resolveKeys(columns, keyNames);
     const data = dataColumns(columns, keys);
-    const gutter = options.gutter ?? 160;
+    // Key labels take at most a quarter of a narrow picture.
+    const gutter = options.gutter ?? Math.min(160, Math.round(options.width / 4));
     const laneHeight = options.laneHeight ?? 30;
     const axisHeight = 44;
     const maxKeys = options.maxKeys ?? 200;

@@ -67,7 +67,7 @@ export class BitemporalView implements View {
             this.filterInput.value = filter;
         }
         const rows = rowsOf(state, dataset);
-        const width = Math.max(640, this.element.clientWidth - 24 || 900);
+        const width = Math.max(420, (this.element.clientWidth > 0 ? this.element.clientWidth : 900) - 24);
         const key = `${state.outcome?.summary.runId}|${dataset.name}|${rows.length}|${filter}|${state.scale.bitemporal}|${width}`;
         if (key !== this.key) {
             this.key = key;

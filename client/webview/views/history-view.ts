@@ -70,7 +70,7 @@ export class HistoryView implements View {
             this.filterInput.value = filter;
         }
         const rows = rowsOf(state, dataset);
-        const width = Math.max(640, this.element.clientWidth - 24 || 900);
+        const width = Math.max(420, (this.element.clientWidth > 0 ? this.element.clientWidth : 900) - 24);
         const key = `${state.outcome?.summary.runId}|${dataset.name}|${rows.length}|${filter}|${state.scale.history}|${width}`;
         if (key !== this.key) {
             this.key = key;

@@ -40,6 +40,7 @@ export class ResultsView implements View {
     // The header sits inside the scroller (sticky) so that it scrolls sideways with the cells.
     private readonly scroller = h('div', { class: 'grid-scroller', tabindex: 0, role: 'grid', 'aria-label': 'Rows' }, this.header, this.canvas);
     private readonly empty = h('div', { class: 'empty' });
+    private readonly toolbar: HTMLElement;
 
     private dataset?: DatasetPreview;
     private rows: readonly ResultRow[] = [];
@@ -51,7 +52,7 @@ export class ResultsView implements View {
     private key = '';
 
     constructor(private readonly ctx: ViewContext) {
-        const toolbar = h('div', { class: 'toolbar' },
+        const toolbar = this.toolbar = h('div', { class: 'toolbar' },
             this.filterInput,
             h('label', { class: 'check' }, this.changedOnly, ' Changed rows only'),
             this.summary,
@@ -89,6 +90,8 @@ export class ResultsView implements View {
         const dataset = currentDataset(state);
         this.dataset = dataset;
         this.element.hidden = state.view !== 'results';
+        this.toolbar.hidden = !dataset;
+        this.scroller.hidden = !dataset;
         if (!dataset) {
             replaceChildren(this.metrics);
             this.empty.textContent = state.outcome?.ok === false ? 'The run failed; see the error above.' : 'Run a flow to see its rows here.';
@@ -149,7 +152,7 @@ export class ResultsView implements View {
                 facts.push([name, count(m[name]!)]);
             }
         }
-        const list = h('dl', { class: 'facts' }, ...facts.flatMap(([k, v]) => [h('dt', {}, k), h('dd', { 'data-metric': k }, v)]));
+        const list = h('dl', { class: 'facts' }, ...facts.map(([k, v]) => h('div', { class: 'fact' }, h('dt', {}, k), h('dd', { 'data-metric': k }, v))));
         const expectations = Object.entries(m?.expectations ?? {});
         const table = expectations.length === 0 ? undefined : h('table', { class: 'expectations' },
             h('caption', {}, 'Expectations'),

@@ -127,5 +127,6 @@ test('downstreamOf lists the datasets a "Run from here" updates besides the node
 
 test('fitLabel cuts long names with an ellipsis', () => {
     expect(fitLabel('short', 200)).toBe('short');
-    expect(fitLabel('a_very_long_dataset_name_that_does_not_fit', 110)).toBe('a_very_long…');
+    expect(fitLabel('a_very_long_dataset_name_that_does_not_fit', 110)).toBe('a_very_long_da…');
+    expect(fitLabel('abcdef', 20)).toBe('ab…');
 });

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { createNonce, escapeAttribute, previewCsp, previewHtml } from '../../../client/src/preview/preview-html.js';
+import { createNonce, escapeAttribute, isSafeCspSource, previewCsp, previewHtml } from '../../../client/src/preview/preview-html.js';
 
 const input = {
     cspSource: 'https://file+.vscode-resource.vscode-cdn.net',
@@ -44,6 +44,15 @@ describe('previewHtml', () => {
         expect(() => previewHtml({ ...input, nonce: 'abc\' \'unsafe-inline' })).toThrow(/nonce/);
         expect(() => previewHtml({ ...input, cspSource: 'https://a; script-src *' })).toThrow(/CSP source/);
         expect(() => previewHtml({ ...input, cspSource: '' })).toThrow(/CSP source/);
+        expect(() => previewHtml({ ...input, cspSource: '\'self\' \'unsafe-inline\'' })).toThrow(/CSP source/);
+        expect(() => previewHtml({ ...input, cspSource: 'https://a,https://b' })).toThrow(/CSP source/);
+    });
+
+    test('the CSP sources VS Code and code-server give are accepted', () => {
+        for (const cspSource of ['\'self\' https://*.vscode-cdn.net', 'https://file+.vscode-resource.vscode-cdn.net', 'vscode-webview://abc123', 'http://127.0.0.1:8080']) {
+            expect(isSafeCspSource(cspSource), cspSource).toBe(true);
+            expect(previewHtml({ ...input, cspSource })).toContain(`style-src ${cspSource.replace(/'/g, '&#39;')};`);
+        }
     });
 });
 
