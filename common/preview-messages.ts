@@ -22,8 +22,8 @@ export interface GraphNodeModel {
     readonly name: string;
     /** For flows: `append`, `auto-cdc`, `snapshot`, ... */
     readonly flowKind?: string;
-    /** For AUTO CDC and snapshot flows: how the target stores history. */
-    readonly storedAs?: 'scd1' | 'scd2' | 'bitemporal';
+    /** For AUTO CDC and snapshot flows: how the target stores history (`STORED AS`; SCD type 1 by default). */
+    readonly scd?: 1 | 2 | 'bitemporal';
     /** Where it is defined (absent for undeclared sources). */
     readonly uri?: string;
     readonly range?: SourceRange;
@@ -37,7 +37,7 @@ export interface GraphEdgeModel {
     readonly streaming?: boolean;
 }
 
-/** The pipeline graph (DAG) from the language server's model. */
+/** The pipeline graph (DAG) from the language server's model (the shape `pipelineSql/pipelineGraph` answers with). */
 export interface GraphModel {
     readonly pipeline: { readonly id: string; readonly root?: string; readonly name?: string };
     readonly nodes: readonly GraphNodeModel[];

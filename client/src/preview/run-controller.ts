@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import { WorkDoneProgress, type LanguageClient } from 'vscode-languageclient/node.js';
 import {
-    ChangeEventsRequest, DatasetRowsRequest, PipelineStateRequest, PreviewGraphRequest, RunFinishedNotification, RunPipelineRequest,
+    ChangeEventsRequest, DatasetRowsRequest, PipelineGraphRequest, PipelineStateRequest, RunFinishedNotification, RunPipelineRequest,
     type RunFinishedParams,
 } from '../../../common/protocol.js';
 import type { GraphModel, WebviewMessage } from '../../../common/preview-messages.js';
@@ -187,8 +187,9 @@ export class RunController implements PreviewHost, vscode.Disposable {
     async graph(documentUri: string): Promise<{ graph?: GraphModel; error?: string }> {
         try {
             const client = await this.languageClient();
-            const answer = await client.sendRequest(PreviewGraphRequest, { uri: documentUri });
-            return answer.ok ? { graph: answer.graph } : { error: `${answer.error.class}: ${answer.error.message}` };
+            // The pipeline model's graph has the shape the preview draws.
+            const graph: GraphModel = await client.sendRequest(PipelineGraphRequest, { uri: documentUri });
+            return { graph };
         } catch (error) {
             return { error: `The pipeline graph is not available: ${errorText(error)}` };
         }

@@ -60,11 +60,9 @@ const kindText: Record<GraphNodeKind, string> = {
     flow: 'flow',
 };
 
-const historyText = { scd1: 'SCD1', scd2: 'SCD2', bitemporal: 'bitemporal' } as const;
-
 /** The label of a flow: `append`, `AUTO CDC · SCD2`, `snapshot · SCD1`, `REPLACE USING`, ... */
-export function flowLabel(flowKind: string | undefined, storedAs: GraphNodeModel['storedAs']): string {
-    const history = storedAs ? ` · ${historyText[storedAs]}` : '';
+export function flowLabel(flowKind: string | undefined, scd: GraphNodeModel['scd']): string {
+    const history = scd === undefined ? '' : scd === 'bitemporal' ? ' · bitemporal' : ` · SCD${scd}`;
     switch (flowKind) {
         case 'append': return 'append';
         case 'append-once': return 'append once';
@@ -82,7 +80,7 @@ export function flowLabel(flowKind: string | undefined, storedAs: GraphNodeModel
 
 /** The second line of a node. */
 export function subtitleOf(node: GraphNodeModel): string {
-    return node.kind === 'flow' ? flowLabel(node.flowKind, node.storedAs) : kindText[node.kind];
+    return node.kind === 'flow' ? flowLabel(node.flowKind, node.scd) : kindText[node.kind];
 }
 
 const CHAR = 7;

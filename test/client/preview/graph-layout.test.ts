@@ -10,8 +10,8 @@ const nodes: GraphNodeModel[] = [
     { id: 'dataset:users_by_city', kind: 'materialized-view', name: 'users_by_city' },
     { id: 'source:cdc_data.users', kind: 'source', name: 'cdc_data.users' },
     { id: 'flow:users_changes', kind: 'flow', name: 'users_changes', flowKind: 'append' },
-    { id: 'flow:users_current_cdc', kind: 'flow', name: 'users_current_cdc', flowKind: 'auto-cdc', storedAs: 'scd1' },
-    { id: 'flow:users_history_cdc', kind: 'flow', name: 'users_history_cdc', flowKind: 'auto-cdc', storedAs: 'scd2' },
+    { id: 'flow:users_current_cdc', kind: 'flow', name: 'users_current_cdc', flowKind: 'auto-cdc', scd: 1 },
+    { id: 'flow:users_history_cdc', kind: 'flow', name: 'users_history_cdc', flowKind: 'auto-cdc', scd: 2 },
     { id: 'flow:users_by_city', kind: 'flow', name: 'users_by_city', flowKind: 'materialized-view' },
 ];
 const edges: GraphEdgeModel[] = [
@@ -113,8 +113,8 @@ test('flowLabel names every flow kind', () => {
     expect(flowLabel('append', undefined)).toBe('append');
     expect(flowLabel('append-once', undefined)).toBe('append once');
     expect(flowLabel('auto-cdc', 'bitemporal')).toBe('AUTO CDC · bitemporal');
-    expect(flowLabel('auto-cdc-once', 'scd1')).toBe('AUTO CDC ONCE · SCD1');
-    expect(flowLabel('snapshot', 'scd2')).toBe('snapshot · SCD2');
+    expect(flowLabel('auto-cdc-once', 1)).toBe('AUTO CDC ONCE · SCD1');
+    expect(flowLabel('snapshot', 2)).toBe('snapshot · SCD2');
     expect(flowLabel('replace-using', undefined)).toBe('REPLACE USING');
     expect(flowLabel('replace-where', undefined)).toBe('REPLACE WHERE');
     expect(subtitleOf({ id: 'x', kind: 'temporary-view', name: 'x' })).toBe('temporary view');
