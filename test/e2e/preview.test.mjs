@@ -209,6 +209,49 @@ test('users-cdc: "Run flow" on the SCD2 table shows its rows, the changes and me
     await closeAllEditors();
 });
 
+test('users-cdc: the pipeline graph from the model, with the last run on its nodes; "Run from here"; a click opens the definition', { timeout: 180_000 }, async () => {
+    await openFile('users-cdc/transformations/04_users_by_city.sql', 'CREATE OR REFRESH MATERIALIZED VIEW users_by_city');
+    await page.keyboard.press('F1');
+    await page.locator('.quick-input-widget input').fill('>Pipeline SQL: Show Pipeline Graph');
+    await page.locator('.quick-input-list .monaco-list-row', { hasText: 'Show Pipeline Graph' }).first().click();
+    const view = webview();
+    const nodes = view.locator('svg.graph g.node');
+    await nodes.first().waitFor({ timeout: 60_000 });
+    // Every dataset, flow and source of the pipeline model, each kind its own shape and flows labelled by kind.
+    const drawn = await nodes.evaluateAll(list => list.map(n => `${n.getAttribute('data-kind')} ${n.querySelector('.node-name').textContent} | ${n.querySelector('.node-kind').textContent}`).sort());
+    assert.deepEqual(drawn, [
+        'flow users_by_city | MV query',
+        'flow users_changes | append',
+        'flow users_current_cdc | AUTO CDC · SCD1',
+        'flow users_history_cdc | AUTO CDC · SCD2',
+        'materialized-view users_by_city | materialized view',
+        'source cdc_data.users | source',
+        'streaming-table users_changes | streaming table',
+        'streaming-table users_current | streaming table',
+        'streaming-table users_history | streaming table',
+    ]);
+    assert.equal(await view.locator('svg.graph path.edge').count(), 8);
+    // The state the first check's run left: row counts on the datasets it ran; users_current never ran.
+    await waitUntil('row counts on the nodes', () => view.locator('g.node[data-node-id="dataset:users_history"] .node-facts').textContent().catch(() => ''), t => t === '9 rows');
+    assert.equal(await view.locator('g.node[data-node-id="dataset:users_current"] .node-facts').count(), 0);
+    await screenshot('graph-after-restore');
+
+    // Space selects a node from the keyboard; "Run from here" runs it and everything downstream.
+    await view.locator('g.node[data-node-id="dataset:users_changes"]').focus();
+    await page.keyboard.press('Space');
+    await view.locator('button', { hasText: 'Run from here' }).click();
+    await waitUntil('the downstream run', () => view.locator('.run-header').textContent(), t => /✓ Succeeded Run of users_changes and downstream/.test(t ?? ''), 90_000);
+    await waitUntil('users_current on the graph', () => view.locator('g.node[data-node-id="dataset:users_current"] .node-facts').textContent().catch(() => ''), t => t === '3 rows +3 ~0 −0');
+    assert.equal(await view.locator('g.node[data-node-id="dataset:users_by_city"] .node-facts').textContent(), '3 rows +3 ~0 −0');
+    await screenshot('graph-after-run-from-here');
+
+    // A click on a node opens its definition in the editor.
+    await view.locator('g.node[data-node-id="dataset:users_current"]').click();
+    await page.locator('.tab.active', { hasText: '02_users_current.sql' }).waitFor();
+    lap('graph');
+    await closeAllEditors();
+});
+
 test('company-bitemporal (golden 09): six rectangles over four system-time steps, and the "as of" slider', { timeout: 180_000 }, async () => {
     await openFile('company-bitemporal/transformations/company.sql', 'CREATE OR REFRESH STREAMING TABLE company_bitemporal');
     assert.match(await runFlowFromLens('company_bitemporal'), /✓ Succeeded/);

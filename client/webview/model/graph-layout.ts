@@ -84,7 +84,7 @@ export function subtitleOf(node: GraphNodeModel): string {
 }
 
 const CHAR = 7;
-const MIN_WIDTH = 110;
+const MIN_WIDTH = 96;
 const MAX_WIDTH = 240;
 
 /** A label cut to fit `width` pixels (11 px text, about 6.5 px a character, a little padding), with an ellipsis. */
@@ -103,12 +103,12 @@ interface Vertex {
 }
 
 /** Lays out a pipeline graph. */
-export function layoutGraph(graph: GraphModel, spacing = { layer: 70, node: 22, margin: 16 }): GraphLayout {
+export function layoutGraph(graph: GraphModel, spacing = { layer: 48, node: 22, margin: 16 }): GraphLayout {
     const vertices = new Map<string, Vertex>();
     const placed = new Map<string, { node: GraphNodeModel; subtitle: string }>();
     for (const node of graph.nodes) {
         const subtitle = subtitleOf(node);
-        const width = Math.min(MAX_WIDTH, Math.max(MIN_WIDTH, Math.max(node.name.length, subtitle.length) * CHAR + 28));
+        const width = Math.min(MAX_WIDTH, Math.max(MIN_WIDTH, Math.max(node.name.length, subtitle.length) * CHAR + 20));
         vertices.set(node.id, { id: node.id, width, height: node.kind === 'flow' ? 38 : 44, dummy: false, layer: 0, order: 0 });
         placed.set(node.id, { node, subtitle });
     }

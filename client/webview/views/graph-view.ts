@@ -103,7 +103,7 @@ export class GraphView implements View {
             return;
         }
         const info = runInfoByNode(graph, state);
-        const key = `${JSON.stringify(graph)}|${state.outcome?.summary.runId}|${state.selectedNode}`;
+        const key = `${JSON.stringify(graph)}|${state.outcome?.summary.runId}|${state.selectedNode}|${this.chart.clientWidth}`;
         if (key === this.key) {
             return;
         }
@@ -145,7 +145,13 @@ export class GraphView implements View {
     }
 
     private draw(layout: GraphLayout, info: Map<string, NodeRunInfo>, state: PreviewState): SVGSVGElement {
-        const svg = s('svg', { width: layout.width, height: layout.height + 16, class: 'graph', role: 'group', 'aria-label': 'Pipeline graph' });
+        // Shrink a wide graph to the panel's width while its text stays readable; beyond that, scroll.
+        const available = this.chart.clientWidth > 0 ? this.chart.clientWidth - 4 : layout.width;
+        const scale = Math.max(0.6, Math.min(1, available / layout.width));
+        const svg = s('svg', {
+            width: Math.round(layout.width * scale), height: Math.round((layout.height + 16) * scale), viewBox: `0 0 ${layout.width} ${layout.height + 16}`,
+            class: 'graph', role: 'group', 'aria-label': 'Pipeline graph',
+        });
         svg.append(s('defs', {}, s('marker', { id: 'arrow', viewBox: '0 0 10 10', refX: 10, refY: 5, markerWidth: 7, markerHeight: 7, orient: 'auto-start-reverse' },
             s('path', { d: 'M0,0 L10,5 L0,10 z', class: 'arrow' }))));
         const edges = s('g', { class: 'edges' });
