@@ -82,7 +82,8 @@ function renderHeader(): void {
     if (!outcome) {
         parts.push(h('span', { class: 'status' }, 'No run yet. Use "Run flow" above a dataset or flow.'));
     } else if ('restored' in outcome && outcome.restored) {
-        parts.push(h('span', { class: 'status ok' }, 'State of the last run'), h('span', { class: 'detail' }, ` ${datasetsOf(state).length} datasets`));
+        const n = datasetsOf(state).length;
+        parts.push(h('span', { class: 'status ok' }, 'State of the last run'), h('span', { class: 'detail' }, ` · ${n} dataset${n === 1 ? '' : 's'}`));
     } else if (outcome.ok) {
         const updated = outcome.datasets.filter(d => d.updated).length;
         parts.push(h('span', { class: 'status ok' }, '✓ Succeeded'),

@@ -137,6 +137,12 @@ after(async () => {
     if (server && fs.existsSync(server.logFile)) {
         fs.copyFileSync(server.logFile, path.join(shotsDir, 'preview-code-server.log'));
     }
+    // The extension host's logs (the Pipeline SQL output channel and language server log among them).
+    const logs = runDir && path.join(runDir, 'data/logs');
+    if (logs && fs.existsSync(logs)) {
+        fs.rmSync(path.join(shotsDir, 'preview-logs'), { recursive: true, force: true });
+        fs.cpSync(logs, path.join(shotsDir, 'preview-logs'), { recursive: true });
+    }
     if (runDir) {
         fs.rmSync(runDir, { recursive: true, force: true });
     }
@@ -348,5 +354,24 @@ test('a runtime error shows as a diagnostic on the SEQUENCE BY clause, with its 
     await screenshot('runtime-error-diagnostic');
     await page.mouse.move(5, 5);
     lap('runtime error');
+    await closeAllEditors();
+});
+
+test('the preview is restored after a window reload, from the pipeline state', { timeout: 180_000 }, async () => {
+    await openFile('company-bitemporal/transformations/company.sql', 'CREATE OR REFRESH STREAMING TABLE company_bitemporal');
+    assert.match(await runFlowFromLens('company_bitemporal'), /✓ Succeeded/);
+    await showView('bitemporal');
+    await webview().locator('svg.bitemporal g.row-rect').first().waitFor();
+    // The page's state (vscode.setState) reaches the workbench by message; give it a moment before unloading.
+    await page.waitForTimeout(1500);
+    await page.reload();
+    await page.getByRole('treeitem', { name: 'users-cdc' }).waitFor({ timeout: 120_000 });
+    // The serializer revives the panel in the view it showed; its rows come from the stored state.
+    const header = webview().locator('.run-header');
+    await waitUntil('the restored preview', () => header.textContent({ timeout: 60_000 }).catch(() => ''), t => /State of the last run/.test(t), 90_000);
+    await webview().locator('[role=tab][data-view=bitemporal][aria-selected=true]').waitFor();
+    await waitUntil('the restored rectangles', () => webview().locator('svg.bitemporal g.row-rect').count(), n => n === 6, 30_000);
+    await screenshot('restored-after-reload');
+    lap('reload');
     await closeAllEditors();
 });

@@ -177,6 +177,9 @@ export class RunController implements PreviewHost, vscode.Disposable {
         try {
             const client = await this.languageClient();
             const outcome = await client.sendRequest(PipelineStateRequest, { uri: documentUri, maxRows: previewMaxRows(vscode.Uri.parse(documentUri)) });
+            if (!outcome.ok) {
+                this.client.outputChannel.appendLine(`The preview of ${documentUri} could not be restored: ${outcome.error.class}: ${outcome.error.message}`);
+            }
             return outcome.ok ? outcome : undefined;
         } catch (error) {
             this.client.outputChannel.appendLine(`Could not restore the preview of ${documentUri}: ${errorText(error)}`);

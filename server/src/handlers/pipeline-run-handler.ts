@@ -206,7 +206,8 @@ export class PipelineRunHandler {
 
     /** `pipelineSql/changeEvents`: the change events an AUTO CDC target keeps for one key. */
     async changeEvents(params: ChangeEventsParams, token: CancellationToken): Promise<Outcome<RowsModel>> {
-        const located = locatePipeline(params.uri);
+        await this.shared.workspace.WorkspaceManager.ready;
+        const located = locatePipeline(this.services, params.uri);
         if (isRunError(located)) {
             return failure(located);
         }

@@ -1,9 +1,10 @@
 /**
- * The pipeline a document belongs to, ready for the engine: its root folder (the nearest folder with
- * a `spark-pipeline.yml`, else the document's folder), its source files and sample catalog files as
+ * The pipeline a document belongs to, ready for the engine: its root folder (as the pipeline
+ * registry assigns it, else the document's folder), its source files and sample catalog files as
  * the language server has them (open documents with their unsaved text), checked for errors, and
  * lowered to the engine IR. Anything that stops a run is a typed error with a place to show it.
  */
+import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { LangiumDocument } from 'langium';
 import { DocumentState, URI } from 'langium';
@@ -11,11 +12,11 @@ import type { LangiumSharedServices } from 'langium/lsp';
 import { DiagnosticSeverity, type CancellationToken, type Diagnostic } from 'vscode-languageserver';
 import type { PipelineIR } from '../../../engine/src/index.js';
 import type { RunErrorModel } from '../../../common/result-model.js';
-import { catalogFiles } from '../cli/run.js';
+import { findPipelineStatement } from '../../../common/pipeline-files.js';
 import type { PipelineSqlServices } from '../language/pipeline-sql-module.js';
 import { IssueCodes } from '../language/validation/issue-codes.js';
 import { lowerPipeline, PipelineSettingsError, readPipelineSettings } from '../lowering/index.js';
-import { findEnclosingRoot, loadPipelineRoot } from '../workspace/pipeline-roots.js';
+import { listCatalogFiles, listPipelineFiles } from '../workspace/pipeline-roots.js';
 import { fileUri, spanLocation } from './run-results.js';
 
 /** Where a pipeline lives and what the engine needs to run it. */
@@ -48,19 +49,51 @@ export type Preparation =
     | { readonly ok: true; readonly pipeline: PreparedPipeline }
     | { readonly ok: false; readonly location?: PipelineLocation; readonly error: RunErrorModel; readonly diagnostics?: readonly DocumentDiagnostic[] };
 
-/** The pipeline folder of a document. */
-export function locatePipeline(documentUri: string): PipelineLocation | RunErrorModel {
+/** The pipeline folder of a document: the root the pipeline registry assigns it, else its own folder. */
+export function locatePipeline(services: PipelineSqlServices, documentUri: string): PipelineLocation | RunErrorModel {
     const uri = URI.parse(documentUri);
     if (uri.scheme !== 'file') {
         return { class: 'PIPELINE_SQL_NOT_A_FILE', message: `Only pipelines saved on disk can run; ${documentUri} is not a file.` };
     }
-    const root = findEnclosingRoot(uri.fsPath) ?? path.dirname(uri.fsPath);
-    return { root, rootUri: URI.file(root).toString(), samplesDir: path.join(root, 'samples'), stateDir: path.join(root, '.pipeline-sql') };
+    const info = services.pipeline.Registry.pipelineOf(uri);
+    const root = info.rootPath ?? path.dirname(uri.fsPath);
+    return {
+        root, rootUri: URI.file(root).toString(), name: info.spec?.name, samplesDir: path.join(root, 'samples'), stateDir: path.join(root, '.pipeline-sql'),
+    };
 }
 
 /** Whether a value is a run error rather than a location. */
 export function isRunError(value: PipelineLocation | RunErrorModel): value is RunErrorModel {
     return 'class' in value;
+}
+
+/**
+ * The source files of a document's pipeline, as the pipeline registry counts them: the project
+ * file's libraries; in a root without project file, the `.sql` files with a pipeline statement (as
+ * the workspace manager loads them); for a document in no pipeline folder, the document alone.
+ */
+function sourceFiles(services: PipelineSqlServices, documentUri: string): { files: string[]; specFile?: string } {
+    const uri = URI.parse(documentUri);
+    const info = services.pipeline.Registry.pipelineOf(uri);
+    if (!info.rootPath) {
+        return { files: [uri.fsPath] };
+    }
+    const files = listPipelineFiles(info.rootPath, info.spec);
+    const own = path.resolve(uri.fsPath);
+    return {
+        files: info.spec ? files : files.filter(f => path.resolve(f) === own || hasPipelineStatement(f)),
+        specFile: info.specFile,
+    };
+}
+
+function hasPipelineStatement(file: string): boolean {
+    try {
+        return findPipelineStatement(fs.readFileSync(file, 'utf8')) !== undefined;
+    } catch (error) {
+        // A file that went away since the folder was listed is not part of the run.
+        console.warn(`Cannot read ${file}: ${error instanceof Error ? error.message : String(error)}`);
+        return false;
+    }
 }
 
 /** The documents for some files: those the workspace has, the others loaded and built now. */
@@ -101,18 +134,19 @@ function firstError(documents: readonly LangiumDocument[], keep: (d: Diagnostic)
  * file has errors (they are already shown as diagnostics), and lowers it to the engine IR.
  */
 export async function preparePipeline(shared: LangiumSharedServices, services: PipelineSqlServices, documentUri: string, token: CancellationToken): Promise<Preparation> {
-    const located = locatePipeline(documentUri);
-    if (isRunError(located)) {
-        return { ok: false, error: located };
+    // Membership comes from the registry, which the workspace's first load fills.
+    await shared.workspace.WorkspaceManager.ready;
+    const location = locatePipeline(services, documentUri);
+    if (isRunError(location)) {
+        return { ok: false, error: location };
     }
-    const root = loadPipelineRoot(located.root);
-    const location: PipelineLocation = { ...located, name: root.spec?.name };
-    if (root.files.length === 0) {
-        return { ok: false, location, error: { class: 'PIPELINE_SQL_NO_SOURCES', message: `No pipeline SQL files in ${root.root}${root.specFile ? ` (the libraries of ${path.basename(root.specFile)} match none)` : ''}.` } };
+    const { files, specFile } = sourceFiles(services, documentUri);
+    if (files.length === 0) {
+        return { ok: false, location, error: { class: 'PIPELINE_SQL_NO_SOURCES', message: `No pipeline SQL files in ${location.root}${specFile ? ` (the libraries of ${path.basename(specFile)} match none)` : ''}.` } };
     }
     let settings;
     try {
-        settings = readPipelineSettings(root.specFile);
+        settings = readPipelineSettings(specFile);
     } catch (error) {
         if (error instanceof PipelineSettingsError) {
             const line = Math.max(0, (error.line ?? 1) - 1);
@@ -124,9 +158,9 @@ export async function preparePipeline(shared: LangiumSharedServices, services: P
         }
         throw error;
     }
-    const catalog = catalogFiles(located.samplesDir);
-    const documents = await documentsFor(shared, [...root.files, ...catalog], token);
-    const sourceUris = new Set(root.files.map(f => URI.file(f).toString()));
+    const catalog = listCatalogFiles(location.root);
+    const documents = await documentsFor(shared, [...files, ...catalog], token);
+    const sourceUris = new Set(files.map(f => URI.file(f).toString()));
     const sourceDocuments = documents.filter(d => sourceUris.has(d.uri.toString()));
     const catalogDocuments = documents.filter(d => !sourceUris.has(d.uri.toString()));
     const invalid = firstError(sourceDocuments, () => true)

@@ -98,7 +98,7 @@ export const PipelineSqlModule: Module<PipelineSqlServices, PartialLangiumServic
     lsp: {
         CodeActionProvider: (services) => new PipelineSqlCodeActionProvider(services),
         SemanticTokenProvider: (services) => new PipelineSqlSemanticTokenProvider(services),
-        CodeLensProvider: () => new PipelineSqlCodeLensProvider(),
+        CodeLensProvider: (services) => new PipelineSqlCodeLensProvider(services),
     },
 };
 

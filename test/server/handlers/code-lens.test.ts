@@ -2,12 +2,13 @@ import { afterEach, describe, expect, test } from 'vitest';
 import { clearDocuments, parseHelper } from 'langium/test';
 import type { CodeLens } from 'vscode-languageserver';
 import type { AST } from '../../../server/src/language/index.js';
-import { isCatalogFile, PipelineSqlCodeLensProvider } from '../../../server/src/language/lsp/pipeline-sql-code-lens-provider.js';
-import { createTestServices, repoRoot } from '../../helpers/parse.js';
+import { URI } from 'langium';
+import { PipelineSqlCodeLensProvider } from '../../../server/src/language/lsp/pipeline-sql-code-lens-provider.js';
+import { createTestServices } from '../../helpers/parse.js';
 
 const { shared, services } = createTestServices();
 const parse = parseHelper<AST.PipelineFile>(services);
-const provider = new PipelineSqlCodeLensProvider();
+const provider = new PipelineSqlCodeLensProvider(services);
 
 afterEach(() => clearDocuments(shared));
 
@@ -52,8 +53,12 @@ describe('code lenses', () => {
         expect(provider.provideCodeLens(document, { textDocument: { uri: document.uri.toString() } })).toEqual([]);
     });
 
-    test('sample catalog declarations (samples/*.sql) are not pipeline sources', () => {
-        expect(isCatalogFile(`${repoRoot}/samples/users-cdc/samples/catalog.sql`)).toBe(true);
-        expect(isCatalogFile(`${repoRoot}/samples/users-cdc/transformations/02_users_current.sql`)).toBe(false);
+    test('sample catalog declarations (samples/*.sql of a pipeline root) get no lenses', async () => {
+        services.pipeline.Registry.addRoot('/virtual/lenses', { includes: [] });
+        const text = 'CREATE TABLE cdc.users (id INT) USING JSON LOCATION \'cdc/users\';';
+        const catalog = await parse(text, { documentUri: URI.file('/virtual/lenses/samples/catalog.sql').toString() });
+        expect(provider.provideCodeLens(catalog, { textDocument: { uri: catalog.uri.toString() } })).toEqual([]);
+        const source = await parse(text, { documentUri: URI.file('/virtual/lenses/transformations/t.sql').toString() });
+        expect(print(provider.provideCodeLens(source, { textDocument: { uri: source.uri.toString() } }))[0]).toBe('0: $(play) Run flow pipelineSql.runFlow "cdc.users"');
     });
 });

@@ -28,10 +28,11 @@ function newHandler(): PipelineRunHandler {
     return new PipelineRunHandler(shared, PipelineSql, diagnostics, params => finished.push(params));
 }
 
-/** Copies a pipeline folder (from the repository) into the temporary folder; returns its path. */
+/** Copies a pipeline folder (from the repository) into the workspace and registers it as a pipeline root, as the workspace manager does. */
 function copyPipeline(from: string, name = path.basename(from)): string {
     const to = path.join(tmp, name);
     fs.cpSync(path.join(repoRoot, from), to, { recursive: true });
+    PipelineSql.pipeline.Registry.addRoot(to);
     return to;
 }
 
@@ -73,8 +74,10 @@ function recorder(): WorkDoneProgressReporter & { events: string[]; percentages:
     };
 }
 
-beforeAll(() => {
+beforeAll(async () => {
     tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'pipeline-sql-run-handler-'));
+    // As the language server does on `initialized`; pipelines copied in later are loaded by the handler.
+    await shared.workspace.WorkspaceManager.initializeWorkspace([{ name: 'tmp', uri: URI.file(tmp).toString() }]);
     handler = newHandler();
 });
 

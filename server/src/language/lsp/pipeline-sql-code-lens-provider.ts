@@ -1,10 +1,9 @@
-import * as path from 'node:path';
 import type { LangiumDocument } from 'langium';
 import type { CodeLensProvider } from 'langium/lsp';
 import type { CodeLens, CodeLensParams } from 'vscode-languageserver';
-import { NonSourceFolders } from '../../../../common/pipeline-files.js';
 import * as ast from '../generated/ast.js';
-import { findEnclosingRoot } from '../../workspace/pipeline-roots.js';
+import type { PipelineRegistry } from '../pipeline/pipeline-registry.js';
+import type { PipelineSqlServices } from '../pipeline-sql-module.js';
 
 /** The client commands the lenses call (declared in package.json). */
 export const RunCommandIds = {
@@ -33,13 +32,6 @@ export function lensDataset(statement: ast.Statement): string | undefined {
     return undefined;
 }
 
-/** Whether a file is a sample catalog declaration (under `samples/` of its pipeline) rather than a pipeline source. */
-export function isCatalogFile(file: string): boolean {
-    const root = findEnclosingRoot(file) ?? path.dirname(file);
-    const first = path.relative(root, file).split(path.sep)[0];
-    return (NonSourceFolders as readonly string[]).includes(first);
-}
-
 /**
  * Code lenses (Langium's `CodeLensProvider` service): "Run flow", "Run pipeline" and "Full refresh"
  * above every dataset and flow of a pipeline source file. "Run flow" runs the dataset (a flow's
@@ -48,9 +40,16 @@ export function isCatalogFile(file: string): boolean {
  */
 export class PipelineSqlCodeLensProvider implements CodeLensProvider {
 
+    private readonly registry: PipelineRegistry;
+
+    constructor(services: PipelineSqlServices) {
+        this.registry = services.pipeline.Registry;
+    }
+
     provideCodeLens(document: LangiumDocument, _params: CodeLensParams): CodeLens[] {
         const root = document.parseResult.value;
-        if (!ast.isPipelineFile(root) || (document.uri.scheme === 'file' && isCatalogFile(document.uri.fsPath))) {
+        // A sample catalog file (`samples/*.sql`) declares source tables; nothing in it runs.
+        if (!ast.isPipelineFile(root) || this.registry.membershipOf(document.uri).role === 'catalog') {
             return [];
         }
         const uri = document.uri.toString();
