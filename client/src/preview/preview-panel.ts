@@ -13,6 +13,8 @@ export interface PreviewHost {
     graph(documentUri: string): Promise<{ graph?: GraphModel; error?: string }>;
     /** Handles a request of the webview that needs the server (rows, events, run from here). */
     handle(message: WebviewMessage, panel: PreviewPanel): Promise<void>;
+    /** Notes what the panel does in the extension's log. */
+    log(message: string): void;
 }
 
 /**
@@ -44,13 +46,9 @@ export class PreviewPanel implements vscode.Disposable {
         panel.webview.html = this.html();
         this.disposables.push(
             panel.onDidDispose(() => this.dispose()),
+            // A hidden webview is discarded (no retained context): messages posted meanwhile are lost; when it
+            // is shown again the page reloads, says `ready` again, and gets the outcome and the graph again.
             panel.webview.onDidReceiveMessage((message: unknown) => this.receive(message)),
-            // A hidden webview is discarded (no retained context); when shown again it reloads and sends `ready`.
-            panel.onDidChangeViewState(() => {
-                if (!panel.visible) {
-                    this.ready = false;
-                }
-            }),
             vscode.workspace.onDidGrantWorkspaceTrust(() => this.post({ type: 'trust', trusted: true })),
         );
     }
@@ -111,7 +109,7 @@ export class PreviewPanel implements vscode.Disposable {
         this.post({ type: 'graph', graph, error });
     }
 
-    /** Posts a message to the page (queued until the page said it is ready). */
+    /** Posts a message to the page (queued until the page first said it is ready). */
     post(message: HostMessage): void {
         if (!this.ready) {
             // Only the latest of each kind matters for a page that is (re)loading.
@@ -156,13 +154,16 @@ export class PreviewPanel implements vscode.Disposable {
     }
 
     private async onReady(): Promise<void> {
+        this.host.log(`Preview page ready (${this.outcome ? 'showing a run' : this.documentUri ? `restoring ${this.documentUri}` : 'empty'}).`);
         this.ready = true;
         void this.panel.webview.postMessage({ type: 'trust', trusted: vscode.workspace.isTrusted } satisfies HostMessage);
         const queued = this.pending;
         this.pending = [];
         if (!this.outcome && !queued.some(m => m.type === 'runResult') && this.documentUri) {
             // Revived after a reload: show what the pipeline's state holds.
+            const started = Date.now();
             const restored = await this.host.restore(this.documentUri);
+            this.host.log(`Preview of ${this.documentUri} ${restored ? `restored from the pipeline state (${restored.ok ? restored.datasets.length : 0} datasets)` : 'not restored'} in ${Date.now() - started} ms.`);
             if (restored && !this.outcome) {
                 this.outcome = restored;
             }

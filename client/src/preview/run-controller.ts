@@ -173,6 +173,10 @@ export class RunController implements PreviewHost, vscode.Disposable {
         return client;
     }
 
+    log(message: string): void {
+        this.client.outputChannel.appendLine(message);
+    }
+
     async restore(documentUri: string): Promise<RunOutcome | undefined> {
         try {
             const client = await this.languageClient();
