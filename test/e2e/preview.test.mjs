@@ -102,7 +102,7 @@ before(async () => {
     assert.ok(toolsReady(), 'code-server, Node 24 or chromium are missing: run scripts/e2e-setup.sh (scripts/e2e.mjs does).');
     fs.mkdirSync(shotsDir, { recursive: true });
     for (const old of fs.readdirSync(shotsDir).filter(f => f.startsWith('preview-'))) {
-        fs.rmSync(path.join(shotsDir, old));
+        fs.rmSync(path.join(shotsDir, old), { recursive: true, force: true });
     }
     runDir = makeRunDir();
     const vsix = process.env.PIPELINE_SQL_VSIX ?? packageExtension(path.join(runDir, 'pipeline-sql.vsix'));
@@ -362,9 +362,14 @@ test('the preview is restored after a window reload, from the pipeline state', {
     assert.match(await runFlowFromLens('company_bitemporal'), /✓ Succeeded/);
     await showView('bitemporal');
     await webview().locator('svg.bitemporal g.row-rect').first().waitFor();
-    // The page's state (vscode.setState) reaches the workbench by message; give it a moment before unloading.
+    // The page's state (vscode.setState) reaches the workbench by message; give it a moment, then reload
+    // the way a user does (the command shuts the workbench down in order, so its editor state is saved).
     await page.waitForTimeout(1500);
-    await page.reload();
+    await page.keyboard.press('F1');
+    await page.locator('.quick-input-widget input').fill('>Developer: Reload Window');
+    await page.locator('.quick-input-list .monaco-list-row', { hasText: 'Reload Window' }).first().waitFor();
+    await page.keyboard.press('Enter');
+    await page.waitForEvent('load', { timeout: 60_000 });
     await page.getByRole('treeitem', { name: 'users-cdc' }).waitFor({ timeout: 120_000 });
     // The serializer revives the panel in the view it showed; its rows come from the stored state.
     const header = webview().locator('.run-header');
