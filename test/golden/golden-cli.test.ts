@@ -84,9 +84,8 @@ const cases = fs.existsSync(goldenDir) ? fs.readdirSync(goldenDir).filter(f => f
 
 describe('golden cases through `pipeline-sql run --json`', () => {
     if (cases.length === 0) {
-        it('is skipped without ../shared/golden', () => {
-            console.log(`golden cases skipped: ${goldenDir} not found (the shared folder exists only beside the repository)`);
-        });
+        console.log(`golden cases skipped: ${goldenDir} not found (the shared folder exists only beside the repository)`);
+        it.skip('every case of ../shared/golden (absent here)');
     }
     for (const file of cases) {
         it.concurrent(file.replace(/\.json$/, ''), async ({ expect }) => {

@@ -1,7 +1,7 @@
 import { checkFiles, collectFiles, CliUsageError, formatCliDiagnostic } from './check.js';
 import { startServer } from '../language-server.js';
-import { runCommand, runUsage } from './run.js';
 import { isTargetProfile, TargetProfiles, type TargetProfile } from '../language/pipeline/pipeline-sql-settings.js';
+import { runCommand, runUsage } from './run.js';
 
 const usage = `Usage:
   pipeline-sql check [--json] [--target databricks|spark-4.1|spark-4.2] <paths...>

@@ -2,13 +2,14 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { LangiumDocument } from 'langium';
 import { URI } from 'langium';
+import { YAMLParseError } from 'yaml';
 import { NodeFileSystem } from 'langium/node';
 import {
     readState, runUpdate, type DatasetResult, type PipelineIR, type ProgressEvent, type UpdateErrorInfo, type UpdateSuccess,
 } from '../../../engine/src/index.js';
-import { createPipelineSqlServices, type PipelineSqlServices } from '../language/pipeline-sql-module.js';
+import { createPipelineSqlServices, type PipelineSqlServices, type PipelineSqlSharedServices } from '../language/pipeline-sql-module.js';
 import { IssueCodes } from '../language/validation/issue-codes.js';
-import { lowerPipeline, PipelineSettingsError, readPipelineSettings, type LoweringProblem } from '../lowering/index.js';
+import { lowerPipeline, type LoweringProblem, type PipelineSettings } from '../lowering/index.js';
 import { findEnclosingRoot, findPipelineRoots, findSpecFile, loadPipelineRoot, type PipelineRoot } from '../workspace/pipeline-roots.js';
 import { CliUsageError, toCliDiagnostic, type CliDiagnostic } from './check.js';
 import { formatFailure, formatSuccess } from './run-output.js';
@@ -28,7 +29,9 @@ export interface RunArguments {
 /** The usage line of `run`, shown by `pipeline-sql --help`. */
 export const runUsage = `pipeline-sql run <root> [--json] [--full-refresh] [--refresh a,b] [--now 'yyyy-MM-dd HH:mm:ss']
                    [--state dir] [--samples dir] [--limit n]
-                                         run one update of the pipeline in <root> on its sample data`;
+                                         run one update of the pipeline in <root> on its sample data
+                                         (state in <root>/.pipeline-sql, samples in <root>/samples;
+                                         --limit: rows shown per dataset, 20, or 1000 with --json)`;
 
 const NOW_PATTERN = /^\d{4}-\d{2}-\d{2}( \d{2}:\d{2}:\d{2}(\.\d{1,6})?)?$/;
 
@@ -137,11 +140,8 @@ export function displayPath(file: string): string {
  * data with the state in ROOT/.pipeline-sql, and prints the datasets, the changes and the metrics
  * (as tables, or as the JSON document of the CLI contract with `--json`). Returns the exit code.
  */
-export async function runCommand(args: string[], io: RunIO = defaultIO, services?: { shared: PipelineSqlServices['shared']; PipelineSql: PipelineSqlServices }): Promise<number> {
+export async function runCommand(args: string[], io: RunIO = defaultIO, services?: { shared: PipelineSqlSharedServices; PipelineSql: PipelineSqlServices }): Promise<number> {
     const options = parseRunArguments(args);
-    const root = resolvePipelineRoot(options.root);
-    const samplesDir = path.resolve(options.samples ?? path.join(root.root, 'samples'));
-    const stateDir = path.resolve(options.state ?? path.join(root.root, '.pipeline-sql'));
     const limit = options.limit ?? (options.json ? 1000 : 20);
     const fail = (error: UpdateErrorInfo, extra: { diagnostics?: CliDiagnostic[]; datasets?: Record<string, DatasetResult> } = {}): number => {
         const shown = { ...error, ...(error.file ? { file: displayPath(error.file) } : {}) };
@@ -153,20 +153,27 @@ export async function runCommand(args: string[], io: RunIO = defaultIO, services
         return 1;
     };
 
-    if (root.files.length === 0) {
-        return fail({ class: 'PIPELINE_SQL_NO_SOURCES', message: `No pipeline SQL files in ${displayPath(root.root)}${root.specFile ? ` (the libraries of ${path.basename(root.specFile)} match none)` : ''}.` });
-    }
-    let settings;
+    let root: PipelineRoot;
     try {
-        settings = readPipelineSettings(root.specFile);
+        root = resolvePipelineRoot(options.root);
     } catch (error) {
-        if (error instanceof PipelineSettingsError) {
-            return fail({ class: 'PIPELINE_SQL_INVALID_PROJECT_FILE', message: error.message, file: error.file, ...(error.line ? { line: error.line, column: error.column } : {}) });
+        if (error instanceof YAMLParseError) {
+            const file = findSpecFile(path.resolve(options.root)) ?? path.resolve(options.root);
+            const pos = error.linePos?.[0];
+            return fail({ class: 'PIPELINE_SQL_INVALID_PROJECT_FILE', message: `${displayPath(file)} is not valid YAML: ${error.message.split('\n')[0]}`, file, ...(pos ? { line: pos.line, column: pos.col } : {}) });
         }
         throw error;
     }
+    const samplesDir = path.resolve(options.samples ?? path.join(root.root, 'samples'));
+    const stateDir = path.resolve(options.state ?? path.join(root.root, '.pipeline-sql'));
+    if (root.files.length === 0) {
+        return fail({ class: 'PIPELINE_SQL_NO_SOURCES', message: `No pipeline SQL files in ${displayPath(root.root)}${root.specFile ? ` (the libraries of ${path.basename(root.specFile)} match none)` : ''}.` });
+    }
+    const settings: PipelineSettings = { configuration: root.spec?.configuration ?? {}, catalog: root.spec?.catalog, schema: root.spec?.schema };
 
     const { shared, PipelineSql } = services ?? createPipelineSqlServices(NodeFileSystem);
+    // The pipeline model resolves names within the registered root (its sources and samples/*.sql).
+    PipelineSql.pipeline.Registry.addRoot(root.root);
     const catalog = catalogFiles(samplesDir);
     const documents = await loadDocuments(shared, [...root.files, ...catalog]);
     const sourceDocuments = documents.slice(0, root.files.length);
@@ -273,7 +280,7 @@ function problemDiagnostic(problem: LoweringProblem): CliDiagnostic {
  * A one-line progress display on stderr (a terminal only): shown once an update has taken longer than
  * half a second, so that quick runs print nothing extra, and redrawn with the elapsed time.
  */
-class ProgressLine {
+export class ProgressLine {
     private readonly started = Date.now();
     private message = 'Starting update';
     private shown = false;

@@ -10,12 +10,13 @@ import type { LangiumDocument } from 'langium';
 import { DocumentState, URI } from 'langium';
 import type { LangiumSharedServices } from 'langium/lsp';
 import { DiagnosticSeverity, type CancellationToken, type Diagnostic } from 'vscode-languageserver';
+import { YAMLParseError } from 'yaml';
 import type { PipelineIR } from '../../../engine/src/index.js';
 import type { RunErrorModel } from '../../../common/result-model.js';
-import { findPipelineStatement } from '../../../common/pipeline-files.js';
+import { findPipelineStatement, parsePipelineSpec } from '../../../common/pipeline-files.js';
 import type { PipelineSqlServices } from '../language/pipeline-sql-module.js';
 import { IssueCodes } from '../language/validation/issue-codes.js';
-import { lowerPipeline, PipelineSettingsError, readPipelineSettings } from '../lowering/index.js';
+import { lowerPipeline, type PipelineSettings } from '../lowering/index.js';
 import { listCatalogFiles, listPipelineFiles } from '../workspace/pipeline-roots.js';
 import { fileUri, spanLocation } from './run-results.js';
 
@@ -86,6 +87,31 @@ function sourceFiles(services: PipelineSqlServices, documentUri: string): { file
     };
 }
 
+/**
+ * The error of a project file the registry could not read, placed where the YAML parser stopped
+ * (the registry keeps only the message, so the file is parsed again for the position).
+ */
+function projectFileError(specFile: string, message: string): RunErrorModel {
+    let line = 0;
+    let character = 0;
+    let text = message;
+    try {
+        parsePipelineSpec(fs.readFileSync(specFile, 'utf8'));
+    } catch (error) {
+        if (error instanceof YAMLParseError) {
+            const pos = error.linePos?.[0];
+            line = Math.max(0, (pos?.line ?? 1) - 1);
+            character = Math.max(0, (pos?.col ?? 1) - 1);
+        }
+        text = error instanceof Error ? error.message.split('\n')[0] : String(error);
+    }
+    return {
+        class: 'PIPELINE_SQL_INVALID_PROJECT_FILE',
+        message: `${path.basename(specFile)} is not valid YAML: ${text}`,
+        location: { uri: fileUri(specFile), range: { start: { line, character }, end: { line, character } } },
+    };
+}
+
 function hasPipelineStatement(file: string): boolean {
     try {
         return findPipelineStatement(fs.readFileSync(file, 'utf8')) !== undefined;
@@ -144,20 +170,11 @@ export async function preparePipeline(shared: LangiumSharedServices, services: P
     if (files.length === 0) {
         return { ok: false, location, error: { class: 'PIPELINE_SQL_NO_SOURCES', message: `No pipeline SQL files in ${location.root}${specFile ? ` (the libraries of ${path.basename(specFile)} match none)` : ''}.` } };
     }
-    let settings;
-    try {
-        settings = readPipelineSettings(specFile);
-    } catch (error) {
-        if (error instanceof PipelineSettingsError) {
-            const line = Math.max(0, (error.line ?? 1) - 1);
-            const character = Math.max(0, (error.column ?? 1) - 1);
-            return {
-                ok: false, location,
-                error: { class: 'PIPELINE_SQL_INVALID_PROJECT_FILE', message: error.message, location: { uri: fileUri(error.file), range: { start: { line, character }, end: { line, character } } } },
-            };
-        }
-        throw error;
+    const { spec, specError } = services.pipeline.Registry.pipelineOf(URI.parse(documentUri));
+    if (specFile && specError) {
+        return { ok: false, location, error: projectFileError(specFile, specError) };
     }
+    const settings: PipelineSettings = { configuration: spec?.configuration ?? {}, catalog: spec?.catalog, schema: spec?.schema };
     const catalog = listCatalogFiles(location.root);
     const documents = await documentsFor(shared, [...files, ...catalog], token);
     const sourceUris = new Set(files.map(f => URI.file(f).toString()));

@@ -1,4 +1,3 @@
-import type { AstNode } from 'langium';
 import type {
     BinaryExprIR, CallExprIR, ExprIR, FrameBoundIR, QueryIR, SortItemIR, SourceSpan, WindowFrameIR, WindowSpecIR,
 } from '../../../engine/src/index.js';
@@ -14,7 +13,7 @@ export interface ExpressionContext {
     readonly parameters: PipelineParameters;
     lowerQuery(query: ast.Query): QueryIR;
     /** Parses the value of a `${name}` parameter as an expression, as Spark's text substitution would read it. */
-    parseParameterValue(value: string, at: AstNode): ast.Expression | undefined;
+    parseParameterValue(name: string, value: string): ast.Expression | undefined;
 }
 
 /** Binary operators of the AST and their IR names (`==` → `=`, `!=` → `<>`, keyword operators in lower case). */
@@ -221,7 +220,7 @@ export class ExpressionLowering {
             // Left to the engine, which reports UNBOUND_SQL_PARAMETER at run time with this span.
             return { kind: 'parameter', name, span };
         }
-        const parsed = this.ctx.parseParameterValue(value, node);
+        const parsed = this.ctx.parseParameterValue(name, value);
         if (!parsed) {
             throw new LoweringError(LoweringErrorClass.unsupported, `The value '${value}' of the pipeline parameter '\${${name}}' is not an expression.`, span);
         }
@@ -392,7 +391,7 @@ function withSpan(expr: ExprIR, span: SourceSpan): ExprIR {
 }
 
 /** The name Spark gives a struct field from its value: a column's (last) name, a field's name, else `col<n>`. */
-export function fieldNameOf(expr: ast.Expression, index: number): string {
+function fieldNameOf(expr: ast.Expression, index: number): string {
     if (ast.isColumnReference(expr)) {
         return expr.parts[expr.parts.length - 1];
     }

@@ -31,8 +31,9 @@ export class PipelineParameters {
         return text.replace(parameterPattern, (_match, name: string) => {
             const value = this.lookup(name);
             if (value === undefined) {
+                const where = text === `\${${name}}` ? '' : ` (in '${text}')`;
                 throw new LoweringError(LoweringErrorClass.unboundParameter,
-                    `The pipeline parameter '\${${name}}' in '${text}' has no value; define it under 'configuration:' in spark-pipeline.yml or with SET ${name} = ... .`, span);
+                    `The pipeline parameter '\${${name}}'${where} has no value; define it under 'configuration:' in spark-pipeline.yml or with SET ${name} = ... .`, span);
             }
             return value;
         });
@@ -149,9 +150,4 @@ export function nameParts(node: AstNode, property: string, parameters: PipelineP
 /** A name without the legacy `LIVE.` prefix (`LIVE.x` refers to the pipeline's own dataset `x`). */
 export function withoutLive(parts: string[]): string[] {
     return parts.length > 1 && parts[0].toLowerCase() === 'live' ? parts.slice(1) : parts;
-}
-
-/** Case-insensitive equality of identifiers, as Spark compares them. */
-export function sameIdentifier(a: string, b: string): boolean {
-    return a.toLowerCase() === b.toLowerCase();
 }

@@ -6,6 +6,7 @@ import type {
 } from '../../../engine/src/index.js';
 import * as ast from '../language/generated/ast.js';
 import type { PipelineSqlServices } from '../language/pipeline-sql-module.js';
+import { IssueCodes } from '../language/validation/issue-codes.js';
 import { checkCollation, lowerDataType } from './data-types.js';
 import { LoweringError, LoweringErrorClass, type LoweringProblem } from './lowering-error.js';
 import { nameParts, PipelineParameters, withoutLive } from './names.js';
@@ -46,26 +47,34 @@ export function lowerPipeline(services: PipelineSqlServices, sources: PipelineSo
 class PipelineLowering {
     private readonly problems: LoweringProblem[] = [];
     private readonly conf: Record<string, string>;
+    /** SET values as written (a string keeps its quotes), for `${name}` standing alone as an expression. */
+    private readonly rawConf: Record<string, string>;
     private readonly defaults: { catalog?: string; schema?: string };
     private readonly parameters: PipelineParameters;
     private readonly names: PipelineNames;
     private readonly queries: QueryLowering;
+    /** The documents that parsed without errors (the others are reported and not lowered). */
+    private readonly documents: readonly LangiumDocument[];
+    private readonly catalogDocuments: readonly LangiumDocument[];
     private parameterDocuments = 0;
 
-    constructor(private readonly services: PipelineSqlServices, private readonly sources: PipelineSources) {
+    constructor(private readonly services: PipelineSqlServices, sources: PipelineSources) {
+        this.documents = sources.documents.filter(d => this.parsed(d));
+        this.catalogDocuments = (sources.catalogDocuments ?? []).filter(d => this.parsed(d));
         const settings = sources.settings ?? { configuration: {} };
         this.conf = { ...settings.configuration };
+        this.rawConf = { ...settings.configuration };
         this.defaults = { catalog: settings.catalog, schema: settings.schema };
-        for (const statement of this.statements(sources.documents)) {
+        for (const statement of this.statements(this.documents)) {
             if (ast.isSetStatement(statement) || ast.isUseStatement(statement)) {
                 this.configure(statement);
             }
         }
         this.parameters = new PipelineParameters(this.conf);
         const datasets: DatasetName[] = [];
-        for (const statement of this.statements(sources.documents)) {
+        for (const statement of this.statements(this.documents)) {
             if (ast.isCreateStreamingTable(statement) || ast.isCreateMaterializedView(statement) || ast.isCreateView(statement) || ast.isCreateTable(statement)) {
-                const name = this.attempt(() => withoutLive(nameParts(statement, 'name', this.parameters)));
+                const name = this.attempt(() => withoutLive(nameParts(statement, 'name', this.parameters)), statement);
                 if (name) {
                     datasets.push({ node: statement, name });
                 }
@@ -78,22 +87,48 @@ class PipelineLowering {
             defaults: this.defaults,
             parameters: this.parameters,
         };
+        const rawParameters = new PipelineParameters(this.rawConf);
         this.queries = new QueryLowering({
             parameters: this.parameters,
             resolveTable: ref => resolveTableSource(ref, this.names),
-            parseParameterValue: value => this.parseExpression(value),
+            parseParameterValue: (name, value) => this.parseExpression(rawParameters.lookup(name) ?? value),
         });
     }
 
     lower(): LoweringResult {
         const pipeline: PipelineIR = { irVersion: 1, datasets: [], flows: [], catalog: [], conf: this.conf };
-        for (const statement of this.statements(this.sources.documents)) {
-            this.attempt(() => this.statement(statement, pipeline));
+        for (const statement of this.statements(this.documents)) {
+            this.attempt(() => this.statement(statement, pipeline), statement);
         }
-        for (const statement of this.statements(this.sources.catalogDocuments ?? [])) {
-            this.attempt(() => pipeline.catalog.push(this.catalogTable(statement)));
+        for (const statement of this.statements(this.catalogDocuments)) {
+            this.attempt(() => pipeline.catalog.push(this.catalogTable(statement)), statement);
         }
         return this.problems.length > 0 ? { ok: false, problems: this.problems } : { ok: true, pipeline };
+    }
+
+    /**
+     * Whether a document parsed without errors. The parser recovers from syntax errors with partial
+     * trees, which no one should run: such a document is reported at its first error and not lowered.
+     */
+    private parsed(document: LangiumDocument): boolean {
+        const { lexerErrors, parserErrors } = document.parseResult;
+        const file = document.uri.scheme === 'file' ? document.uri.fsPath : document.uri.toString();
+        const lexer = lexerErrors[0];
+        if (lexer) {
+            const line = lexer.line ?? 1;
+            const column = lexer.column ?? 1;
+            this.problems.push({ code: IssueCodes.ParseSyntaxError, message: lexer.message, span: { file, line, column, endLine: line, endColumn: column + (lexer.length || 1) } });
+            return false;
+        }
+        const parser = parserErrors[0];
+        if (parser) {
+            const token = parser.token;
+            const line = Number.isNaN(token.startLine) || token.startLine === undefined ? 1 : token.startLine;
+            const column = Number.isNaN(token.startColumn) || token.startColumn === undefined ? 1 : token.startColumn;
+            this.problems.push({ code: IssueCodes.ParseSyntaxError, message: parser.message, span: { file, line, column, endLine: line, endColumn: column + Math.max(1, token.image.length) } });
+            return false;
+        }
+        return true;
     }
 
     private *statements(documents: readonly LangiumDocument[]): Generator<ast.Statement> {
@@ -105,8 +140,11 @@ class PipelineLowering {
         }
     }
 
-    /** Runs one step; a lowering error becomes a reported problem and the step yields nothing. */
-    private attempt<T>(step: () => T): T | undefined {
+    /**
+     * Runs one step; a lowering error becomes a reported problem and the step yields nothing. Any
+     * other error is a defect of the lowering: it is reported at the statement, never a crash.
+     */
+    private attempt<T>(step: () => T, statement?: ast.Statement): T | undefined {
         try {
             return step();
         } catch (error) {
@@ -114,20 +152,29 @@ class PipelineLowering {
                 this.problems.push(error.toProblem());
                 return undefined;
             }
-            throw error;
+            if (!statement) {
+                throw error;
+            }
+            this.problems.push({
+                code: 'PIPELINE_SQL_INTERNAL_ERROR',
+                message: `The local engine could not translate this statement (${error instanceof Error ? error.message : String(error)}); please report it.`,
+                span: spanOf(statement),
+            });
+            return undefined;
         }
     }
 
     private configure(statement: ConfigStatement): void {
         if (ast.isUseStatement(statement)) {
+            // USE CATALOG c; USE [SCHEMA|DATABASE|NAMESPACE] [c.]s.
             const parts = statement.name.split('.');
             if (statement.scope === 'CATALOG') {
                 this.defaults.catalog = parts[0];
-            } else if (parts.length >= 2 && statement.scope !== 'SCHEMA' && statement.scope !== 'DATABASE') {
-                this.defaults.catalog = parts[0];
-                this.defaults.schema = parts[1];
-            } else {
+            } else if (parts.length >= 2) {
+                this.defaults.catalog = parts[parts.length - 2];
                 this.defaults.schema = parts[parts.length - 1];
+            } else {
+                this.defaults.schema = parts[0];
             }
             return;
         }
@@ -137,6 +184,7 @@ class PipelineLowering {
             this.defaults.schema = statement.target;
         } else if (statement.key !== undefined && statement.value !== undefined) {
             this.conf[statement.key] = statement.value;
+            this.rawConf[statement.key] = GrammarUtils.findNodeForProperty(statement.$cstNode, 'value')?.text ?? statement.value;
         }
     }
 
@@ -652,6 +700,13 @@ function describeStatement(statement: ast.Statement): string {
         case ast.CreateNamespace.$type: return `CREATE ${statement.kind}`;
         case ast.Expectation.$type: return 'An expectation outside a dataset definition';
         case ast.Query.$type: return 'A query on its own';
-        default: return statement.$type;
+        case ast.CreateStreamingTable.$type: return 'CREATE STREAMING TABLE';
+        case ast.CreateMaterializedView.$type: return 'CREATE MATERIALIZED VIEW';
+        case ast.CreateView.$type: return 'CREATE VIEW';
+        case ast.CreateTable.$type: return 'CREATE TABLE';
+        case ast.CreateFlow.$type: return 'CREATE FLOW';
+        case ast.ApplyChanges.$type: return 'APPLY CHANGES';
+        case ast.SetStatement.$type: return 'SET';
+        case ast.UseStatement.$type: return 'USE';
     }
 }

@@ -15,7 +15,7 @@ export interface QueryContext {
     /** What a table reference names: a dataset, a CTE, or a sample catalog table. */
     resolveTable(ref: ast.DatasetRef): TableSourceIR;
     /** Parses the value of a `${name}` parameter as an expression (see {@link ExpressionLowering}). */
-    parseParameterValue(value: string, at: AstNode): ast.Expression | undefined;
+    parseParameterValue(name: string, value: string): ast.Expression | undefined;
 }
 
 /** Table-valued functions that read files (`read_files`, and Auto Loader's legacy `cloud_files`). */
@@ -37,7 +37,7 @@ export class QueryLowering {
         this.expressions = new ExpressionLowering({
             parameters: ctx.parameters,
             lowerQuery: query => this.query(query),
-            parseParameterValue: (value, at) => ctx.parseParameterValue(value, at),
+            parseParameterValue: (name, value) => ctx.parseParameterValue(name, value),
         });
     }
 

@@ -3,7 +3,7 @@ import { AstUtils, GrammarUtils } from 'langium';
 import type { SourceSpan } from '../../../engine/src/index.js';
 
 /** A span covering nothing in particular: used when a node has no text (recovered parse trees). */
-export function unknownSpan(file: string): SourceSpan {
+function unknownSpan(file: string): SourceSpan {
     return { file, line: 1, column: 1, endLine: 1, endColumn: 1 };
 }
 
