@@ -264,6 +264,20 @@ describe('runtime errors become diagnostics on the responsible clause', () => {
         const outcome = await handler.run(params(file), CancellationToken.None);
         expect(outcome).toMatchObject({ ok: false, error: { class: 'PARSE_SYNTAX_ERROR', location: { uri: uriOf(file) } } });
     });
+
+    test('a project file that is not YAML stops the run; the error points into the project file', async () => {
+        const to = path.join(tmp, 'bad-project-file');
+        fs.cpSync(path.join(repoRoot, 'test/fixtures/preview/markup-values'), to, { recursive: true });
+        const specFile = path.join(to, 'spark-pipeline.yml');
+        fs.writeFileSync(specFile, 'name: bad\nlibraries: [unclosed\n');
+        PipelineSql.pipeline.Registry.addRoot(to);
+        const outcome = await handler.run(params(path.join(to, 'transformations/comments.sql')), CancellationToken.None);
+        expect(outcome).toMatchObject({ ok: false, error: { class: 'PIPELINE_SQL_INVALID_PROJECT_FILE', location: { uri: uriOf(specFile) } } });
+        if (!outcome.ok) {
+            expect(outcome.error.message).toMatch(/^spark-pipeline\.yml is not valid YAML: /);
+            expect(outcome.error.location?.range.start.line).toBeGreaterThanOrEqual(1);
+        }
+    });
 });
 
 describe('bitemporal pipelines', () => {
