@@ -39,6 +39,19 @@ const node = {
     plugins: watch ? [problemMatcher] : [],
 };
 
+// The preview webview's script and stylesheet: a browser IIFE with no imports at run time.
+const browser = {
+    bundle: true,
+    platform: 'browser',
+    format: 'iife',
+    target: 'chrome114',
+    sourcemap: !minify,
+    sourcesContent: false,
+    minify,
+    logLevel: 'warning',
+    plugins: watch ? [problemMatcher] : [],
+};
+
 const builds = [
     { ...node, entryPoints: { client: 'client/src/extension.ts' }, outdir: 'out', outExtension: { '.js': '.cjs' } },
     { ...node, entryPoints: { server: 'server/src/main.ts' }, outdir: 'out', outExtension: { '.js': '.cjs' } },
@@ -46,6 +59,7 @@ const builds = [
         ...node, entryPoints: { cli: 'server/src/cli/bin.ts' }, outdir: 'out', outExtension: { '.js': '.cjs' },
         banner: { js: "#!/usr/bin/env node\nconst importMetaUrl = require('url').pathToFileURL(__filename).href;" },
     },
+    { ...browser, entryPoints: ['client/webview/main.ts', 'client/webview/preview.css'], outdir: 'out/webview' },
 ];
 
 const contexts = await Promise.all(builds.map(options => esbuild.context(options)));

@@ -39,6 +39,18 @@ export default tseslint.config(
             'The client talks to the server only through common/protocol.ts.'),
     },
     {
+        files: ['client/webview/**/*.ts'],
+        rules: {
+            ...restrict(['vscode', 'vscode-*', 'langium', 'langium/*', '**/server/**', '**/engine/**', '**/src/**'],
+                'The webview script runs in the browser and imports only common/ message types and its own modules.'),
+            // Data is rendered as text: nothing in the webview may parse a string as HTML.
+            'no-restricted-properties': ['error',
+                ...['innerHTML', 'outerHTML', 'insertAdjacentHTML', 'write', 'writeln', 'createContextualFragment'].map(property => ({
+                    property, message: 'Render data with textContent / setAttribute (client/webview/dom.ts), never as HTML.',
+                }))],
+        },
+    },
+    {
         files: ['common/**/*.ts'],
         rules: restrict(['vscode', 'langium', 'langium/*', '**/server/**', '**/client/**', '**/engine/**'],
             'common/ holds only protocol and message types.'),

@@ -69,6 +69,8 @@ export function checkVsixEntries(entries, binding) {
         'extension/out/client.cjs',
         'extension/out/server.cjs',
         'extension/out/cli.cjs',
+        'extension/out/webview/main.js',
+        'extension/out/webview/preview.css',
         'extension/syntaxes/pipeline-sql.tmLanguage.json',
         'extension/language-configuration.json',
         'extension/readme.md',

@@ -5,7 +5,7 @@ import { spawnSync } from 'node:child_process';
 const steps = [
     ['generated code is up to date', 'npx langium generate && git diff --exit-code -- server/src/language/generated'],
     ['lint', 'npx eslint .'],
-    ['typecheck', 'npx tsc --noEmit'],
+    ['typecheck', 'npx tsc --noEmit && npx tsc --noEmit -p tsconfig.webview.json'],
     ['build', 'node esbuild.mjs'],
     ['unit, integration and conformance tests', 'npx vitest run'],
     // Installs code-server, Node 24 and Chromium on first use (scripts/e2e-setup.sh), then packages the

@@ -7,13 +7,24 @@ export const LanguageId = 'pipeline-sql';
 export const SettingIds = {
     detectionEnabled: 'pipelineSql.detection.enabled',
     traceServer: 'pipelineSql.trace.server',
+    previewMaxRows: 'pipelineSql.preview.maxRows',
 } as const;
 
 /** Command ids (declared in package.json `contributes.commands`). */
 export const CommandIds = {
     restartServer: 'pipelineSql.restartServer',
     showOutput: 'pipelineSql.showOutput',
+    runFlow: 'pipelineSql.runFlow',
+    runPipeline: 'pipelineSql.runPipeline',
+    fullRefresh: 'pipelineSql.fullRefresh',
+    showGraph: 'pipelineSql.showGraph',
 } as const;
+
+/** Rows per dataset a run sends to the preview (`pipelineSql.preview.maxRows`), clamped to 1..1,000,000. */
+export function previewMaxRows(scope?: vscode.ConfigurationScope): number {
+    const value = vscode.workspace.getConfiguration(undefined, scope).get<number>(SettingIds.previewMaxRows, 10_000);
+    return Number.isFinite(value) ? Math.max(1, Math.min(1_000_000, Math.floor(value))) : 10_000;
+}
 
 /** Whether `.sql` files that belong to a pipeline are switched to the Pipeline SQL mode when opened. */
 export function isDetectionEnabled(scope?: vscode.ConfigurationScope): boolean {

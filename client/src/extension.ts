@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import { registerCommands } from './commands.js';
 import { PipelineSqlClient } from './language-client.js';
 import { DetectionReasons, registerLanguageDetection } from './language-detection.js';
+import { registerPreview } from './preview/register-preview.js';
 import { registerLanguageStatus } from './status.js';
 
 let client: PipelineSqlClient | undefined;
@@ -22,6 +23,7 @@ export function activate(context: vscode.ExtensionContext): void {
             registerLanguageDetection(reasons, log),
             registerLanguageStatus(client, reasons),
             registerCommands(client),
+            registerPreview(context, client),
         );
     } catch (error) {
         // VS Code does not show a notification when an extension fails to activate, so we do.

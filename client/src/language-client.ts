@@ -53,6 +53,15 @@ export class PipelineSqlClient implements vscode.Disposable {
         return this.starting;
     }
 
+    /** The language client once the server runs (started first if needed), for custom requests. */
+    async running(): Promise<LanguageClient> {
+        await this.start();
+        if (!this.client || !this.client.isRunning()) {
+            throw new Error(`the language server is ${this.state}.`);
+        }
+        return this.client;
+    }
+
     /** Stops the server (if running) and starts a fresh one. */
     async restart(): Promise<void> {
         const old = this.client;

@@ -7,6 +7,7 @@ import type { Connection, TextDocumentChangeEvent } from 'vscode-languageserver/
 import { createConnection, ErrorCodes, ProposedFeatures, ResponseError } from 'vscode-languageserver/node.js';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import { PipelineGraphRequest } from '../../common/protocol.js';
+import { registerPreviewHandlers } from './handlers/register-handlers.js';
 import { createPipelineSqlServices, type PipelineSqlServices, type PipelineSqlSharedServices } from './language/pipeline-sql-module.js';
 import type { PipelineSqlDocumentBuilder } from './language/pipeline/pipeline-sql-document-builder.js';
 import { isTargetProfile } from './language/pipeline/pipeline-sql-settings.js';
@@ -62,6 +63,7 @@ export function startServer(): void {
     startLanguageServer(shared);
     addTargetProfileHandler(shared, PipelineSql);
     addPipelineGraphHandler(connection, shared, PipelineSql);
+    registerPreviewHandlers(connection, shared, PipelineSql);
 }
 
 /** Reads `pipelineSql.target` from the client and revalidates everything when it changes. */

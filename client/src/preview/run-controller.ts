@@ -1,0 +1,270 @@
+import * as vscode from 'vscode';
+import { WorkDoneProgress, type LanguageClient } from 'vscode-languageclient/node.js';
+import {
+    ChangeEventsRequest, DatasetRowsRequest, PipelineGraphRequest, PipelineStateRequest, RunFinishedNotification, RunPipelineRequest,
+    type RunFinishedParams,
+} from '../../../common/protocol.js';
+import type { GraphModel, WebviewMessage } from '../../../common/preview-messages.js';
+import type { RunOutcome } from '../../../common/result-model.js';
+import { CommandIds, previewMaxRows } from '../config.js';
+import type { PipelineSqlClient } from '../language-client.js';
+import { PreviewPanel, type PreviewHost } from './preview-panel.js';
+import { showRunProblem } from './run-errors.js';
+import { datasetAtLine, needsDataset, progressIncrement, runLabel, runParams, targetFromArgument, type LensInfo, type RunKind, type RunTarget } from './run-targets.js';
+
+/** The error class of a run that was cancelled (the update was rolled back). */
+const CANCELLED = 'PIPELINE_SQL_CANCELLED';
+
+/**
+ * Runs pipelines for the commands, the code lenses and the panel's "Run from here": checks
+ * workspace trust, asks the language server to run (`pipelineSql/runPipeline`) with VS Code's
+ * progress notification wired to the server's work-done progress and its Cancel button to the
+ * request's cancellation, shows the outcome in the preview panel, and reports failures. Also
+ * answers the panel's requests for more rows, change events, the graph and the restored state.
+ */
+export class RunController implements PreviewHost, vscode.Disposable {
+    private readonly finishedEmitter = new vscode.EventEmitter<RunFinishedParams>();
+    private readonly listening = new WeakSet<LanguageClient>();
+    private readonly disposables: vscode.Disposable[] = [this.finishedEmitter];
+    private running: vscode.CancellationTokenSource | undefined;
+
+    /** Fires when the server reports a finished run (`pipelineSql/runFinished`). */
+    readonly onDidFinishRun = this.finishedEmitter.event;
+
+    constructor(private readonly context: vscode.ExtensionContext, private readonly client: PipelineSqlClient) {}
+
+    /** Runs a command: `kind` with the command's argument (code lens `{ uri, dataset }`, editor URI, or nothing). */
+    async runCommand(kind: RunKind, argument: unknown): Promise<void> {
+        if (!vscode.workspace.isTrusted) {
+            await showRunProblem({ kind: 'untrusted' });
+            return;
+        }
+        try {
+            const target = await this.resolveTarget(kind, argument);
+            if (target) {
+                await this.run(kind, target);
+            }
+        } catch (error) {
+            this.client.outputChannel.appendLine(`${kind} failed: ${error instanceof Error ? error.stack ?? error.message : String(error)}`);
+            void showRunProblem({ kind: 'server', message: errorText(error), showOutput: () => this.client.outputChannel.show(true) });
+        }
+    }
+
+    /** Opens the panel on the graph of the active (or given) document's pipeline. */
+    async showGraph(argument: unknown): Promise<void> {
+        const target = targetFromArgument(argument, this.activePipelineUri());
+        if (!target) {
+            await showRunProblem({ kind: 'noDocument' });
+            return;
+        }
+        const panel = PreviewPanel.createOrShow(this.context.extensionUri, this, target.uri);
+        panel.showView('graph');
+        await panel.refreshGraph();
+    }
+
+    private activePipelineUri(): string | undefined {
+        const document = vscode.window.activeTextEditor?.document;
+        return document && document.languageId === 'pipeline-sql' ? document.uri.toString() : undefined;
+    }
+
+    private async resolveTarget(kind: RunKind, argument: unknown): Promise<RunTarget | undefined> {
+        const target = targetFromArgument(argument, this.activePipelineUri());
+        if (!target) {
+            await showRunProblem({ kind: 'noDocument' });
+            return undefined;
+        }
+        if (target.dataset || !needsDataset(kind)) {
+            return target;
+        }
+        // From the palette: the dataset of the statement under the cursor, else a pick from the file's datasets.
+        const lenses = await this.runFlowLenses(target.uri);
+        const editor = vscode.window.activeTextEditor;
+        const atCursor = editor && editor.document.uri.toString() === target.uri ? datasetAtLine(lenses, editor.selection.active.line) : undefined;
+        if (atCursor) {
+            return { ...target, dataset: atCursor };
+        }
+        const names = [...new Set(lenses.map(l => l.dataset))];
+        if (names.length === 0) {
+            await showRunProblem({ kind: 'noDataset' });
+            return undefined;
+        }
+        const picked = names.length === 1 ? names[0] : await vscode.window.showQuickPick(names, { title: runLabel(kind, '…'), placeHolder: 'Dataset to run' });
+        return picked ? { ...target, dataset: picked } : undefined;
+    }
+
+    /** The datasets of the "Run flow" code lenses of a document, with their lines. */
+    private async runFlowLenses(uri: string): Promise<LensInfo[]> {
+        const lenses = await vscode.commands.executeCommand<vscode.CodeLens[]>('vscode.executeCodeLensProvider', vscode.Uri.parse(uri), 100);
+        return (lenses ?? []).flatMap(lens => {
+            const argument = lens.command?.command === CommandIds.runFlow ? lens.command.arguments?.[0] as { dataset?: unknown } | undefined : undefined;
+            return typeof argument?.dataset === 'string' ? [{ line: lens.range.start.line, dataset: argument.dataset }] : [];
+        });
+    }
+
+    /** Runs and shows the outcome. Only one run at a time: a new one cancels the one in progress. */
+    async run(kind: RunKind, target: RunTarget): Promise<void> {
+        this.running?.cancel();
+        const source = new vscode.CancellationTokenSource();
+        this.running = source;
+        const label = runLabel(kind, target.dataset);
+        let client: LanguageClient;
+        try {
+            client = await this.languageClient();
+        } catch (error) {
+            await showRunProblem({ kind: 'server', message: errorText(error), showOutput: () => this.client.outputChannel.show(true) });
+            return;
+        }
+        const panel = PreviewPanel.createOrShow(this.context.extensionUri, this, target.uri);
+        panel.post({ type: 'runStarted', label });
+        const outcome = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `Pipeline SQL: ${label}`, cancellable: true },
+            async (progress, token) => {
+                token.onCancellationRequested(() => source.cancel());
+                const workDoneToken = `pipelineSql-run-${Date.now()}-${Math.random().toString(36).slice(2)}`;
+                let last = 0;
+                const subscription = client.onProgress(WorkDoneProgress.type, workDoneToken, value => {
+                    if (value.kind === 'end') {
+                        return;
+                    }
+                    const step = progressIncrement(last, value.percentage);
+                    last = step.last;
+                    progress.report({ message: value.message, increment: step.increment || undefined });
+                });
+                try {
+                    return await client.sendRequest(RunPipelineRequest, { ...runParams(kind, target, previewMaxRows(vscode.Uri.parse(target.uri))), workDoneToken }, source.token);
+                } catch (error) {
+                    if (source.token.isCancellationRequested) {
+                        return undefined;
+                    }
+                    throw error;
+                } finally {
+                    subscription.dispose();
+                }
+            }).then(value => value, (error: unknown) => {
+            void showRunProblem({ kind: 'server', message: errorText(error), showOutput: () => this.client.outputChannel.show(true) });
+            return undefined;
+        });
+        if (this.running === source) {
+            this.running = undefined;
+        }
+        source.dispose();
+        if (!outcome || (!outcome.ok && outcome.error.class === CANCELLED)) {
+            panel.post({ type: 'runCancelled' });
+            return;
+        }
+        panel.showOutcome(outcome);
+        if (!outcome.ok) {
+            const location = outcome.error.location;
+            // Not awaited: the notification stays until dismissed, the command is done.
+            void showRunProblem({
+                kind: 'runFailed', error: outcome.error,
+                showSource: location ? () => this.openLocation(location.uri, location.range) : undefined,
+                showPreview: () => PreviewPanel.createOrShow(this.context.extensionUri, this, target.uri),
+            });
+        }
+    }
+
+    /** The language client, with the run-finished notification handler attached once per client. */
+    private async languageClient(): Promise<LanguageClient> {
+        const client = await this.client.running();
+        if (!this.listening.has(client)) {
+            this.listening.add(client);
+            this.disposables.push(client.onNotification(RunFinishedNotification, params => this.finishedEmitter.fire(params)));
+        }
+        return client;
+    }
+
+    log(message: string): void {
+        this.client.outputChannel.appendLine(message);
+    }
+
+    async restore(documentUri: string): Promise<RunOutcome | undefined> {
+        try {
+            const client = await this.languageClient();
+            const outcome = await client.sendRequest(PipelineStateRequest, { uri: documentUri, maxRows: previewMaxRows(vscode.Uri.parse(documentUri)) });
+            if (!outcome.ok) {
+                this.client.outputChannel.appendLine(`The preview of ${documentUri} could not be restored: ${outcome.error.class}: ${outcome.error.message}`);
+            }
+            return outcome.ok ? outcome : undefined;
+        } catch (error) {
+            this.client.outputChannel.appendLine(`Could not restore the preview of ${documentUri}: ${errorText(error)}`);
+            return undefined;
+        }
+    }
+
+    async graph(documentUri: string): Promise<{ graph?: GraphModel; error?: string }> {
+        try {
+            const client = await this.languageClient();
+            // The pipeline model's graph has the shape the preview draws.
+            const graph: GraphModel = await client.sendRequest(PipelineGraphRequest, { uri: documentUri });
+            return { graph };
+        } catch (error) {
+            return { error: `The pipeline graph is not available: ${errorText(error)}` };
+        }
+    }
+
+    async handle(message: WebviewMessage, panel: PreviewPanel): Promise<void> {
+        switch (message.type) {
+            case 'openLocation':
+                await this.openLocation(message.uri, message.range);
+                return;
+            case 'runFrom':
+                if (panel.documentUri) {
+                    await this.runCommand('runFrom', { uri: panel.documentUri, dataset: message.dataset });
+                }
+                return;
+            case 'requestGraph':
+                await panel.refreshGraph();
+                return;
+            case 'requestRows': {
+                const page = await this.request(() => this.languageClient().then(c => c.sendRequest(DatasetRowsRequest, {
+                    runId: message.runId, dataset: message.dataset, offset: message.offset, limit: message.limit,
+                })));
+                panel.post({ type: 'rowsPage', runId: message.runId, dataset: message.dataset, offset: message.offset, page });
+                return;
+            }
+            case 'requestChangeEvents': {
+                const uri = panel.documentUri;
+                const events = uri
+                    ? await this.request(() => this.languageClient().then(c => c.sendRequest(ChangeEventsRequest, {
+                        uri, dataset: message.dataset, key: message.key, maxRows: previewMaxRows(vscode.Uri.parse(uri)),
+                    })))
+                    : { ok: false as const, error: { class: 'PIPELINE_SQL_NO_PIPELINE', message: 'The preview shows no pipeline.' } };
+                panel.post({ type: 'changeEvents', requestId: message.requestId, dataset: message.dataset, events });
+                return;
+            }
+            case 'ready':
+                return;
+        }
+    }
+
+    /** Runs a request; a transport failure becomes a failed outcome the page can show. */
+    private async request<T extends { ok: boolean }>(send: () => Promise<T>): Promise<T | { ok: false; error: { class: string; message: string } }> {
+        try {
+            return await send();
+        } catch (error) {
+            return { ok: false, error: { class: 'PIPELINE_SQL_REQUEST_FAILED', message: errorText(error) } };
+        }
+    }
+
+    /** Opens a definition in the editor column next to the panel. */
+    private async openLocation(uri: string, range: { start: { line: number; character: number }; end: { line: number; character: number } } | undefined): Promise<void> {
+        const parsed = vscode.Uri.parse(uri);
+        // Only documents of the workspace are opened from the page.
+        if (parsed.scheme !== 'file' && parsed.scheme !== 'untitled' && parsed.scheme !== 'vscode-remote') {
+            return;
+        }
+        const selection = range ? new vscode.Range(range.start.line, range.start.character, range.end.line, range.end.character) : undefined;
+        const column = vscode.window.visibleTextEditors.find(e => e.document.uri.toString() === uri)?.viewColumn ?? vscode.ViewColumn.One;
+        await vscode.window.showTextDocument(parsed, { selection, viewColumn: column, preserveFocus: false });
+    }
+
+    /** Cancels a run in progress and releases the handlers. */
+    dispose(): void {
+        this.running?.cancel();
+        this.disposables.forEach(d => d.dispose());
+    }
+}
+
+function errorText(error: unknown): string {
+    return error instanceof Error ? error.message : String(error);
+}

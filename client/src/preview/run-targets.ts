@@ -1,0 +1,99 @@
+/**
+ * What a run command runs, worked out without the VS Code API so that it is unit-tested: the
+ * document and dataset from the command's argument (a code lens passes `{ uri, dataset }`, the
+ * editor title passes the file's URI, the palette nothing), the dataset under the cursor from the
+ * code lenses of the document, the request parameters, and the progress title.
+ */
+import type { RunPipelineParams } from '../../../common/protocol.js';
+
+/** The run commands. */
+export type RunKind = 'runFlow' | 'runPipeline' | 'fullRefresh' | 'runFrom';
+
+/** A document of a pipeline, and a dataset of it. */
+export interface RunTarget {
+    readonly uri: string;
+    readonly dataset?: string;
+}
+
+/** A "Run flow" code lens of a document: its line and the dataset it runs. */
+export interface LensInfo {
+    readonly line: number;
+    readonly dataset: string;
+}
+
+/** Whether a value is the `{ uri, dataset }` argument of our code lenses. */
+function isLensArgument(value: unknown): value is RunTarget {
+    if (typeof value !== 'object' || value === null) {
+        return false;
+    }
+    const v = value as Record<string, unknown>;
+    return typeof v.uri === 'string' && (v.dataset === undefined || typeof v.dataset === 'string');
+}
+
+/** Whether a value looks like a `vscode.Uri` (what the editor title passes). */
+function isUriLike(value: unknown): value is { scheme: string; toString(): string } {
+    return typeof value === 'object' && value !== null && typeof (value as { scheme?: unknown }).scheme === 'string'
+        && typeof (value as { path?: unknown }).path === 'string';
+}
+
+/** The target of a command from its argument, or the active editor's document. */
+export function targetFromArgument(argument: unknown, activeUri: string | undefined): RunTarget | undefined {
+    if (isLensArgument(argument)) {
+        return { uri: argument.uri, dataset: argument.dataset };
+    }
+    if (isUriLike(argument)) {
+        return { uri: argument.toString() };
+    }
+    return activeUri ? { uri: activeUri } : undefined;
+}
+
+/** The dataset of the nearest code lens at or above `line` (the statement the cursor is in). */
+export function datasetAtLine(lenses: readonly LensInfo[], line: number): string | undefined {
+    let best: LensInfo | undefined;
+    for (const lens of lenses) {
+        if (lens.line <= line && (!best || lens.line > best.line)) {
+            best = lens;
+        }
+    }
+    return best?.dataset;
+}
+
+/** Whether a command needs a dataset. */
+export function needsDataset(kind: RunKind): boolean {
+    return kind === 'runFlow' || kind === 'runFrom';
+}
+
+/** The request parameters of a run (without the progress token). */
+export function runParams(kind: RunKind, target: RunTarget, maxRows: number): Omit<RunPipelineParams, 'workDoneToken'> {
+    switch (kind) {
+        case 'runFlow':
+            return { uri: target.uri, scope: 'upstream', dataset: target.dataset, fullRefresh: false, maxRows };
+        case 'runFrom':
+            return { uri: target.uri, scope: 'downstream', dataset: target.dataset, fullRefresh: false, maxRows };
+        case 'fullRefresh':
+            return target.dataset
+                ? { uri: target.uri, scope: 'upstream', dataset: target.dataset, fullRefresh: true, maxRows }
+                : { uri: target.uri, scope: 'pipeline', fullRefresh: true, maxRows };
+        case 'runPipeline':
+            return { uri: target.uri, scope: 'pipeline', fullRefresh: false, maxRows };
+    }
+}
+
+/** The title of a run's progress notification. */
+export function runLabel(kind: RunKind, dataset: string | undefined): string {
+    switch (kind) {
+        case 'runFlow': return `Run flow ${dataset}`;
+        case 'runFrom': return `Run from ${dataset}`;
+        case 'fullRefresh': return dataset ? `Full refresh of ${dataset}` : 'Full refresh of the pipeline';
+        case 'runPipeline': return 'Run pipeline';
+    }
+}
+
+/** The growth of a progress bar from the last reported percentage to the next (VS Code wants increments). */
+export function progressIncrement(last: number, next: number | undefined): { increment: number; last: number } {
+    if (next === undefined || !Number.isFinite(next)) {
+        return { increment: 0, last };
+    }
+    const clamped = Math.max(last, Math.min(100, next));
+    return { increment: clamped - last, last: clamped };
+}

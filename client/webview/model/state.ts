@@ -1,0 +1,198 @@
+/**
+ * The preview's state and its reducer: every message from the extension and every user action
+ * becomes a new state, and the view renders the state. Pure, so the rules (which dataset is shown
+ * after a run, which answers are stale, how paged rows join the first ones) are unit-tested.
+ */
+import type { GraphModel, HostMessage, PersistedPreviewState, PreviewView } from '../../../common/preview-messages.js';
+import type { DatasetPreview, Outcome, ResultRow, RowsModel, RunOutcome } from '../../../common/result-model.js';
+import type { SortSpec } from './grid.js';
+import type { ScaleMode } from './scale.js';
+
+/** A version selected in the SCD2 picture, and the events behind its key once they arrive. */
+export interface VersionSelection {
+    readonly dataset: string;
+    readonly keyId: string;
+    readonly rowIndex: number;
+    readonly requestId: number;
+    readonly events?: Outcome<RowsModel>;
+}
+
+/** Everything the preview shows. */
+export interface PreviewState {
+    readonly view: PreviewView;
+    readonly dataset?: string;
+    readonly outcome?: RunOutcome;
+    /** Rows paged in after the first ones, per dataset of the current run. */
+    readonly moreRows: Readonly<Record<string, readonly ResultRow[]>>;
+    readonly pageError?: string;
+    readonly pageLoading?: string;
+    /** A run in progress (its label). */
+    readonly running?: string;
+    readonly sort: Readonly<Record<string, SortSpec | undefined>>;
+    readonly filter: Readonly<Record<string, string>>;
+    readonly changedOnly: boolean;
+    readonly scale: { readonly history: ScaleMode; readonly bitemporal: ScaleMode };
+    readonly selection?: VersionSelection;
+    /** Index of the "as of system time" step per bitemporal dataset (undefined: the latest). */
+    readonly asOf: Readonly<Record<string, number | undefined>>;
+    readonly graph?: GraphModel;
+    readonly graphError?: string;
+    readonly selectedNode?: string;
+    readonly trusted: boolean;
+    readonly nextRequestId: number;
+}
+
+/** User actions (from the webview's own controls). */
+export type UiAction =
+    | { readonly type: 'ui/view'; readonly view: PreviewView }
+    | { readonly type: 'ui/dataset'; readonly dataset: string }
+    | { readonly type: 'ui/sort'; readonly dataset: string; readonly sort: SortSpec | undefined }
+    | { readonly type: 'ui/filter'; readonly dataset: string; readonly filter: string }
+    | { readonly type: 'ui/changedOnly'; readonly value: boolean }
+    | { readonly type: 'ui/scale'; readonly picture: 'history' | 'bitemporal'; readonly mode: ScaleMode }
+    | { readonly type: 'ui/selectVersion'; readonly dataset: string; readonly keyId: string; readonly rowIndex: number }
+    | { readonly type: 'ui/asOf'; readonly dataset: string; readonly step: number | undefined }
+    | { readonly type: 'ui/selectNode'; readonly id: string | undefined }
+    | { readonly type: 'ui/pageRequested'; readonly dataset: string };
+
+/** Every input of the reducer. */
+export type PreviewAction = HostMessage | UiAction;
+
+/** The state of a fresh panel, or of one revived from its persisted part. */
+export function initialState(persisted?: Partial<PersistedPreviewState>): PreviewState {
+    return {
+        view: persisted?.view ?? 'results',
+        dataset: persisted?.dataset,
+        moreRows: {},
+        sort: {},
+        filter: {},
+        changedOnly: false,
+        scale: { history: 'proportional', bitemporal: 'even' },
+        asOf: {},
+        trusted: true,
+        nextRequestId: 1,
+    };
+}
+
+/** The datasets of the current outcome (none for a failed run). */
+export function datasetsOf(state: PreviewState): readonly DatasetPreview[] {
+    return state.outcome?.ok ? state.outcome.datasets : [];
+}
+
+/** The dataset shown, if the current outcome has it. */
+export function currentDataset(state: PreviewState): DatasetPreview | undefined {
+    return datasetsOf(state).find(d => d.name === state.dataset);
+}
+
+/** The rows of a dataset: the first ones and those paged in. */
+export function rowsOf(state: PreviewState, dataset: DatasetPreview): readonly ResultRow[] {
+    const more = state.moreRows[dataset.name];
+    return more && more.length > 0 ? [...dataset.rows, ...more] : dataset.rows;
+}
+
+/** The views that make sense for a dataset: history only for SCD2 targets, bitemporal only for bitemporal ones. */
+export function viewsFor(dataset: DatasetPreview | undefined): PreviewView[] {
+    const views: PreviewView[] = ['results'];
+    if (dataset?.cdc?.storedAs === 'scd2') {
+        views.push('history');
+    }
+    if (dataset?.cdc?.storedAs === 'bitemporal') {
+        views.push('bitemporal');
+    }
+    views.push('graph');
+    return views;
+}
+
+/**
+ * The dataset to show after a run: the one the run was for, else the one shown before if the run
+ * still has it, else the first the run updated, else the first.
+ */
+function pickDataset(outcome: RunOutcome, previous: string | undefined): string | undefined {
+    if (!outcome.ok) {
+        return previous;
+    }
+    const names = outcome.datasets.map(d => d.name);
+    const wanted = outcome.summary.dataset;
+    const byName = (name: string | undefined) => (name ? names.find(n => n.toLowerCase() === name.toLowerCase()) : undefined);
+    return byName(wanted) ?? byName(previous) ?? outcome.datasets.find(d => d.updated)?.name ?? names[0];
+}
+
+/** The next state. */
+export function reduce(state: PreviewState, action: PreviewAction): PreviewState {
+    switch (action.type) {
+        case 'runStarted':
+            return { ...state, running: action.label };
+        case 'runCancelled':
+            return { ...state, running: undefined };
+        case 'runResult': {
+            const dataset = pickDataset(action.outcome, state.dataset);
+            const shown = action.outcome.ok ? action.outcome.datasets.find(d => d.name === dataset) : undefined;
+            // A picture view of a dataset that has no such picture falls back to the results.
+            const view = state.view === 'graph' || viewsFor(shown).includes(state.view) ? state.view : 'results';
+            return {
+                ...state, outcome: action.outcome, running: undefined, dataset, view, moreRows: {}, pageError: undefined,
+                pageLoading: undefined, selection: undefined,
+            };
+        }
+        case 'rowsPage': {
+            if (!state.outcome || state.outcome.summary.runId !== action.runId) {
+                return state;
+            }
+            if (!action.page.ok) {
+                return { ...state, pageLoading: undefined, pageError: `${action.page.error.class}: ${action.page.error.message}` };
+            }
+            const dataset = datasetsOf(state).find(d => d.name === action.dataset);
+            const have = dataset ? rowsOf(state, dataset).length : -1;
+            // Only a page that continues the rows we have joins them (a repeated answer is ignored).
+            if (!dataset || action.offset !== have) {
+                return { ...state, pageLoading: undefined };
+            }
+            return {
+                ...state, pageLoading: undefined, pageError: undefined,
+                moreRows: { ...state.moreRows, [dataset.name]: [...(state.moreRows[dataset.name] ?? []), ...action.page.rows] },
+            };
+        }
+        case 'changeEvents':
+            if (!state.selection || state.selection.requestId !== action.requestId) {
+                return state;
+            }
+            return { ...state, selection: { ...state.selection, events: action.events } };
+        case 'graph':
+            return { ...state, graph: action.graph ?? state.graph, graphError: action.error };
+        case 'showView':
+            return { ...state, view: action.view, dataset: action.dataset ?? state.dataset };
+        case 'trust':
+            return { ...state, trusted: action.trusted };
+        case 'ui/view':
+            return { ...state, view: action.view };
+        case 'ui/dataset': {
+            const shown = datasetsOf(state).find(d => d.name === action.dataset);
+            const view = state.view === 'graph' || viewsFor(shown).includes(state.view) ? state.view : 'results';
+            return { ...state, dataset: action.dataset, view, selection: undefined };
+        }
+        case 'ui/sort':
+            return { ...state, sort: { ...state.sort, [action.dataset]: action.sort } };
+        case 'ui/filter':
+            return { ...state, filter: { ...state.filter, [action.dataset]: action.filter } };
+        case 'ui/changedOnly':
+            return { ...state, changedOnly: action.value };
+        case 'ui/scale':
+            return { ...state, scale: { ...state.scale, [action.picture]: action.mode } };
+        case 'ui/selectVersion':
+            return {
+                ...state, nextRequestId: state.nextRequestId + 1,
+                selection: { dataset: action.dataset, keyId: action.keyId, rowIndex: action.rowIndex, requestId: state.nextRequestId },
+            };
+        case 'ui/asOf':
+            return { ...state, asOf: { ...state.asOf, [action.dataset]: action.step } };
+        case 'ui/selectNode':
+            return { ...state, selectedNode: action.id };
+        case 'ui/pageRequested':
+            return { ...state, pageLoading: action.dataset, pageError: undefined };
+    }
+}
+
+/** The part of the state kept across reloads. */
+export function persistedPart(state: PreviewState, fallbackUri?: string): PersistedPreviewState {
+    return { documentUri: state.outcome?.summary.documentUri ?? fallbackUri, view: state.view, dataset: state.dataset };
+}

@@ -1,0 +1,45 @@
+import { DocumentState, URI } from 'langium';
+import type { LangiumSharedServices } from 'langium/lsp';
+import type { Connection } from 'vscode-languageserver';
+import {
+    ChangeEventsRequest, DatasetRowsRequest, PipelineStateRequest, RunFinishedNotification, RunPipelineRequest,
+} from '../../../common/protocol.js';
+import type { PipelineSqlServices } from '../language/pipeline-sql-module.js';
+import { PipelineRunHandler } from './pipeline-run-handler.js';
+import { RuntimeDiagnostics } from './runtime-diagnostics.js';
+
+/** Turns an exception of a handler into a typed failure (the handler's callers never see a crash). */
+async function safely<T>(method: string, work: () => Promise<T>): Promise<T | { ok: false; error: { class: string; message: string } }> {
+    try {
+        return await work();
+    } catch (error) {
+        console.error(`${method} failed:`, error);
+        return { ok: false, error: { class: 'PIPELINE_SQL_INTERNAL', message: error instanceof Error ? error.message : String(error) } };
+    }
+}
+
+/**
+ * Registers the preview's requests (`pipelineSql/runPipeline`, `pipelineState`, `datasetRows`,
+ * `changeEvents`) on the connection, sends `pipelineSql/runFinished` after each run, and keeps the
+ * run diagnostics published with each document's validation diagnostics (Langium publishes the
+ * latter when a document is validated; this listener, registered after Langium's, adds the former).
+ */
+export function registerPreviewHandlers(connection: Connection, shared: LangiumSharedServices, services: PipelineSqlServices): PipelineRunHandler {
+    const documents = shared.workspace.LangiumDocuments;
+    const diagnostics = new RuntimeDiagnostics({
+        publish: (uri, list) => void connection.sendDiagnostics({ uri, diagnostics: list }),
+        validation: uri => documents.getDocument(URI.parse(uri))?.diagnostics ?? [],
+    });
+    const handler = new PipelineRunHandler(shared, services, diagnostics, params => void connection.sendNotification(RunFinishedNotification, params));
+    connection.onRequest(RunPipelineRequest, (params, token) => handler.run(params, token, connection.window.attachWorkDoneProgress(params.workDoneToken)));
+    connection.onRequest(PipelineStateRequest, (params, token) => handler.state(params, token));
+    connection.onRequest(DatasetRowsRequest, params => safely('pipelineSql/datasetRows', () => handler.rows(params)));
+    connection.onRequest(ChangeEventsRequest, (params, token) => safely('pipelineSql/changeEvents', () => handler.changeEvents(params, token)));
+    shared.workspace.DocumentBuilder.onDocumentPhase(DocumentState.Validated, document => {
+        const uri = document.uri.toString();
+        if (diagnostics.has(uri)) {
+            diagnostics.republish(uri);
+        }
+    });
+    return handler;
+}

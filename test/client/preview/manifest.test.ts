@@ -1,0 +1,47 @@
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { expect, test } from 'vitest';
+import { repoRoot } from '../../helpers/parse.js';
+
+interface Manifest {
+    activationEvents: string[];
+    capabilities: { untrustedWorkspaces: { supported: boolean | string; description?: string } };
+    contributes: {
+        commands: Array<{ command: string; category?: string; icon?: string; enablement?: string }>;
+        menus: Record<string, Array<{ command: string; when?: string }>>;
+        configuration: { properties: Record<string, { type: string; default: unknown; minimum?: number; maximum?: number }> };
+    };
+}
+
+const manifest = JSON.parse(fs.readFileSync(path.join(repoRoot, 'package.json'), 'utf8')) as Manifest;
+const runCommands = ['pipelineSql.runFlow', 'pipelineSql.runPipeline', 'pipelineSql.fullRefresh'];
+
+test('the run commands are declared with the Pipeline SQL category and an icon, and need a trusted workspace', () => {
+    for (const id of [...runCommands, 'pipelineSql.showGraph']) {
+        const command = manifest.contributes.commands.find(c => c.command === id);
+        expect(command, id).toBeDefined();
+        expect(command).toMatchObject({ category: 'Pipeline SQL', icon: expect.stringMatching(/^\$\([a-z-]+\)$/) });
+        expect(command?.enablement).toBe(runCommands.includes(id) ? 'isWorkspaceTrusted' : undefined);
+    }
+});
+
+test('in Restricted Mode the extension is limited (language features on, runs off), with an explanation', () => {
+    expect(manifest.capabilities.untrustedWorkspaces.supported).toBe('limited');
+    expect(manifest.capabilities.untrustedWorkspaces.description).toMatch(/Running a pipeline .* needs a trusted workspace/);
+});
+
+test('the commands are in the palette and the editor title of pipeline files; runs only when trusted', () => {
+    const palette = manifest.contributes.menus.commandPalette.map(m => m.command);
+    expect(palette).toEqual(expect.arrayContaining([...runCommands, 'pipelineSql.showGraph']));
+    const title = manifest.contributes.menus['editor/title'];
+    for (const id of [...runCommands, 'pipelineSql.showGraph']) {
+        const entry = title.find(m => m.command === id);
+        expect(entry?.when, id).toContain('editorLangId == pipeline-sql');
+        expect(entry?.when?.includes('isWorkspaceTrusted'), id).toBe(runCommands.includes(id));
+    }
+});
+
+test('the preview panel revives the extension, and the row cap is a bounded setting', () => {
+    expect(manifest.activationEvents).toContain('onWebviewPanel:pipelineSql.preview');
+    expect(manifest.contributes.configuration.properties['pipelineSql.preview.maxRows']).toMatchObject({ type: 'integer', default: 10000, minimum: 1, maximum: 1000000 });
+});

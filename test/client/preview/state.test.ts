@@ -1,0 +1,112 @@
+import { describe, expect, test } from 'vitest';
+import { currentDataset, initialState, persistedPart, reduce, rowsOf, viewsFor, type PreviewState } from '../../../client/webview/model/state.js';
+import type { DatasetPreview, RunOutcome, RunSummary } from '../../../common/result-model.js';
+
+const summary = (runId: string, dataset?: string): RunSummary => ({
+    runId, documentUri: 'file:///p/transformations/a.sql', pipeline: { rootUri: 'file:///p' }, scope: dataset ? 'upstream' : 'pipeline', dataset,
+    fullRefresh: false, refreshed: [], startedAt: '2025-01-01T00:00:00Z', durationMs: 12, maxRows: 2,
+});
+const dataset = (name: string, extra: Partial<DatasetPreview> = {}): DatasetPreview => ({
+    name, kind: 'streaming_table', columns: [{ name: 'id', type: 'INT' }], rows: [{ id: 1 }, { id: 2 }], rowCount: 5, truncated: true, updated: true, ...extra,
+});
+const history = dataset('users_history', { cdc: { storedAs: 'scd2', keys: ['id'], flow: 'f', snapshot: false } });
+const run = (runId: string, wanted?: string): RunOutcome => ({ ok: true, summary: summary(runId, wanted), datasets: [dataset('users_changes'), history], flows: [] });
+
+describe('reduce', () => {
+    test('a run result shows the dataset the run was for, and ends the busy state', () => {
+        let state = reduce(initialState(), { type: 'runStarted', label: 'Run flow users_history' });
+        expect(state.running).toBe('Run flow users_history');
+        state = reduce(state, { type: 'runResult', outcome: run('r1', 'USERS_HISTORY') });
+        expect(state.running).toBeUndefined();
+        expect(state.dataset).toBe('users_history');
+        expect(currentDataset(state)?.name).toBe('users_history');
+    });
+
+    test('a pipeline run keeps the dataset shown before, else shows the first updated one', () => {
+        let state = reduce(initialState(), { type: 'runResult', outcome: run('r1') });
+        expect(state.dataset).toBe('users_changes');
+        state = reduce(state, { type: 'ui/dataset', dataset: 'users_history' });
+        state = reduce(state, { type: 'runResult', outcome: run('r2') });
+        expect(state.dataset).toBe('users_history');
+    });
+
+    test('a failed run keeps the last results out and the dataset choice in', () => {
+        let state = reduce(initialState(), { type: 'runResult', outcome: run('r1', 'users_history') });
+        state = reduce(state, { type: 'runResult', outcome: { ok: false, summary: summary('r2'), error: { class: 'X', message: 'm' } } });
+        expect(state.outcome?.ok).toBe(false);
+        expect(state.dataset).toBe('users_history');
+        expect(currentDataset(state)).toBeUndefined();
+    });
+
+    test('a cancelled run ends the busy state and keeps the results', () => {
+        let state = reduce(initialState(), { type: 'runResult', outcome: run('r1') });
+        state = reduce(reduce(state, { type: 'runStarted', label: 'x' }), { type: 'runCancelled' });
+        expect(state.running).toBeUndefined();
+        expect(state.outcome?.summary.runId).toBe('r1');
+    });
+
+    test('paged rows join the first rows only when they continue them, and only for the current run', () => {
+        let state: PreviewState = reduce(initialState(), { type: 'runResult', outcome: run('r1') });
+        state = reduce(state, { type: 'ui/pageRequested', dataset: 'users_changes' });
+        expect(state.pageLoading).toBe('users_changes');
+        const page = { ok: true as const, columns: [], rows: [{ id: 3 }, { id: 4 }], rowCount: 5, truncated: true };
+        state = reduce(state, { type: 'rowsPage', runId: 'r1', dataset: 'users_changes', offset: 2, page });
+        expect(rowsOf(state, currentDataset(state)!).map(r => r.id)).toEqual([1, 2, 3, 4]);
+        expect(state.pageLoading).toBeUndefined();
+        // The same page again (offset 2 is no longer the end) and a page of an older run are ignored.
+        expect(reduce(state, { type: 'rowsPage', runId: 'r1', dataset: 'users_changes', offset: 2, page })).toEqual(state);
+        expect(reduce(state, { type: 'rowsPage', runId: 'r0', dataset: 'users_changes', offset: 4, page })).toBe(state);
+        // A new run starts from its own first rows.
+        state = reduce(state, { type: 'runResult', outcome: run('r2') });
+        expect(rowsOf(state, currentDataset(state)!)).toHaveLength(2);
+    });
+
+    test('a failed page shows its error', () => {
+        const state = reduce(reduce(initialState(), { type: 'runResult', outcome: run('r1') }),
+            { type: 'rowsPage', runId: 'r1', dataset: 'users_changes', offset: 2, page: { ok: false, error: { class: 'PIPELINE_SQL_STALE_RUN', message: 'newer run' } } });
+        expect(state.pageError).toBe('PIPELINE_SQL_STALE_RUN: newer run');
+    });
+
+    test('change events are kept only for the latest version selection', () => {
+        let state = reduce(initialState(), { type: 'runResult', outcome: run('r1', 'users_history') });
+        state = reduce(state, { type: 'ui/selectVersion', dataset: 'users_history', keyId: '[1]', rowIndex: 0 });
+        const first = state.selection!.requestId;
+        state = reduce(state, { type: 'ui/selectVersion', dataset: 'users_history', keyId: '[2]', rowIndex: 1 });
+        const events = { ok: true as const, columns: [], rows: [], rowCount: 0, truncated: false };
+        expect(reduce(state, { type: 'changeEvents', requestId: first, dataset: 'users_history', events }).selection?.events).toBeUndefined();
+        expect(reduce(state, { type: 'changeEvents', requestId: first + 1, dataset: 'users_history', events }).selection?.events).toBe(events);
+    });
+
+    test('a picture view falls back to the results for a dataset without that picture', () => {
+        let state = reduce(initialState(), { type: 'runResult', outcome: run('r1', 'users_history') });
+        state = reduce(state, { type: 'ui/view', view: 'history' });
+        expect(state.view).toBe('history');
+        state = reduce(state, { type: 'ui/dataset', dataset: 'users_changes' });
+        expect(state.view).toBe('results');
+        state = reduce(reduce(state, { type: 'ui/view', view: 'graph' }), { type: 'ui/dataset', dataset: 'users_history' });
+        expect(state.view).toBe('graph');
+    });
+
+    test('graph, trust and view messages', () => {
+        const graph = { pipeline: { id: 'p' }, nodes: [], edges: [], cycles: [] };
+        let state = reduce(initialState(), { type: 'graph', graph });
+        expect(state.graph).toBe(graph);
+        // A failed refresh keeps the graph drawn and shows why.
+        state = reduce(state, { type: 'graph', graph: undefined, error: 'no model' });
+        expect(state).toMatchObject({ graph, graphError: 'no model' });
+        expect(reduce(state, { type: 'trust', trusted: false }).trusted).toBe(false);
+        expect(reduce(state, { type: 'showView', view: 'graph' }).view).toBe('graph');
+    });
+
+    test('the persisted part is the document, view and dataset', () => {
+        const state = reduce(initialState({ view: 'graph' }), { type: 'runResult', outcome: run('r1', 'users_history') });
+        expect(persistedPart(state)).toEqual({ documentUri: 'file:///p/transformations/a.sql', view: 'graph', dataset: 'users_history' });
+        expect(persistedPart(initialState(), 'file:///x.sql')).toEqual({ documentUri: 'file:///x.sql', view: 'results', dataset: undefined });
+    });
+});
+
+test('viewsFor offers the history picture for SCD2 and the bitemporal picture for bitemporal targets', () => {
+    expect(viewsFor(history)).toEqual(['results', 'history', 'graph']);
+    expect(viewsFor(dataset('b', { cdc: { storedAs: 'bitemporal', keys: ['k'], flow: 'f', snapshot: false } }))).toEqual(['results', 'bitemporal', 'graph']);
+    expect(viewsFor(dataset('c'))).toEqual(['results', 'graph']);
+});

@@ -1,0 +1,382 @@
+// Real VS Code end-to-end test of the run flow: packages the extension, installs it into code-server,
+// opens a workspace holding every sample pipeline (samples/) and the preview fixtures
+// (test/fixtures/preview/), clicks "Run flow" on the code lens and checks the preview webview's DOM
+// (nested iframes): the SCD2 rows and version bars, the bitemporal rectangles of golden 09's four
+// steps, values with markup shown as text, a runtime error as a diagnostic on its clause, and the
+// pipeline graph. One workbench is loaded once and shared by all checks. Screenshots of every view
+// go to test-artifacts/e2e/preview-*.png and are listed at the end.
+import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { after, before, test } from 'node:test';
+import { packageExtension } from '../../scripts/package.mjs';
+import { launchBrowser, makeRunDir, repo, startCodeServer, toolsReady } from './harness.mjs';
+
+const shotsDir = path.join(repo, 'test-artifacts/e2e');
+const shots = [];
+const timings = [];
+const dialogs = [];
+let runDir;
+let server;
+let browser;
+let page;
+let started = Date.now();
+
+/** Saves a screenshot under test-artifacts/e2e/ and remembers it for the summary. */
+async function screenshot(name) {
+    const file = path.join(shotsDir, `preview-${String(shots.length + 1).padStart(2, '0')}-${name}.png`);
+    await page.screenshot({ path: file });
+    shots.push(path.relative(repo, file));
+}
+
+/** Notes how long a step took since the last one. */
+function lap(step) {
+    const now = Date.now();
+    timings.push(`${step} ${((now - started) / 1000).toFixed(1)} s`);
+    started = now;
+}
+
+/** Polls `read` until `accept` holds for its value; fails with the last value seen. */
+async function waitUntil(what, read, accept, timeout = 30_000) {
+    const deadline = Date.now() + timeout;
+    let value;
+    for (;;) {
+        value = await read();
+        if (accept(value)) {
+            return value;
+        }
+        if (Date.now() > deadline) {
+            assert.fail(`Timed out after ${timeout / 1000} s waiting for ${what}; last value: ${JSON.stringify(value)}`);
+        }
+        await new Promise(resolve => setTimeout(resolve, 200));
+    }
+}
+
+const editor = () => page.locator('.editor-group-container.active .editor-instance .monaco-editor').first();
+/** The preview webview's document (VS Code nests it in two iframes). */
+const webview = () => page.frameLocator('iframe.webview.ready').frameLocator('iframe#active-frame');
+
+/** Opens a workspace file through Quick Open and waits for its text to render. */
+async function openFile(relativePath, firstWords) {
+    await page.keyboard.press('Control+P');
+    const input = page.locator('.quick-input-widget input');
+    await input.waitFor({ state: 'visible' });
+    await input.fill(relativePath);
+    const row = page.locator('.quick-input-list .monaco-list-row', { hasText: path.basename(relativePath) })
+        .filter({ hasText: path.dirname(relativePath).split('/')[0] }).first();
+    await row.click();
+    await page.locator('.tab.active', { hasText: path.basename(relativePath) }).waitFor();
+    await editor().locator('.view-lines', { hasText: firstWords }).waitFor();
+}
+
+/** Clicks the first "Run flow" code lens of the active editor and waits for the run to finish in the preview. */
+async function runFlowFromLens(expectedDataset) {
+    const lens = editor().locator('.codelens-decoration a', { hasText: 'Run flow' }).first();
+    await lens.waitFor({ timeout: 60_000 });
+    await lens.click();
+    const header = webview().locator('.run-header');
+    // The panel opens beside the editor; the header says how the run went.
+    await waitUntil(`the run of ${expectedDataset} to finish`, () => header.textContent({ timeout: 60_000 }).catch(() => ''),
+        t => /✓ Succeeded|✗ Failed/.test(t) && t.includes(expectedDataset), 90_000);
+    return (await header.textContent()) ?? '';
+}
+
+/** Selects a tab of the preview. */
+async function showView(view) {
+    await webview().locator(`[role=tab][data-view=${view}]`).click();
+    await webview().locator(`[role=tab][data-view=${view}][aria-selected=true]`).waitFor();
+}
+
+/** Closes every editor (and the preview), so that each check starts from a clean layout. */
+async function closeAllEditors() {
+    await page.keyboard.press('Escape');
+    await page.keyboard.press('F1');
+    await page.locator('.quick-input-widget input').fill('>View: Close All Editor Groups');
+    await page.locator('.quick-input-list .monaco-list-row', { hasText: 'Close All Editor Groups' }).first().waitFor();
+    await page.keyboard.press('Enter');
+    await page.locator('iframe.webview.ready').waitFor({ state: 'detached', timeout: 10_000 });
+    await page.locator('.editor-group-container .tab').first().waitFor({ state: 'detached', timeout: 10_000 });
+}
+
+before(async () => {
+    assert.ok(toolsReady(), 'code-server, Node 24 or chromium are missing: run scripts/e2e-setup.sh (scripts/e2e.mjs does).');
+    fs.mkdirSync(shotsDir, { recursive: true });
+    for (const old of fs.readdirSync(shotsDir).filter(f => f.startsWith('preview-'))) {
+        fs.rmSync(path.join(shotsDir, old), { recursive: true, force: true });
+    }
+    runDir = makeRunDir();
+    const vsix = process.env.PIPELINE_SQL_VSIX ?? packageExtension(path.join(runDir, 'pipeline-sql.vsix'));
+    lap('build + package');
+    // The workspace: every sample pipeline and the preview fixtures, side by side (copies: runs write state).
+    const workspace = path.join(runDir, 'workspace');
+    for (const name of fs.readdirSync(path.join(repo, 'samples'))) {
+        fs.cpSync(path.join(repo, 'samples', name), path.join(workspace, name), { recursive: true });
+    }
+    for (const name of fs.readdirSync(path.join(repo, 'test/fixtures/preview'))) {
+        fs.cpSync(path.join(repo, 'test/fixtures/preview', name), path.join(workspace, name), { recursive: true });
+    }
+    server = await startCodeServer({ vsix, workspace, runDir });
+    lap('install + start code-server');
+    browser = await launchBrowser(runDir);
+    page = browser.page;
+    // Room for the editor and the preview side by side.
+    await page.setViewportSize({ width: 1700, height: 1000 });
+    // A value like <img onerror=alert(1)> must never run: any dialog is recorded and fails the check.
+    page.on('dialog', dialog => {
+        dialogs.push(dialog.message());
+        void dialog.dismiss();
+    });
+    await page.goto(`${server.url}/?folder=${encodeURIComponent(workspace)}`);
+    await page.getByRole('treeitem', { name: 'users-cdc' }).waitFor({ timeout: 120_000 });
+    lap('workbench loaded');
+});
+
+after(async () => {
+    await browser?.context.close();
+    server?.stop();
+    if (server && fs.existsSync(server.logFile)) {
+        fs.copyFileSync(server.logFile, path.join(shotsDir, 'preview-code-server.log'));
+    }
+    // The extension host's logs (the Pipeline SQL output channel and language server log among them).
+    const logs = runDir && path.join(runDir, 'data/logs');
+    if (logs && fs.existsSync(logs)) {
+        fs.rmSync(path.join(shotsDir, 'preview-logs'), { recursive: true, force: true });
+        fs.cpSync(logs, path.join(shotsDir, 'preview-logs'), { recursive: true });
+    }
+    if (runDir) {
+        fs.rmSync(runDir, { recursive: true, force: true });
+    }
+    console.log(`e2e preview timings: ${timings.join(', ')}`);
+    console.log(`e2e preview screenshots (${shots.length}):\n${shots.map(s => `  ${s}`).join('\n')}`);
+});
+
+test('users-cdc: "Run flow" on the SCD2 table shows its rows, the changes and metrics, and a version bar per version', { timeout: 180_000 }, async () => {
+    await openFile('users-cdc/transformations/03_users_history.sql', 'CREATE OR REFRESH STREAMING TABLE users_history');
+    const header = await runFlowFromLens('users_history');
+    assert.match(header, /✓ Succeeded/);
+    lap('users-cdc run');
+    const view = webview();
+    // Run flow runs the dataset and what it reads: the bronze table and the SCD2 table.
+    assert.deepEqual(await view.locator('button.dataset').evaluateAll(b => b.map(e => e.getAttribute('data-dataset'))), ['users_changes', 'users_history']);
+    await view.locator('button.dataset[data-dataset=users_history][aria-current=true]').waitFor();
+    // The grid: 9 versions, all inserted by this first run (highlighted), with the metrics.
+    await view.locator('.grid-row').first().waitFor();
+    assert.equal(await view.locator('.grid-row').count(), 9);
+    assert.equal(await view.locator('.grid-row.inserted').count(), 9);
+    assert.equal(await view.locator('dd[data-metric=num_upserted_rows]').textContent(), '9');
+    const alan = await view.locator('.grid-row', { hasText: 'Alan M. Turing' }).locator('.cell').allTextContents();
+    assert.deepEqual(alan, ['2', 'Alan M. Turing', 'alan@example.com', 'Manchester', '2025-01-02 15:00:00', '2025-01-03 11:00:00']);
+    await screenshot('users-history-grid');
+
+    // Sorting by a column header, and the key filter.
+    await view.locator('[role=columnheader] button', { hasText: '__START_AT' }).click();
+    assert.equal(await view.locator('.grid-row').first().locator('.cell').nth(4).textContent(), '2025-01-01 09:00:00');
+    await view.locator('input.filter').first().fill('4');
+    await waitUntil('the key filter', () => view.locator('.grid-row').count(), n => n === 1);
+    assert.match(await view.locator('.grid-row').first().textContent(), /Edsger Dijkstra/);
+    await view.locator('input.filter').first().fill('');
+
+    // The bronze table's expectations: one row dropped, one email missing.
+    await view.locator('button.dataset[data-dataset=users_changes]').click();
+    const expectations = await view.locator('table.expectations tbody tr').allTextContents();
+    assert.deepEqual(expectations, ['known_operation1111', 'has_email101—']);
+    await view.locator('button.dataset[data-dataset=users_history]').click();
+
+    // The history picture: one lane per user, one bar per version; open ends for the current versions.
+    await showView('history');
+    const bars = view.locator('svg.scd2 g.version');
+    await bars.first().waitFor();
+    assert.equal(await bars.count(), 9);
+    assert.deepEqual(await view.locator('svg.scd2 g.lane').evaluateAll(l => l.map(e => `${e.getAttribute('data-key')}:${e.querySelectorAll('g.version').length}`)),
+        ['user_id=1:2', 'user_id=2:4', 'user_id=3:2', 'user_id=4:1']);
+    assert.equal(await view.locator('svg.scd2 g.version.open').count(), 3);
+    // Each bar says what changed from the version before (the full text is its accessible name and tooltip).
+    const described = await view.locator('svg.scd2 g.lane[data-key="user_id=2"] g.version').evaluateAll(v => v.map(e => e.getAttribute('aria-label')));
+    assert.deepEqual(described, [
+        'user_id=2, 2025-01-01 09:05:00 → 2025-01-02 15:00:00, first version: name=Alan Turing, email=alan@example.com, city=Manchester',
+        'user_id=2, 2025-01-02 15:00:00 → 2025-01-03 11:00:00, name: Alan Turing → Alan M. Turing',
+        'user_id=2, 2025-01-03 11:00:00 → 2025-01-05 09:00:00, name: Alan M. Turing → Alan Turing; city: Manchester → Cambridge',
+        'user_id=2, 2025-01-05 09:00:00 → open, city: Cambridge → Wilmslow',
+    ]);
+    // The bar's own label is the same text, cut to the bar's width.
+    const label = await view.locator('svg.scd2 g.lane[data-key="user_id=2"] g.version').nth(3).locator('.bar-label').textContent();
+    assert.ok(label.length > 3 && 'city=Wilmslow'.startsWith(label.replace(/…$/, '')), `label ${label}`);
+    await screenshot('users-history-versions');
+
+    // Selecting a version (keyboard: Tab to it, Enter) lists the input events behind its key with their roles.
+    const cambridge = view.locator('svg.scd2 g.lane[data-key="user_id=2"] g.version[data-start="2025-01-03 11:00:00"]');
+    await cambridge.focus();
+    await page.keyboard.press('Enter');
+    const events = view.locator('.event-table tr.event');
+    await events.first().waitFor();
+    const roles = await events.evaluateAll(rows => rows.map(r => `${r.cells[0].textContent} ${r.getAttribute('data-role')}`));
+    assert.deepEqual(roles, ['2025-01-01 09:05:00 other', '2025-01-02 15:00:00 other', '2025-01-03 11:00:00 opened', '2025-01-05 09:00:00 closed']);
+    await screenshot('users-history-events');
+    await closeAllEditors();
+});
+
+test('users-cdc: the pipeline graph from the model, with the last run on its nodes; "Run from here"; a click opens the definition', { timeout: 180_000 }, async () => {
+    await openFile('users-cdc/transformations/04_users_by_city.sql', 'CREATE OR REFRESH MATERIALIZED VIEW users_by_city');
+    await page.keyboard.press('F1');
+    await page.locator('.quick-input-widget input').fill('>Pipeline SQL: Show Pipeline Graph');
+    await page.locator('.quick-input-list .monaco-list-row', { hasText: 'Show Pipeline Graph' }).first().click();
+    const view = webview();
+    const nodes = view.locator('svg.graph g.node');
+    await nodes.first().waitFor({ timeout: 60_000 });
+    // Every dataset, flow and source of the pipeline model, each kind its own shape and flows labelled by kind.
+    const drawn = await nodes.evaluateAll(list => list.map(n => `${n.getAttribute('data-kind')} ${n.querySelector('.node-name').textContent} | ${n.querySelector('.node-kind').textContent}`).sort());
+    assert.deepEqual(drawn, [
+        'flow users_by_city | MV query',
+        'flow users_changes | append',
+        'flow users_current_cdc | AUTO CDC · SCD1',
+        'flow users_history_cdc | AUTO CDC · SCD2',
+        'materialized-view users_by_city | materialized view',
+        'source cdc_data.users | source',
+        'streaming-table users_changes | streaming table',
+        'streaming-table users_current | streaming table',
+        'streaming-table users_history | streaming table',
+    ]);
+    assert.equal(await view.locator('svg.graph path.edge').count(), 8);
+    // The state the first check's run left: row counts on the datasets it ran; users_current never ran.
+    await waitUntil('row counts on the nodes', () => view.locator('g.node[data-node-id="dataset:users_history"] .node-facts').textContent().catch(() => ''), t => t === '9 rows');
+    assert.equal(await view.locator('g.node[data-node-id="dataset:users_current"] .node-facts').count(), 0);
+    await screenshot('graph-after-restore');
+
+    // Space selects a node from the keyboard; "Run from here" runs it and everything downstream.
+    await view.locator('g.node[data-node-id="dataset:users_changes"]').focus();
+    await page.keyboard.press('Space');
+    await view.locator('button', { hasText: 'Run from here' }).click();
+    await waitUntil('the downstream run', () => view.locator('.run-header').textContent(), t => /✓ Succeeded Run of users_changes and downstream/.test(t ?? ''), 90_000);
+    await waitUntil('users_current on the graph', () => view.locator('g.node[data-node-id="dataset:users_current"] .node-facts').textContent().catch(() => ''), t => t === '3 rows +3 ~0 −0');
+    assert.equal(await view.locator('g.node[data-node-id="dataset:users_by_city"] .node-facts').textContent(), '3 rows +3 ~0 −0');
+    await screenshot('graph-after-run-from-here');
+
+    // A click on a node opens its definition in the editor.
+    await view.locator('g.node[data-node-id="dataset:users_current"]').click();
+    await page.locator('.tab.active', { hasText: '02_users_current.sql' }).waitFor();
+    lap('graph');
+    await closeAllEditors();
+});
+
+test('company-bitemporal (golden 09): six rectangles over four system-time steps, and the "as of" slider', { timeout: 180_000 }, async () => {
+    await openFile('company-bitemporal/transformations/company.sql', 'CREATE OR REFRESH STREAMING TABLE company_bitemporal');
+    assert.match(await runFlowFromLens('company_bitemporal'), /✓ Succeeded/);
+    lap('golden 09 run');
+    const view = webview();
+    await showView('bitemporal');
+    const rects = view.locator('svg.bitemporal g.row-rect');
+    await rects.first().waitFor();
+    assert.equal(await rects.count(), 6);
+    const described = await rects.evaluateAll(r => r.map(e => `${e.getAttribute('data-label')} ${e.getAttribute('data-system-start').slice(11)}→${e.getAttribute('data-system-end').slice(11) || 'open'}`).sort());
+    assert.deepEqual(described, ['XFv1 10:05:00→12:20:00', 'XFv1 12:20:00→12:25:00', 'XFv1 12:25:00→open', 'XFv2 12:20:00→12:30:00', 'XFv2 12:30:00→open', 'XFv3 12:25:00→open']);
+    // Latest step: what the table believes now.
+    const slider = view.locator('input.as-of');
+    assert.equal(await slider.getAttribute('max'), '3');
+    assert.equal(await view.locator('svg.bitemporal g.row-rect.believed').count(), 3);
+    await screenshot('bitemporal-golden09-now');
+    // The keyboard walks the steps: at step 1 only XFv1 was believed, at step 2 XFv1 (cut) and XFv2.
+    await slider.focus();
+    await page.keyboard.press('Home');
+    await waitUntil('step 1', () => view.locator('.as-of-label').textContent(), t => /step 1 of 4/.test(t ?? ''));
+    assert.deepEqual(await view.locator('svg.bitemporal g.row-rect.believed').evaluateAll(r => r.map(e => e.getAttribute('data-label'))), ['XFv1']);
+    await page.keyboard.press('ArrowRight');
+    await waitUntil('step 2', () => view.locator('.as-of-label').textContent(), t => /2025-07-18 12:20:00 \(step 2 of 4\)/.test(t ?? ''));
+    assert.deepEqual((await view.locator('svg.bitemporal g.row-rect.believed').evaluateAll(r => r.map(e => e.getAttribute('data-label')))).sort(), ['XFv1', 'XFv2']);
+    assert.match(await view.locator('.belief h3').textContent(), /believed at 2025-07-18 12:20:00: 2 rows/);
+    await screenshot('bitemporal-golden09-step2');
+    await closeAllEditors();
+});
+
+test('prices-bitemporal and inventory-snapshots: each sample runs and offers its picture', { timeout: 180_000 }, async () => {
+    await openFile('prices-bitemporal/transformations/prices.sql', 'CREATE OR REFRESH STREAMING TABLE prices');
+    assert.match(await runFlowFromLens('prices'), /✓ Succeeded/);
+    const view = webview();
+    await showView('bitemporal');
+    await view.locator('svg.bitemporal g.panel').first().waitFor();
+    assert.deepEqual(await view.locator('svg.bitemporal g.panel').evaluateAll(p => p.map(e => e.getAttribute('data-key'))),
+        ['instrument=ACME', 'instrument=GLOBEX', 'instrument=INITECH']);
+    const rows = Number((await view.locator('button.dataset[data-dataset=prices] .meta').textContent()).match(/(\d+) rows/)[1]);
+    assert.equal(await view.locator('svg.bitemporal g.row-rect').count(), rows);
+    await screenshot('prices-bitemporal');
+    await closeAllEditors();
+
+    await openFile('inventory-snapshots/transformations/stock.sql', 'CREATE OR REFRESH STREAMING TABLE stock_history');
+    assert.match(await runFlowFromLens('stock_history'), /✓ Succeeded/);
+    await showView('history');
+    const bars = view.locator('svg.scd2 g.version');
+    await bars.first().waitFor();
+    const stockRows = Number((await view.locator('button.dataset[data-dataset=stock_history] .meta').textContent()).match(/(\d+) rows/)[1]);
+    assert.ok(stockRows > 0);
+    assert.equal(await bars.count(), stockRows);
+    await screenshot('inventory-snapshot-history');
+    lap('other samples');
+    await closeAllEditors();
+});
+
+test('a value with markup is shown as text and runs nothing', { timeout: 120_000 }, async () => {
+    await openFile('markup-values/transformations/comments.sql', 'CREATE OR REFRESH STREAMING TABLE comments');
+    assert.match(await runFlowFromLens('comments'), /✓ Succeeded/);
+    const view = webview();
+    const cells = view.locator('.grid-row .cell');
+    await cells.first().waitFor();
+    const texts = await cells.allTextContents();
+    assert.ok(texts.includes('<img src=x onerror=alert(1)>'), `cells: ${JSON.stringify(texts)}`);
+    assert.ok(texts.includes('<script>alert(2)</script>'));
+    assert.ok(texts.includes('<b>bold?</b> &amp; <a href="javascript:alert(3)">link</a>'));
+    // Nothing of it became markup: no images, links or bold elements, and only our own script.
+    assert.equal(await view.locator('img').count(), 0);
+    assert.equal(await view.locator('.grid-row a, .grid-row b').count(), 0);
+    // The only scripts are our bundle and what VS Code's webview host adds; none came from the data.
+    const scripts = await view.locator('script').evaluateAll(list => list.map(e => e.getAttribute('src') ?? `inline:${e.textContent.slice(0, 60)}`));
+    assert.ok(scripts.some(src => /\/out\/webview\/main\.js$/.test(src)), `scripts: ${JSON.stringify(scripts)}`);
+    assert.ok(scripts.every(src => !/alert/.test(src)), `scripts: ${JSON.stringify(scripts)}`);
+    console.log(`webview scripts: ${JSON.stringify(scripts)}`);
+    await page.waitForTimeout(500);
+    assert.deepEqual(dialogs, []);
+    await screenshot('markup-values-as-text');
+    lap('markup values');
+    await closeAllEditors();
+});
+
+test('a runtime error shows as a diagnostic on the SEQUENCE BY clause, with its error class', { timeout: 120_000 }, async () => {
+    await openFile('broken-sequence/transformations/customers.sql', 'CREATE OR REFRESH STREAMING TABLE customers');
+    const header = await runFlowFromLens('customers');
+    assert.match(header, /✗ Failed/);
+    assert.match(header, /AUTOCDC_MICROBATCH_VALIDATION\.NULL_SEQUENCE/);
+    // The squiggle sits on the line of SEQUENCE BY changed_at.
+    const line = editor().locator('.view-line', { hasText: 'SEQUENCE BY changed_at' });
+    await editor().locator('.squiggly-error').first().waitFor({ timeout: 60_000 });
+    const squiggle = await editor().locator('.squiggly-error').first().boundingBox();
+    const lineBox = await line.boundingBox();
+    assert.ok(Math.abs(squiggle.y - lineBox.y) < lineBox.height, `squiggle at y=${squiggle.y}, line at y=${lineBox.y}`);
+    await page.mouse.move(squiggle.x + Math.min(20, squiggle.width / 2), squiggle.y + squiggle.height / 2);
+    await page.locator('.monaco-hover', { hasText: 'AUTOCDC_MICROBATCH_VALIDATION.NULL_SEQUENCE' }).first().waitFor({ timeout: 15_000 });
+    await screenshot('runtime-error-diagnostic');
+    await page.mouse.move(5, 5);
+    lap('runtime error');
+    await closeAllEditors();
+});
+
+test('the preview is restored after a window reload, from the pipeline state', { timeout: 180_000 }, async () => {
+    await openFile('company-bitemporal/transformations/company.sql', 'CREATE OR REFRESH STREAMING TABLE company_bitemporal');
+    assert.match(await runFlowFromLens('company_bitemporal'), /✓ Succeeded/);
+    await showView('bitemporal');
+    await webview().locator('svg.bitemporal g.row-rect').first().waitFor();
+    // The page's state (vscode.setState) reaches the workbench by message; give it a moment, then reload
+    // the way a user does (the command shuts the workbench down in order, so its editor state is saved).
+    await page.waitForTimeout(1500);
+    await page.keyboard.press('F1');
+    await page.locator('.quick-input-widget input').fill('>Developer: Reload Window');
+    await page.locator('.quick-input-list .monaco-list-row', { hasText: 'Reload Window' }).first().waitFor();
+    await page.keyboard.press('Enter');
+    await page.waitForEvent('load', { timeout: 60_000 });
+    await page.getByRole('treeitem', { name: 'users-cdc' }).waitFor({ timeout: 120_000 });
+    // The serializer revives the panel in the view it showed; its rows come from the stored state.
+    const header = webview().locator('.run-header');
+    await waitUntil('the restored preview', () => header.textContent({ timeout: 60_000 }).catch(() => ''), t => /State of the last run/.test(t), 90_000);
+    await webview().locator('[role=tab][data-view=bitemporal][aria-selected=true]').waitFor();
+    await waitUntil('the restored rectangles', () => webview().locator('svg.bitemporal g.row-rect').count(), n => n === 6, 30_000);
+    await screenshot('restored-after-reload');
+    lap('reload');
+    await closeAllEditors();
+});
