@@ -14,6 +14,7 @@ import { PipelineSqlTokenBuilder } from './parser/pipeline-sql-token-builder.js'
 import { PipelineSqlParserErrorMessageProvider } from './parser/pipeline-sql-parser-error-message-provider.js';
 import { PipelineSqlLexerErrorMessageProvider } from './parser/pipeline-sql-lexer-error-message-provider.js';
 import { PipelineSqlSemanticTokenProvider } from './lsp/pipeline-sql-semantic-token-provider.js';
+import { PipelineSqlCompletionProvider } from './lsp/completion/pipeline-sql-completion-provider.js';
 import { PipelineSqlGeneratedModule, PipelineSqlGeneratedSharedModule } from './generated/module.js';
 import { PipelineSqlScopeComputation } from './references/pipeline-sql-scope-computation.js';
 import { PipelineSqlScopeProvider } from './references/pipeline-sql-scope-provider.js';
@@ -97,6 +98,7 @@ export const PipelineSqlModule: Module<PipelineSqlServices, PartialLangiumServic
     lsp: {
         CodeActionProvider: (services) => new PipelineSqlCodeActionProvider(services),
         SemanticTokenProvider: (services) => new PipelineSqlSemanticTokenProvider(services),
+        CompletionProvider: (services) => new PipelineSqlCompletionProvider(services),
     },
 };
 
