@@ -15,6 +15,10 @@ import { PipelineSqlParserErrorMessageProvider } from './parser/pipeline-sql-par
 import { PipelineSqlLexerErrorMessageProvider } from './parser/pipeline-sql-lexer-error-message-provider.js';
 import { PipelineSqlSemanticTokenProvider } from './lsp/pipeline-sql-semantic-token-provider.js';
 import { PipelineSqlCompletionProvider } from './lsp/completion/pipeline-sql-completion-provider.js';
+import { PipelineSqlHoverProvider } from './lsp/pipeline-sql-hover-provider.js';
+import {
+    PipelineSqlDefinitionProvider, PipelineSqlDocumentHighlightProvider, PipelineSqlReferencesProvider, PipelineSqlRenameProvider,
+} from './lsp/pipeline-sql-navigation.js';
 import { PipelineSqlGeneratedModule, PipelineSqlGeneratedSharedModule } from './generated/module.js';
 import { PipelineSqlScopeComputation } from './references/pipeline-sql-scope-computation.js';
 import { PipelineSqlScopeProvider } from './references/pipeline-sql-scope-provider.js';
@@ -99,6 +103,11 @@ export const PipelineSqlModule: Module<PipelineSqlServices, PartialLangiumServic
         CodeActionProvider: (services) => new PipelineSqlCodeActionProvider(services),
         SemanticTokenProvider: (services) => new PipelineSqlSemanticTokenProvider(services),
         CompletionProvider: (services) => new PipelineSqlCompletionProvider(services),
+        HoverProvider: (services) => new PipelineSqlHoverProvider(services),
+        DefinitionProvider: (services) => new PipelineSqlDefinitionProvider(services),
+        ReferencesProvider: (services) => new PipelineSqlReferencesProvider(services),
+        DocumentHighlightProvider: (services) => new PipelineSqlDocumentHighlightProvider(services),
+        RenameProvider: (services) => new PipelineSqlRenameProvider(services),
     },
 };
 

@@ -2,7 +2,7 @@
  * Text helpers shared by the editor features: how names are written back into SQL, how dataset kinds
  * and relations are shown, and offset/range conversions for CST nodes. No Langium services here.
  */
-import type { CstNode, LangiumDocument } from 'langium';
+import type { LangiumDocument } from 'langium';
 import type { Range } from 'vscode-languageserver';
 import { typeToString } from '../builtins/spark-types.js';
 import type { DatasetKind } from '../pipeline/pipeline-model.js';
@@ -63,11 +63,10 @@ export function rangeOf(document: LangiumDocument, start: number, end: number): 
 }
 
 /**
- * The range of the last part of a dotted name written at a CST node (`orders` in `LIVE.orders` or
+ * The offsets of the last part of a dotted name written at `offset` (`orders` in `LIVE.orders` or
  * `sch.orders`); dots inside back quotes and `${...}` parameters do not split.
  */
-export function lastPartOffsets(node: CstNode): { start: number; end: number } {
-    const text = node.text;
+export function lastPartOffsets(text: string, offset: number): { start: number; end: number } {
     let depth = 0;
     let quoted = false;
     let last = -1;
@@ -83,8 +82,8 @@ export function lastPartOffsets(node: CstNode): { start: number; end: number } {
             last = i;
         }
     }
-    const start = node.offset + last + 1;
-    // Trailing white space or comments inside a multi-token name node are not part of the name.
-    const trimmed = text.substring(last + 1).trimEnd();
-    return { start: start + (trimmed.length - trimmed.trimStart().length), end: start + trimmed.length };
+    const tail = text.substring(last + 1);
+    const trimmed = tail.trim();
+    const start = offset + last + 1 + (tail.length - tail.trimStart().length);
+    return { start, end: start + trimmed.length };
 }
