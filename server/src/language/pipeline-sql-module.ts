@@ -16,6 +16,8 @@ import { PipelineSqlLexerErrorMessageProvider } from './parser/pipeline-sql-lexe
 import { PipelineSqlSemanticTokenProvider } from './lsp/pipeline-sql-semantic-token-provider.js';
 import { PipelineSqlCompletionProvider } from './lsp/completion/pipeline-sql-completion-provider.js';
 import { PipelineSqlHoverProvider } from './lsp/pipeline-sql-hover-provider.js';
+import { PipelineSqlSignatureHelpProvider } from './lsp/pipeline-sql-signature-help-provider.js';
+import { PipelineSqlDocumentSymbolProvider, PipelineSqlFoldingRangeProvider, PipelineSqlWorkspaceSymbolProvider } from './lsp/pipeline-sql-outline.js';
 import {
     PipelineSqlDefinitionProvider, PipelineSqlDocumentHighlightProvider, PipelineSqlReferencesProvider, PipelineSqlRenameProvider,
 } from './lsp/pipeline-sql-navigation.js';
@@ -108,6 +110,9 @@ export const PipelineSqlModule: Module<PipelineSqlServices, PartialLangiumServic
         ReferencesProvider: (services) => new PipelineSqlReferencesProvider(services),
         DocumentHighlightProvider: (services) => new PipelineSqlDocumentHighlightProvider(services),
         RenameProvider: (services) => new PipelineSqlRenameProvider(services),
+        SignatureHelp: (services) => new PipelineSqlSignatureHelpProvider(services),
+        DocumentSymbolProvider: (services) => new PipelineSqlDocumentSymbolProvider(services),
+        FoldingRangeProvider: (services) => new PipelineSqlFoldingRangeProvider(services),
     },
 };
 
@@ -119,6 +124,9 @@ export const PipelineSqlSharedModule: Module<PipelineSqlSharedServices, PartialL
     workspace: {
         WorkspaceManager: (shared) => new PipelineSqlWorkspaceManager(shared, () => shared.pipeline.Registry),
         DocumentBuilder: (shared) => new PipelineSqlDocumentBuilder(shared),
+    },
+    lsp: {
+        WorkspaceSymbolProvider: (shared) => new PipelineSqlWorkspaceSymbolProvider(shared),
     },
 };
 
