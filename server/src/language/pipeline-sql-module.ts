@@ -17,6 +17,7 @@ import { PipelineSqlSemanticTokenProvider } from './lsp/pipeline-sql-semantic-to
 import { PipelineSqlCompletionProvider } from './lsp/completion/pipeline-sql-completion-provider.js';
 import { PipelineSqlHoverProvider } from './lsp/pipeline-sql-hover-provider.js';
 import { PipelineSqlSignatureHelpProvider } from './lsp/pipeline-sql-signature-help-provider.js';
+import { PipelineSqlFormatter } from './lsp/format/pipeline-sql-formatter.js';
 import { PipelineSqlDocumentSymbolProvider, PipelineSqlFoldingRangeProvider, PipelineSqlWorkspaceSymbolProvider } from './lsp/pipeline-sql-outline.js';
 import {
     PipelineSqlDefinitionProvider, PipelineSqlDocumentHighlightProvider, PipelineSqlReferencesProvider, PipelineSqlRenameProvider,
@@ -113,6 +114,7 @@ export const PipelineSqlModule: Module<PipelineSqlServices, PartialLangiumServic
         SignatureHelp: (services) => new PipelineSqlSignatureHelpProvider(services),
         DocumentSymbolProvider: (services) => new PipelineSqlDocumentSymbolProvider(services),
         FoldingRangeProvider: (services) => new PipelineSqlFoldingRangeProvider(services),
+        Formatter: (services) => new PipelineSqlFormatter(services),
     },
 };
 
