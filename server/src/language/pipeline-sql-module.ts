@@ -18,6 +18,7 @@ import { PipelineSqlCompletionProvider } from './lsp/completion/pipeline-sql-com
 import { PipelineSqlHoverProvider } from './lsp/pipeline-sql-hover-provider.js';
 import { PipelineSqlSignatureHelpProvider } from './lsp/pipeline-sql-signature-help-provider.js';
 import { PipelineSqlFormatter } from './lsp/format/pipeline-sql-formatter.js';
+import { PipelineSqlInlayHintProvider } from './lsp/pipeline-sql-inlay-hint-provider.js';
 import { PipelineSqlDocumentSymbolProvider, PipelineSqlFoldingRangeProvider, PipelineSqlWorkspaceSymbolProvider } from './lsp/pipeline-sql-outline.js';
 import {
     PipelineSqlDefinitionProvider, PipelineSqlDocumentHighlightProvider, PipelineSqlReferencesProvider, PipelineSqlRenameProvider,
@@ -115,6 +116,7 @@ export const PipelineSqlModule: Module<PipelineSqlServices, PartialLangiumServic
         DocumentSymbolProvider: (services) => new PipelineSqlDocumentSymbolProvider(services),
         FoldingRangeProvider: (services) => new PipelineSqlFoldingRangeProvider(services),
         Formatter: (services) => new PipelineSqlFormatter(services),
+        InlayHintProvider: (services) => new PipelineSqlInlayHintProvider(services),
     },
 };
 
