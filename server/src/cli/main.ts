@@ -1,10 +1,12 @@
 import { checkFiles, collectFiles, CliUsageError, formatCliDiagnostic } from './check.js';
 import { startServer } from '../language-server.js';
 import { isTargetProfile, TargetProfiles, type TargetProfile } from '../language/pipeline/pipeline-sql-settings.js';
+import { runCommand, runUsage } from './run.js';
 
 const usage = `Usage:
   pipeline-sql check [--json] [--target databricks|spark-4.1|spark-4.2] <paths...>
                                            parse and validate pipeline SQL files or folders
+  ${runUsage}
   pipeline-sql lsp --stdio                 start the language server (any LSP editor)
   pipeline-sql --help                      show this help`;
 
@@ -14,6 +16,8 @@ export async function runCli(args: string[], out: (text: string) => void = t => 
     switch (command) {
         case 'check':
             return check(rest, out);
+        case 'run':
+            return runCommand(rest);
         case 'lsp':
             startServer();
             return -1;
