@@ -155,6 +155,15 @@ describe('dataset names after FROM, JOIN, STREAM(, INTO', () => {
         expect(labels(await inPipeline('CREATE STREAMING TABLE s;\nCREATE FLOW f AS INSERT INTO <|>')).filter(l => !/^[A-Z]+$/.test(l))).toEqual(['users_changes', 's']);
     });
 
+    test('after AUTO CDC INTO and APPLY CHANGES INTO only streaming tables no other flow writes; after INSERT INTO no view', async () => {
+        const targets = 'CREATE STREAMING TABLE users_history;\nCREATE MATERIALIZED VIEW mv AS SELECT 1 AS x;\nCREATE TABLE managed AS SELECT 1 AS x;\n';
+        // users_changes (another file) is written by its own query: an AUTO CDC flow into it would be a second flow (V18).
+        expect(labels(await inPipeline(targets + 'CREATE FLOW h AS AUTO CDC INTO <|>'))).toEqual(['users_history']);
+        expect(labels(await inPipeline(targets + 'APPLY CHANGES INTO <|>'))).toEqual(['users_history']);
+        expect(labels(await inPipeline(targets + 'CREATE FLOW h AS INSERT INTO <|>')).filter(l => !/^[A-Z]+$/.test(l)))
+            .toEqual(['users_changes', 'users_history', 'managed']);
+    });
+
     test('after LIVE. only datasets of the pipeline', async () => {
         expect(labels(await inPipeline('CREATE MATERIALIZED VIEW v AS SELECT * FROM LIVE.<|>'))).toEqual(['users_changes']);
     });
@@ -187,6 +196,17 @@ describe('columns of the sources in scope', () => {
         expect(labels(items)).toContain('raw');
     });
 
+    test('in a predicate without alias, in JOIN ... ON (both sides) and in GROUP BY', async () => {
+        const columns = ['user_id', 'name', 'email', 'city', 'operation', 'event_ts', 'address'];
+        expect(labels((await inPipeline('CREATE MATERIALIZED VIEW v AS SELECT 1 FROM users_changes WHERE <|>')).filter(i => i.kind === 5)))
+            .toEqual([...columns, '_metadata']);
+        const on = (await inPipeline('CREATE MATERIALIZED VIEW v AS SELECT 1 FROM users_changes u JOIN cdc_data.users r ON <|>')).filter(i => i.kind === 5);
+        expect(on.filter(i => i.label === 'zip').map(i => i.detail)).toEqual(['string · cdc_data.users AS r']);
+        expect(on.filter(i => i.label === 'operation').length).toBe(2);
+        expect(labels((await inPipeline('CREATE MATERIALIZED VIEW v AS SELECT city, count(*) AS n FROM users_changes GROUP BY <|>')).filter(i => i.kind === 5)).slice(0, 7))
+            .toEqual(columns);
+    });
+
     test('struct fields after a dot', async () => {
         expect(labels(await inPipeline('CREATE MATERIALIZED VIEW v AS SELECT address.<|> FROM users_changes'))).toEqual(['zip', 'street']);
     });
@@ -196,10 +216,17 @@ describe('columns of the sources in scope', () => {
             .toEqual(['user_id', 'name', 'city', 'operation', 'event_ts', 'address']);
     });
 
-    test('in KEYS (, SEQUENCE BY, COLUMNS * EXCEPT ( and TRACK HISTORY ON: the AUTO CDC source and output columns', async () => {
+    test('in KEYS (, SEQUENCE BY, COLUMNS, COLUMNS * EXCEPT ( and TRACK HISTORY ON: the AUTO CDC source and output columns', async () => {
         const flow = 'CREATE STREAMING TABLE users_history;\nCREATE FLOW h AS AUTO CDC INTO users_history\nFROM STREAM(users_changes)\n';
         expect(labels(await inPipeline(flow + 'KEYS (<|>'))).toEqual(['user_id', 'name', 'email', 'city', 'operation', 'event_ts', 'address']);
         expect(labels(await inPipeline(flow + 'KEYS (user_id)\nSEQUENCE BY <|>')).slice(0, 3)).toEqual(['user_id', 'name', 'email']);
+        // `COLUMNS a, b` without parentheses: the completion parser alone would expect only `COLUMNS TO UPDATE`.
+        expect(labels(await inPipeline(flow + 'KEYS (user_id)\nSEQUENCE BY event_ts\nCOLUMNS <|>')))
+            .toEqual(['user_id', 'name', 'email', 'city', 'operation', 'event_ts', 'address']);
+        expect(labels((await inPipeline(flow + 'KEYS (user_id)\nSEQUENCE BY event_ts\nCOLUMNS <|>\nSTORED AS SCD TYPE 1;')).filter(i => i.kind === 5)))
+            .toEqual(['user_id', 'name', 'email', 'city', 'operation', 'event_ts', 'address']);
+        expect(labels(await inPipeline(flow + 'KEYS (user_id)\nSEQUENCE BY event_ts\nCOLUMNS user_id, <|>')))
+            .toEqual(['name', 'email', 'city', 'operation', 'event_ts', 'address']);
         expect(labels(await inPipeline(flow + 'KEYS (user_id)\nSEQUENCE BY event_ts\nCOLUMNS * EXCEPT (operation, <|>)')))
             .toEqual(['user_id', 'name', 'email', 'city', 'event_ts', 'address']);
         expect(labels(await inPipeline(flow + 'KEYS (user_id)\nSEQUENCE BY event_ts\nCOLUMNS * EXCEPT (operation)\nSTORED AS SCD TYPE 2\nTRACK HISTORY ON <|>')))

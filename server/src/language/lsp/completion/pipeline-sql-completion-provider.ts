@@ -72,7 +72,11 @@ export class PipelineSqlCompletionProvider extends DefaultCompletionProvider {
         const features = site.grammar.features;
         // Without features the completion parser could not decide (`FROM STREAM(` at the end of the text):
         // the node the placeholder becomes decides instead.
-        const expectsName = features.length === 0 || features.some(f => isNameFeature(f.feature) || GrammarAST.isCrossReference(f.feature));
+        // After COLUMNS the completion parser follows only `COLUMNS TO UPDATE` (one token of look-ahead
+        // decides for it), though `COLUMNS a, b` may follow as well: the placeholder copy tells which.
+        const afterColumns = site.tokensBefore.at(-1)?.image.toUpperCase() === 'COLUMNS';
+        const expectsName = afterColumns || features.length === 0
+            || features.some(f => isNameFeature(f.feature) || GrammarAST.isCrossReference(f.feature));
         const items: CompletionItem[] = [];
         let placeholder: SiteDocument | undefined;
         if (expectsName) {
@@ -145,6 +149,7 @@ export class PipelineSqlCompletionProvider extends DefaultCompletionProvider {
         const qualifier = site.qualifier.map(lower);
         const live = qualifier.length === 1 && qualifier[0] === 'live';
         const isTarget = reference.$containerProperty === 'target';
+        const targetFilter = isTarget ? flowTargetFilter(reference.$container) : undefined;
         const statement = statementOf(reference);
         const ownName = !isTarget && ast.isDataset(statement) ? lower(splitName(statement.name ?? '').at(-1)) : undefined;
         const items: CompletionItem[] = [];
@@ -157,6 +162,9 @@ export class PipelineSqlCompletionProvider extends DefaultCompletionProvider {
             }
             const parts = splitName(description.name);
             if (!isCte && !isCatalog && ownName !== undefined && lower(parts.at(-1)) === ownName) {
+                continue;
+            }
+            if (targetFilter && ast.isDataset(node) && !targetFilter(node)) {
                 continue;
             }
             let insert: string[] = parts;
@@ -607,6 +615,21 @@ function enclosingCall(tokens: ReadonlyArray<{ image: string }>): { name: string
         } else if (depth === 0 && image === '=>' && i > 0) {
             named.push(unquote(tokens[i - 1].image));
         }
+    }
+    return undefined;
+}
+
+/**
+ * Which datasets a flow may write (spec V12, V18, V25 and the append-flow rule of the flow checks): an
+ * AUTO CDC or APPLY CHANGES flow a streaming table that no query or inline flow of its own writes, an
+ * append flow a streaming or managed table. Undefined when the reference is no flow target.
+ */
+function flowTargetFilter(flow: AstNode | undefined): ((dataset: ast.Dataset) => boolean) | undefined {
+    if (ast.isAutoCdcFlow(flow) || ast.isApplyChangesFlow(flow) || ast.isApplyChanges(flow)) {
+        return dataset => ast.isCreateStreamingTable(dataset) && !dataset.query && !dataset.flow;
+    }
+    if (ast.isInsertFlow(flow)) {
+        return dataset => ['streaming-table', 'managed-table'].includes(datasetKind(dataset));
     }
     return undefined;
 }
