@@ -7,13 +7,6 @@ import { createDefaultModule, createDefaultSharedModule } from 'langium/lsp';
 import { PipelineSqlDocumentValidator } from './validation/pipeline-sql-document-validator.js';
 import { registerValidationChecks } from './validation/pipeline-sql-validator.js';
 import { PipelineSqlCodeActionProvider } from './lsp/pipeline-sql-code-action-provider.js';
-import { PipelineSqlLexer } from './parser/pipeline-sql-lexer.js';
-import { PipelineSqlValueConverter } from './parser/pipeline-sql-value-converter.js';
-import { createPipelineSqlParserConfig } from './parser/pipeline-sql-parser-config.js';
-import { PipelineSqlTokenBuilder } from './parser/pipeline-sql-token-builder.js';
-import { PipelineSqlParserErrorMessageProvider } from './parser/pipeline-sql-parser-error-message-provider.js';
-import { PipelineSqlLexerErrorMessageProvider } from './parser/pipeline-sql-lexer-error-message-provider.js';
-import { PipelineSqlSemanticTokenProvider } from './lsp/pipeline-sql-semantic-token-provider.js';
 import { PipelineSqlCompletionProvider } from './lsp/completion/pipeline-sql-completion-provider.js';
 import { PipelineSqlHoverProvider } from './lsp/pipeline-sql-hover-provider.js';
 import { PipelineSqlSignatureHelpProvider } from './lsp/pipeline-sql-signature-help-provider.js';
@@ -23,6 +16,13 @@ import { PipelineSqlDocumentSymbolProvider, PipelineSqlFoldingRangeProvider, Pip
 import {
     PipelineSqlDefinitionProvider, PipelineSqlDocumentHighlightProvider, PipelineSqlReferencesProvider, PipelineSqlRenameProvider,
 } from './lsp/pipeline-sql-navigation.js';
+import { PipelineSqlLexer } from './parser/pipeline-sql-lexer.js';
+import { PipelineSqlValueConverter } from './parser/pipeline-sql-value-converter.js';
+import { createPipelineSqlParserConfig } from './parser/pipeline-sql-parser-config.js';
+import { PipelineSqlTokenBuilder } from './parser/pipeline-sql-token-builder.js';
+import { PipelineSqlParserErrorMessageProvider } from './parser/pipeline-sql-parser-error-message-provider.js';
+import { PipelineSqlLexerErrorMessageProvider } from './parser/pipeline-sql-lexer-error-message-provider.js';
+import { PipelineSqlSemanticTokenProvider } from './lsp/pipeline-sql-semantic-token-provider.js';
 import { PipelineSqlGeneratedModule, PipelineSqlGeneratedSharedModule } from './generated/module.js';
 import { PipelineSqlScopeComputation } from './references/pipeline-sql-scope-computation.js';
 import { PipelineSqlScopeProvider } from './references/pipeline-sql-scope-provider.js';
@@ -104,8 +104,6 @@ export const PipelineSqlModule: Module<PipelineSqlServices, PartialLangiumServic
         DocumentValidator: (services) => new PipelineSqlDocumentValidator(services),
     },
     lsp: {
-        CodeActionProvider: (services) => new PipelineSqlCodeActionProvider(services),
-        SemanticTokenProvider: (services) => new PipelineSqlSemanticTokenProvider(services),
         CompletionProvider: (services) => new PipelineSqlCompletionProvider(services),
         HoverProvider: (services) => new PipelineSqlHoverProvider(services),
         DefinitionProvider: (services) => new PipelineSqlDefinitionProvider(services),
@@ -117,6 +115,8 @@ export const PipelineSqlModule: Module<PipelineSqlServices, PartialLangiumServic
         FoldingRangeProvider: (services) => new PipelineSqlFoldingRangeProvider(services),
         Formatter: (services) => new PipelineSqlFormatter(services),
         InlayHintProvider: (services) => new PipelineSqlInlayHintProvider(services),
+        CodeActionProvider: (services) => new PipelineSqlCodeActionProvider(services),
+        SemanticTokenProvider: (services) => new PipelineSqlSemanticTokenProvider(services),
     },
 };
 
