@@ -89,8 +89,11 @@ async function tokenStyle(text) {
 
 before(async () => {
     assert.ok(toolsReady(), 'code-server, Node 24 or chromium are missing: run scripts/e2e-setup.sh (scripts/e2e.mjs does).');
-    fs.rmSync(shotsDir, { recursive: true, force: true });
     fs.mkdirSync(shotsDir, { recursive: true });
+    // Clear only this file's screenshots (NN-name.png) and log: the other e2e files keep theirs here too.
+    for (const old of fs.readdirSync(shotsDir).filter(f => /^\d\d-.*\.png$/.test(f) || f === 'code-server.log')) {
+        fs.rmSync(path.join(shotsDir, old), { force: true });
+    }
     runDir = makeRunDir();
     vsix = process.env.PIPELINE_SQL_VSIX ?? packageExtension(path.join(runDir, 'pipeline-sql.vsix'));
     lap('build + package');

@@ -141,3 +141,42 @@ export async function launchBrowser(runDir) {
 export function makeRunDir() {
     return fs.mkdtempSync(path.join(os.tmpdir(), 'pipeline-sql-e2e-'));
 }
+
+//#region Page helpers (added for test files written after editor.test.mjs; the exports above are unchanged)
+
+/** Polls `read` until `accept` holds for its value; fails with the last value seen after `timeout` ms. */
+export async function waitUntil(what, read, accept, timeout = 30_000) {
+    const deadline = Date.now() + timeout;
+    let value;
+    for (;;) {
+        value = await read();
+        if (accept(value)) {
+            return value;
+        }
+        if (Date.now() > deadline) {
+            throw new Error(`Timed out after ${timeout / 1000} s waiting for ${what}; last value: ${JSON.stringify(value)}`);
+        }
+        await new Promise(resolve => setTimeout(resolve, 200));
+    }
+}
+
+/** The Monaco editor of the active editor group. */
+export function activeEditor(page) {
+    return page.locator('.editor-group-container.active .editor-instance .monaco-editor').first();
+}
+
+/** Opens a workspace file through Quick Open and waits for its text (`firstWords`) to render. */
+export async function openWorkspaceFile(page, relativePath, firstWords) {
+    await page.keyboard.press('Control+P');
+    const input = page.locator('.quick-input-widget input');
+    await input.waitFor({ state: 'visible' });
+    await input.fill(relativePath);
+    // Click the row of this file: Enter could pick a stale "recently opened" row still on top.
+    const row = page.locator('.quick-input-list .monaco-list-row', { hasText: path.basename(relativePath) })
+        .filter({ hasText: path.dirname(relativePath).split('/').pop() }).first();
+    await row.click();
+    await page.locator('.tab.active', { hasText: path.basename(relativePath) }).waitFor();
+    await activeEditor(page).locator('.view-lines', { hasText: firstWords }).waitFor();
+}
+
+//#endregion

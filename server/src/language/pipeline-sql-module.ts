@@ -7,6 +7,15 @@ import { createDefaultModule, createDefaultSharedModule } from 'langium/lsp';
 import { PipelineSqlDocumentValidator } from './validation/pipeline-sql-document-validator.js';
 import { registerValidationChecks } from './validation/pipeline-sql-validator.js';
 import { PipelineSqlCodeActionProvider } from './lsp/pipeline-sql-code-action-provider.js';
+import { PipelineSqlCompletionProvider } from './lsp/completion/pipeline-sql-completion-provider.js';
+import { PipelineSqlHoverProvider } from './lsp/pipeline-sql-hover-provider.js';
+import { PipelineSqlSignatureHelpProvider } from './lsp/pipeline-sql-signature-help-provider.js';
+import { PipelineSqlFormatter } from './lsp/format/pipeline-sql-formatter.js';
+import { PipelineSqlInlayHintProvider } from './lsp/pipeline-sql-inlay-hint-provider.js';
+import { PipelineSqlDocumentSymbolProvider, PipelineSqlFoldingRangeProvider, PipelineSqlWorkspaceSymbolProvider } from './lsp/pipeline-sql-outline.js';
+import {
+    PipelineSqlDefinitionProvider, PipelineSqlDocumentHighlightProvider, PipelineSqlReferencesProvider, PipelineSqlRenameProvider,
+} from './lsp/pipeline-sql-navigation.js';
 import { PipelineSqlLexer } from './parser/pipeline-sql-lexer.js';
 import { PipelineSqlValueConverter } from './parser/pipeline-sql-value-converter.js';
 import { createPipelineSqlParserConfig } from './parser/pipeline-sql-parser-config.js';
@@ -96,6 +105,17 @@ export const PipelineSqlModule: Module<PipelineSqlServices, PartialLangiumServic
         DocumentValidator: (services) => new PipelineSqlDocumentValidator(services),
     },
     lsp: {
+        CompletionProvider: (services) => new PipelineSqlCompletionProvider(services),
+        HoverProvider: (services) => new PipelineSqlHoverProvider(services),
+        DefinitionProvider: (services) => new PipelineSqlDefinitionProvider(services),
+        ReferencesProvider: (services) => new PipelineSqlReferencesProvider(services),
+        DocumentHighlightProvider: (services) => new PipelineSqlDocumentHighlightProvider(services),
+        RenameProvider: (services) => new PipelineSqlRenameProvider(services),
+        SignatureHelp: (services) => new PipelineSqlSignatureHelpProvider(services),
+        DocumentSymbolProvider: (services) => new PipelineSqlDocumentSymbolProvider(services),
+        FoldingRangeProvider: (services) => new PipelineSqlFoldingRangeProvider(services),
+        Formatter: (services) => new PipelineSqlFormatter(services),
+        InlayHintProvider: (services) => new PipelineSqlInlayHintProvider(services),
         CodeActionProvider: (services) => new PipelineSqlCodeActionProvider(services),
         SemanticTokenProvider: (services) => new PipelineSqlSemanticTokenProvider(services),
         CodeLensProvider: (services) => new PipelineSqlCodeLensProvider(services),
@@ -110,6 +130,9 @@ export const PipelineSqlSharedModule: Module<PipelineSqlSharedServices, PartialL
     workspace: {
         WorkspaceManager: (shared) => new PipelineSqlWorkspaceManager(shared, () => shared.pipeline.Registry),
         DocumentBuilder: (shared) => new PipelineSqlDocumentBuilder(shared),
+    },
+    lsp: {
+        WorkspaceSymbolProvider: (shared) => new PipelineSqlWorkspaceSymbolProvider(shared),
     },
 };
 

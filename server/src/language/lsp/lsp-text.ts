@@ -1,0 +1,89 @@
+/**
+ * Text helpers shared by the editor features: how names are written back into SQL, how dataset kinds
+ * and relations are shown, and offset/range conversions for CST nodes. No Langium services here.
+ */
+import type { LangiumDocument } from 'langium';
+import type { Range } from 'vscode-languageserver';
+import { typeToString } from '../builtins/spark-types.js';
+import type { DatasetKind } from '../pipeline/pipeline-model.js';
+import type { RelationType } from '../types/relation-type.js';
+
+/** Words that are names only when back-quoted (the grammar's `ReservedKeyword` rule). */
+export const ReservedWords: ReadonlySet<string> = new Set([
+    'ALL', 'AND', 'AS', 'BETWEEN', 'BOTH', 'BY', 'CASE', 'CAST', 'CONSTRAINT', 'CREATE', 'DISTINCT', 'ELSE', 'END', 'EXCEPT', 'FALSE', 'FOR',
+    'FROM', 'IN', 'INTERSECT', 'INTERVAL', 'INTO', 'IS', 'LATERAL', 'LEADING', 'NOT', 'NULL', 'ON', 'OR', 'SELECT', 'THEN', 'TRAILING',
+    'TRUE', 'TRY_CAST', 'UNBOUNDED', 'UNION', 'VALUES', 'WHEN', 'WHERE', 'WITH',
+]);
+
+/** A name as it must be written in SQL: back-quoted unless it is a plain identifier that is not reserved. */
+export function quoteName(name: string): string {
+    if (/^[A-Za-z_][A-Za-z0-9_]*$/.test(name) && !ReservedWords.has(name.toUpperCase())) {
+        return name;
+    }
+    if (/^\$\{[^}]*\}$/.test(name)) {
+        return name;
+    }
+    return '`' + name.replaceAll('`', '``') + '`';
+}
+
+/** How a dataset kind reads in hovers, outlines and completion details. */
+export function datasetKindLabel(kind: DatasetKind): string {
+    switch (kind) {
+        case 'streaming-table': return 'streaming table';
+        case 'materialized-view': return 'materialized view';
+        case 'temporary-view': return 'temporary view';
+        case 'view': return 'view';
+        case 'managed-table': return 'managed table';
+    }
+}
+
+/** A relation as a Markdown table of columns and types (`…` when more columns may exist). */
+export function relationTable(relation: RelationType, limit = 40): string {
+    if (relation.columns.length === 0) {
+        return relation.complete ? '_No columns._' : '_Columns unknown (the source is outside the pipeline and its sample catalog)._';
+    }
+    const rows = relation.columns.slice(0, limit).map(c => `| ${escapeMarkdown(c.name)} | ${typeToString(c.type)} |`);
+    if (relation.columns.length > limit) {
+        rows.push(`| … ${relation.columns.length - limit} more | |`);
+    }
+    if (!relation.complete) {
+        rows.push('| … | (more columns may exist) |');
+    }
+    return ['| column | type |', '|---|---|', ...rows].join('\n');
+}
+
+/** Escapes the characters Markdown would read as formatting in a table cell or a sentence. */
+export function escapeMarkdown(text: string): string {
+    return text.replace(/([\\`*_{}[\]<>|#])/g, '\\$1');
+}
+
+/** The LSP range of offsets in a document. */
+export function rangeOf(document: LangiumDocument, start: number, end: number): Range {
+    return { start: document.textDocument.positionAt(start), end: document.textDocument.positionAt(end) };
+}
+
+/**
+ * The offsets of the last part of a dotted name written at `offset` (`orders` in `LIVE.orders` or
+ * `sch.orders`); dots inside back quotes and `${...}` parameters do not split.
+ */
+export function lastPartOffsets(text: string, offset: number): { start: number; end: number } {
+    let depth = 0;
+    let quoted = false;
+    let last = -1;
+    for (let i = 0; i < text.length; i++) {
+        const c = text[i];
+        if (c === '`') {
+            quoted = !quoted;
+        } else if (!quoted && c === '{' && text[i - 1] === '$') {
+            depth++;
+        } else if (!quoted && c === '}' && depth > 0) {
+            depth--;
+        } else if (!quoted && depth === 0 && c === '.') {
+            last = i;
+        }
+    }
+    const tail = text.substring(last + 1);
+    const trimmed = tail.trim();
+    const start = offset + last + 1 + (tail.length - tail.trimStart().length);
+    return { start, end: start + trimmed.length };
+}

@@ -1,0 +1,148 @@
+// Real VS Code end-to-end test of the editor intelligence: the users-cdc sample pipeline is opened as
+// the workspace; typing a query in one file shows the completion list with a column of a dataset
+// defined in another file, and hovering a dataset or a clause shows its card. This file loads its own
+// workbench through the harness (packaged .vsix, or PIPELINE_SQL_VSIX when the runner packed it once).
+// Screenshots go to test-artifacts/e2e/completion-hover-*.png and are listed at the end.
+// Run with scripts/e2e.mjs (installs the tools first) or `node --test test/e2e/completion-hover.test.mjs`.
+import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { after, before, test } from 'node:test';
+import { packageExtension } from '../../scripts/package.mjs';
+import {
+    activeEditor, launchBrowser, makeRunDir, openWorkspaceFile, repo, startCodeServer, toolsReady, waitUntil,
+} from './harness.mjs';
+
+const prefix = 'completion-hover-';
+const shotsDir = path.join(repo, 'test-artifacts/e2e');
+const sample = path.join(repo, 'samples/users-cdc');
+const shots = [];
+const timings = [];
+let runDir;
+let server;
+let browser;
+let page;
+let started = Date.now();
+
+const editor = () => activeEditor(page);
+
+/** Saves a screenshot under test-artifacts/e2e/ and remembers it for the summary. */
+async function screenshot(name) {
+    const file = path.join(shotsDir, `${prefix}${String(shots.length + 1).padStart(2, '0')}-${name}.png`);
+    await page.screenshot({ path: file });
+    shots.push(path.relative(repo, file));
+}
+
+/** Notes how long a step took since the last one. */
+function lap(step) {
+    const now = Date.now();
+    timings.push(`${step} ${((now - started) / 1000).toFixed(1)} s`);
+    started = now;
+}
+
+/** Moves the mouse over the word `word` of the line containing `lineText` until a hover card containing `expected` shows; returns its text. */
+async function hoverWord(lineText, word, expected) {
+    const line = editor().locator('.view-line', { hasText: lineText }).first();
+    const span = line.locator('span span', { hasText: word }).first();
+    const box = await waitUntil(`the word ${word} to render`, () => span.boundingBox().catch(() => null), b => b !== null && b.width > 0);
+    const hover = page.locator('.monaco-hover', { hasText: expected }).first();
+    // The server may still be linking the workspace: move the mouse off and on again until the card shows.
+    await waitUntil(`a hover card with "${expected}"`, async () => {
+        await page.mouse.move(box.x + 2, box.y + box.height / 2);
+        await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+        return hover.isVisible().catch(() => false);
+    }, visible => visible, 60_000);
+    return (await hover.textContent()) ?? '';
+}
+
+before(async () => {
+    assert.ok(toolsReady(), 'code-server, Node 24 or chromium are missing: run scripts/e2e-setup.sh (scripts/e2e.mjs does).');
+    fs.mkdirSync(shotsDir, { recursive: true });
+    // Clear only this file's artifacts: the other e2e files keep theirs in the same folder.
+    for (const old of fs.readdirSync(shotsDir).filter(f => f.startsWith(prefix))) {
+        fs.rmSync(path.join(shotsDir, old), { recursive: true, force: true });
+    }
+    runDir = makeRunDir();
+    const vsix = process.env.PIPELINE_SQL_VSIX ?? packageExtension(path.join(runDir, 'pipeline-sql.vsix'));
+    lap('build + package');
+    const workspace = path.join(runDir, 'users-cdc');
+    fs.cpSync(sample, workspace, { recursive: true });
+    server = await startCodeServer({ vsix, workspace, runDir });
+    lap('install + start code-server');
+    browser = await launchBrowser(runDir);
+    page = browser.page;
+    await page.goto(`${server.url}/?folder=${encodeURIComponent(workspace)}`);
+    await page.getByRole('treeitem', { name: 'transformations' }).waitFor({ timeout: 120_000 });
+    lap('workbench loaded');
+});
+
+after(async () => {
+    await browser?.context.close();
+    server?.stop();
+    // Keep the server log next to the screenshots: it holds the extension host's output.
+    if (server && fs.existsSync(server.logFile)) {
+        fs.copyFileSync(server.logFile, path.join(shotsDir, `${prefix}code-server.log`));
+    }
+    if (runDir) {
+        fs.rmSync(runDir, { recursive: true, force: true });
+    }
+    console.log(`e2e timings (completion/hover): ${timings.join(', ')}`);
+    console.log(`e2e screenshots (${shots.length}):\n${shots.map(s => `  ${s}`).join('\n')}`);
+});
+
+test('completion in a sample pipeline lists a column of a dataset defined in another file', { timeout: 180_000 }, async () => {
+    await openWorkspaceFile(page, 'transformations/04_users_by_city.sql', 'How many users live in each city today');
+    await editor().locator('.view-lines').click();
+    await page.keyboard.press('Control+End');
+    await page.keyboard.press('Enter');
+    // users_current is written by an AUTO CDC flow (02_users_current.sql) from users_changes (01_bronze_changes.sql).
+    await page.keyboard.type('CREATE OR REFRESH MATERIALIZED VIEW user_emails AS SELECT em FROM users_current;');
+    await page.keyboard.press('Escape');
+    await editor().locator('.view-line', { hasText: 'user_emails AS SELECT em FROM users_current;' }).waitFor();
+    // Put the cursor right after `SELECT em`, then ask for suggestions.
+    await page.keyboard.press('End');
+    for (let i = 0; i < ' FROM users_current;'.length; i++) {
+        await page.keyboard.press('ArrowLeft');
+    }
+    const suggest = page.locator('.editor-widget.suggest-widget');
+    // The row labelled exactly `email`: VS Code's word-based fallback would offer `user_emails` alone.
+    const email = suggest.locator('.monaco-list-row').filter({ has: page.locator('.label-name', { hasText: /^email$/ }) }).first();
+    await waitUntil('the completion list with the column email', async () => {
+        if (!(await email.isVisible().catch(() => false))) {
+            await page.keyboard.press('Escape');
+            await page.keyboard.press('Control+Space');
+            await suggest.waitFor({ state: 'visible', timeout: 10_000 }).catch(() => undefined);
+        }
+        return email.isVisible().catch(() => false);
+    }, visible => visible, 90_000);
+    lap('completion shown');
+    // The column is the best match for `em`, shown with its type and the dataset it comes from.
+    const rows = await suggest.locator('.monaco-list-row').allTextContents();
+    assert.match(rows[0] ?? '', /^email/, `rows: ${JSON.stringify(rows)}`);
+    assert.match(await suggest.textContent() ?? '', /string · users_current/);
+    await screenshot('column-from-another-file');
+    await page.keyboard.press('Enter');
+    await editor().locator('.view-line', { hasText: 'SELECT email FROM users_current;' }).waitFor({ timeout: 15_000 });
+});
+
+test('hover on a dataset shows its card: kind, where it is defined, columns and types', { timeout: 120_000 }, async () => {
+    const card = await hoverWord('user_emails AS SELECT email FROM', 'users_current', 'streaming table');
+    lap('dataset hover shown');
+    assert.match(card, /streaming table\s*users_current/);
+    assert.match(card, /Defined in\s*02_users_current\.sql:2/);
+    assert.match(card, /Written by flow users_current_cdc \(AUTO CDC, SCD type 1/);
+    assert.match(card, /email\s*string/);
+    await screenshot('dataset-card');
+    await page.mouse.move(5, 5);
+    await page.keyboard.press('Escape');
+});
+
+test('hover on SEQUENCE BY explains the clause', { timeout: 120_000 }, async () => {
+    await openWorkspaceFile(page, 'transformations/02_users_current.sql', 'The users as they are now');
+    const card = await hoverWord('SEQUENCE BY event_ts', 'SEQUENCE', 'Orders the change events');
+    lap('clause hover shown');
+    assert.match(card, /SEQUENCE BY/);
+    assert.match(card, /When omitted:\s*Required in the change-feed form/);
+    await screenshot('sequence-by');
+    await page.mouse.move(5, 5);
+});
