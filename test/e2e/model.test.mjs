@@ -8,7 +8,9 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { after, before, test } from 'node:test';
 import { packageExtension } from '../../scripts/package.mjs';
-import { launchBrowser, makeRunDir, repo, startCodeServer, toolsReady } from './harness.mjs';
+import {
+    activeEditor, launchBrowser, makeRunDir, openWorkspaceFile, repo, startCodeServer, toolsReady, waitUntil,
+} from './harness.mjs';
 
 const shotsDir = path.join(repo, 'test-artifacts/e2e');
 const sample = path.join(repo, 'samples/users-cdc');
@@ -25,35 +27,10 @@ async function screenshot(name) {
     shots.push(path.relative(repo, file));
 }
 
-/** Polls `read` until `accept` holds for its value; fails with the last value seen. */
-async function waitFor(what, read, accept, timeout = 30_000) {
-    const deadline = Date.now() + timeout;
-    let value;
-    for (;;) {
-        value = await read();
-        if (accept(value)) {
-            return value;
-        }
-        if (Date.now() > deadline) {
-            assert.fail(`Timed out after ${timeout / 1000} s waiting for ${what}; last value: ${JSON.stringify(value)}`);
-        }
-        await new Promise(resolve => setTimeout(resolve, 200));
-    }
-}
-
-const editor = () => page.locator('.editor-group-container.active .editor-instance .monaco-editor').first();
+const editor = () => activeEditor(page);
 const warningSquiggles = () => editor().locator('.squiggly-warning');
 
-/** Opens a workspace file through Quick Open and waits for its text to render. */
-async function open(relativePath, firstWords) {
-    await page.keyboard.press('Control+P');
-    const input = page.locator('.quick-input-widget input');
-    await input.waitFor({ state: 'visible' });
-    await input.fill(relativePath);
-    await page.locator('.quick-input-list .monaco-list-row', { hasText: path.basename(relativePath) }).first().click();
-    await page.locator('.tab.active', { hasText: path.basename(relativePath) }).waitFor();
-    await editor().locator('.view-lines', { hasText: firstWords }).waitFor();
-}
+const open = (relativePath, firstWords) => openWorkspaceFile(page, relativePath, firstWords);
 
 /** The Problems view's text (it is opened once and stays open in the panel). */
 const problemsText = async () => (await page.locator('.markers-panel').first().textContent().catch(() => '')) ?? '';
@@ -102,7 +79,7 @@ test('renaming a dataset warns in the files that read it, open or not; the light
 
     // Both readers report the missing name in the Problems view, the closed file included, with the
     // new name as the suggestion (while the name was being typed, the messages suggested nothing).
-    const text = await waitFor('warnings for both readers in the Problems view', problemsText,
+    const text = await waitUntil('warnings for both readers in the Problems view', problemsText,
         t => t.includes('02_users_current.sql') && t.includes('03_users_history.sql') && t.split('Did you mean \'user_changes\'?').length === 3, 60_000);
     assert.equal(text.split('TABLE_OR_VIEW_NOT_FOUND').length, 3);
     await screenshot('problems-after-rename');
@@ -120,10 +97,10 @@ test('renaming a dataset warns in the files that read it, open or not; the light
     await screenshot('quick-fix-menu');
     await fix.click();
     await editor().locator('.view-line', { hasText: 'FROM STREAM(user_changes)' }).waitFor();
-    await waitFor('the squiggle to go away', () => warningSquiggles().count(), n => n === 0, 60_000);
+    await waitUntil('the squiggle to go away', () => warningSquiggles().count(), n => n === 0, 60_000);
 
     // The Problems view keeps only the closed reader.
-    await waitFor('only 03_users_history.sql left in the Problems view', problemsText,
+    await waitUntil('only 03_users_history.sql left in the Problems view', problemsText,
         t => !t.includes('02_users_current.sql') && t.includes('03_users_history.sql'), 60_000);
     await screenshot('quick-fix-applied');
 });
