@@ -10,7 +10,7 @@ import * as path from 'node:path';
 import { after, before, test } from 'node:test';
 import { packageExtension } from '../../scripts/package.mjs';
 import {
-    activeEditor, launchBrowser, makeRunDir, openWorkspaceFile, repo, startCodeServer, toolsReady, waitUntil,
+    activeEditor, copyPipelineFolder, launchBrowser, makeRunDir, openWorkspaceFile, repo, startCodeServer, toolsReady, waitUntil,
 } from './harness.mjs';
 
 const prefix = 'completion-hover-';
@@ -66,7 +66,7 @@ before(async () => {
     const vsix = process.env.PIPELINE_SQL_VSIX ?? packageExtension(path.join(runDir, 'pipeline-sql.vsix'));
     lap('build + package');
     const workspace = path.join(runDir, 'users-cdc');
-    fs.cpSync(sample, workspace, { recursive: true });
+    copyPipelineFolder(sample, workspace);
     server = await startCodeServer({ vsix, workspace, runDir });
     lap('install + start code-server');
     browser = await launchBrowser(runDir);

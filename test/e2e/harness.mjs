@@ -137,6 +137,11 @@ export async function launchBrowser(runDir) {
     return { context, page };
 }
 
+/** Copies a pipeline folder into a test workspace, without the state a local run left in it (`.pipeline-sql/`). */
+export function copyPipelineFolder(from, to) {
+    fs.cpSync(from, to, { recursive: true, filter: source => path.basename(source) !== '.pipeline-sql' });
+}
+
 /** A fresh temporary folder for one run (profile, workspace copy, logs). */
 export function makeRunDir() {
     return fs.mkdtempSync(path.join(os.tmpdir(), 'pipeline-sql-e2e-'));

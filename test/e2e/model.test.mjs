@@ -9,7 +9,7 @@ import * as path from 'node:path';
 import { after, before, test } from 'node:test';
 import { packageExtension } from '../../scripts/package.mjs';
 import {
-    activeEditor, launchBrowser, makeRunDir, openWorkspaceFile, repo, startCodeServer, toolsReady, waitUntil,
+    activeEditor, copyPipelineFolder, launchBrowser, makeRunDir, openWorkspaceFile, repo, startCodeServer, toolsReady, waitUntil,
 } from './harness.mjs';
 
 const shotsDir = path.join(repo, 'test-artifacts/e2e');
@@ -41,7 +41,7 @@ before(async () => {
     runDir = makeRunDir();
     const vsix = process.env.PIPELINE_SQL_VSIX ?? packageExtension(path.join(runDir, 'pipeline-sql.vsix'));
     const workspace = path.join(runDir, 'users-cdc');
-    fs.cpSync(sample, workspace, { recursive: true, filter: source => !source.includes(`${path.sep}.pipeline-sql`) });
+    copyPipelineFolder(sample, workspace);
     server = await startCodeServer({ vsix, workspace, runDir });
     browser = await launchBrowser(runDir);
     page = browser.page;

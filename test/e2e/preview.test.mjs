@@ -10,7 +10,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { after, before, test } from 'node:test';
 import { packageExtension } from '../../scripts/package.mjs';
-import { launchBrowser, makeRunDir, repo, startCodeServer, toolsReady } from './harness.mjs';
+import { copyPipelineFolder, launchBrowser, makeRunDir, repo, startCodeServer, toolsReady } from './harness.mjs';
 
 const shotsDir = path.join(repo, 'test-artifacts/e2e');
 const shots = [];
@@ -110,7 +110,7 @@ before(async () => {
     // The workspace: every sample pipeline and the preview fixtures, side by side (copies: runs write state).
     const workspace = path.join(runDir, 'workspace');
     for (const name of fs.readdirSync(path.join(repo, 'samples'))) {
-        fs.cpSync(path.join(repo, 'samples', name), path.join(workspace, name), { recursive: true });
+        copyPipelineFolder(path.join(repo, 'samples', name), path.join(workspace, name));
     }
     for (const name of fs.readdirSync(path.join(repo, 'test/fixtures/preview'))) {
         fs.cpSync(path.join(repo, 'test/fixtures/preview', name), path.join(workspace, name), { recursive: true });

@@ -28,10 +28,13 @@ function newHandler(): PipelineRunHandler {
     return new PipelineRunHandler(shared, PipelineSql, diagnostics, params => finished.push(params));
 }
 
-/** Copies a pipeline folder (from the repository) into the workspace and registers it as a pipeline root, as the workspace manager does. */
+/**
+ * Copies a pipeline folder (from the repository) into the workspace and registers it as a pipeline
+ * root, as the workspace manager does. State left in the repository's copy by `npm run demo` stays behind.
+ */
 function copyPipeline(from: string, name = path.basename(from)): string {
     const to = path.join(tmp, name);
-    fs.cpSync(path.join(repoRoot, from), to, { recursive: true });
+    fs.cpSync(path.join(repoRoot, from), to, { recursive: true, filter: source => path.basename(source) !== '.pipeline-sql' });
     PipelineSql.pipeline.Registry.addRoot(to);
     return to;
 }
