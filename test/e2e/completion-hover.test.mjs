@@ -44,10 +44,11 @@ function lap(step) {
 async function hoverWord(lineText, word, expected) {
     const line = editor().locator('.view-line', { hasText: lineText }).first();
     const span = line.locator('span span', { hasText: word }).first();
-    const box = await waitUntil(`the word ${word} to render`, () => span.boundingBox().catch(() => null), b => b !== null && b.width > 0);
     const hover = page.locator('.monaco-hover', { hasText: expected }).first();
     // The server may still be linking the workspace: move the mouse off and on again until the card shows.
+    // The word is looked up each time: code lenses arriving above its line move it down.
     await waitUntil(`a hover card with "${expected}"`, async () => {
+        const box = await waitUntil(`the word ${word} to render`, () => span.boundingBox().catch(() => null), b => b !== null && b.width > 0);
         await page.mouse.move(box.x + 2, box.y + box.height / 2);
         await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
         return hover.isVisible().catch(() => false);

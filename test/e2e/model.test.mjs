@@ -70,9 +70,11 @@ test('renaming a dataset warns in the files that read it, open or not; the light
 
     // Rename the dataset where it is defined, by typing over its name.
     await open('transformations/01_bronze_changes.sql', 'CREATE OR REFRESH STREAMING TABLE users_changes');
+    // The run lenses move the lines down when they arrive: wait for them before aiming at a word.
+    await editor().locator('.codelens-decoration').first().waitFor({ timeout: 60_000 });
     const definition = editor().locator('.view-line', { hasText: 'STREAMING TABLE users_changes (' });
     const name = definition.locator('span span', { hasText: 'users_changes' }).first();
-    const box = await name.boundingBox();
+    const box = await waitUntil('the dataset name to render', () => name.boundingBox().catch(() => null), b => b !== null && b.width > 0);
     await page.mouse.dblclick(box.x + box.width / 2, box.y + box.height / 2);
     await page.keyboard.type('user_changes');
     await editor().locator('.view-line', { hasText: 'STREAMING TABLE user_changes (' }).waitFor();
@@ -87,9 +89,10 @@ test('renaming a dataset warns in the files that read it, open or not; the light
     // In the open reader, the squiggle sits on the old name; the light bulb's quick fix changes it.
     await open('transformations/02_users_current.sql', 'CREATE OR REFRESH STREAMING TABLE users_current');
     await warningSquiggles().first().waitFor({ timeout: 30_000 });
+    await editor().locator('.codelens-decoration').first().waitFor({ timeout: 60_000 });
     const reference = editor().locator('.view-line', { hasText: 'FROM STREAM(users_changes)' })
         .locator('span span', { hasText: 'users_changes' }).first();
-    const at = await reference.boundingBox();
+    const at = await waitUntil('the old name to render', () => reference.boundingBox().catch(() => null), b => b !== null && b.width > 0);
     await page.mouse.click(at.x + at.width / 2, at.y + at.height / 2);
     await page.keyboard.press('Control+.');
     const fix = page.locator('.action-widget .monaco-list-row', { hasText: 'Change to \'user_changes\'' }).first();

@@ -13,11 +13,11 @@ import { DiagnosticSeverity, type CancellationToken, type Diagnostic } from 'vsc
 import { YAMLParseError } from 'yaml';
 import type { PipelineIR } from '../../../engine/src/index.js';
 import type { RunErrorModel } from '../../../common/result-model.js';
-import { findPipelineStatement, parsePipelineSpec } from '../../../common/pipeline-files.js';
+import { parsePipelineSpec } from '../../../common/pipeline-files.js';
 import type { PipelineSqlServices } from '../language/pipeline-sql-module.js';
 import { IssueCodes } from '../language/validation/issue-codes.js';
 import { lowerPipeline, type PipelineSettings } from '../lowering/index.js';
-import { listCatalogFiles, listPipelineFiles } from '../workspace/pipeline-roots.js';
+import { fileHasPipelineStatement, listCatalogFiles, listPipelineFiles } from '../workspace/pipeline-roots.js';
 import { fileUri, spanLocation } from './run-results.js';
 
 /** Where a pipeline lives and what the engine needs to run it. */
@@ -82,7 +82,7 @@ function sourceFiles(services: PipelineSqlServices, documentUri: string): { file
     const files = listPipelineFiles(info.rootPath, info.spec);
     const own = path.resolve(uri.fsPath);
     return {
-        files: info.spec ? files : files.filter(f => path.resolve(f) === own || hasPipelineStatement(f)),
+        files: info.spec ? files : files.filter(f => path.resolve(f) === own || fileHasPipelineStatement(f)),
         specFile: info.specFile,
     };
 }
@@ -112,15 +112,6 @@ function projectFileError(specFile: string, message: string): RunErrorModel {
     };
 }
 
-function hasPipelineStatement(file: string): boolean {
-    try {
-        return findPipelineStatement(fs.readFileSync(file, 'utf8')) !== undefined;
-    } catch (error) {
-        // A file that went away since the folder was listed is not part of the run.
-        console.warn(`Cannot read ${file}: ${error instanceof Error ? error.message : String(error)}`);
-        return false;
-    }
-}
 
 /** The documents for some files: those the workspace has, the others loaded and built now. */
 async function documentsFor(shared: LangiumSharedServices, files: readonly string[], token: CancellationToken): Promise<LangiumDocument[]> {

@@ -6,6 +6,7 @@ import type {
 } from '../../../engine/src/index.js';
 import * as ast from '../language/generated/ast.js';
 import type { PipelineSqlServices } from '../language/pipeline-sql-module.js';
+import { clauseName } from '../language/validation/auto-cdc-checks.js';
 import { IssueCodes } from '../language/validation/issue-codes.js';
 import { checkCollation, lowerDataType } from './data-types.js';
 import { LoweringError, LoweringErrorClass, type LoweringProblem } from './lowering-error.js';
@@ -673,20 +674,9 @@ function catalogFormat(using: string | undefined, location: string | undefined, 
     throw new LoweringError(LoweringErrorClass.invalidCatalog, `Say how the sample table '${name.join('.')}' is stored: USING CSV, JSON or PARQUET.`, spanOf(node));
 }
 
-/** The words of an AUTO CDC clause, for messages. */
+/** The words of an AUTO CDC clause, for messages; every STORED AS clause counts as the same clause. */
 function clauseLabel(clause: ast.AutoCdcClause): string {
-    switch (clause.$type) {
-        case ast.IgnoreNullUpdatesClause.$type: return 'IGNORE NULL UPDATES';
-        case ast.ApplyAsDeleteClause.$type: return 'APPLY AS DELETE WHEN';
-        case ast.ApplyAsTruncateClause.$type: return 'APPLY AS TRUNCATE WHEN';
-        case ast.SequenceByClause.$type: return 'SEQUENCE BY';
-        case ast.SystemSequenceByClause.$type: return 'SYSTEM SEQUENCE BY';
-        case ast.ColumnsClause.$type: return 'COLUMNS';
-        case ast.StoredAsClause.$type: return 'STORED AS';
-        case ast.TrackHistoryClause.$type: return 'TRACK HISTORY ON';
-        case ast.ColumnsToUpdateClause.$type: return 'COLUMNS TO UPDATE';
-        case ast.FlowWhereClause.$type: return 'WHERE';
-    }
+    return ast.isStoredAsClause(clause) ? 'STORED AS' : clauseName(clause);
 }
 
 /** A statement's kind in words, for messages (`UPDATE`, `CREATE SCHEMA`, `A query`). */

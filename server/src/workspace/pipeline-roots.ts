@@ -1,7 +1,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import {
-    isPipelineLibrary, NonSourceFolders, parsePipelineSpec, PipelineSpecFileNames, type PipelineSpec,
+    findPipelineStatement, isPipelineLibrary, NonSourceFolders, parsePipelineSpec, PipelineSpecFileNames, type PipelineSpec,
 } from '../../../common/pipeline-files.js';
 
 // The spec parsing and glob matching are shared with the VS Code client (language detection).
@@ -145,4 +145,18 @@ export function discoverWorkspaceRoots(dir: string): { roots: PipelineRoot[]; sp
         return { roots: [loadPipelineRoot(dir)], specless: true };
     }
     return { roots: roots.map(loadPipelineRoot), specless: false };
+}
+
+/**
+ * Whether a file on disk holds a statement only pipelines have (how a folder without a project file
+ * tells its pipeline files from plain SQL). A file that cannot be read (gone since its folder was
+ * listed) is not a pipeline file; the reason is logged.
+ */
+export function fileHasPipelineStatement(file: string): boolean {
+    try {
+        return findPipelineStatement(fs.readFileSync(file, 'utf8')) !== undefined;
+    } catch (error) {
+        console.warn(`Cannot read ${file}: ${error instanceof Error ? error.message : String(error)}`);
+        return false;
+    }
 }

@@ -3,8 +3,8 @@ import * as path from 'node:path';
 import type { FileSystemNode, URI as LangiumUri } from 'langium';
 import { DefaultWorkspaceManager, URI } from 'langium';
 import type { LangiumSharedServices } from 'langium/lsp';
-import { findPipelineStatement, NonSourceFolders } from '../../../../common/pipeline-files.js';
-import { discoverWorkspaceRoots, listCatalogFiles } from '../../workspace/pipeline-roots.js';
+import { NonSourceFolders } from '../../../../common/pipeline-files.js';
+import { discoverWorkspaceRoots, fileHasPipelineStatement, listCatalogFiles } from '../../workspace/pipeline-roots.js';
 import type { PipelineRegistry } from './pipeline-registry.js';
 
 /**
@@ -40,7 +40,7 @@ export class PipelineSqlWorkspaceManager extends DefaultWorkspaceManager {
             if (specless) {
                 this.speclessRoots.add(path.resolve(root.root));
             }
-            const files = specless ? root.files.filter(hasPipelineStatement) : root.files;
+            const files = specless ? root.files.filter(fileHasPipelineStatement) : root.files;
             uris.push(...files.map(f => URI.file(f)), ...listCatalogFiles(root.root).map(f => URI.file(f)));
         }
     }
@@ -86,18 +86,9 @@ export class PipelineSqlWorkspaceManager extends DefaultWorkspaceManager {
         }
         const { pipeline, role } = this.registry().membershipOf(uri);
         if (role === 'pipeline' && pipeline.rootPath && this.speclessRoots.has(pipeline.rootPath)) {
-            return hasPipelineStatement(uri.fsPath);
+            return fileHasPipelineStatement(uri.fsPath);
         }
         return true;
     }
 }
 
-function hasPipelineStatement(file: string): boolean {
-    try {
-        return findPipelineStatement(fs.readFileSync(file, 'utf8')) !== undefined;
-    } catch (error) {
-        // An unreadable file cannot be validated either.
-        console.warn(`Cannot read ${file}: ${error instanceof Error ? error.message : String(error)}`);
-        return false;
-    }
-}
