@@ -10,35 +10,20 @@ import * as path from 'node:path';
 import { after, before, test } from 'node:test';
 import { packageExtension } from '../../scripts/package.mjs';
 import {
-    activeEditor, copyPipelineFolder, launchBrowser, makeRunDir, openWorkspaceFile, repo, startCodeServer, toolsReady, waitUntil,
+    activeEditor, copyPipelineFolder, createRecorder, launchBrowser, makeRunDir, openWorkspaceFile, repo, shotsDir, startCodeServer, toolsReady, waitUntil,
 } from './harness.mjs';
 
 const prefix = 'completion-hover-';
-const shotsDir = path.join(repo, 'test-artifacts/e2e');
 const sample = path.join(repo, 'samples/users-cdc');
-const shots = [];
-const timings = [];
 let runDir;
 let server;
 let browser;
 let page;
-let started = Date.now();
+const recorder = createRecorder(prefix);
+const screenshot = name => recorder.screenshot(page, name);
+const lap = step => recorder.lap(step);
 
 const editor = () => activeEditor(page);
-
-/** Saves a screenshot under test-artifacts/e2e/ and remembers it for the summary. */
-async function screenshot(name) {
-    const file = path.join(shotsDir, `${prefix}${String(shots.length + 1).padStart(2, '0')}-${name}.png`);
-    await page.screenshot({ path: file });
-    shots.push(path.relative(repo, file));
-}
-
-/** Notes how long a step took since the last one. */
-function lap(step) {
-    const now = Date.now();
-    timings.push(`${step} ${((now - started) / 1000).toFixed(1)} s`);
-    started = now;
-}
 
 /** Moves the mouse over the word `word` of the line containing `lineText` until a hover card containing `expected` shows; returns its text. */
 async function hoverWord(lineText, word, expected) {
@@ -87,8 +72,7 @@ after(async () => {
     if (runDir) {
         fs.rmSync(runDir, { recursive: true, force: true });
     }
-    console.log(`e2e timings (completion/hover): ${timings.join(', ')}`);
-    console.log(`e2e screenshots (${shots.length}):\n${shots.map(s => `  ${s}`).join('\n')}`);
+    recorder.report('e2e (completion/hover)');
 });
 
 test('completion in a sample pipeline lists a column of a dataset defined in another file', { timeout: 180_000 }, async () => {

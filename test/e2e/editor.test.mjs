@@ -8,48 +8,19 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { after, before, test } from 'node:test';
 import { checkVsixEntries, listZipEntries, packageExtension, platformTarget } from '../../scripts/package.mjs';
-import { launchBrowser, makeRunDir, repo, startCodeServer, toolsReady } from './harness.mjs';
+import {
+    createRecorder, launchBrowser, makeRunDir, repo, shotsDir, startCodeServer, toolsReady, waitUntil,
+} from './harness.mjs';
 
-const shotsDir = path.join(repo, 'test-artifacts/e2e');
 const fixture = path.join(repo, 'test/e2e/fixtures/workspace');
-const shots = [];
-const timings = [];
 let runDir;
 let vsix;
 let server;
 let browser;
 let page;
-let started = Date.now();
-
-/** Saves a screenshot under test-artifacts/e2e/ and remembers it for the summary. */
-async function screenshot(name) {
-    const file = path.join(shotsDir, `${String(shots.length + 1).padStart(2, '0')}-${name}.png`);
-    await page.screenshot({ path: file });
-    shots.push(path.relative(repo, file));
-}
-
-/** Notes how long a step took since the last one. */
-function lap(step) {
-    const now = Date.now();
-    timings.push(`${step} ${((now - started) / 1000).toFixed(1)} s`);
-    started = now;
-}
-
-/** Polls `read` until `accept` holds for its value; fails with the last value seen. */
-async function waitUntil(what, read, accept, timeout = 30_000) {
-    const deadline = Date.now() + timeout;
-    let value;
-    for (;;) {
-        value = await read();
-        if (accept(value)) {
-            return value;
-        }
-        if (Date.now() > deadline) {
-            assert.fail(`Timed out after ${timeout / 1000} s waiting for ${what}; last value: ${JSON.stringify(value)}`);
-        }
-        await new Promise(resolve => setTimeout(resolve, 200));
-    }
-}
+const recorder = createRecorder('');
+const screenshot = name => recorder.screenshot(page, name);
+const lap = step => recorder.lap(step);
 
 const editor = () => page.locator('.editor-group-container.active .editor-instance .monaco-editor').first();
 const languageMode = () => page.locator('[id="status.editor.mode"]').first();
@@ -119,8 +90,7 @@ after(async () => {
     if (runDir) {
         fs.rmSync(runDir, { recursive: true, force: true });
     }
-    console.log(`e2e timings: ${timings.join(', ')}`);
-    console.log(`e2e screenshots (${shots.length}):\n${shots.map(s => `  ${s}`).join('\n')}`);
+    recorder.report('e2e');
 });
 
 test('the packaged .vsix ships the bundles and the DuckDB runtime, and nothing else from node_modules', () => {

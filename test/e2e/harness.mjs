@@ -149,6 +149,38 @@ export function makeRunDir() {
 
 //#region Page helpers (added for test files written after editor.test.mjs; the exports above are unchanged)
 
+/** Where every e2e file saves its screenshots and logs (test-artifacts/e2e/, git-ignored). */
+export const shotsDir = path.join(repo, 'test-artifacts/e2e');
+
+/**
+ * Screenshots and step timings of one test file: `screenshot(page, name)` saves
+ * `test-artifacts/e2e/<prefix>NN-<name>.png`, `lap(step)` notes the time since the last step, and
+ * `report(title)` prints both lists at the end of the file's run.
+ */
+export function createRecorder(prefix = '') {
+    const shots = [];
+    const timings = [];
+    let started = Date.now();
+    return {
+        async screenshot(page, name) {
+            const file = path.join(shotsDir, `${prefix}${String(shots.length + 1).padStart(2, '0')}-${name}.png`);
+            await page.screenshot({ path: file });
+            shots.push(path.relative(repo, file));
+        },
+        lap(step) {
+            const now = Date.now();
+            timings.push(`${step} ${((now - started) / 1000).toFixed(1)} s`);
+            started = now;
+        },
+        report(title) {
+            if (timings.length > 0) {
+                console.log(`${title} timings: ${timings.join(', ')}`);
+            }
+            console.log(`${title} screenshots (${shots.length}):\n${shots.map(s => `  ${s}`).join('\n')}`);
+        },
+    };
+}
+
 /** Polls `read` until `accept` holds for its value; fails with the last value seen after `timeout` ms. */
 export async function waitUntil(what, read, accept, timeout = 30_000) {
     const deadline = Date.now() + timeout;

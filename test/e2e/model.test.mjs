@@ -9,23 +9,16 @@ import * as path from 'node:path';
 import { after, before, test } from 'node:test';
 import { packageExtension } from '../../scripts/package.mjs';
 import {
-    activeEditor, copyPipelineFolder, launchBrowser, makeRunDir, openWorkspaceFile, repo, startCodeServer, toolsReady, waitUntil,
+    activeEditor, copyPipelineFolder, createRecorder, launchBrowser, makeRunDir, openWorkspaceFile, repo, shotsDir, startCodeServer, toolsReady, waitUntil,
 } from './harness.mjs';
 
-const shotsDir = path.join(repo, 'test-artifacts/e2e');
 const sample = path.join(repo, 'samples/users-cdc');
-const shots = [];
 let runDir;
 let server;
 let browser;
 let page;
-
-/** Saves a screenshot under test-artifacts/e2e/ and remembers it for the summary. */
-async function screenshot(name) {
-    const file = path.join(shotsDir, `model-${String(shots.length + 1).padStart(2, '0')}-${name}.png`);
-    await page.screenshot({ path: file });
-    shots.push(path.relative(repo, file));
-}
+const recorder = createRecorder('model-');
+const screenshot = name => recorder.screenshot(page, name);
 
 const editor = () => activeEditor(page);
 const warningSquiggles = () => editor().locator('.squiggly-warning');
@@ -58,7 +51,7 @@ after(async () => {
     if (runDir) {
         fs.rmSync(runDir, { recursive: true, force: true });
     }
-    console.log(`e2e screenshots (${shots.length}):\n${shots.map(s => `  ${s}`).join('\n')}`);
+    recorder.report('e2e model');
 });
 
 test('renaming a dataset warns in the files that read it, open or not; the light bulb fixes the name', { timeout: 240_000 }, async () => {
