@@ -222,7 +222,7 @@ describe('columns of the sources in scope', () => {
         expect(labels(await inPipeline(flow + 'KEYS (user_id)\nSEQUENCE BY <|>')).slice(0, 3)).toEqual(['user_id', 'name', 'email']);
         // `COLUMNS a, b` without parentheses: the completion parser alone would expect only `COLUMNS TO UPDATE`.
         expect(labels(await inPipeline(flow + 'KEYS (user_id)\nSEQUENCE BY event_ts\nCOLUMNS <|>')))
-            .toEqual(['user_id', 'name', 'email', 'city', 'operation', 'event_ts', 'address']);
+            .toEqual(['user_id', 'name', 'email', 'city', 'operation', 'event_ts', 'address', '* EXCEPT (…)']);
         expect(labels((await inPipeline(flow + 'KEYS (user_id)\nSEQUENCE BY event_ts\nCOLUMNS <|>\nSTORED AS SCD TYPE 1;')).filter(i => i.kind === 5)))
             .toEqual(['user_id', 'name', 'email', 'city', 'operation', 'event_ts', 'address']);
         expect(labels(await inPipeline(flow + 'KEYS (user_id)\nSEQUENCE BY event_ts\nCOLUMNS user_id, <|>')))
@@ -230,7 +230,11 @@ describe('columns of the sources in scope', () => {
         expect(labels(await inPipeline(flow + 'KEYS (user_id)\nSEQUENCE BY event_ts\nCOLUMNS * EXCEPT (operation, <|>)')))
             .toEqual(['user_id', 'name', 'email', 'city', 'event_ts', 'address']);
         expect(labels(await inPipeline(flow + 'KEYS (user_id)\nSEQUENCE BY event_ts\nCOLUMNS * EXCEPT (operation)\nSTORED AS SCD TYPE 2\nTRACK HISTORY ON <|>')))
-            .toEqual(['user_id', 'name', 'email', 'city', 'event_ts', 'address']);
+            .toEqual(['user_id', 'name', 'email', 'city', 'event_ts', 'address', '* EXCEPT (…)']);
+        // The column list after COLUMNS / TRACK HISTORY ON may be `* EXCEPT (…)`: offered as a snippet.
+        const except = (await inPipeline(flow + 'KEYS (user_id)\nSEQUENCE BY event_ts\nCOLUMNS <|>')).find(i => i.label === '* EXCEPT (…)');
+        expect(except?.textEdit?.newText).toBe('* EXCEPT ($0)');
+        expect(labels(await inPipeline(flow + 'KEYS (user_id)\nSEQUENCE BY <|>'))).not.toContain('* EXCEPT (…)');
     });
 
     test('in an expectation: the columns of the dataset', async () => {

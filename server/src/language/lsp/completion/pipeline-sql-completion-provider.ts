@@ -86,6 +86,12 @@ export class PipelineSqlCompletionProvider extends DefaultCompletionProvider {
             }
             items.push(...this.nameItems(site, placeholder));
         }
+        if (site.qualifier.length === 0 && this.allColumnsBut(site)) {
+            items.push(this.item(site, {
+                label: '* EXCEPT (…)', kind: CompletionItemKind.Keyword, detail: 'every source column but the ones listed',
+                insertText: '* EXCEPT ($0)', insertTextFormat: InsertTextFormat.Snippet, sortText: Sort.keyword + '0',
+            }));
+        }
         if (site.qualifier.length === 0) {
             items.push(...await this.keywordItems(site));
             if (features.some(f => ruleOf(f.feature) === 'TypeName')) {
@@ -99,6 +105,12 @@ export class PipelineSqlCompletionProvider extends DefaultCompletionProvider {
             }
         }
         return items;
+    }
+
+    /** Whether `* EXCEPT (…)` may start at the cursor: right after AUTO CDC's `COLUMNS` or `TRACK HISTORY ON`. */
+    private allColumnsBut(site: CompletionSite): boolean {
+        const words = site.tokensBefore.slice(-3).map(t => t.image.toUpperCase()).join(' ');
+        return words === 'TRACK HISTORY ON' || site.tokensBefore.at(-1)?.image.toUpperCase() === 'COLUMNS';
     }
 
     //#region Names
