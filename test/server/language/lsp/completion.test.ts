@@ -59,6 +59,12 @@ describe('AUTO CDC clauses: only those valid at the cursor', () => {
         expect(await keywords(cdcHead + 'SEQUENCE BY event_ts\nSTORED AS <|>')).toEqual(['SCD TYPE 1', 'SCD TYPE 2', 'BITEMPORAL']);
     });
 
+    test('after a bare COLUMNS at the end of the text: TO UPDATE, and * EXCEPT (…) for the other COLUMNS clause', async () => {
+        expect(await keywords(cdcHead + 'SEQUENCE BY event_ts\nCOLUMNS <|>')).toEqual(['* EXCEPT (…)', 'TO UPDATE']);
+        // Not after IGNORE NULL UPDATES, which COLUMNS TO UPDATE conflicts with.
+        expect(await keywords(cdcHead + 'IGNORE NULL UPDATES\nSEQUENCE BY event_ts\nCOLUMNS <|>')).toEqual(['* EXCEPT (…)']);
+    });
+
     test('after STORED AS SCD TYPE 2: TRACK HISTORY ON and COLUMNS TO UPDATE', async () => {
         expect((await keywords(cdcHead + 'SEQUENCE BY event_ts\nSTORED AS SCD TYPE 2\n<|>'))).toEqual(['TRACK HISTORY ON', 'COLUMNS TO UPDATE']);
     });
@@ -222,7 +228,7 @@ describe('columns of the sources in scope', () => {
         expect(labels(await inPipeline(flow + 'KEYS (user_id)\nSEQUENCE BY <|>')).slice(0, 3)).toEqual(['user_id', 'name', 'email']);
         // `COLUMNS a, b` without parentheses: the completion parser alone would expect only `COLUMNS TO UPDATE`.
         expect(labels(await inPipeline(flow + 'KEYS (user_id)\nSEQUENCE BY event_ts\nCOLUMNS <|>')))
-            .toEqual(['user_id', 'name', 'email', 'city', 'operation', 'event_ts', 'address', '* EXCEPT (…)']);
+            .toEqual(['user_id', 'name', 'email', 'city', 'operation', 'event_ts', 'address', '* EXCEPT (…)', 'TO UPDATE']);
         expect(labels((await inPipeline(flow + 'KEYS (user_id)\nSEQUENCE BY event_ts\nCOLUMNS <|>\nSTORED AS SCD TYPE 1;')).filter(i => i.kind === 5)))
             .toEqual(['user_id', 'name', 'email', 'city', 'operation', 'event_ts', 'address']);
         expect(labels(await inPipeline(flow + 'KEYS (user_id)\nSEQUENCE BY event_ts\nCOLUMNS user_id, <|>')))

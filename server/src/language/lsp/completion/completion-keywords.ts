@@ -158,8 +158,9 @@ function containsOffset(node: AstNode, offset: number): boolean {
  */
 export function cdcClauseAllowed(clauseType: string, context: CdcSpecContext): boolean {
     const { spec, offset, target } = context;
-    // The clause the cursor is in is the one being written; the others are fixed.
-    const clauses = spec.clauses.filter(c => !containsOffset(c, offset));
+    // The clause the cursor is in is the one being written; the others are fixed. So is a bare
+    // `COLUMNS` before the cursor: the parser may have taken it for either COLUMNS clause.
+    const clauses = spec.clauses.filter(c => !containsOffset(c, offset) && c.$cstNode?.text.trim().toUpperCase() !== 'COLUMNS');
     const present = new Set<string>(clauses.map(c => c.$type));
     if (present.has(clauseType)) {
         return false;
