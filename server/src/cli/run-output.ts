@@ -12,11 +12,15 @@ const kindNames: Record<DatasetResult['kind'], string> = {
     managed_table: 'managed table',
 };
 
-/** A value as a table cell: NULL for null, JSON for structs, arrays and maps. */
-export function formatCell(value: JsonValue | undefined): string {
+/** A value as a table cell: NULL for null, JSON for structs, arrays and maps, decimals with their scale. */
+export function formatCell(value: JsonValue | undefined, type?: string): string {
     let text: string;
+    const scale = type ? /^DECIMAL\(\d+,\s*(\d+)\)$/i.exec(type)?.[1] : undefined;
     if (value === null || value === undefined) {
         text = 'NULL';
+    } else if (typeof value === 'number' && scale !== undefined) {
+        // DECIMAL(10,2) 101.5 shows as 101.50, as Spark prints it.
+        text = value.toFixed(Number(scale));
     } else if (typeof value === 'object') {
         text = JSON.stringify(value);
     } else {
@@ -27,12 +31,12 @@ export function formatCell(value: JsonValue | undefined): string {
 }
 
 /** Rows as an aligned text table with a header; numbers are right-aligned. */
-export function formatTable(columns: string[], rows: Record<string, JsonValue>[], indent = '  '): string {
-    const cells = rows.map(row => columns.map(c => formatCell(row[c])));
-    const numeric = columns.map(c => rows.length > 0 && rows.every(r => r[c] === null || typeof r[c] === 'number'));
-    const widths = columns.map((c, i) => Math.max(c.length, ...cells.map(r => r[i].length)));
+export function formatTable(columns: ReadonlyArray<{ name: string; type?: string }>, rows: Record<string, JsonValue>[], indent = '  '): string {
+    const cells = rows.map(row => columns.map(c => formatCell(row[c.name], c.type)));
+    const numeric = columns.map(c => rows.length > 0 && rows.every(r => r[c.name] === null || typeof r[c.name] === 'number'));
+    const widths = columns.map((c, i) => Math.max(c.name.length, ...cells.map(r => r[i].length)));
     const line = (values: string[]) => indent + values.map((v, i) => (numeric[i] ? v.padStart(widths[i]) : v.padEnd(widths[i]))).join('  ').trimEnd();
-    return [line(columns), line(widths.map(w => '-'.repeat(w))), ...cells.map(line)].join('\n') + '\n';
+    return [line(columns.map(c => c.name)), line(widths.map(w => '-'.repeat(w))), ...cells.map(line)].join('\n') + '\n';
 }
 
 function plural(n: number, word: string): string {
@@ -46,7 +50,7 @@ function formatDataset(name: string, dataset: DatasetResult, metrics: UpdateSucc
         return `${out}  could not be read: ${dataset.error.class}: ${dataset.error.message}\n`;
     }
     if (dataset.columns.length > 0 && dataset.rows.length > 0) {
-        out += formatTable(dataset.columns.map(c => c.name), dataset.rows);
+        out += formatTable(dataset.columns, dataset.rows);
     } else if (dataset.columns.length > 0) {
         out += `  (no rows; columns ${dataset.columns.map(c => `${c.name} ${c.type}`).join(', ')})\n`;
     }

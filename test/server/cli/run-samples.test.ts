@@ -111,6 +111,12 @@ describe('samples/prices-bitemporal', () => {
             { instrument: 'INITECH', price: 12, valid_since: '2025-03-03 10:00:00' },
         ]);
     });
+
+    test('the human output prints DECIMAL(10,2) prices with two decimals, as Spark shows them', async () => {
+        const { stdout } = await runSample('prices-bitemporal', '--full-refresh');
+        expect(stdout).toMatch(/\n {2}ACME +101\.50 +USD +2025-03-03 09:30:00 +NULL +2025-03-03 09:31:00 +2025-03-03 12:01:00\n/);
+        expect(stdout).toMatch(/\n {2}INITECH +12\.00 +USD /);
+    });
 });
 
 describe('samples/inventory-snapshots', () => {
