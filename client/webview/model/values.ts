@@ -5,13 +5,20 @@
  */
 import type { JsonValue, ResultRow } from '../../../common/result-model.js';
 
-/** The text of a cell: `NULL` for SQL NULL, Spark-like `{a: 1}` / `[1, 2]` for structs and arrays. */
-export function formatValue(value: JsonValue | undefined): string {
+/**
+ * The text of a cell: `NULL` for SQL NULL, Spark-like `{a: 1}` / `[1, 2]` for structs and arrays,
+ * a number of a `DECIMAL(p,s)` column (its `type`) with its `s` decimals.
+ */
+export function formatValue(value: JsonValue | undefined, type?: string): string {
     if (value === null || value === undefined) {
         return 'NULL';
     }
     if (typeof value === 'string') {
         return value;
+    }
+    const scale = typeof value === 'number' && type ? /^DECIMAL\(\d+,\s*(\d+)\)$/i.exec(type)?.[1] : undefined;
+    if (typeof value === 'number' && scale !== undefined) {
+        return value.toFixed(Number(scale));
     }
     if (typeof value === 'number' || typeof value === 'boolean') {
         return String(value);

@@ -47,6 +47,8 @@ export class ResultsView implements View {
     private annotated?: AnnotatedRows;
     private order: number[] = [];
     private columns: string[] = [];
+    /** The SQL type of each column, for the text of its cells. */
+    private types = new Map<string, string>();
     private template = '';
     private active = 0;
     private key = '';
@@ -121,6 +123,7 @@ export class ResultsView implements View {
         this.key = key;
         this.rows = rows;
         this.columns = dataset.columns.map(c => c.name);
+        this.types = new Map(dataset.columns.map(c => [c.name, c.type]));
         this.annotated = annotateChanges(rows, this.columns, state.outcome?.ok && !state.outcome.restored ? dataset.changes : undefined);
         const all = this.annotated.rows;
         // Filter on the key columns when the dataset has keys, else on every column.
@@ -227,7 +230,7 @@ export class ResultsView implements View {
                 title: change ? `${change} by the last update` : undefined,
             }, ...this.columns.map(c => {
                 const value = row[c];
-                return h('div', { role: 'gridcell', class: value === null || value === undefined ? 'cell null' : 'cell' }, formatValue(value));
+                return h('div', { role: 'gridcell', class: value === null || value === undefined ? 'cell null' : 'cell' }, formatValue(value, this.types.get(c)));
             }));
             element.style.gridTemplateColumns = this.template;
             element.addEventListener('click', () => {

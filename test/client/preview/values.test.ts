@@ -11,6 +11,13 @@ describe('formatValue', () => {
         expect(formatValue(['a', ['b']])).toBe('[a, [b]]');
     });
 
+    test('a DECIMAL column\'s numbers keep their scale; other numbers print as they are', () => {
+        expect(formatValue(101.5, 'DECIMAL(10,2)')).toBe('101.50');
+        expect(formatValue(12, 'decimal(10, 2)')).toBe('12.00');
+        expect(formatValue(101.5, 'DOUBLE')).toBe('101.5');
+        expect(formatValue(null, 'DECIMAL(10,2)')).toBe('NULL');
+    });
+
     test('markup is kept as text, character for character', () => {
         expect(formatValue('<img src=x onerror=alert(1)>')).toBe('<img src=x onerror=alert(1)>');
     });
