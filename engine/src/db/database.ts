@@ -37,10 +37,11 @@ export class Database {
     static async open(path: string): Promise<Database> {
         let instance: DuckDBInstance;
         try {
-            instance = await DuckDBInstance.create(path, {
+            // Opening replays the write-ahead log, so its cost belongs in a trace.
+            instance = await timed(`[open ${path}]`, () => DuckDBInstance.create(path, {
                 autoinstall_known_extensions: 'false',
                 autoload_known_extensions: 'false',
-            });
+            }));
         } catch (error) {
             const message = error instanceof Error ? error.message : String(error);
             if (/lock/i.test(message)) {
