@@ -68,6 +68,62 @@ export async function ensureTable(ctx: UpdateContext, dataset: DatasetIR, key: s
     return current;
 }
 
+/** A column of a view-backed target: its name and type, and the SQL computing it from a state table row. */
+export interface ProducedColumn {
+    column: Column;
+    sql: string;
+    /** A system column (`__START_AT`...): kept even when a declared schema does not list it. */
+    system?: boolean;
+}
+
+/**
+ * Creates or replaces the view presenting a CDC target whose rows live in a state table (`from`,
+ * filtered by `where`): the produced columns with the declared column types, generated and default
+ * columns. Returns a function giving the same rows from any relation with the state table's columns
+ * (the before/after rows of an update's diff).
+ */
+export async function ensureTargetView(ctx: UpdateContext, dataset: DatasetIR, key: string, produced: ProducedColumn[], from: string, where: string, context: { flow: string; span?: SourceSpan }): Promise<(relation: string) => string> {
+    const table = ctx.store.datasetTable(key);
+    // Recreated on every update (cheap), so a changed declared schema takes effect at once.
+    if (await ctx.store.tableExists('ds', key) && !(await ctx.store.isView('ds', key))) {
+        await ctx.db.run(`DROP TABLE ${table}`);
+    }
+    const inner = produced.map(p => `${p.sql} AS ${quoteIdent(p.column.name)}`).join(', ');
+    let items: string[];
+    if (dataset.columns) {
+        const declared = dataset.columns;
+        const find = (name: string) => declared.find(c => c.name.toLowerCase() === name.toLowerCase());
+        for (const { column, system } of produced) {
+            if (!system && !find(column.name)) {
+                throw new PipelineRuntimeError(ErrorClass.schemaMismatch,
+                    `The flow '${context.flow}' produces the column '${column.name}', which the declared schema of '${dataset.name.join('.')}' does not have.`,
+                    { flow: context.flow, dataset: key, span: context.span });
+            }
+        }
+        const translator = exprTranslator(ctx);
+        const columns = produced.map(p => p.column);
+        const rowScope = Scope.of(columns, '__row');
+        items = declared.map(c => {
+            const source = columns.find(o => o.name.toLowerCase() === c.name.toLowerCase());
+            const value = source
+                ? castExpr({ sql: `"__row".${quoteIdent(source.name)}`, type: source.type }, c.type, false).sql
+                : c.generated ? castExpr(translator.expr(c.generated, rowScope), c.type, false).sql
+                    : c.default ? castExpr(translator.expr(c.default, new Scope([])), c.type, false).sql
+                        : `CAST(NULL AS ${toDuckType(c.type)})`;
+            return `${value} AS ${quoteIdent(c.name)}`;
+        });
+        items.push(...produced.filter(p => p.system && !find(p.column.name)).map(p => `"__row".${quoteIdent(p.column.name)}`));
+    } else {
+        items = produced.map(p => `"__row".${quoteIdent(p.column.name)}`);
+    }
+    const select = (relation: string): string => `SELECT ${items.join(', ')} FROM (SELECT ${inner} FROM ${relation} WHERE ${where}) AS "__row"`;
+    await ctx.db.run(`CREATE OR REPLACE VIEW ${table} AS ${select(from)}`);
+    if (!(await ctx.store.dataset(key))) {
+        await ctx.store.setDataset(key, { kind: dataset.kind, appendOnly: false, nextRowId: 1n });
+    }
+    return select;
+}
+
 /**
  * Appends the rows of `sourceSql` (whose columns are `sourceColumns`) to a dataset table:
  * by name (`byName`) or by position; generated columns are computed, missing ones take their
