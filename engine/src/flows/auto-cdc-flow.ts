@@ -315,7 +315,9 @@ export async function applyScd1Compact(ctx: UpdateContext, dataset: DatasetIR, k
     const meta = ctx.store.stateTable('cdc', key, 'meta');
     const keys = layout.keys.map(k => q(k.name)).join(', ');
     const payload = [...layout.keys, ...layout.data].map(c => q(c.name));
-    if (!(await ctx.store.tableExists('cdc', `${key}__state`))) {
+    // A state created by this update is empty: its winners go straight in.
+    const empty = !(await ctx.store.tableExists('cdc', `${key}__state`));
+    if (empty) {
         await writer.run(`CREATE TABLE ${state} AS SELECT ${[...payload, q(SEQ), q(KIND), q(ARR)].join(', ')} FROM ${events} WHERE FALSE`);
     } else {
         await checkSequenceType(ctx, state, layout, writer, key);
@@ -349,13 +351,20 @@ export async function applyScd1Compact(ctx: UpdateContext, dataset: DatasetIR, k
     if (truncChanged) {
         await ctx.db.run(`UPDATE ${meta} SET trunc_seq = ${latestTrunc}`);
     }
+    const target = ctx.store.datasetTable(key);
+    if (empty) {
+        await ctx.db.run(`INSERT INTO ${state} BY NAME SELECT ${keys}, unnest("__psql_w") FROM ${win} WHERE NOT (${nullKey})`);
+        await ctx.dropTemp(win);
+        await checkNotNull(ctx, dataset, key, target, writer);
+        const diff = await diffByKey(ctx, `(SELECT * FROM ${target} WHERE FALSE)`, target, layout.keys.map(k => k.name), await ctx.db.describe(`SELECT * FROM ${target}`));
+        return { ...diff, events: count };
+    }
     const chg = ctx.tempName('changed');
     await ctx.db.run(`CREATE TEMP TABLE ${chg} AS SELECT "__w".* FROM (SELECT ${keys}, unnest("__psql_w") FROM ${win} WHERE NOT (${nullKey})) AS "__w" `
         + `LEFT JOIN ${state} AS "__s" ON ${keyJoin(layout, '"__w"', '"__s"')} `
         + `WHERE "__s".${q(layout.keys[0].name)} IS NULL OR ${eventRank(layout, '"__w".')} > ${eventRank(layout, '"__s".')}`);
     await ctx.dropTemp(win);
     // The target is a view over the state: changing the state changes the target.
-    const target = ctx.store.datasetTable(key);
     const before = ctx.tempName('before');
     const touched = truncChanged ? '' : ` SEMI JOIN ${chg} AS "__c" USING (${keys})`;
     await ctx.db.run(`CREATE TEMP TABLE ${before} AS SELECT * FROM ${target}${touched}`);
@@ -528,21 +537,22 @@ async function applyScd2Log(ctx: UpdateContext, dataset: DatasetIR, key: string,
         await ctx.dropTemp(fresh);
         return { ...noChanges(), events: 0 };
     }
-    // Per touched key, the rank of the last boundary event before its earliest new event (NULL: none,
-    // so all its events are annotated again).
+    // The logged events to annotate again: per touched key, those from the last boundary event before
+    // the key's earliest new event on (all of them when there is none). A narrow pass over the log
+    // finds that boundary; a second pass takes the events from it on.
     const anchors = ctx.tempName('anchors');
+    const range = ctx.tempName('range');
     const rank = (prefix: string): string => eventRank(layout, prefix);
     if (rebuild) {
-        await ctx.db.run(`CREATE TEMP TABLE ${anchors} AS SELECT DISTINCT ${keys}, NULL AS "__psql_q" FROM (SELECT ${keys} FROM ${log} UNION ALL SELECT ${keys} FROM ${fresh})`);
+        await ctx.db.run(`CREATE TEMP TABLE ${range} AS SELECT rowid AS "__psql_rid", * FROM ${log}`);
     } else {
-        await ctx.db.run(`CREATE TEMP TABLE ${anchors} AS SELECT ${layout.keys.map(k => `"__n".${q(k.name)}`).join(', ')}, `
-            + `max(${rank('"__l".')}) FILTER (WHERE "__l".${q(BOUNDARY)} AND ${rank('"__l".')} < "__n"."__psql_m") AS "__psql_q" `
-            + `FROM (SELECT ${keys}, min(${rank('')}) AS "__psql_m" FROM ${fresh} GROUP BY ${keys}) AS "__n" `
-            + `LEFT JOIN ${log} AS "__l" ON ${keyJoin(layout, '"__n"', '"__l"')} GROUP BY ${layout.keys.map(k => `"__n".${q(k.name)}`).join(', ')}`);
+        const nk = layout.keys.map(k => `"__n".${q(k.name)}`).join(', ');
+        await ctx.db.run(`CREATE TEMP TABLE ${anchors} AS SELECT ${nk}, max(${rank('"__l".')}) FILTER (WHERE "__l".${q(BOUNDARY)} AND ${rank('"__l".')} < "__n"."__psql_m") AS "__psql_q" `
+            + `FROM (SELECT ${keys}, min(${rank('')}) AS "__psql_m" FROM ${fresh} GROUP BY ${keys}) AS "__n" LEFT JOIN ${log} AS "__l" ON ${keyJoin(layout, '"__n"', '"__l"')} GROUP BY ${nk}`);
+        await ctx.db.run(`CREATE TEMP TABLE ${range} AS SELECT "__l".rowid AS "__psql_rid", "__l".* FROM ${log} AS "__l" JOIN ${anchors} AS "__a" ON ${keyJoin(layout, '"__l"', '"__a"')} `
+            + `WHERE "__a"."__psql_q" IS NULL OR ${rank('"__l".')} >= "__a"."__psql_q"`);
+        await ctx.dropTemp(anchors);
     }
-    const range = ctx.tempName('range');
-    await ctx.db.run(`CREATE TEMP TABLE ${range} AS SELECT "__l".rowid AS "__psql_rid", "__l".* FROM ${log} AS "__l" JOIN ${anchors} AS "__a" ON ${keyJoin(layout, '"__l"', '"__a"')} `
-        + `WHERE "__a"."__psql_q" IS NULL OR ${rank('"__l".')} >= "__a"."__psql_q"`);
     const annotated = ctx.tempName('annotated');
     const eventsOf = `(SELECT * EXCLUDE ("__psql_rid", ${q(BOUNDARY)}, ${q(START)}, ${q(END)}) FROM ${range} UNION ALL BY NAME SELECT * FROM ${fresh})`;
     await ctx.db.run(`CREATE TEMP TABLE ${annotated} AS ${scd2AnnotateSql(layout, eventsOf)}`);
@@ -553,7 +563,7 @@ async function applyScd2Log(ctx: UpdateContext, dataset: DatasetIR, key: string,
     const columns = await ctx.db.describe(`SELECT * FROM ${target}`);
     const before = rebuild ? previous ?? `(SELECT * FROM ${target} WHERE FALSE)` : `(${rows(range)})`;
     const diff = await diffByKey(ctx, before, after, pk, columns);
-    for (const table of [fresh, anchors, range, annotated, ...(previous ? [previous] : [])]) {
+    for (const table of [fresh, range, annotated, ...(previous ? [previous] : [])]) {
         await ctx.dropTemp(table);
     }
     return { ...diff, events: counts.count };
