@@ -1,7 +1,7 @@
 // The DuckDB connection the engine works through: opened with Spark-like session settings
 // (UTC, Spark's null ordering, no extension downloads), Spark-semantics macros installed, and every
 // DuckDB error turned into an EngineError whose class follows Spark where there is a match.
-import { DuckDBInstance, type DuckDBConnection, type DuckDBValue, type DuckDBType } from '@duckdb/node-api';
+import { type DuckDBAppender, DuckDBDataChunk, DuckDBInstance, INTEGER, type DuckDBConnection, type DuckDBValue, type DuckDBType } from '@duckdb/node-api';
 import { EngineError, ErrorClass, QueryExecutionError, StateError } from '../errors.js';
 import { macroStatements } from '../sql/macros.js';
 import { fromDuckType, type Column } from '../sql/types.js';
@@ -131,6 +131,50 @@ export class Database {
     async scalar(sql: string): Promise<DuckDBValue | undefined> {
         const result = await this.query(sql);
         return result.rows[0]?.[0];
+    }
+
+    /**
+     * Runs a query and hands each chunk of its result to `onChunk` as columns of JS values (numbers
+     * for INTEGER, bigints for BIGINT, booleans, null), in result order: for moving a few narrow
+     * columns of many rows into JavaScript without building a row object per row.
+     */
+    async scanColumns(sql: string, onChunk: (columns: DuckDBValue[][], rowCount: number) => void): Promise<void> {
+        try {
+            await timed(sql, async () => {
+                const result = await this.connection.stream(sql);
+                for (let chunk = await result.fetchChunk(); chunk && chunk.rowCount > 0; chunk = await result.fetchChunk()) {
+                    onChunk(Array.from({ length: chunk.columnCount }, (_, i) => chunk.getColumnValues(i)), chunk.rowCount);
+                }
+            });
+        } catch (error) {
+            throw mapDuckDBError(error, sql);
+        }
+    }
+
+    /**
+     * Appends rows given as INTEGER columns (null for NULL) to a table with that many INTEGER columns
+     * (`catalog` `temp` for a temporary table), a data chunk at a time.
+     */
+    async appendIntegers(table: string, columns: (number | null)[][], catalog?: string): Promise<void> {
+        const rows = columns[0]?.length ?? 0;
+        await timed(`[append ${rows} rows to ${table}]`, async () => {
+            let appender: DuckDBAppender | undefined;
+            try {
+                appender = await this.connection.createAppender(table, null, catalog ?? null);
+                const size = 2048;
+                for (let start = 0; start < rows; start += size) {
+                    const count = Math.min(size, rows - start);
+                    const chunk = DuckDBDataChunk.create(columns.map(() => INTEGER), count);
+                    columns.forEach((column, i) => chunk.setColumnValues(i, column.slice(start, start + count)));
+                    appender.appendDataChunk(chunk);
+                }
+                appender.flushSync();
+            } catch (error) {
+                throw mapDuckDBError(error, `append to ${table}`);
+            } finally {
+                appender?.closeSync();
+            }
+        });
     }
 
     /** The output columns of a query, found by binding it (the query is not executed). */

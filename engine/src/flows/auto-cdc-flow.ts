@@ -21,6 +21,7 @@ import { ARRIVAL_COLUMN, ROWS_PER_FILE_BITS } from '../catalog/sample-catalog.js
 import { ARR, BOUNDARY, CTU, END, KIND, SEQ, START, SYS, bitemporalFoldSql, eventRank, orderKey, scd1FoldSql, scd2AnnotateSql, scd2FoldSql, type Authoring, type CdcLayout } from './cdc-sql.js';
 import type { DatasetChanges } from '../update/context.js';
 import { appendRows, applyExpectations, diffByKey, ensureTable, ensureTargetView } from './target.js';
+import { bitemporalRows } from './bitemporal.js';
 import type { FlowOutcome } from './flow-outcome.js';
 
 const q = quoteIdent;
@@ -439,7 +440,11 @@ async function applyFromLog(ctx: UpdateContext, dataset: DatasetIR, key: string,
         + `FROM ${touched} AS "__t" CROSS JOIN (SELECT ${q(SEQ)}, ${q(ARR)} FROM ${log} WHERE ${q(KIND)} = 2) AS "__x"`;
     const logged = `SELECT * FROM ${log} SEMI JOIN ${touched} USING (${keys}) WHERE ${q(KIND)} <> 2`;
     const all = mode === 'scd1' ? `(${logged} UNION ALL BY NAME ${truncEvents})` : `(${logged})`;
-    const fold = mode === 'scd1' ? scd1FoldSql(layout, all) : mode === 'scd2' ? scd2FoldSql(layout, all) : bitemporalFoldSql(layout, all);
+    // Full-row BITEMPORAL folds by a sweep over system time (sub-quadratic); partial updates merge
+    // values against each belief's earlier events, which only the declarative SQL fold does.
+    const sweep = mode === 'bitemporal' && layout.authoring.kind === 'all' && layout.data.every(c => isOrderable(c.type));
+    const swept = sweep ? await bitemporalRows(ctx.db, layout, all, role => ctx.tempName(role)) : undefined;
+    const fold = swept?.sql ?? (mode === 'scd1' ? scd1FoldSql(layout, all) : mode === 'scd2' ? scd2FoldSql(layout, all) : bitemporalFoldSql(layout, all));
     const target = ctx.store.datasetTable(key);
     const before = ctx.tempName('before');
     await ctx.db.run(`CREATE TEMP TABLE ${before} AS SELECT * FROM ${target} SEMI JOIN ${touched} USING (${keys})`);
@@ -449,7 +454,7 @@ async function applyFromLog(ctx: UpdateContext, dataset: DatasetIR, key: string,
     const after = `(SELECT * FROM ${target} SEMI JOIN ${touched} USING (${keys}))`;
     const pk = [...layout.keys.map(k => k.name), ...(mode === 'scd1' ? [] : ['__START_AT']), ...(mode === 'bitemporal' ? ['__SYSTEM_START_AT'] : [])];
     const diff = await diffByKey(ctx, before, after, pk, outputColumns);
-    for (const table of [before, touched]) {
+    for (const table of [before, touched, ...(swept?.temps ?? [])]) {
         await ctx.dropTemp(table);
     }
     return { ...diff, events: count };
