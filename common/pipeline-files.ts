@@ -17,11 +17,20 @@ export interface PipelineSpec {
     name?: string;
     /** Include globs relative to the root, from `libraries: [{glob: {include}}, {file: {path}}, ...]`. */
     includes: string[];
+    /** The default catalog of the pipeline's datasets (`catalog`). */
+    catalog?: string;
+    /** The default schema of the pipeline's datasets (`schema`, Spark's `database`, or the legacy `target`). */
+    schema?: string;
+    /** Pipeline parameters (`configuration`), the values of `${name}` in the SQL sources. */
+    configuration?: Record<string, string>;
+    /** Runs continuously instead of triggered (`continuous: true`). */
+    continuous?: boolean;
 }
 
 /**
  * Reads the `libraries` of a `spark-pipeline.yml`. Accepts Spark's `glob: {include: ...}` entries and the
- * Databricks bundle forms `file: {path}` and `notebook: {path}`. Unknown entries are ignored.
+ * Databricks bundle forms `file: {path}` and `notebook: {path}`. Unknown entries are ignored. Also reads
+ * the default `catalog` and `schema` (`database`, `target`), the `configuration` parameters and `continuous`.
  * Throws the YAML parser's error (which names line and column) when the text is not YAML.
  */
 export function parsePipelineSpec(text: string): PipelineSpec {
@@ -32,6 +41,21 @@ export function parsePipelineSpec(text: string): PipelineSpec {
     }
     if (typeof doc.name === 'string') {
         spec.name = doc.name;
+    }
+    if (typeof doc.catalog === 'string') {
+        spec.catalog = doc.catalog;
+    }
+    const schema = doc.schema ?? doc.database ?? doc.target;
+    if (typeof schema === 'string') {
+        spec.schema = schema;
+    }
+    if (isRecord(doc.configuration)) {
+        spec.configuration = Object.fromEntries(Object.entries(doc.configuration)
+            .filter(([, v]) => ['string', 'number', 'boolean'].includes(typeof v))
+            .map(([k, v]) => [k, String(v)]));
+    }
+    if (doc.continuous === true) {
+        spec.continuous = true;
     }
     const libraries = doc.libraries ?? doc.definitions;
     if (Array.isArray(libraries)) {

@@ -1,7 +1,50 @@
-import { startLanguageServer } from 'langium/lsp';
+import type { LangiumDocument } from 'langium';
+import { DefaultConfigurationProvider, DocumentState, URI } from 'langium';
+import { DefaultDocumentUpdateHandler, startLanguageServer } from 'langium/lsp';
+import type { LangiumSharedServices } from 'langium/lsp';
 import { NodeFileSystem } from 'langium/node';
-import { createConnection, ProposedFeatures } from 'vscode-languageserver/node.js';
-import { createPipelineSqlServices } from './language/pipeline-sql-module.js';
+import type { Connection, TextDocumentChangeEvent } from 'vscode-languageserver/node.js';
+import { createConnection, ErrorCodes, ProposedFeatures, ResponseError } from 'vscode-languageserver/node.js';
+import type { TextDocument } from 'vscode-languageserver-textdocument';
+import { PipelineGraphRequest } from '../../common/protocol.js';
+import { createPipelineSqlServices, type PipelineSqlServices, type PipelineSqlSharedServices } from './language/pipeline-sql-module.js';
+import type { PipelineSqlDocumentBuilder } from './language/pipeline/pipeline-sql-document-builder.js';
+import { isTargetProfile } from './language/pipeline/pipeline-sql-settings.js';
+
+/**
+ * Configuration provider (Langium's `ConfigurationProvider` service) for the `pipelineSql.*` settings:
+ * Langium would ask the client for a section named after the language id (`pipeline-sql`); our
+ * settings live under `pipelineSql`.
+ */
+export class PipelineSqlConfigurationProvider extends DefaultConfigurationProvider {
+    protected override toSectionName(_languageId: string): string {
+        return 'pipelineSql';
+    }
+}
+
+/**
+ * Document update handler (Langium's `DocumentUpdateHandler` service): when the client closes a
+ * document that belongs to no pipeline root, the server forgets it (and clears its diagnostics); a
+ * closed pipeline file goes back to its content on disk.
+ */
+export class PipelineSqlDocumentUpdateHandler extends DefaultDocumentUpdateHandler {
+
+    private readonly shared: PipelineSqlSharedServices;
+
+    constructor(shared: PipelineSqlSharedServices) {
+        super(shared);
+        this.shared = shared;
+    }
+
+    didCloseDocument(event: TextDocumentChangeEvent<TextDocument>): void {
+        const uri = URI.parse(event.document.uri);
+        if (this.shared.pipeline.Registry.isRootMember(uri)) {
+            this.fireDocumentUpdate([uri], []);
+        } else {
+            this.fireDocumentUpdate([], [uri]);
+        }
+    }
+}
 
 /**
  * Starts the Pipeline SQL language server on the transport named on the command line
@@ -9,6 +52,53 @@ import { createPipelineSqlServices } from './language/pipeline-sql-module.js';
  */
 export function startServer(): void {
     const connection = createConnection(ProposedFeatures.all);
-    const { shared } = createPipelineSqlServices({ connection, ...NodeFileSystem });
+    const { shared, PipelineSql } = createPipelineSqlServices({
+        connection, ...NodeFileSystem,
+        sharedModule: {
+            workspace: { ConfigurationProvider: (s: LangiumSharedServices) => new PipelineSqlConfigurationProvider(s) },
+            lsp: { DocumentUpdateHandler: (s: LangiumSharedServices) => new PipelineSqlDocumentUpdateHandler(s as PipelineSqlSharedServices) },
+        },
+    });
     startLanguageServer(shared);
+    addTargetProfileHandler(shared, PipelineSql);
+    addPipelineGraphHandler(connection, shared, PipelineSql);
+}
+
+/** Reads `pipelineSql.target` from the client and revalidates everything when it changes. */
+function addTargetProfileHandler(shared: PipelineSqlSharedServices, services: PipelineSqlServices): void {
+    const settings = services.pipeline.Settings;
+    const configuration = shared.workspace.ConfigurationProvider;
+    const apply = (value: unknown): void => {
+        settings.setTarget(isTargetProfile(value) ? value : 'databricks');
+    };
+    void configuration.ready.then(async () => apply(await configuration.getConfiguration('pipeline-sql', 'target')));
+    configuration.onConfigurationSectionUpdate(update => {
+        if (update.section === 'pipelineSql') {
+            apply((update.configuration as { target?: unknown } | undefined)?.target);
+        }
+    });
+    settings.onDidChangeTarget(() => {
+        const builder = shared.workspace.DocumentBuilder as PipelineSqlDocumentBuilder;
+        void shared.workspace.WorkspaceLock.write(token => builder.revalidate(undefined, token)).catch((error: unknown) =>
+            console.error('Revalidation after a target profile change failed:', error));
+    });
+}
+
+/** `pipelineSql/pipelineGraph`: the DAG of the pipeline a document belongs to. */
+function addPipelineGraphHandler(connection: Connection, shared: PipelineSqlSharedServices, services: PipelineSqlServices): void {
+    connection.onRequest(PipelineGraphRequest, async (params, token) => {
+        try {
+            const uri = URI.parse(params.uri);
+            await shared.workspace.WorkspaceManager.ready;
+            const document: LangiumDocument | undefined = shared.workspace.LangiumDocuments.getDocument(uri);
+            if (!document) {
+                return new ResponseError(ErrorCodes.InvalidParams, `Not a Pipeline SQL document of this workspace: ${params.uri}`);
+            }
+            await shared.workspace.DocumentBuilder.waitUntil(DocumentState.Linked, uri, token);
+            return services.pipeline.Model.graphFor(uri);
+        } catch (error) {
+            console.error('pipelineSql/pipelineGraph failed:', error);
+            return new ResponseError(ErrorCodes.InternalError, error instanceof Error ? error.message : String(error));
+        }
+    });
 }

@@ -36,6 +36,14 @@ describe('parsePipelineSpec', () => {
         expect(parsePipelineSpec(text)).toEqual({ name: 'demo', includes: ['transformations/**', 'a/*.sql', 'b/**', './x.sql', 'nb/n1'] });
     });
 
+    test('reads the default catalog and schema (schema, Spark\'s database or the legacy target), parameters and continuous', () => {
+        expect(parsePipelineSpec('name: p\ncatalog: main\nschema: sales\nconfiguration:\n  env: dev\n  n: 3\ncontinuous: true\n')).toEqual({
+            name: 'p', includes: [], catalog: 'main', schema: 'sales', configuration: { env: 'dev', n: '3' }, continuous: true,
+        });
+        expect(parsePipelineSpec('database: bronze\n')).toEqual({ includes: [], schema: 'bronze' });
+        expect(parsePipelineSpec('target: legacy_schema\n')).toEqual({ includes: [], schema: 'legacy_schema' });
+    });
+
     test('a spec without libraries includes nothing explicitly', () => {
         expect(parsePipelineSpec('name: only-a-name\n')).toEqual({ name: 'only-a-name', includes: [] });
         expect(parsePipelineSpec('')).toEqual({ includes: [] });

@@ -193,12 +193,8 @@ test('a plain .sql file stays SQL; a pipeline statement outside a pipeline folde
     lap('detection');
 });
 
-test('a plain SQL file shows no Pipeline SQL diagnostics', {
-    timeout: 60_000,
-    // FIXME(server): the language server loads and validates every .sql file of the workspace, so plain
-    // SQL files get pipeline syntax errors; it should load only the files its pipelines list.
-    todo: 'server/src validates all workspace .sql files, not only pipeline libraries',
-}, async () => {
+test('a plain SQL file shows no Pipeline SQL diagnostics', { timeout: 60_000 }, async () => {
+    // The server loads only the files its pipelines list (spark-pipeline.yml libraries), not every .sql file.
     await openFile('orders/scratch/adhoc.sql', 'SELECT TOP 5 order_id');
     await expectLanguageMode('MS SQL');
     // The server validated the workspace when it started (the pipeline files above show its squiggles).

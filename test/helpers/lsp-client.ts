@@ -14,6 +14,10 @@ export interface StdioServer {
     process: ChildProcess;
     /** Resolves with the next diagnostics published for `uri` that satisfy `accept`. */
     diagnostics(uri: string, accept?: (p: PublishDiagnosticsParams) => boolean): Promise<PublishDiagnosticsParams>;
+    /** Resolves with the diagnostics last published for `uri` if they satisfy `accept`, else with the next that do. */
+    settled(uri: string, accept?: (p: PublishDiagnosticsParams) => boolean): Promise<PublishDiagnosticsParams>;
+    /** Every URI the server has published diagnostics for so far. */
+    readonly publishedUris: ReadonlySet<string>;
     stop(): Promise<void>;
 }
 
@@ -22,7 +26,9 @@ export async function startStdioServer(rootDir: string): Promise<StdioServer> {
     const child = spawn(process.execPath, [path.join(repoRoot, 'out/cli.cjs'), 'lsp', '--stdio'], { stdio: ['pipe', 'pipe', 'inherit'] });
     const connection = createProtocolConnection(new StreamMessageReader(child.stdout!), new StreamMessageWriter(child.stdin!));
     const waiting: Array<{ uri: string; accept: (p: PublishDiagnosticsParams) => boolean; resolve: (p: PublishDiagnosticsParams) => void }> = [];
+    const latest = new Map<string, PublishDiagnosticsParams>();
     connection.onNotification(PublishDiagnosticsNotification.type, params => {
+        latest.set(params.uri, params);
         const i = waiting.findIndex(w => w.uri === params.uri && w.accept(params));
         if (i >= 0) {
             waiting.splice(i, 1)[0].resolve(params);
@@ -38,6 +44,13 @@ export async function startStdioServer(rootDir: string): Promise<StdioServer> {
         connection,
         process: child,
         diagnostics: (uri, accept = () => true) => new Promise(resolve => waiting.push({ uri, accept, resolve })),
+        settled: (uri, accept = () => true) => {
+            const last = latest.get(uri);
+            return last && accept(last) ? Promise.resolve(last) : new Promise(resolve => waiting.push({ uri, accept, resolve }));
+        },
+        get publishedUris() {
+            return new Set(latest.keys());
+        },
         async stop() {
             connection.dispose();
             child.kill();

@@ -20,13 +20,15 @@ export function createTestServices(): { shared: ReturnType<typeof createPipeline
 }
 
 /**
- * Returns a function that parses and validates a text as a pipeline file and gives the document,
- * its statements and its diagnostics printed as `[line:col..line:col]: message` (1-based).
+ * Returns a function that parses a text as a pipeline file, runs the syntax checks (lexer and parser
+ * errors, Langium's `built-in` validation category; the semantic checks of the pipeline model are
+ * tested under test/server/language/validation) and gives the document, its statements and its
+ * diagnostics printed as `[line:col..line:col]: message` (1-based).
  */
 export function createParser(services: PipelineSqlServices): (text: string) => Promise<ParsedText> {
     const parse = parseHelper<AST.PipelineFile>(services);
     return async text => {
-        const document = await parse(text, { validation: true });
+        const document = await parse(text, { validation: { categories: ['built-in'] } });
         return {
             document,
             statements: document.parseResult.value.statements,

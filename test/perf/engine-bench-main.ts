@@ -1,5 +1,5 @@
 /**
- * The engine benchmark as one of `npm run bench`'s benchmarks (run.ts runs every
- * test/perf/*-bench-main.ts): see engine-bench.ts, which `npm run bench:engine` runs on its own.
+ * `npm run bench` runs every test/perf/*-bench-main.ts; this one is the engine benchmark
+ * (engine-bench.ts, also `npm run bench:engine`), which runs when imported.
  */
 import './engine-bench.js';

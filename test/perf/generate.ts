@@ -6,7 +6,8 @@
 
 /** The statements of one entity of a generated pipeline (about 60 lines). */
 export function entityStatements(i: number, upstream?: number): string {
-    const src = upstream === undefined ? `raw.events_${i}` : `silver_${upstream}`;
+    // A reference to another entity's table makes the files depend on each other across the pipeline.
+    const crossJoin = upstream === undefined ? '' : `\nLEFT JOIN silver_${upstream} AS u ON u.id = d.n`;
     return `-- entity ${i}
 CREATE OR REFRESH STREAMING TABLE bronze_${i} (
   CONSTRAINT valid_id EXPECT (id IS NOT NULL) ON VIOLATION DROP ROW,
@@ -21,7 +22,7 @@ AS SELECT
   payload:customer.name::string AS customer_name,
   event_ts,
   operation
-FROM STREAM(${src});
+FROM STREAM(raw.events_${i});
 
 CREATE OR REFRESH STREAMING TABLE silver_${i};
 
@@ -56,7 +57,7 @@ SELECT d.day, d.status, d.total, d.n,
   sum(d.total) OVER (PARTITION BY d.status ORDER BY d.day ROWS BETWEEN 6 PRECEDING AND CURRENT ROW) AS week_total,
   CASE WHEN d.n > 100 THEN 'busy' WHEN d.n > 10 THEN 'normal' ELSE 'quiet' END AS load
 FROM daily AS d
-LEFT JOIN history_${i} AS h ON h.id = d.n AND h.__END_AT IS NULL
+LEFT JOIN history_${i} AS h ON h.id = d.n AND h.__END_AT IS NULL${crossJoin}
 QUALIFY row_number() OVER (PARTITION BY d.day ORDER BY d.total DESC) <= 10;
 `;
 }
@@ -73,7 +74,7 @@ export function largePipelineFile(lines: number): string {
     return parts.join('\n');
 }
 
-/** A pipeline of `files` files, one entity each, each reading the previous entity's silver table. */
+/** A pipeline of `files` files, one entity each; most gold views also join the previous entity's silver table. */
 export function manyFilePipeline(files: number): Map<string, string> {
     const out = new Map<string, string>();
     for (let i = 0; i < files; i++) {

@@ -1,8 +1,12 @@
 import { checkFiles, collectFiles, CliUsageError, formatCliDiagnostic } from './check.js';
 import { startServer } from '../language-server.js';
+import { isTargetProfile, TargetProfiles, type TargetProfile } from '../language/pipeline/pipeline-sql-settings.js';
+import { runCommand, runUsage } from './run.js';
 
 const usage = `Usage:
-  pipeline-sql check [--json] <paths...>   parse and validate pipeline SQL files or folders
+  pipeline-sql check [--json] [--target databricks|spark-4.1|spark-4.2] <paths...>
+                                           parse and validate pipeline SQL files or folders
+  ${runUsage}
   pipeline-sql lsp --stdio                 start the language server (any LSP editor)
   pipeline-sql --help                      show this help`;
 
@@ -12,6 +16,8 @@ export async function runCli(args: string[], out: (text: string) => void = t => 
     switch (command) {
         case 'check':
             return check(rest, out);
+        case 'run':
+            return runCommand(rest);
         case 'lsp':
             startServer();
             return -1;
@@ -28,8 +34,23 @@ export async function runCli(args: string[], out: (text: string) => void = t => 
 }
 
 async function check(args: string[], out: (text: string) => void): Promise<number> {
-    const json = args.includes('--json');
-    const paths = args.filter(a => a !== '--json');
+    let json = false;
+    let target: TargetProfile | undefined;
+    const paths: string[] = [];
+    for (let i = 0; i < args.length; i++) {
+        const arg = args[i];
+        if (arg === '--json') {
+            json = true;
+        } else if (arg === '--target' || arg.startsWith('--target=')) {
+            const value = arg === '--target' ? args[++i] : arg.slice('--target='.length);
+            if (!isTargetProfile(value)) {
+                throw new CliUsageError(`--target takes one of ${TargetProfiles.join(', ')}${value ? `, not '${value}'` : ''}`);
+            }
+            target = value;
+        } else {
+            paths.push(arg);
+        }
+    }
     const unknown = paths.find(p => p.startsWith('--'));
     if (unknown) {
         throw new CliUsageError(`unknown option '${unknown}' for check`);
@@ -38,7 +59,7 @@ async function check(args: string[], out: (text: string) => void): Promise<numbe
         throw new CliUsageError('check needs at least one file or folder');
     }
     const files = collectFiles(paths);
-    const diagnostics = await checkFiles(files);
+    const diagnostics = await checkFiles(files, undefined, { target });
     if (json) {
         out(JSON.stringify(diagnostics, null, 2) + '\n');
     } else {

@@ -5,6 +5,8 @@ import type {
 } from 'langium/lsp';
 import { createDefaultModule, createDefaultSharedModule } from 'langium/lsp';
 import { PipelineSqlDocumentValidator } from './validation/pipeline-sql-document-validator.js';
+import { registerValidationChecks } from './validation/pipeline-sql-validator.js';
+import { PipelineSqlCodeActionProvider } from './lsp/pipeline-sql-code-action-provider.js';
 import { PipelineSqlLexer } from './parser/pipeline-sql-lexer.js';
 import { PipelineSqlValueConverter } from './parser/pipeline-sql-value-converter.js';
 import { createPipelineSqlParserConfig } from './parser/pipeline-sql-parser-config.js';
@@ -13,13 +15,55 @@ import { PipelineSqlParserErrorMessageProvider } from './parser/pipeline-sql-par
 import { PipelineSqlLexerErrorMessageProvider } from './parser/pipeline-sql-lexer-error-message-provider.js';
 import { PipelineSqlSemanticTokenProvider } from './lsp/pipeline-sql-semantic-token-provider.js';
 import { PipelineSqlGeneratedModule, PipelineSqlGeneratedSharedModule } from './generated/module.js';
+import { PipelineSqlScopeComputation } from './references/pipeline-sql-scope-computation.js';
+import { PipelineSqlScopeProvider } from './references/pipeline-sql-scope-provider.js';
+import { PipelineSymbolIndex } from './references/pipeline-symbol-index.js';
+import { PipelineRegistry } from './pipeline/pipeline-registry.js';
+import { PipelineSqlWorkspaceManager } from './pipeline/pipeline-sql-workspace-manager.js';
+import { PipelineModelService } from './pipeline/pipeline-model.js';
+import { SampleCatalog } from './pipeline/sample-catalog.js';
+import { PipelineSqlSettings } from './pipeline/pipeline-sql-settings.js';
+import { PipelineDependencies } from './pipeline/pipeline-dependencies.js';
+import { PipelineSqlDocumentBuilder } from './pipeline/pipeline-sql-document-builder.js';
+import { PipelineSqlTypeComputer, type TypeComputer } from './types/pipeline-sql-type-computer.js';
+
+/** Workspace-wide services this project adds to Langium's shared services. */
+export type PipelineSqlAddedSharedServices = {
+    pipeline: {
+        /** Which pipeline (root folder) each document belongs to. */
+        Registry: PipelineRegistry;
+    };
+};
+
+/** Langium's shared services plus ours. */
+export type PipelineSqlSharedServices = LangiumSharedServices & PipelineSqlAddedSharedServices;
 
 /** Services this language adds to Langium's defaults, grouped by concern. */
-// eslint-disable-next-line @typescript-eslint/no-empty-object-type -- groups are added by the pipeline-model and engine services
-export type PipelineSqlAddedServices = {};
+export type PipelineSqlAddedServices = {
+    references: {
+        /** The exported datasets grouped by pipeline, and reference lookup by Spark's naming rules. */
+        SymbolIndex: PipelineSymbolIndex;
+    };
+    pipeline: {
+        /** The shared pipeline registry, also reachable from the language services. */
+        Registry: PipelineRegistry;
+        /** Datasets, flows and the dependency graph of each pipeline. */
+        Model: PipelineModelService;
+        /** Schemas of source tables and files outside the pipeline (the `samples/` catalog). */
+        SampleCatalog: SampleCatalog;
+        /** The target runtime profile the validation follows. */
+        Settings: PipelineSqlSettings;
+        /** What each document's diagnostics depend on in other documents (for revalidation). */
+        Dependencies: PipelineDependencies;
+    };
+    types: {
+        /** Schema inference: columns and types of datasets, queries and expressions. */
+        TypeComputer: TypeComputer;
+    };
+};
 
 /** Every service of the Pipeline SQL language: Langium's LSP services plus ours. */
-export type PipelineSqlServices = LangiumServices & PipelineSqlAddedServices;
+export type PipelineSqlServices = LangiumServices & PipelineSqlAddedServices & { shared: PipelineSqlSharedServices };
 
 /** The dependency-injection module that binds our service implementations. */
 export const PipelineSqlModule: Module<PipelineSqlServices, PartialLangiumServices & PipelineSqlAddedServices> = {
@@ -31,11 +75,39 @@ export const PipelineSqlModule: Module<PipelineSqlServices, PartialLangiumServic
         ParserErrorMessageProvider: (services) => new PipelineSqlParserErrorMessageProvider(services),
         LexerErrorMessageProvider: () => new PipelineSqlLexerErrorMessageProvider(),
     },
-    lsp: {
-        SemanticTokenProvider: (services) => new PipelineSqlSemanticTokenProvider(services),
+    references: {
+        ScopeComputation: (services) => new PipelineSqlScopeComputation(services),
+        ScopeProvider: (services) => new PipelineSqlScopeProvider(services),
+        SymbolIndex: (services) => new PipelineSymbolIndex(services.shared, services.pipeline.Registry),
+    },
+    pipeline: {
+        Registry: (services) => services.shared.pipeline.Registry,
+        Model: (services) => new PipelineModelService(services.shared, services.pipeline.Registry, services.references.SymbolIndex),
+        SampleCatalog: (services) => new SampleCatalog(services.shared),
+        Settings: () => new PipelineSqlSettings(),
+        Dependencies: (services) => new PipelineDependencies(services.pipeline.Registry, services.pipeline.Model,
+            () => services.types.TypeComputer, services.references.SymbolIndex, services.pipeline.SampleCatalog),
+    },
+    types: {
+        TypeComputer: (services) => new PipelineSqlTypeComputer(services),
     },
     validation: {
         DocumentValidator: (services) => new PipelineSqlDocumentValidator(services),
+    },
+    lsp: {
+        CodeActionProvider: (services) => new PipelineSqlCodeActionProvider(services),
+        SemanticTokenProvider: (services) => new PipelineSqlSemanticTokenProvider(services),
+    },
+};
+
+/** The dependency-injection module of the shared (workspace-wide) services we add or replace. */
+export const PipelineSqlSharedModule: Module<PipelineSqlSharedServices, PartialLangiumSharedServices & PipelineSqlAddedSharedServices> = {
+    pipeline: {
+        Registry: () => new PipelineRegistry(),
+    },
+    workspace: {
+        WorkspaceManager: (shared) => new PipelineSqlWorkspaceManager(shared, () => shared.pipeline.Registry),
+        DocumentBuilder: (shared) => new PipelineSqlDocumentBuilder(shared),
     },
 };
 
@@ -44,7 +116,7 @@ export interface PipelineSqlModuleContext extends DefaultSharedModuleContext {
     /** Replaces or adds language services (tests swap catalogs or profiles here). */
     module?: Module<PipelineSqlServices, PartialLangiumServices & Partial<PipelineSqlAddedServices>>;
     /** Replaces or adds shared (workspace-wide) services. */
-    sharedModule?: Module<LangiumSharedServices, PartialLangiumSharedServices>;
+    sharedModule?: Module<PipelineSqlSharedServices, PartialLangiumSharedServices & Partial<PipelineSqlAddedSharedServices>>;
 }
 
 /**
@@ -52,13 +124,17 @@ export interface PipelineSqlModuleContext extends DefaultSharedModuleContext {
  * tests all go through this one factory, so they see the same parser, scoping and validation.
  */
 export function createPipelineSqlServices(context: PipelineSqlModuleContext): {
-    shared: LangiumSharedServices;
+    shared: PipelineSqlSharedServices;
     PipelineSql: PipelineSqlServices;
 } {
-    const shared = inject(
-        createDefaultSharedModule(context),
-        PipelineSqlGeneratedSharedModule,
-        (context.sharedModule ?? {}) as Module<LangiumSharedServices, PartialLangiumSharedServices>,
+    // Each module is typed as a module of the full shared services, so that `inject` need not
+    // compute the intersection of the partial module types (which exceeds TypeScript's depth limit).
+    type SharedModule = Module<PipelineSqlSharedServices, Partial<PipelineSqlSharedServices>>;
+    const shared: PipelineSqlSharedServices = inject(
+        createDefaultSharedModule(context) as unknown as SharedModule,
+        PipelineSqlGeneratedSharedModule as unknown as SharedModule,
+        PipelineSqlSharedModule as unknown as SharedModule,
+        (context.sharedModule ?? {}) as unknown as SharedModule,
     );
     const PipelineSql = inject(
         createDefaultModule({ shared }),
@@ -67,6 +143,7 @@ export function createPipelineSqlServices(context: PipelineSqlModuleContext): {
         (context.module ?? {}) as Module<PipelineSqlServices, PartialLangiumServices>,
     );
     shared.ServiceRegistry.register(PipelineSql);
+    registerValidationChecks(PipelineSql);
     return { shared, PipelineSql };
 }
 

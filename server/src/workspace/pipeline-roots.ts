@@ -106,3 +106,43 @@ function safeReaddir(dir: string): fs.Dirent[] {
         throw error;
     }
 }
+
+/** The sample catalog files of a pipeline root: the `.sql` files directly in its `samples/` folder, sorted. */
+export function listCatalogFiles(root: string): string[] {
+    const samples = path.join(root, 'samples');
+    return safeReaddir(samples)
+        .filter(entry => entry.isFile() && entry.name.toLowerCase().endsWith('.sql'))
+        .map(entry => path.join(samples, entry.name))
+        .sort();
+}
+
+/** Folders never searched for pipelines in an editor workspace. */
+const skippedWorkspaceFolders = new Set(['node_modules', '.git', '.pipeline-sql', 'out']);
+
+/**
+ * The pipeline roots of an editor workspace folder: every folder holding a project file (searched
+ * everywhere but inside another root, dependency and build folders, and hidden folders, so that a
+ * repository's `samples/` or `examples/` of pipelines are found too). A workspace without any
+ * project file is one pipeline root with no project file; `specless` then tells the caller to load
+ * only the `.sql` files that contain a pipeline statement, so that plain SQL files get no Pipeline
+ * SQL diagnostics.
+ */
+export function discoverWorkspaceRoots(dir: string): { roots: PipelineRoot[]; specless: boolean } {
+    const roots: string[] = [];
+    const visit = (d: string): void => {
+        if (findSpecFile(d)) {
+            roots.push(d);
+            return;
+        }
+        for (const entry of safeReaddir(d)) {
+            if (entry.isDirectory() && !entry.name.startsWith('.') && !skippedWorkspaceFolders.has(entry.name)) {
+                visit(path.join(d, entry.name));
+            }
+        }
+    };
+    visit(dir);
+    if (roots.length === 0) {
+        return { roots: [loadPipelineRoot(dir)], specless: true };
+    }
+    return { roots: roots.map(loadPipelineRoot), specless: false };
+}

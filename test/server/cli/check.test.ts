@@ -3,6 +3,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { checkFiles, collectFiles, formatCliDiagnostic } from '../../../server/src/cli/check.js';
+import { runCli } from '../../../server/src/cli/main.js';
 
 let dir: string;
 
@@ -27,5 +28,44 @@ describe('pipeline-sql check', () => {
             expect.objectContaining({ file: 'bad.sql', line: 2, column: 5, severity: 'error', code: 'PARSE_SYNTAX_ERROR' }),
         ]);
         expect(formatCliDiagnostic(diagnostics[0])).toMatch(/bad\.sql:2:5: error PARSE_SYNTAX_ERROR /);
+    });
+});
+
+describe('pipeline-sql check with the pipeline model', () => {
+    let root: string;
+
+    beforeAll(() => {
+        root = fs.mkdtempSync(path.join(os.tmpdir(), 'pipeline-sql-check-model-'));
+        fs.writeFileSync(path.join(root, 'spark-pipeline.yml'), 'name: shop\nlibraries:\n  - glob:\n      include: transformations/**\n');
+        fs.mkdirSync(path.join(root, 'transformations'));
+        fs.mkdirSync(path.join(root, 'samples', 'raw'), { recursive: true });
+        // A sample table typed by its CSV file, and one declared in the catalog.
+        fs.writeFileSync(path.join(root, 'samples', 'raw', 'orders.csv'), 'order_id,amount,placed_at\n1,9.5,2024-01-01 10:00:00\n');
+        fs.writeFileSync(path.join(root, 'samples', 'catalog.sql'), 'CREATE TABLE raw.users (user_id INT, name STRING, seq BIGINT);\n');
+        fs.writeFileSync(path.join(root, 'transformations', 'orders.sql'),
+            'CREATE MATERIALIZED VIEW totals AS SELECT order_id, amount * 2 AS doubled, amnt FROM raw.orders;\n');
+        fs.writeFileSync(path.join(root, 'transformations', 'users.sql'),
+            'CREATE STREAMING TABLE users;\nCREATE FLOW users_cdc AS AUTO CDC INTO users FROM STREAM(raw.users) KEYS (user_id) SEQUENCE BY seq;\n');
+    });
+
+    afterAll(() => fs.rmSync(root, { recursive: true, force: true }));
+
+    test('sources are typed by their sample files and by samples/*.sql; each file is checked against them', async () => {
+        const files = collectFiles([root]);
+        expect([...files.report].map(f => path.relative(root, f)).sort()).toEqual(['samples/catalog.sql', 'transformations/orders.sql', 'transformations/users.sql']);
+        const diagnostics = await checkFiles(files);
+        expect(diagnostics.map(d => `${path.basename(d.file)}:${d.line}:${d.column} ${d.severity} ${d.code} ${d.message}`)).toEqual([
+            'orders.sql:1:76 error UNRESOLVED_COLUMN.WITH_SUGGESTION Column \'amnt\' does not exist in \'raw.orders\' (order_id, amount, placed_at). Did you mean \'amount\'?',
+        ]);
+    });
+
+    test('--target spark-4.1 reports what Apache Spark 4.1 lacks; an unknown target is a usage error', async () => {
+        let output = '';
+        const code = await runCli(['check', '--target', 'spark-4.1', path.join(root, 'transformations', 'users.sql')], text => {
+            output += text;
+        });
+        expect(code).toBe(1);
+        expect(output).toContain('users.sql:2:26: error PIPELINE_SQL_UNSUPPORTED_IN_TARGET AUTO CDC is not supported by Apache Spark 4.1 declarative pipelines');
+        await expect(runCli(['check', '--target', 'spark-3', root], () => undefined)).rejects.toThrow(/--target takes one of databricks, spark-4.1, spark-4.2, not 'spark-3'/);
     });
 });

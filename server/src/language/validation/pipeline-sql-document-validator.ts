@@ -1,7 +1,9 @@
 import type { Diagnostic } from 'vscode-languageserver';
-import type { LangiumCoreServices, LangiumDocument, Lexer, ParseResult, ValidationOptions } from 'langium';
-import { DefaultDocumentValidator } from 'langium';
-import { IssueCodes } from './issue-codes.js';
+import type { AstNode, LangiumDocument, Lexer, ParseResult, ValidationOptions } from 'langium';
+import { Cancellation, DefaultDocumentValidator, AstUtils } from 'langium';
+import type { PipelineSqlServices } from '../pipeline-sql-module.js';
+import type { PipelineRegistry } from '../pipeline/pipeline-registry.js';
+import { IssueCodes, Issues } from './issue-codes.js';
 
 type ParserError = ParseResult['parserErrors'][number];
 
@@ -12,7 +14,7 @@ const endOfStatementExpected = 'expected \';\' or the end of the file.';
 const statementExpected = 'expected a statement (CREATE, SELECT, SET, USE, APPLY CHANGES, INSERT, ...).';
 
 /**
- * Document validator (Langium's `DocumentValidator` service): Langium's, with three changes.
+ * Document validator (Langium's `DocumentValidator` service): Langium's, with these changes.
  *
  * - Lexing and parsing errors carry Spark's error class `PARSE_SYNTAX_ERROR`, so that the editor, the
  *   CLI and CI name them alike.
@@ -20,15 +22,43 @@ const statementExpected = 'expected a statement (CREATE, SELECT, SET, USE, APPLY
  *   follow-on errors that only restate the first one. Statements are delimited lexically (by `;` and
  *   notebook cell breaks), so an error in one statement never hides or adds errors in another.
  *   A word that starts no statement (`CRATE TABLE ...`) is reported as such.
+ * - A syntax error where AUTO CDC expects its KEYS list is `AUTOCDC_EMPTY_KEYS` (rule V1).
  * - No diagnostics for unresolved dataset references (see {@link processLinkingErrors}).
+ * - The sample catalog files (`samples/*.sql`) get syntax errors only: they declare source tables,
+ *   not pipeline datasets.
  */
 export class PipelineSqlDocumentValidator extends DefaultDocumentValidator {
 
     private readonly lexer: Lexer;
+    private readonly registry: PipelineRegistry;
 
-    constructor(services: LangiumCoreServices) {
+    constructor(services: PipelineSqlServices) {
         super(services);
         this.lexer = services.parser.Lexer;
+        this.registry = services.pipeline.Registry;
+    }
+
+    /**
+     * Langium's validation, then: in a statement with a syntax error, only the syntax error is kept.
+     * The parser's error recovery leaves a partial tree there, and checks of the missing parts (a
+     * SEQUENCE BY that was not parsed) would only restate the syntax error.
+     */
+    override async validateDocument(document: LangiumDocument, options: ValidationOptions = {}, cancelToken = Cancellation.CancellationToken.None): Promise<Diagnostic[]> {
+        const diagnostics = await super.validateDocument(document, options, cancelToken);
+        const syntax = diagnostics.filter(d => (d.data as { syntax?: boolean } | undefined)?.syntax);
+        if (syntax.length === 0 || syntax.length === diagnostics.length) {
+            return diagnostics;
+        }
+        const ends = this.statementEnds(document.textDocument.getText());
+        const broken = new Set(syntax.map(d => statementIndex(ends, document.textDocument.offsetAt(d.range.start))));
+        return diagnostics.filter(d => syntax.includes(d) || !broken.has(statementIndex(ends, document.textDocument.offsetAt(d.range.start))));
+    }
+
+    protected override async validateAst(rootNode: AstNode, options: ValidationOptions, cancelToken = Cancellation.CancellationToken.None): Promise<Diagnostic[]> {
+        if (this.registry.membershipOf(AstUtils.getDocument(rootNode).uri).role === 'catalog') {
+            return [];
+        }
+        return super.validateAst(rootNode, options, cancelToken);
     }
 
     protected override processLexingErrors(parseResult: ParseResult, diagnostics: Diagnostic[], options: ValidationOptions): void {
@@ -56,6 +86,15 @@ export class PipelineSqlDocumentValidator extends DefaultDocumentValidator {
         const start = diagnostics.length;
         super.processParsingErrors({ ...parseResult, parserErrors: firstPerStatement }, diagnostics, options);
         markSyntaxErrors(diagnostics, start);
+        // The parser reports errors in the order given, one per statement, so indexes line up.
+        firstPerStatement.forEach((error, i) => {
+            const diagnostic = diagnostics[start + i];
+            if (diagnostic && isMissingKeys(error)) {
+                diagnostic.code = Issues.AutoCdcEmptyKeys.code;
+                diagnostic.message = Issues.AutoCdcEmptyKeys.message({ detail: diagnostic.message });
+                diagnostic.data = { code: Issues.AutoCdcEmptyKeys.code, syntax: true, missing: /expected KEYS/.test(error.message) };
+            }
+        });
     }
 
     /**
@@ -98,6 +137,24 @@ function asNoStatementError(error: ParserError): ParserError {
         ? { ...error, message: error.message.replace(endOfStatementExpected, statementExpected) } : error;
 }
 
+/**
+ * Whether a parser error is about the KEYS list of an AUTO CDC flow: the keyword is missing
+ * (`expected KEYS`) or the list is empty (`KEYS ()`). Rule names in Chevrotain's rule stack may carry
+ * invisible suffixes, hence the prefix match.
+ */
+function isMissingKeys(error: ParserError): boolean {
+    const stack = ((error as ParserError & { context?: { ruleStack?: string[] } }).context?.ruleStack ?? []).map(r => r.replace(/[^\w]/g, ''));
+    const inSpec = stack.some(r => r === 'AutoCdcSpec' || r === 'SnapshotSpec');
+    if (!inSpec) {
+        return false;
+    }
+    if (/expected KEYS\.?$/.test(error.message)) {
+        return true;
+    }
+    const keys = stack.lastIndexOf('ColumnNameList');
+    return keys >= 0 && (stack[keys - 1] === 'AutoCdcSpec' || stack[keys - 1] === 'SnapshotSpec') && error.token.image === ')';
+}
+
 /** Where a parser error is: its token, or for an error at the end of input, the token before it. */
 function errorOffset(error: ParserError): number {
     if (!isNaN(error.token.startOffset)) {
@@ -126,6 +183,6 @@ function markSyntaxErrors(diagnostics: Diagnostic[], from: number): void {
     for (let i = from; i < diagnostics.length; i++) {
         const diagnostic = diagnostics[i];
         diagnostic.code = IssueCodes.ParseSyntaxError;
-        diagnostic.data = { ...(diagnostic.data as object | undefined), code: IssueCodes.ParseSyntaxError };
+        diagnostic.data = { ...(diagnostic.data as object | undefined), code: IssueCodes.ParseSyntaxError, syntax: true };
     }
 }

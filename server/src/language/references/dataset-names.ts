@@ -1,0 +1,214 @@
+/**
+ * Table names as the pipeline model compares them. Spark identifiers are case-insensitive, a
+ * reference may carry the legacy `LIVE.` prefix, a pipeline parameter `${name}` may stand for any
+ * part, and a qualified reference (`cat.sch.t`) names a dataset of the pipeline only when its
+ * qualifiers are the pipeline's own catalog and schema. Pure functions, no Langium.
+ */
+
+/** A table name split into its parts. */
+export interface TableName {
+    /** The parts as written, without back quotes and without a legacy `LIVE.` prefix. */
+    readonly parts: readonly string[];
+    /** The same parts in lower case (Spark compares identifiers case-insensitively). */
+    readonly keys: readonly string[];
+    /** Written with the legacy `LIVE.` prefix. */
+    readonly live: boolean;
+    /** Some part contains a pipeline parameter `${...}`, whose value is unknown here. */
+    readonly parameterized: boolean;
+    /** The name as written (back quotes removed by the parser). */
+    readonly text: string;
+}
+
+/** The pipeline's default catalog and schema (from spark-pipeline.yml, SET CATALOG / USE SCHEMA). */
+export interface NamespaceDefaults {
+    readonly catalog?: string;
+    readonly schema?: string;
+}
+
+/**
+ * Splits a name on the dots that are not inside a `${...}` parameter. An `IDENTIFIER('a.b')` clause
+ * stands for the name it spells.
+ */
+export function splitName(text: string): string[] {
+    const clause = /^IDENTIFIER\s*\(\s*(.*?)\s*\)$/i.exec(text.trim());
+    const body = clause ? clause[1].replace(/^['"]|['"]$/g, '') : text;
+    const parts: string[] = [];
+    let current = '';
+    let depth = 0;
+    for (const c of body) {
+        if (c === '{' && current.endsWith('$')) {
+            depth++;
+        } else if (c === '}' && depth > 0) {
+            depth--;
+        }
+        if (c === '.' && depth === 0) {
+            parts.push(current.trim());
+            current = '';
+        } else {
+            current += c;
+        }
+    }
+    parts.push(current.trim());
+    return parts.map(p => (p.startsWith('`') && p.endsWith('`') && p.length > 1 ? p.slice(1, -1) : p)).filter(p => p.length > 0);
+}
+
+/** Parses a table name as written in a reference or a definition. */
+export function parseTableName(text: string): TableName {
+    let parts = splitName(text);
+    const live = parts.length > 1 && parts[0].toLowerCase() === 'live';
+    if (live) {
+        parts = parts.slice(1);
+    }
+    return {
+        parts,
+        keys: parts.map(p => p.toLowerCase()),
+        live,
+        parameterized: parts.some(p => p.includes('${')),
+        text,
+    };
+}
+
+/** The lower-case last part of a name: the key under which datasets are indexed. */
+export function lastKey(name: TableName): string {
+    return name.keys[name.keys.length - 1] ?? '';
+}
+
+/** A name as shown in messages: its parts joined by dots, each back-quoted when needed. */
+export function displayName(name: TableName | readonly string[]): string {
+    const parts = Array.isArray(name) ? name as readonly string[] : (name as TableName).parts;
+    return parts.map(p => (/^[A-Za-z_][\w]*$/.test(p) || p.includes('${') ? p : `\`${p.replaceAll('`', '``')}\``)).join('.');
+}
+
+/** Pads a name to `[catalog, schema, table]` with the defaults; unknown parts stay undefined. */
+function fullName(keys: readonly string[], defaults: NamespaceDefaults): Array<string | undefined> {
+    const catalog = defaults.catalog?.toLowerCase();
+    const schema = defaults.schema?.toLowerCase();
+    switch (keys.length) {
+        case 1: return [catalog, schema, keys[0]];
+        case 2: return [catalog, keys[0], keys[1]];
+        default: return keys.slice(-3);
+    }
+}
+
+/**
+ * Whether a reference names a dataset declared with the name `declared` in a pipeline with these
+ * namespace defaults. An unqualified reference matches any declaration with the same table name.
+ * A qualified reference matches only when every qualifier it writes is known for the declaration
+ * (written there, or the pipeline's default) and equal; otherwise it names a table outside the
+ * pipeline. A parameterised qualifier (`${catalog}.sch.t`) is unknown, so it does not match unless
+ * the declaration writes the same text.
+ */
+export function referenceMatchesDataset(reference: TableName, declared: TableName, defaults: NamespaceDefaults): boolean {
+    if (lastKey(reference) !== lastKey(declared)) {
+        return false;
+    }
+    if (reference.keys.length === 1) {
+        return true;
+    }
+    if (reference.parameterized) {
+        const n = Math.min(reference.keys.length, declared.keys.length);
+        return reference.keys.length <= declared.keys.length
+            && reference.keys.slice(-n).join('.') === declared.keys.slice(-n).join('.');
+    }
+    const ref = fullName(reference.keys, defaults);
+    const decl = fullName(declared.keys, defaults);
+    for (let i = 0; i < 2; i++) {
+        const r = ref[i];
+        const d = decl[i];
+        if (r === undefined) {
+            continue;
+        }
+        if (d === undefined || d !== r) {
+            return false;
+        }
+    }
+    return true;
+}
+
+/**
+ * Whether a reference names a table declared in the sample catalog (`samples/*.sql`): the shorter
+ * name must equal the tail of the longer one (`a.b` declared, `cat.a.b` read, or the reverse), the
+ * same rule the engine's sample catalog uses.
+ */
+export function referenceMatchesCatalogTable(reference: TableName, declared: TableName): boolean {
+    const n = Math.min(reference.keys.length, declared.keys.length);
+    if (n === 0) {
+        return false;
+    }
+    return reference.keys.slice(-n).join('.') === declared.keys.slice(-n).join('.');
+}
+
+/** Levenshtein distance, for "did you mean" suggestions. */
+export function editDistance(a: string, b: string): number {
+    const m = a.length;
+    const n = b.length;
+    let previous = Array.from({ length: n + 1 }, (_, j) => j);
+    for (let i = 1; i <= m; i++) {
+        const current = [i];
+        for (let j = 1; j <= n; j++) {
+            const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+            current[j] = Math.min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + cost);
+        }
+        previous = current;
+    }
+    return previous[n];
+}
+
+/**
+ * The candidates closest to `name` (case-insensitive edit distance at most a third of its length rounded up,
+ * at least 1, at most 3; for names under three characters only one letter more or less), best first;
+ * used for "did you mean" messages and quick fixes.
+ */
+export function closestNames(name: string, candidates: Iterable<string>, limit = 3): string[] {
+    const key = name.toLowerCase();
+    if (key.length < 3) {
+        // A short name is one substitution away from many others; only a missing or an extra letter
+        // (`sq` for `seq`) is a useful suggestion.
+        return [...new Set([...candidates].filter(c => Math.abs(c.length - key.length) === 1 && isSubsequence(
+            c.length < key.length ? c.toLowerCase() : key, c.length < key.length ? key : c.toLowerCase())))].slice(0, limit);
+    }
+    const max = Math.min(3, Math.ceil(key.length / 3));
+    const scored: Array<{ candidate: string; distance: number }> = [];
+    const seen = new Set<string>();
+    for (const candidate of candidates) {
+        const lower = candidate.toLowerCase();
+        if (lower === key || seen.has(lower)) {
+            continue;
+        }
+        seen.add(lower);
+        if (Math.abs(lower.length - key.length) > max) {
+            continue;
+        }
+        const distance = editDistance(key, lower);
+        if (distance <= max) {
+            scored.push({ candidate, distance });
+        }
+    }
+    return scored.sort((a, b) => a.distance - b.distance || a.candidate.localeCompare(b.candidate)).slice(0, limit).map(s => s.candidate);
+}
+
+/**
+ * Replaces the pipeline parameters `${name}` whose values the project file's `configuration` gives;
+ * unknown parameters stay as written.
+ */
+export function substituteParameters(text: string, configuration: Readonly<Record<string, string>> | undefined): string {
+    if (!configuration || !text.includes('${')) {
+        return text;
+    }
+    return text.replace(/\$\{([^}]*)\}/g, (whole, key: string) => configuration[key.trim()] ?? whole);
+}
+
+function isSubsequence(short: string, long: string): boolean {
+    let i = 0;
+    for (const c of long) {
+        if (c === short[i]) {
+            i++;
+        }
+    }
+    return i === short.length;
+}
+
+/** A name in lower case; a name missing from a partial tree (after a syntax error) is empty. */
+export function lower(name: string | undefined): string {
+    return (name ?? '').toLowerCase();
+}

@@ -1,0 +1,1044 @@
+/**
+ * Schema inference: the columns and Spark types of every dataset, query, FROM item and expression of
+ * a pipeline, and the resolution of column names. Declared column lists win; a dataset without one
+ * takes its query's columns, or, when flows feed it, the columns its flows write (AUTO CDC targets:
+ * the source columns after COLUMNS / EXCEPT plus `__START_AT` / `__END_AT` for SCD type 2 and the
+ * system-time columns for BITEMPORAL, typed like the sequencing expressions). Sources outside the
+ * pipeline are typed by the sample catalog. Function results come from the built-in catalog.
+ *
+ * Where something is unknown (a table of the real catalog, a PIVOT, an unknown function) the result
+ * says so (`complete: false`, type `unknown`), and name resolution answers `unknown` instead of
+ * `missing`: the validator reports a missing column only when every relation in scope is fully known.
+ */
+import type { AstNode } from 'langium';
+import { AstUtils, DocumentState, WorkspaceCache } from 'langium';
+import {
+    binaryOperatorType, commonSupertype, commonSupertypeOf, getFunction, inferOutputColumns, inferReturnType, isGenerator,
+    lambdaParameterTypes, literalType, Types, type BinaryOperator, type CallArgument, type TypeDescriptor,
+} from '../builtins/index.js';
+import * as ast from '../generated/ast.js';
+import { closestNames, displayName, lower, type TableName } from '../references/dataset-names.js';
+import type { PipelineSymbolIndex } from '../references/pipeline-symbol-index.js';
+import { functionName, scdKindOf, type FlowInfo, type PipelineModelService } from '../pipeline/pipeline-model.js';
+import type { PipelineRegistry } from '../pipeline/pipeline-registry.js';
+import { dataTypeOf, type SampleCatalog } from '../pipeline/sample-catalog.js';
+import type { PipelineSqlServices } from '../pipeline-sql-module.js';
+import { column, findColumn, MetadataColumn, relationOf, UnknownRelation, type Column, type RelationType } from './relation-type.js';
+
+//#region Public types
+
+/** A relation visible in a query scope: a FROM item with the qualifiers that name it. */
+export interface ScopeEntry {
+    /** Lower-case qualifiers that name it (`o` for `orders o`; `orders`, `sch.orders` … without alias). */
+    readonly qualifiers: ReadonlyArray<readonly string[]>;
+    readonly relation: RelationType;
+    /** The FROM item. */
+    readonly node?: AstNode;
+    /** False for the right side of a semi / anti join, whose columns `*` does not list. */
+    readonly inStar: boolean;
+    /** Columns `*` skips because a USING / NATURAL join lists them once, from the left side. */
+    readonly excludedFromStar?: ReadonlySet<string>;
+}
+
+/** The names visible at some point of a query. */
+export interface ColumnScope {
+    readonly entries: readonly ScopeEntry[];
+    /** Select-list aliases visible here (lateral aliases, GROUP BY / ORDER BY / HAVING). */
+    readonly aliases: readonly Column[];
+    /** Lambda parameters visible here. */
+    readonly lambdas: ReadonlyMap<string, TypeDescriptor>;
+    /** The scope of the enclosing query (correlated references). */
+    readonly parent?: ColumnScope;
+    /** False when the scope cannot be listed completely (a source of unknown shape, a pipe operator). */
+    readonly known: boolean;
+}
+
+/** What a column reference names. */
+export type ColumnResolution =
+    | { readonly kind: 'column'; readonly column: Column; readonly type: TypeDescriptor; readonly entry?: ScopeEntry }
+    | { readonly kind: 'alias'; readonly column: Column; readonly type: TypeDescriptor }
+    | { readonly kind: 'lambda'; readonly type: TypeDescriptor }
+    | { readonly kind: 'function'; readonly type: TypeDescriptor }
+    /** Cannot tell: some relation in scope has columns nobody knows. */
+    | { readonly kind: 'unknown' }
+    /** Certainly not a column here: every relation in scope is fully known. */
+    | { readonly kind: 'missing'; readonly name: string; readonly qualifier?: string; readonly candidates: readonly string[] };
+
+/** A table outside the pipeline, as the sample catalog knows it. */
+export interface ExternalSource {
+    readonly name: TableName;
+    readonly relation: RelationType;
+    /** Where its sample data is, if found. */
+    readonly location?: string;
+    /** Why its sample data cannot be read, if it cannot. */
+    readonly problem?: string;
+}
+
+/** SCD storage of an AUTO CDC flow. */
+export type ScdKind = 1 | 2 | 'bitemporal';
+
+/** The TypeComputer service (a Pipeline SQL service, `types.TypeComputer`). */
+export interface TypeComputer {
+    /** The output columns of a dataset (declared columns win), or of a sample catalog table. */
+    datasetSchema(dataset: ast.Dataset): RelationType;
+    /** The columns of what a dataset reference reads: a dataset, a CTE, a catalog table, sample files. */
+    tableSchema(reference: ast.DatasetRef): RelationType;
+    /** What the sample catalog knows about a table read by a name the pipeline does not define. */
+    externalSource(reference: ast.DatasetRef): ExternalSource;
+    /** The output columns of a query or query term. */
+    querySchema(query: ast.Query | ast.QueryExpression): RelationType;
+    /** The output columns of a FROM item (a table, a subquery, a join, a table function). */
+    relationSchema(relation: ast.Relation): RelationType;
+    /** The columns a flow writes into its target. */
+    flowSchema(flow: FlowInfo): RelationType;
+    /** The columns of an AUTO CDC flow's source (before COLUMNS / EXCEPT), or of a snapshot query. */
+    cdcSourceSchema(spec: ast.AutoCdcSpec | ast.SnapshotSpec): RelationType;
+    /** The SCD storage an AUTO CDC spec asks for (`STORED AS`, default SCD type 1). */
+    scdKind(spec: ast.AutoCdcSpec | ast.SnapshotSpec): ScdKind;
+    /** The Spark type of an expression; `unknown` when it cannot be inferred. */
+    typeOf(expression: ast.Expression): TypeDescriptor;
+    /** The type a DDL data type node stands for. */
+    typeOfDataType(node: ast.DataType | undefined): TypeDescriptor;
+    /** What a column reference names. */
+    resolveColumn(reference: ast.ColumnReference): ColumnResolution;
+    /** Resolves a column name written in a clause (`KEYS (a)`, `TRACK HISTORY ON b`) against a relation. */
+    resolveName(name: string, relation: RelationType): ColumnResolution;
+    /** The names visible at a node inside a query or clause (for completion), or undefined outside any. */
+    scopeAt(node: AstNode): ColumnScope | undefined;
+}
+
+//#endregion
+
+/** Names Spark reads as function calls when written without parentheses. */
+const niladicFunctions = new Set([
+    'current_date', 'current_timestamp', 'current_time', 'current_user', 'session_user', 'user', 'current_catalog',
+    'current_schema', 'current_database', 'localtimestamp', 'current_timezone',
+]);
+
+const comparisonOperators = new Set(['=', '==', '<>', '!=', '<', '<=', '>', '>=', '<=>']);
+
+/** The default implementation of {@link TypeComputer}. */
+export class PipelineSqlTypeComputer implements TypeComputer {
+
+    private readonly registry: PipelineRegistry;
+    private readonly symbols: PipelineSymbolIndex;
+    private readonly model: PipelineModelService;
+    private readonly samples: SampleCatalog;
+    private readonly relations: WorkspaceCache<AstNode, RelationType>;
+    private readonly types: WorkspaceCache<AstNode, TypeDescriptor>;
+    private readonly entries: WorkspaceCache<AstNode, readonly ScopeEntry[]>;
+    private readonly inProgress = new Set<AstNode>();
+
+    constructor(services: PipelineSqlServices) {
+        const shared = services.shared;
+        this.registry = services.pipeline.Registry;
+        this.symbols = services.references.SymbolIndex;
+        this.model = services.pipeline.Model;
+        this.samples = services.pipeline.SampleCatalog;
+        // Schemas follow references into other files, so they are valid for one linked workspace:
+        // cleared on every update and whenever a (re)linking pass completes.
+        this.relations = new WorkspaceCache(shared, DocumentState.Linked);
+        this.types = new WorkspaceCache(shared, DocumentState.Linked);
+        this.entries = new WorkspaceCache(shared, DocumentState.Linked);
+        shared.workspace.DocumentBuilder.onUpdate(() => {
+            this.relations.clear();
+            this.types.clear();
+            this.entries.clear();
+        });
+        this.registry.onDidChangeRoots(() => {
+            this.relations.clear();
+            this.types.clear();
+            this.entries.clear();
+        });
+    }
+
+    //#region Memoisation with cycle guard
+
+    private memoRelation(node: AstNode, compute: () => RelationType): RelationType {
+        const cached = this.relations.get(node);
+        if (cached) {
+            return cached;
+        }
+        if (this.inProgress.has(node)) {
+            // A dataset that reads itself (a cycle the validator reports) or a query that needs its own
+            // columns: unknown, and not cached, so that the outer computation decides.
+            return UnknownRelation;
+        }
+        this.inProgress.add(node);
+        try {
+            const result = compute();
+            this.relations.set(node, result);
+            return result;
+        } finally {
+            this.inProgress.delete(node);
+        }
+    }
+
+    //#endregion
+
+    //#region Datasets and tables
+
+    datasetSchema(dataset: ast.Dataset): RelationType {
+        return this.memoRelation(dataset, () => this.computeDatasetSchema(dataset));
+    }
+
+    private computeDatasetSchema(dataset: ast.Dataset): RelationType {
+        const document = AstUtils.getDocument(dataset);
+        const membership = this.registry.membershipOf(document.uri);
+        if (membership.role === 'catalog' && ast.isCreateTable(dataset)) {
+            return this.samples.catalogTable(membership.pipeline, dataset, this.symbols.parseName(membership.pipeline, dataset.name)).relation;
+        }
+        const columnDefs = (dataset.spec?.elements ?? []).filter(ast.isColumnDef);
+        if (columnDefs.length > 0 && columnDefs.every(c => c.type)) {
+            return relationOf(columnDefs.map(c => column(c.name, dataTypeOf(c.type), c, !c.properties.some(ast.isNotNullProperty))));
+        }
+        const info = this.model.datasetOf(dataset);
+        const flows = info?.flows ?? [];
+        let result: RelationType;
+        if (flows.length > 0) {
+            result = mergeFlowSchemas(flows.map(f => this.flowSchema(f)));
+        } else if (dataset.query) {
+            result = this.querySchema(dataset.query);
+        } else {
+            result = UnknownRelation;
+        }
+        // `CREATE VIEW v (a, b) AS ...` names the query's columns.
+        if (columnDefs.length > 0) {
+            result = renameColumns(result, columnDefs.map(c => c.name), columnDefs);
+        }
+        return result;
+    }
+
+    tableSchema(reference: ast.DatasetRef): RelationType {
+        return this.memoRelation(reference, () => {
+            const target = reference.ref.ref;
+            if (ast.isCommonTableExpression(target)) {
+                return this.cteSchema(target);
+            }
+            if (target && ast.isDataset(target)) {
+                const schema = this.datasetSchema(target);
+                return relationOf(schema.columns, schema.complete, [MetadataColumn]);
+            }
+            const pipeline = this.registry.pipelineOf(AstUtils.getDocument(reference).uri);
+            const name = this.symbols.parseName(pipeline, reference.ref.$refText);
+            return this.samples.conventionTable(pipeline, name)?.relation ?? UnknownRelation;
+        });
+    }
+
+    /** What is known about a source table the pipeline reads by a name it does not define. */
+    externalSource(reference: ast.DatasetRef): ExternalSource {
+        const pipeline = this.registry.pipelineOf(AstUtils.getDocument(reference).uri);
+        const name = this.symbols.parseName(pipeline, reference.ref.$refText);
+        const found = this.samples.conventionTable(pipeline, name);
+        return { name, relation: found?.relation ?? UnknownRelation, location: found?.location, problem: found?.problem };
+    }
+
+    private cteSchema(cte: ast.CommonTableExpression): RelationType {
+        return this.memoRelation(cte, () => {
+            const schema = cte.query ? this.querySchema(cte.query) : UnknownRelation;
+            return cte.columns.length > 0 ? renameColumns(schema, cte.columns) : schema;
+        });
+    }
+
+    flowSchema(flow: FlowInfo): RelationType {
+        if (flow.cdc) {
+            return this.cdcOutputSchema(flow.cdc);
+        }
+        if (flow.snapshot) {
+            return this.snapshotOutputSchema(flow.snapshot);
+        }
+        return flow.query ? this.querySchema(flow.query) : UnknownRelation;
+    }
+
+    cdcSourceSchema(spec: ast.AutoCdcSpec | ast.SnapshotSpec): RelationType {
+        if (ast.isSnapshotSpec(spec)) {
+            if (spec.snapshotQuery) {
+                return this.querySchema(spec.snapshotQuery);
+            }
+            return spec.snapshotTable ? this.tableSchema(spec.snapshotTable) : UnknownRelation;
+        }
+        const source = spec.source;
+        if (source?.query) {
+            return this.querySchema(source.query);
+        }
+        return source?.table ? this.tableSchema(source.table) : UnknownRelation;
+    }
+
+    scdKind(spec: ast.AutoCdcSpec | ast.SnapshotSpec): ScdKind {
+        return scdKindOf(spec);
+    }
+
+    private cdcOutputSchema(spec: ast.AutoCdcSpec): RelationType {
+        return this.memoRelation(spec, () => {
+            const source = this.cdcSourceSchema(spec);
+            const selection = spec.clauses.find(ast.isColumnsClause)?.columns;
+            let result = selectColumns(source, selection);
+            const scd = this.scdKind(spec);
+            if (scd !== 1) {
+                const sequence = spec.clauses.find(ast.isSequenceByClause)?.expression;
+                const sequenceType = sequence ? this.typeOf(sequence) : Types.unknown;
+                const extra = [column('__START_AT', sequenceType), column('__END_AT', sequenceType)];
+                if (scd === 'bitemporal') {
+                    const system = spec.clauses.find(ast.isSystemSequenceByClause)?.expression;
+                    const systemType = system ? this.typeOf(system) : Types.unknown;
+                    extra.push(column('__SYSTEM_START_AT', systemType), column('__SYSTEM_END_AT', systemType));
+                }
+                result = relationOf([...result.columns.filter(c => !extra.some(e => sameName(e.name, c.name))), ...extra], result.complete);
+            }
+            return result;
+        });
+    }
+
+    private snapshotOutputSchema(spec: ast.SnapshotSpec): RelationType {
+        return this.memoRelation(spec, () => {
+            const source = this.cdcSourceSchema(spec);
+            if (this.scdKind(spec) !== 2) {
+                return source;
+            }
+            const versionType = spec.versionQuery ? (this.querySchema(spec.versionQuery).columns[0]?.type ?? Types.unknown) : Types.timestamp;
+            return relationOf([...source.columns, column('__START_AT', versionType), column('__END_AT', versionType)], source.complete);
+        });
+    }
+
+    //#endregion
+
+    //#region Queries
+
+    querySchema(query: ast.Query | ast.QueryExpression): RelationType {
+        return this.memoRelation(query, () => {
+            if (ast.isQuery(query)) {
+                return query.body ? this.querySchema(query.body) : UnknownRelation;
+            }
+            switch (query.$type) {
+                case ast.SelectQuery.$type: return this.selectSchema(query as ast.SelectQuery);
+                case ast.ParenthesizedQuery.$type: {
+                    const inner = (query as ast.ParenthesizedQuery).query;
+                    return inner ? this.querySchema(inner) : UnknownRelation;
+                }
+                case ast.TableQuery.$type: {
+                    const table = (query as ast.TableQuery).table;
+                    return table ? stripHidden(this.tableSchema(table)) : UnknownRelation;
+                }
+                case ast.ValuesRelation.$type: return this.valuesSchema(query as ast.ValuesRelation);
+                case ast.SetOperation.$type: return this.setOperationSchema(query as ast.SetOperation);
+                case ast.PipeQuery.$type: return this.pipeSchema(query as ast.PipeQuery);
+                default: return UnknownRelation;
+            }
+        });
+    }
+
+    private setOperationSchema(operation: ast.SetOperation): RelationType {
+        const left = operation.left ? this.querySchema(operation.left) : UnknownRelation;
+        const right = operation.right ? this.querySchema(operation.right) : UnknownRelation;
+        if (!left.complete || !right.complete || left.columns.length !== right.columns.length) {
+            return relationOf(left.columns, false);
+        }
+        return relationOf(left.columns.map((c, i) => column(c.name, commonSupertype(c.type, right.columns[i].type) ?? c.type, c.node)));
+    }
+
+    private valuesSchema(values: ast.ValuesRelation): RelationType {
+        const rows = values.rows.map(r => (ast.isTupleExpression(r) ? r.elements : [r]));
+        const width = Math.max(0, ...rows.map(r => r.length));
+        const columns: Column[] = [];
+        for (let i = 0; i < width; i++) {
+            const type = commonSupertypeOf(rows.map(r => (r[i] ? this.typeOf(r[i]) : Types.void))) ?? Types.unknown;
+            columns.push(column(values.columnAliases[i] ?? `col${i + 1}`, type.kind === 'void' ? Types.void : type));
+        }
+        return relationOf(columns);
+    }
+
+    private pipeSchema(pipe: ast.PipeQuery): RelationType {
+        const input = pipe.input ? this.querySchema(pipe.input) : UnknownRelation;
+        const operation = pipe.operation;
+        switch (operation?.$type) {
+            case ast.PipeWhere.$type:
+            case ast.PipeOrganization.$type:
+            case ast.PipeSample.$type:
+            case ast.PipeAs.$type:
+            case ast.PipeSet.$type:
+                return input;
+            case ast.PipeDrop.$type: {
+                const dropped = new Set((operation as ast.PipeDrop).columns.map(lower));
+                return relationOf(input.columns.filter(c => !dropped.has(c.name.toLowerCase())), input.complete);
+            }
+            case ast.PipeSelect.$type:
+                return this.itemsSchema((operation as ast.PipeSelect).items, this.pipeEntries(pipe));
+            case ast.PipeExtend.$type: {
+                const extra = this.itemsSchema((operation as ast.PipeExtend).items, this.pipeEntries(pipe));
+                return relationOf([...input.columns, ...extra.columns], input.complete && extra.complete);
+            }
+            default:
+                return UnknownRelation;
+        }
+    }
+
+    private pipeEntries(pipe: ast.PipeQuery): ScopeEntry[] {
+        const input = pipe.input ? this.querySchema(pipe.input) : UnknownRelation;
+        return [{ qualifiers: [], relation: input, inStar: true, node: pipe.input }];
+    }
+
+    private selectSchema(select: ast.SelectQuery): RelationType {
+        const entries = this.fromEntries(select);
+        if (select.items.length === 0) {
+            // A bare `FROM t` (the start of a pipe query) is `SELECT *`.
+            return this.starColumns(undefined, entries);
+        }
+        return this.itemsSchema(select.items, entries);
+    }
+
+    private itemsSchema(items: readonly ast.SelectItem[], entries: readonly ScopeEntry[]): RelationType {
+        const columns: Column[] = [];
+        let complete = true;
+        for (const item of items) {
+            const expression = item.expression;
+            if (ast.isStar(expression)) {
+                const expanded = this.starColumns(expression, entries);
+                columns.push(...expanded.columns);
+                complete &&= expanded.complete;
+                continue;
+            }
+            if (ast.isFunctionCall(expression) && isGenerator(functionName(expression))) {
+                const outputs = inferOutputColumns(functionName(expression), this.callArguments(expression));
+                if (!outputs) {
+                    complete = false;
+                    continue;
+                }
+                const names = item.aliases.length > 0 ? item.aliases : item.alias ? [item.alias] : outputs.map(o => o.name);
+                outputs.forEach((o, i) => columns.push(column(names[i] ?? o.name, o.type, item)));
+                continue;
+            }
+            if (!expression) {
+                complete = false;
+                continue;
+            }
+            columns.push(column(item.alias ?? item.aliases[0] ?? derivedName(expression), this.typeOf(expression), item));
+        }
+        return relationOf(columns, complete);
+    }
+
+    private starColumns(star: ast.Star | undefined, entries: readonly ScopeEntry[]): RelationType {
+        const qualifier = star?.qualifier.map(lower) ?? [];
+        const chosen = qualifier.length > 0
+            ? entries.filter(e => e.qualifiers.some(q => sameParts(q, qualifier)))
+            : entries.filter(e => e.inStar);
+        if (qualifier.length > 0 && chosen.length === 0) {
+            return UnknownRelation;
+        }
+        const excluded = new Set((star?.except ?? []).map(lower));
+        const columns: Column[] = [];
+        let complete = true;
+        for (const entry of chosen) {
+            complete &&= entry.relation.complete;
+            for (const c of entry.relation.columns) {
+                const key = c.name.toLowerCase();
+                if (!excluded.has(key) && !(qualifier.length === 0 && entry.excludedFromStar?.has(key))) {
+                    columns.push(c);
+                }
+            }
+        }
+        return relationOf(columns, complete);
+    }
+
+    //#endregion
+
+    //#region FROM items
+
+    relationSchema(relation: ast.Relation): RelationType {
+        return this.memoRelation(relation, () => {
+            const entries = this.relationEntries(relation);
+            if (entries.length === 1) {
+                return entries[0].relation;
+            }
+            return this.starColumns(undefined, entries);
+        });
+    }
+
+    /** The FROM items of a SELECT as scope entries (joins flattened, lateral views appended). */
+    private fromEntries(select: ast.SelectQuery): readonly ScopeEntry[] {
+        return this.entries.get(select, () => {
+            const entries: ScopeEntry[] = [];
+            for (const relation of select.from?.relations ?? []) {
+                entries.push(...this.relationEntries(relation));
+            }
+            for (const lateral of select.from?.lateralViews ?? []) {
+                entries.push(this.lateralViewEntry(lateral));
+            }
+            return entries;
+        });
+    }
+
+    private relationEntries(relation: ast.Relation): ScopeEntry[] {
+        switch (relation.$type) {
+            case ast.TableReference.$type: {
+                const table = relation as ast.TableReference;
+                if (!table.table) {
+                    return [opaqueEntry(relation)];
+                }
+                const schema = renameColumns(this.tableSchema(table.table), table.columnAliases);
+                return [{ qualifiers: table.alias ? [[table.alias.toLowerCase()]] : tableQualifiers(table.table), relation: schema, node: relation, inStar: true }];
+            }
+            case ast.TableFunctionCall.$type: {
+                const call = relation as ast.TableFunctionCall;
+                const schema = renameColumns(this.tableFunctionSchema(call), call.columnAliases);
+                return [{ qualifiers: call.alias ? [[call.alias.toLowerCase()]] : [[functionName(call)]], relation: schema, node: relation, inStar: true }];
+            }
+            case ast.SubqueryRelation.$type: {
+                const subquery = relation as ast.SubqueryRelation;
+                const schema = renameColumns(subquery.query ? this.querySchema(subquery.query) : UnknownRelation, subquery.columnAliases);
+                return [{ qualifiers: subquery.alias ? [[subquery.alias.toLowerCase()]] : [], relation: schema, node: relation, inStar: true }];
+            }
+            case ast.ValuesRelation.$type: {
+                const values = relation as ast.ValuesRelation;
+                return [{ qualifiers: values.alias ? [[values.alias.toLowerCase()]] : [], relation: this.valuesSchema(values), node: relation, inStar: true }];
+            }
+            case ast.ParenthesizedRelation.$type: {
+                const parenthesized = relation as ast.ParenthesizedRelation;
+                const inner = parenthesized.relation ? this.relationEntries(parenthesized.relation) : [opaqueEntry(relation)];
+                if (!parenthesized.alias) {
+                    return inner;
+                }
+                const merged = renameColumns(this.starColumns(undefined, inner), parenthesized.columnAliases);
+                return [{ qualifiers: [[parenthesized.alias.toLowerCase()]], relation: merged, node: relation, inStar: true }];
+            }
+            case ast.JoinRelation.$type: {
+                const join = relation as ast.JoinRelation;
+                const left = join.left ? this.relationEntries(join.left) : [];
+                let right = join.right ? this.relationEntries(join.right) : [];
+                const semi = join.joinType === 'LEFT SEMI' || join.joinType === 'LEFT ANTI';
+                let shared: string[] = join.using.map(lower);
+                if (join.natural) {
+                    const leftNames = new Set(left.flatMap(e => e.relation.columns.map(c => c.name.toLowerCase())));
+                    shared = right.flatMap(e => e.relation.columns.map(c => c.name.toLowerCase())).filter(n => leftNames.has(n));
+                }
+                if (semi || shared.length > 0) {
+                    const excluded = new Set(shared);
+                    right = right.map(e => ({ ...e, inStar: e.inStar && !semi, excludedFromStar: excluded }));
+                }
+                return [...left, ...right];
+            }
+            default: {
+                const alias = (relation as { alias?: string }).alias;
+                return [{ qualifiers: alias ? [[alias.toLowerCase()]] : [], relation: UnknownRelation, node: relation, inStar: true }];
+            }
+        }
+    }
+
+    private lateralViewEntry(lateral: ast.LateralView): ScopeEntry {
+        const generator = lateral.generator;
+        const outputs = generator ? inferOutputColumns(functionName(generator), this.callArguments(generator)) : undefined;
+        const relation = outputs
+            ? relationOf(outputs.map((o, i) => column(lateral.columns[i] ?? o.name, o.type, lateral)))
+            : lateral.columns.length > 0 ? relationOf(lateral.columns.map(c => column(c, Types.unknown, lateral))) : UnknownRelation;
+        return { qualifiers: lateral.alias ? [[lateral.alias.toLowerCase()]] : [], relation, node: lateral, inStar: true };
+    }
+
+    private tableFunctionSchema(call: ast.TableFunctionCall): RelationType {
+        return this.memoRelation(call, () => {
+            const name = functionName(call);
+            const pipeline = this.registry.pipelineOf(AstUtils.getDocument(call).uri);
+            switch (name) {
+                case 'read_files':
+                case 'cloud_files':
+                case 'read_kafka':
+                case 'read_kinesis':
+                case 'read_pubsub':
+                case 'read_pulsar':
+                    return this.samples.readFiles(pipeline, call, name).relation;
+                case 'current_snapshot_version':
+                case 'last_snapshot_version':
+                    return this.snapshotVersionRelation(call);
+                default: {
+                    if (!getFunction(name)) {
+                        return UnknownRelation;
+                    }
+                    const args = call.args.map(a => (ast.isTableArgument(a.value) ? { type: Types.unknown } : this.argument(a.value, a.alias)));
+                    const outputs = inferOutputColumns(name, args);
+                    return outputs ? relationOf(outputs.map(o => column(o.name, o.type, call))) : UnknownRelation;
+                }
+            }
+        });
+    }
+
+    /** `current_snapshot_version()` / `last_snapshot_version()`: one column named and typed like the version query's. */
+    private snapshotVersionRelation(call: ast.TableFunctionCall): RelationType {
+        const spec = AstUtils.getContainerOfType(call, ast.isSnapshotSpec);
+        if (!spec?.versionQuery) {
+            return UnknownRelation;
+        }
+        const version = this.querySchema(spec.versionQuery);
+        return version.columns.length > 0 ? relationOf([version.columns[0]]) : UnknownRelation;
+    }
+
+    //#endregion
+
+    //#region Scopes and name resolution
+
+    scopeAt(node: AstNode): ColumnScope | undefined {
+        const lambdas = new Map<string, TypeDescriptor>();
+        let child: AstNode = node;
+        let current = node.$container;
+        while (current && !ast.isPipelineFile(current)) {
+            if (ast.isLambda(current) && child === current.body) {
+                const types = this.lambdaTypes(current);
+                current.parameters.forEach((p, i) => lambdas.set(lower(p), types[i] ?? Types.unknown));
+            } else if (ast.isSelectQuery(current)) {
+                const entries = this.fromEntries(current);
+                const aliases = child === current.from ? [] : this.selectAliases(current, child);
+                return makeScope(entries, aliases, lambdas, this.scopeAt(current));
+            } else if (ast.isQuery(current) && child !== current.body && !ast.isCommonTableExpression(child)) {
+                // ORDER BY, CLUSTER BY, LIMIT … of a query: its output columns and, for a plain SELECT,
+                // the FROM columns too.
+                const body = current.body;
+                const output = body ? this.querySchema(body) : UnknownRelation;
+                const entries = ast.isSelectQuery(body) ? this.fromEntries(body) : [{ qualifiers: [], relation: output, inStar: true }];
+                return makeScope(entries, output.columns, lambdas, this.scopeAt(current));
+            } else if (ast.isPipeQuery(current) && child === current.operation) {
+                return makeScope(this.pipeEntries(current), [], lambdas, this.scopeAt(current), true);
+            } else if (ast.isAutoCdcSpec(current) && child !== current.source && child !== current.keys) {
+                return makeScope([{ qualifiers: [], relation: this.cdcSourceSchema(current), inStar: true }], [], lambdas, undefined);
+            } else if (ast.isExpectation(current) || (ast.isColumnProperty(current) && ast.isColumnDef(current.$container))) {
+                const dataset = AstUtils.getContainerOfType(current, ast.isDataset);
+                if (!dataset) {
+                    return undefined;
+                }
+                return makeScope([{ qualifiers: [[lower(dataset.name)]], relation: this.expectationRelation(dataset), inStar: true }], [], lambdas, undefined);
+            } else if (ast.isSnapshotSpec(current)) {
+                // Only its queries have scopes (found above); its clauses do not belong there.
+                return undefined;
+            }
+            child = current;
+            current = current.$container;
+        }
+        return undefined;
+    }
+
+    /**
+     * Expectations check the rows a dataset's flows write: its query's columns (which may include
+     * columns the declared list leaves out), else its schema.
+     */
+    private expectationRelation(dataset: ast.Dataset): RelationType {
+        const schema = this.datasetSchema(dataset);
+        const query = dataset.query ? this.querySchema(dataset.query) : undefined;
+        if (!query) {
+            return schema;
+        }
+        const extra = query.columns.filter(c => !findColumn(schema, c.name));
+        return relationOf([...schema.columns, ...extra], schema.complete && query.complete);
+    }
+
+    private selectAliases(select: ast.SelectQuery, child: AstNode): Column[] {
+        const aliases: Column[] = [];
+        for (const item of select.items) {
+            if (item === child) {
+                // A select item sees the aliases before it (lateral column aliases), not its own.
+                break;
+            }
+            const name = item.alias ?? item.aliases[0];
+            if (name && item.expression && !this.inProgress.has(item.expression)) {
+                aliases.push(column(name, this.typeOf(item.expression), item));
+            }
+        }
+        return aliases;
+    }
+
+    private lambdaTypes(lambda: ast.Lambda): TypeDescriptor[] {
+        const argument = lambda.$container;
+        const call = argument?.$container;
+        if (!ast.isFunctionArgument(argument) || !ast.isFunctionCall(call)) {
+            return [];
+        }
+        const index = call.args.indexOf(argument);
+        const args = call.args.map(a => (a === argument || ast.isTableArgument(a.value) ? { type: Types.unknown } : this.argument(a.value, a.alias)));
+        return lambdaParameterTypes(functionName(call), args, index);
+    }
+
+    resolveColumn(reference: ast.ColumnReference): ColumnResolution {
+        const scope = this.scopeAt(reference);
+        if (!scope || reference.parts.length === 0) {
+            return { kind: 'unknown' };
+        }
+        return this.resolveParts(reference.parts, scope);
+    }
+
+    resolveName(name: string, relation: RelationType): ColumnResolution {
+        return this.resolveParts([name], makeScope([{ qualifiers: [], relation, inStar: true }], [], new Map(), undefined));
+    }
+
+    private resolveParts(parts: readonly string[], scope: ColumnScope): ColumnResolution {
+        const found = lookup(parts, scope);
+        if (found) {
+            if (found.kind === 'column' || found.kind === 'alias') {
+                return { ...found, type: fieldPathType(found.column.type, found.rest) };
+            }
+            return found;
+        }
+        const first = lower(parts[0]);
+        if (parts.length === 1 && niladicFunctions.has(first)) {
+            return { kind: 'function', type: inferReturnType(first, []) };
+        }
+        if (!scope.known || parts.some(p => p.includes('${'))) {
+            return { kind: 'unknown' };
+        }
+        const qualified = qualifiedMiss(parts, scope);
+        const name = qualified?.name ?? parts[0];
+        // Suggestions are computed only when asked for (type inference resolves names too).
+        let candidates: string[] | undefined;
+        return {
+            kind: 'missing', name, ...(qualified ? { qualifier: qualified.qualifier } : {}),
+            get candidates(): string[] {
+                candidates ??= closestNames(name, visibleNames(scope, qualified?.entry));
+                return candidates;
+            },
+        };
+    }
+
+    //#endregion
+
+    //#region Expressions
+
+    typeOfDataType(node: ast.DataType | undefined): TypeDescriptor {
+        return dataTypeOf(node);
+    }
+
+    typeOf(expression: ast.Expression): TypeDescriptor {
+        const cached = this.types.get(expression);
+        if (cached) {
+            return cached;
+        }
+        if (this.inProgress.has(expression)) {
+            return Types.unknown;
+        }
+        this.inProgress.add(expression);
+        try {
+            const type = this.computeType(expression);
+            this.types.set(expression, type);
+            return type;
+        } finally {
+            this.inProgress.delete(expression);
+        }
+    }
+
+    private computeType(e: ast.Expression): TypeDescriptor {
+        switch (e.$type) {
+            case ast.NumberLiteral.$type:
+                return literalType((e as ast.NumberLiteral).value) ?? Types.unknown;
+            case ast.StringLiteral.$type:
+                return Types.string;
+            case ast.BooleanLiteral.$type:
+                return Types.boolean;
+            case ast.NullLiteral.$type:
+                return Types.void;
+            case ast.BinaryLiteral.$type:
+                return Types.binary;
+            case ast.TypedLiteral.$type:
+                return literalType(`${(e as ast.TypedLiteral).type} ''`) ?? Types.unknown;
+            case ast.IntervalLiteral.$type:
+                // The first element of a tuple shares its CST node with the opening parenthesis.
+                return literalType((e.$cstNode?.text ?? '').replace(/^\(\s*/, '')) ?? Types.unknown;
+            case ast.ColumnReference.$type: {
+                const resolution = this.resolveColumn(e as ast.ColumnReference);
+                return 'type' in resolution ? resolution.type : Types.unknown;
+            }
+            case ast.FunctionCall.$type: {
+                const call = e as ast.FunctionCall;
+                const name = functionName(call);
+                if (!getFunction(name)) {
+                    return Types.unknown;
+                }
+                return inferReturnType(name, this.callArguments(call));
+            }
+            case ast.BinaryExpression.$type: {
+                const binary = e as ast.BinaryExpression;
+                const op = String(binary.operator).toLowerCase();
+                if (op === 'and' || op === 'or' || comparisonOperators.has(op)) {
+                    return Types.boolean;
+                }
+                let left = binary.left ? this.typeOf(binary.left) : Types.unknown;
+                let right = binary.right ? this.typeOf(binary.right) : Types.unknown;
+                // Spark types an integer literal next to a decimal as the narrowest decimal that holds it
+                // (spark.sql.legacy.literalPickMinimumPrecision, on by default): `amount * 2` is DECIMAL(p + 2, s).
+                if (right.kind === 'decimal' && ast.isNumberLiteral(binary.left)) {
+                    left = literalDecimal(binary.left) ?? left;
+                }
+                if (left.kind === 'decimal' && ast.isNumberLiteral(binary.right)) {
+                    right = literalDecimal(binary.right) ?? right;
+                }
+                return binaryOperatorType(op as BinaryOperator, left, right) ?? Types.unknown;
+            }
+            case ast.UnaryExpression.$type: {
+                const unary = e as ast.UnaryExpression;
+                if (unary.operator === 'NOT' || unary.operator === '!') {
+                    return Types.boolean;
+                }
+                return unary.operand ? this.typeOf(unary.operand) : Types.unknown;
+            }
+            case ast.BetweenExpression.$type:
+            case ast.InExpression.$type:
+            case ast.LikeExpression.$type:
+            case ast.IsExpression.$type:
+            case ast.ExistsExpression.$type:
+                return Types.boolean;
+            case ast.CaseExpression.$type: {
+                const c = e as ast.CaseExpression;
+                const results = [...c.whens.map(w => w.result), ...(c.otherwise ? [c.otherwise] : [])].filter(r => r !== undefined);
+                const types = results.map(r => this.typeOf(r));
+                if (types.some(t => t.kind === 'unknown')) {
+                    return Types.unknown;
+                }
+                return commonSupertypeOf(types) ?? Types.unknown;
+            }
+            case ast.CastExpression.$type:
+                return this.typeOfDataType((e as ast.CastExpression).type);
+            case ast.ExtractExpression.$type:
+                return (e as ast.ExtractExpression).field?.toLowerCase().startsWith('sec') ? Types.decimal(8, 6) : Types.int;
+            case ast.PositionExpression.$type:
+                return Types.int;
+            case ast.TrimExpression.$type:
+            case ast.OverlayExpression.$type:
+                return Types.string;
+            case ast.SubstringExpression.$type: {
+                const s = (e as ast.SubstringExpression).string;
+                return s && this.typeOf(s).kind === 'binary' ? Types.binary : Types.string;
+            }
+            case ast.SubqueryExpression.$type: {
+                const q = (e as ast.SubqueryExpression).query;
+                return (q ? this.querySchema(q).columns[0]?.type : undefined) ?? Types.unknown;
+            }
+            case ast.TupleExpression.$type:
+                return Types.struct((e as ast.TupleExpression).elements.map((x, i) => [`col${i + 1}`, this.typeOf(x)] as const));
+            case ast.StructFieldAccess.$type: {
+                const access = e as ast.StructFieldAccess;
+                return access.receiver ? fieldPathType(this.typeOf(access.receiver), [access.field]) : Types.unknown;
+            }
+            case ast.Subscript.$type: {
+                const receiver = (e as ast.Subscript).receiver;
+                const type = receiver ? this.typeOf(receiver) : Types.unknown;
+                return type.kind === 'array' ? type.element : type.kind === 'map' ? type.value : type.kind === 'variant' ? Types.variant : Types.unknown;
+            }
+            case ast.JsonPath.$type: {
+                const base = (e as ast.JsonPath).base;
+                const type = base ? this.typeOf(base) : Types.unknown;
+                return type.kind === 'variant' ? Types.variant : type.kind === 'string' ? Types.string : Types.unknown;
+            }
+            default:
+                return Types.unknown;
+        }
+    }
+
+    /** The arguments of a call as the function catalog sees them: types, output names, constant values. */
+    private callArguments(call: ast.FunctionCall): CallArgument[] {
+        return call.args.map(a => (ast.isTableArgument(a.value) ? { type: Types.unknown } : this.argument(a.value, a.alias)));
+    }
+
+    private argument(value: ast.Expression | undefined, alias: string | undefined): CallArgument {
+        if (!value) {
+            return { type: Types.unknown };
+        }
+        if (ast.isLambda(value) || ast.isStar(value)) {
+            return { type: Types.unknown };
+        }
+        const type = this.typeOf(value);
+        const name = alias ?? (ast.isColumnReference(value) ? value.parts.at(-1) : ast.isStructFieldAccess(value) ? value.field : undefined);
+        const literal = ast.isStringLiteral(value) ? value.value
+            : ast.isNumberLiteral(value) ? Number(value.value.replace(/[a-z]+$/i, ''))
+                : ast.isBooleanLiteral(value) ? value.value
+                    : ast.isNullLiteral(value) ? null : undefined;
+        const argument: CallArgument = { type, ...(name !== undefined ? { name } : {}), ...(literal !== undefined ? { literal } : {}) };
+        return argument;
+    }
+
+    //#endregion
+}
+
+//#region Helpers
+
+/** An integer literal as the narrowest decimal holding it (`2` is DECIMAL(1, 0)); undefined for other literals. */
+function literalDecimal(literal: ast.NumberLiteral): TypeDescriptor | undefined {
+    const digits = /^(\d+)$/.exec(literal.value ?? '');
+    return digits ? Types.decimal(Math.max(1, digits[1].replace(/^0+(?=\d)/, '').length), 0) : undefined;
+}
+
+function sameName(a: string | undefined, b: string | undefined): boolean {
+    return lower(a) === lower(b);
+}
+
+function sameParts(a: readonly string[], b: readonly string[]): boolean {
+    return a.length === b.length && a.every((p, i) => p === b[i]);
+}
+
+function opaqueEntry(node: AstNode): ScopeEntry {
+    return { qualifiers: [], relation: UnknownRelation, node, inStar: true };
+}
+
+function stripHidden(relation: RelationType): RelationType {
+    return relation.hidden ? relationOf(relation.columns, relation.complete) : relation;
+}
+
+/** The qualifiers that name a table read without an alias: every suffix of its name (`t`, `sch.t`, `cat.sch.t`). */
+function tableQualifiers(reference: ast.DatasetRef): string[][] {
+    const text = reference.ref.$refText;
+    const parts = text.split('.').map(p => p.replace(/^`|`$/g, '').toLowerCase()).filter(p => p.length > 0);
+    const result: string[][] = [];
+    for (let n = 1; n <= parts.length; n++) {
+        result.push(parts.slice(-n));
+    }
+    if (parts[0] === 'live' && parts.length > 1) {
+        for (let n = 1; n < parts.length; n++) {
+            result.push(parts.slice(-n));
+        }
+    }
+    return result;
+}
+
+/** Renames a relation's columns positionally (`AS t(a, b)`, `CREATE VIEW v (a, b)`). */
+function renameColumns(relation: RelationType, names: readonly string[], nodes?: readonly AstNode[]): RelationType {
+    if (names.length === 0) {
+        return relation;
+    }
+    const columns = names.map((name, i) => column(name, relation.columns[i]?.type ?? Types.unknown, nodes?.[i] ?? relation.columns[i]?.node));
+    return relationOf(columns, true, relation.hidden);
+}
+
+/** The columns an AUTO CDC flow keeps: all, `COLUMNS (list)` (in source order) or `COLUMNS * EXCEPT (list)`. */
+export function selectColumns(source: RelationType, selection: ast.ColumnSelection | undefined): RelationType {
+    if (!selection) {
+        return stripHidden(source);
+    }
+    const names = selection.names.map(lower);
+    if (selection.star) {
+        const excluded = new Set(names);
+        return relationOf(source.columns.filter(c => !excluded.has(c.name.toLowerCase())), source.complete);
+    }
+    if (source.complete) {
+        return relationOf(source.columns.filter(c => names.includes(c.name.toLowerCase())));
+    }
+    return relationOf(selection.names.map(n => findColumn(source, n) ?? column(n, Types.unknown)));
+}
+
+/** Merges the schemas of several flows into one target by column name. */
+function mergeFlowSchemas(schemas: readonly RelationType[]): RelationType {
+    if (schemas.length === 1) {
+        return schemas[0];
+    }
+    const columns: Column[] = [];
+    for (const schema of schemas) {
+        for (const c of schema.columns) {
+            const index = columns.findIndex(x => sameName(x.name, c.name));
+            if (index < 0) {
+                columns.push(c);
+            } else {
+                columns[index] = column(columns[index].name, commonSupertype(columns[index].type, c.type) ?? columns[index].type, columns[index].node);
+            }
+        }
+    }
+    return relationOf(columns, schemas.every(s => s.complete));
+}
+
+/** The type reached by following struct fields / map keys from a column's type. */
+function fieldPathType(type: TypeDescriptor, rest: readonly string[]): TypeDescriptor {
+    let current = type;
+    for (const part of rest) {
+        switch (current.kind) {
+            case 'struct': {
+                const found = current.fields.find(f => sameName(f.name, part));
+                current = found ? found.type : Types.unknown;
+                break;
+            }
+            case 'map':
+                current = current.value;
+                break;
+            case 'array':
+                // `arr.field` extracts the field from every element.
+                current = current.element.kind === 'struct' ? Types.array(fieldPathType(current.element, [part])) : Types.unknown;
+                break;
+            case 'variant':
+                return Types.variant;
+            default:
+                return Types.unknown;
+        }
+    }
+    return current;
+}
+
+/** The name Spark gives an unaliased select item: a column's own name, a field's name, else the expression text. */
+export function derivedName(expression: ast.Expression): string {
+    if (ast.isColumnReference(expression)) {
+        return expression.parts.at(-1) ?? '';
+    }
+    if (ast.isStructFieldAccess(expression)) {
+        return expression.field;
+    }
+    if (ast.isJsonPath(expression)) {
+        const last = /([A-Za-z_]\w*)\W*$/.exec(expression.path ?? '');
+        return last ? last[1] : expression.path;
+    }
+    return (expression.$cstNode?.text ?? '').replace(/\s+/g, ' ').trim();
+}
+
+function makeScope(entries: readonly ScopeEntry[], aliases: readonly Column[], lambdas: ReadonlyMap<string, TypeDescriptor>, parent: ColumnScope | undefined, opaque = false): ColumnScope {
+    const known = !opaque && entries.every(e => e.relation.complete) && (parent?.known ?? true);
+    return { entries, aliases, lambdas, parent, known };
+}
+
+type LookupResult =
+    | { kind: 'column'; column: Column; entry: ScopeEntry; rest: readonly string[] }
+    | { kind: 'alias'; column: Column; rest: readonly string[] }
+    | { kind: 'lambda'; type: TypeDescriptor };
+
+function lookup(parts: readonly string[], scope: ColumnScope): LookupResult | undefined {
+    const keys = parts.map(lower);
+    for (let q = Math.min(parts.length - 1, 3); q >= 1; q--) {
+        const qualifier = keys.slice(0, q);
+        for (const entry of scope.entries) {
+            if (entry.qualifiers.some(x => sameParts(x, qualifier))) {
+                const found = findColumn(entry.relation, parts[q]);
+                if (found) {
+                    return { kind: 'column', column: found, entry, rest: parts.slice(q + 1) };
+                }
+            }
+        }
+    }
+    const lambda = scope.lambdas.get(keys[0]);
+    if (lambda) {
+        return { kind: 'lambda', type: fieldPathType(lambda, parts.slice(1)) };
+    }
+    for (const entry of scope.entries) {
+        const found = findColumn(entry.relation, parts[0]);
+        if (found) {
+            return { kind: 'column', column: found, entry, rest: parts.slice(1) };
+        }
+    }
+    const alias = scope.aliases.find(a => sameName(a.name, parts[0]));
+    if (alias) {
+        return { kind: 'alias', column: alias, rest: parts.slice(1) };
+    }
+    return scope.parent ? lookup(parts, scope.parent) : undefined;
+}
+
+/** For `t.c` where `t` names a relation of the scope but `c` is not one of its columns: that relation and name. */
+function qualifiedMiss(parts: readonly string[], scope: ColumnScope): { entry: ScopeEntry; name: string; qualifier: string } | undefined {
+    const keys = parts.map(lower);
+    for (let current: ColumnScope | undefined = scope; current; current = current.parent) {
+        for (let q = Math.min(parts.length - 1, 3); q >= 1; q--) {
+            const entry = current.entries.find(e => e.qualifiers.some(x => sameParts(x, keys.slice(0, q))));
+            if (entry) {
+                return { entry, name: parts[q], qualifier: displayName(parts.slice(0, q)) };
+            }
+        }
+    }
+    return undefined;
+}
+
+/** Every column name visible in a scope (or in one relation of it), for suggestions. */
+function visibleNames(scope: ColumnScope, only?: ScopeEntry): string[] {
+    if (only) {
+        return only.relation.columns.map(c => c.name);
+    }
+    const names: string[] = [];
+    for (let current: ColumnScope | undefined = scope; current; current = current.parent) {
+        names.push(...current.entries.flatMap(e => e.relation.columns.map(c => c.name)), ...current.aliases.map(a => a.name), ...current.lambdas.keys());
+    }
+    return names;
+}
+
+//#endregion

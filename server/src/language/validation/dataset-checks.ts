@@ -1,0 +1,156 @@
+/**
+ * Checks of dataset definitions and of what a pipeline file may contain: duplicate datasets and
+ * flows across the pipeline's files (V14), cycles, streaming tables nothing writes, expectations
+ * (V19), table layout (V20), and statements a pipeline does not run.
+ */
+import type { AstNode, ValidationAcceptor, ValidationChecks } from 'langium';
+import { AstUtils } from 'langium';
+import { getFunction, isDeterministic } from '../builtins/functions.js';
+import * as ast from '../generated/ast.js';
+import { referenceMatchesDataset } from '../references/dataset-names.js';
+import { namespaceDefaultsAt } from '../references/pipeline-namespaces.js';
+import { functionName, type DatasetInfo } from '../pipeline/pipeline-model.js';
+import { Issues } from './issue-codes.js';
+import { report, type ValidationContext } from './validation-context.js';
+
+/** The dataset and file-level checks. */
+export class DatasetChecks {
+
+    constructor(private readonly context: ValidationContext) {}
+
+    /** The checks of this class, by node type. */
+    checks(): ValidationChecks<ast.PipelineSqlAstType> {
+        return {
+            CreateStreamingTable: [this.checkDataset],
+            CreateMaterializedView: [this.checkDataset],
+            CreateView: [this.checkDataset],
+            CreateTable: [this.checkDataset],
+            CreateFlow: this.checkFlowName,
+            TableSpec: this.checkExpectations,
+            PipelineFile: this.checkStatements,
+        };
+    }
+
+    /** Duplicates (V14), cycles, streaming tables without flows, PARTITIONED BY with CLUSTER BY (V20). */
+    checkDataset = (node: ast.Dataset, accept: ValidationAcceptor): void => {
+        const model = this.context.model(node);
+        const dataset = model.datasetOf(node);
+        if (!dataset) {
+            return;
+        }
+        const duplicated = this.checkDuplicates(dataset, accept);
+        const cycle = model.cycleOf(dataset);
+        if (cycle) {
+            report(accept, Issues.CircularDependency, { cycle: cycle.map(d => d.displayName) }, { node, property: 'name' },
+                { cycle: cycle.map(d => d.displayName) });
+        }
+        if ((dataset.kind === 'streaming-table' || dataset.kind === 'managed-table') && dataset.flows.length === 0 && !node.query && !duplicated) {
+            const certain = this.context.certain(node);
+            report(accept, Issues.DatasetWithoutFlow, { name: dataset.displayName, kind: dataset.kind === 'managed-table' ? 'managed table' : 'streaming table', certain },
+                { node, property: 'name' }, {}, certain ? 'error' : 'warning');
+        }
+        const partitioned = node.clauses.find(ast.isPartitionedByClause);
+        const clustered = node.clauses.find(ast.isClusterByClause);
+        if (partitioned && clustered) {
+            const second = node.clauses.indexOf(partitioned) > node.clauses.indexOf(clustered) ? partitioned : clustered;
+            report(accept, Issues.PartitionAndCluster, undefined, { node: second });
+        }
+    };
+
+    /** Two definitions of one dataset; a managed table reusing a streaming table's name is V14. Returns whether there are others. */
+    private checkDuplicates(dataset: DatasetInfo, accept: ValidationAcceptor): boolean {
+        const model = this.context.model(dataset.node);
+        const defaults = namespaceDefaultsAt(dataset.node, model.pipeline.spec);
+        const others = model.datasetsNamed(dataset.name.keys.at(-1) ?? '').filter(other => other !== dataset
+            && referenceMatchesDataset(other.name, dataset.name, defaults) && referenceMatchesDataset(dataset.name, other.name, namespaceDefaultsAt(other.node, model.pipeline.spec)));
+        if (others.length === 0) {
+            return false;
+        }
+        if (dataset.kind === 'managed-table' && others.some(o => o.kind === 'streaming-table')) {
+            report(accept, Issues.StreamingTableToManagedTable, { name: dataset.displayName }, { node: dataset.node, property: 'name' });
+            return true;
+        }
+        if (dataset.kind === 'streaming-table' && others.every(o => o.kind === 'managed-table')) {
+            // The managed table carries the V14 error.
+            return true;
+        }
+        report(accept, Issues.DuplicateDataset, { name: dataset.displayName, other: others.map(o => this.context.where(o.node, dataset.node)).join(', ') },
+            { node: dataset.node, property: 'name' });
+        return true;
+    }
+
+    /** Explicit flow names (CREATE FLOW name) are unique in a pipeline. */
+    checkFlowName = (node: ast.CreateFlow, accept: ValidationAcceptor): void => {
+        if (!node.name) {
+            return;
+        }
+        const model = this.context.model(node);
+        const others = model.flowsNamed(node.name).filter(f => ast.isCreateFlow(f.statement) && f.statement !== node);
+        if (others.length > 0) {
+            report(accept, Issues.DuplicateFlow, { name: node.name, other: others.map(o => this.context.where(o.statement, node)).join(', ') },
+                { node, property: 'name' });
+        }
+    };
+
+    /** V19: unique expectation names; deterministic expressions without subqueries. Temporary views take none. */
+    checkExpectations = (spec: ast.TableSpec, accept: ValidationAcceptor): void => {
+        const dataset = spec.$container;
+        const expectations = spec.elements.filter(ast.isExpectation);
+        if (expectations.length === 0 || !ast.isDataset(dataset)) {
+            return;
+        }
+        if (ast.isCreateView(dataset) && !dataset.live) {
+            for (const expectation of expectations) {
+                report(accept, Issues.ExpectationOnTemporaryView, undefined, { node: expectation });
+            }
+            return;
+        }
+        const seen = new Set<string>();
+        for (const expectation of expectations) {
+            const key = (expectation.name ?? '').toLowerCase();
+            if (seen.has(key)) {
+                report(accept, Issues.DuplicateExpectation, { name: expectation.name, dataset: dataset.name }, { node: expectation, property: 'name' });
+            }
+            seen.add(key);
+            if (expectation.condition) {
+                this.checkExpectationExpression(expectation.condition, accept);
+            }
+        }
+    };
+
+    private checkExpectationExpression(condition: ast.Expression, accept: ValidationAcceptor): void {
+        for (const node of AstUtils.streamAst(condition)) {
+            if (ast.isSubqueryExpression(node) || ast.isExistsExpression(node) || (ast.isInExpression(node) && node.query)) {
+                report(accept, Issues.InvalidExpectation, { problem: 'it cannot contain a subquery.' }, { node });
+            } else if (ast.isFunctionCall(node)) {
+                const name = functionName(node);
+                if (getFunction(name) && !isDeterministic(name)) {
+                    report(accept, Issues.InvalidExpectation, { problem: `${name}() is not deterministic.` }, { node });
+                }
+            }
+        }
+    }
+
+    /** Statements a pipeline does not run: queries, DML, ALTER, CREATE SCHEMA, a stray CONSTRAINT. */
+    checkStatements = (file: ast.PipelineFile, accept: ValidationAcceptor): void => {
+        for (const statement of file.statements) {
+            const name = ignoredStatementName(statement);
+            if (name) {
+                report(accept, Issues.StatementNotInPipeline, { statement: name }, { node: statement as AstNode });
+            }
+        }
+    };
+}
+
+function ignoredStatementName(statement: ast.Statement): string | undefined {
+    switch (statement.$type) {
+        case ast.Query.$type: return 'A query (SELECT)';
+        case ast.InsertStatement.$type: return 'INSERT (outside CREATE FLOW)';
+        case ast.UpdateStatement.$type: return 'UPDATE';
+        case ast.DeleteStatement.$type: return 'DELETE';
+        case ast.AlterOwner.$type: return 'ALTER ... OWNER';
+        case ast.CreateNamespace.$type: return `CREATE ${(statement as ast.CreateNamespace).kind ?? 'SCHEMA'}`;
+        case ast.Expectation.$type: return 'A CONSTRAINT outside a dataset definition';
+        default: return undefined;
+    }
+}

@@ -1,0 +1,224 @@
+/**
+ * Checks of flows and their targets (spec sections 1, 3.5–3.6, 12–14): which kind of table each flow
+ * kind may write (V12, V13, V25), whether its query must be streaming or batch (V9–V11), the REPLACE
+ * flows (V8–V10), and the rules that involve several flows of one target (V16–V18).
+ */
+import type { ValidationAcceptor, ValidationChecks } from 'langium';
+import * as ast from '../generated/ast.js';
+import { closestNames, lower } from '../references/dataset-names.js';
+import type { DatasetInfo, FlowInfo, PipelineModel } from '../pipeline/pipeline-model.js';
+import { orderableKey } from './auto-cdc-checks.js';
+import { Issues } from './issue-codes.js';
+import { report, type ValidationContext } from './validation-context.js';
+
+const kindNames: Record<DatasetInfo['kind'], string> = {
+    'streaming-table': 'streaming table',
+    'materialized-view': 'materialized view',
+    'temporary-view': 'temporary view',
+    'view': 'view',
+    'managed-table': 'managed table',
+};
+
+/** Whether a flow kind is a change-data-capture flow (AUTO CDC or snapshot). */
+export function isCdcFlow(flow: FlowInfo): boolean {
+    return flow.kind === 'auto-cdc' || flow.kind === 'auto-cdc-once' || flow.kind === 'snapshot' || flow.kind === 'snapshot-once';
+}
+
+/** The flow checks, registered for every statement that defines a flow and for REPLACE / INSERT flow bodies. */
+export class FlowChecks {
+
+    constructor(private readonly context: ValidationContext) {}
+
+    /** The checks of this class, by node type. */
+    checks(): ValidationChecks<ast.PipelineSqlAstType> {
+        return {
+            CreateFlow: this.checkFlowStatement,
+            ApplyChanges: this.checkFlowStatement,
+            CreateStreamingTable: this.checkFlowStatement,
+            CreateTable: this.checkFlowStatement,
+            CreateMaterializedView: this.checkFlowStatement,
+            InsertFlow: this.checkInsertFlow,
+        };
+    }
+
+    /** Every check of the flow a statement defines. */
+    checkFlowStatement = (statement: ast.Statement, accept: ValidationAcceptor): void => {
+        const model = this.context.model(statement);
+        const flow = model.flowOf(statement);
+        if (!flow) {
+            return;
+        }
+        if (!flow.inline) {
+            if (!this.checkTargetExists(flow, model, accept)) {
+                return;
+            }
+        }
+        this.checkTargetKind(flow, accept);
+        this.checkQueryMode(flow, model, accept);
+        if (flow.target?.kind === 'streaming-table') {
+            this.checkFlowsOfTarget(flow, flow.target, model, accept);
+        }
+    };
+
+    /** A flow writes a dataset the pipeline defines; returns false when it does not. */
+    private checkTargetExists(flow: FlowInfo, model: PipelineModel, accept: ValidationAcceptor): boolean {
+        if (flow.target || !flow.targetRef) {
+            return flow.target !== undefined;
+        }
+        const name = flow.targetName;
+        const candidates = closestNames(name.split('.').at(-1) ?? name, model.datasets.map(d => d.displayName));
+        const certain = this.context.certain(flow.statement);
+        report(accept, Issues.FlowTargetNotFound, { target: name, certain, candidates }, { node: flow.targetRef },
+            { name, candidates }, certain ? 'error' : 'warning');
+        return false;
+    }
+
+    /** V12, V13, V25: which kinds of tables each flow kind may write. */
+    private checkTargetKind(flow: FlowInfo, accept: ValidationAcceptor): void {
+        const target = flow.target;
+        if (!target) {
+            return;
+        }
+        const location = flow.targetRef ? { node: flow.targetRef } : { node: flow.body ?? flow.statement };
+        if (isCdcFlow(flow)) {
+            if (target.kind === 'managed-table') {
+                report(accept, Issues.ManagedTableCdc, { target: target.displayName }, location, { target: target.displayName });
+            } else if (target.kind !== 'streaming-table') {
+                report(accept, Issues.AutoCdcTargetNotStreamingTable, { target: target.displayName, kind: kindNames[target.kind] }, location);
+            }
+            return;
+        }
+        if (flow.inline) {
+            return;
+        }
+        if (target.kind === 'materialized-view' || target.kind === 'view' || target.kind === 'temporary-view') {
+            report(accept, Issues.FlowIntoNonTable, { target: target.displayName, kind: kindNames[target.kind] }, location);
+        } else if (target.kind === 'managed-table' && (flow.kind === 'replace-where' || flow.kind === 'replace-using')) {
+            report(accept, Issues.ReplaceIntoManagedTable, { target: target.displayName, replace: flow.kind === 'replace-where' ? 'REPLACE WHERE' : 'REPLACE USING' }, location);
+        }
+    }
+
+    /** V9–V11: streaming tables take streaming queries, ONCE flows and materialized views batch ones. */
+    private checkQueryMode(flow: FlowInfo, model: PipelineModel, accept: ValidationAcceptor): void {
+        if (!flow.query) {
+            return;
+        }
+        const mode = model.queryMode(flow);
+        const location = { node: flow.query };
+        const targetName = flow.target?.displayName ?? flow.targetName;
+        switch (flow.kind) {
+            case 'append':
+            case 'replace-using':
+                if (mode === 'batch' && flow.target?.kind === 'streaming-table') {
+                    report(accept, Issues.BatchQueryForStreamingTable, { flow: flow.name, target: targetName }, location,
+                        { canAddOnce: flow.kind === 'append' && !flow.inline, sources: flow.inputs.filter(i => i.role === 'query').length });
+                }
+                break;
+            case 'append-once':
+                if (mode === 'streaming') {
+                    report(accept, Issues.StreamingQueryForOnceFlow, { flow: flow.name }, location);
+                }
+                break;
+            case 'materialized-view':
+                if (mode === 'streaming') {
+                    report(accept, Issues.StreamingQueryForMaterializedView, { target: targetName }, location);
+                }
+                break;
+            default:
+                break;
+        }
+    }
+
+    /** V16–V18: snapshot flows, AUTO CDC flows and append flows sharing one target. */
+    private checkFlowsOfTarget(flow: FlowInfo, target: DatasetInfo, model: PipelineModel, accept: ValidationAcceptor): void {
+        const flows = target.flows;
+        const snapshots = flows.filter(f => f.kind === 'snapshot' || f.kind === 'snapshot-once');
+        const changeFeeds = flows.filter(f => f.kind === 'auto-cdc' || f.kind === 'auto-cdc-once');
+        const location = { node: flow.targetRef ?? flow.body ?? flow.statement };
+        if (this.context.target !== 'databricks') {
+            if (isCdcFlow(flow) && flows.length > 1) {
+                report(accept, Issues.MultipleFlowsToCdcTarget, { target: target.displayName }, location);
+            }
+            return;
+        }
+        if (snapshots.length > 1 && snapshots.includes(flow)) {
+            report(accept, Issues.MultipleSnapshotFlows, { target: target.displayName, flows: snapshots.map(f => f.name) }, location);
+        }
+        if (snapshots.length > 0 && changeFeeds.length > 0 && isCdcFlow(flow)) {
+            this.checkSnapshotInterop(flow, target, snapshots[0], changeFeeds, model, accept);
+        }
+        if (!isCdcFlow(flow) && (snapshots.length > 0 || changeFeeds.length > 0)) {
+            const cdc = [...changeFeeds, ...snapshots][0];
+            report(accept, Issues.CdcTargetWithOtherFlows, { target: target.displayName, flow: flow.name }, flow.query ? { node: flow.query } : location,
+                { cdcFlow: cdc.name });
+        }
+        if (flow.kind === 'replace-where' && changeFeeds.length > 0) {
+            report(accept, Issues.ReplaceWhereWithAutoCdc, { target: target.displayName }, location);
+        }
+    }
+
+    /** V17: one snapshot flow plus AUTO CDC flows on one target (spec 11.5). */
+    private checkSnapshotInterop(flow: FlowInfo, target: DatasetInfo, snapshot: FlowInfo, changeFeeds: readonly FlowInfo[],
+        model: PipelineModel, accept: ValidationAcceptor): void {
+        const location = { node: flow.targetRef ?? flow.body ?? flow.statement };
+        const types = this.context.types;
+        const specs = [snapshot, ...changeFeeds].map(f => f.snapshot ?? f.cdc).filter(s => s !== undefined);
+        if (specs.some(s => types.scdKind(s) !== 1)) {
+            report(accept, Issues.SnapshotInteropRequiresScd1, { target: target.displayName }, location);
+            return;
+        }
+        const keysOf = (f: FlowInfo): string => ((f.snapshot ?? f.cdc)?.keys?.names ?? []).map(lower).sort().join(', ');
+        if (flow !== snapshot && keysOf(flow) !== keysOf(snapshot)) {
+            report(accept, Issues.SnapshotInteropKeysMismatch, { target: target.displayName, keys: `(${keysOf(flow)})`, other: `(${keysOf(snapshot)})` },
+                { node: (flow.cdc ?? flow.snapshot)!, property: 'keys' });
+        }
+        const ignoreNulls = flow.cdc?.clauses.find(ast.isIgnoreNullUpdatesClause);
+        if (ignoreNulls) {
+            report(accept, Issues.SnapshotInteropIgnoreNulls, { target: target.displayName }, { node: ignoreNulls });
+        }
+        if (flow === snapshot) {
+            if ((target.node.spec?.elements ?? []).some(ast.isExpectation)) {
+                report(accept, Issues.SnapshotInteropExpectations, { target: target.displayName }, location);
+            }
+            if (model.pipeline.spec?.continuous) {
+                report(accept, Issues.SnapshotInteropContinuous, { target: target.displayName }, location);
+            }
+        }
+    }
+
+    /** V8–V10: ONCE and the REPLACE clauses, BY NAME, the REPLACE USING keys and sequence column. */
+    checkInsertFlow = (flow: ast.InsertFlow, accept: ValidationAcceptor): void => {
+        const replace = flow.replaceUsing ? 'REPLACE USING' : flow.replaceWhere ? 'REPLACE WHERE' : undefined;
+        if (!replace) {
+            return;
+        }
+        if (flow.once) {
+            report(accept, Issues.OnceWithReplace, { replace }, { node: flow, property: 'once' });
+        }
+        if (!flow.byName) {
+            report(accept, Issues.ByNameRequired, { replace }, { node: flow, property: flow.replaceUsing ? 'replaceUsing' : 'replaceWhere' });
+        }
+        const using = flow.replaceUsing;
+        if (!using) {
+            return;
+        }
+        const seen = new Set<string>();
+        const output = flow.query ? this.context.types.querySchema(flow.query) : undefined;
+        (using.keys?.names ?? []).forEach((key, index) => {
+            const keyLower = lower(key);
+            if (seen.has(keyLower)) {
+                report(accept, Issues.ReplaceUsingDuplicateKey, { key }, { node: using.keys, property: 'names', index });
+            }
+            seen.add(keyLower);
+            const orderable = output ? orderableKey(output, key) : { ok: true };
+            if (!orderable.ok) {
+                report(accept, Issues.ReplaceUsingKeyNotOrderable, { key, type: orderable.type ?? 'unknown' }, { node: using.keys, property: 'names', index });
+            }
+        });
+        if (!using.sequenceBy) {
+            report(accept, Issues.ReplaceUsingMissingSequenceBy, undefined, { node: using }, { keys: using.keys?.names ?? [] });
+        } else if (!ast.isColumnReference(using.sequenceBy) || using.sequenceBy.parts.length !== 1) {
+            report(accept, Issues.ReplaceUsingSequenceNotColumn, undefined, { node: using, property: 'sequenceBy' });
+        }
+    };
+}

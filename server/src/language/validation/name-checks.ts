@@ -1,0 +1,186 @@
+/**
+ * Checks of names: tables a query reads that exist nowhere (a warning: the real catalog may have
+ * them), columns that certainly do not exist where the schema is fully known (queries, expectations,
+ * AUTO CDC clauses), unknown functions, streaming reads of materialized views.
+ */
+import type { AstNode, ValidationAcceptor, ValidationChecks } from 'langium';
+import { AstUtils, GrammarUtils } from 'langium';
+import type { Range } from 'vscode-languageserver';
+import { allFunctionNames, getFunction } from '../builtins/functions.js';
+import * as ast from '../generated/ast.js';
+import { closestNames, displayName, lower } from '../references/dataset-names.js';
+import { functionName } from '../pipeline/pipeline-model.js';
+import type { ScopeEntry } from '../types/pipeline-sql-type-computer.js';
+import { clauseName } from './auto-cdc-checks.js';
+import { Issues } from './issue-codes.js';
+import { report, type ValidationContext } from './validation-context.js';
+
+/** Table-valued functions the pipeline language knows beyond the built-in catalog. */
+const pipelineTableFunctions = new Set(['read_files', 'cloud_files', 'current_snapshot_version', 'last_snapshot_version', 'read_kafka',
+    'read_kinesis', 'read_pubsub', 'read_pulsar', 'read_statestore', 'table_changes', 'range', 'cloud_files_state', 'event_log']);
+
+/** The name checks. */
+export class NameChecks {
+
+    constructor(private readonly context: ValidationContext) {}
+
+    /** The checks of this class, by node type. */
+    checks(): ValidationChecks<ast.PipelineSqlAstType> {
+        return {
+            DatasetRef: this.checkDatasetReference,
+            ColumnReference: this.checkColumnReference,
+            FunctionCall: this.checkFunctionCall,
+            TableFunctionCall: this.checkTableFunction,
+            Star: this.checkStarExcept,
+        };
+    }
+
+    /** `* EXCEPT (c)`: each excluded column exists where the relations expanded are fully known. */
+    checkStarExcept = (star: ast.Star, accept: ValidationAcceptor): void => {
+        if (star.except.length === 0) {
+            return;
+        }
+        const scope = this.context.types.scopeAt(star);
+        const qualifier = star.qualifier.map(lower);
+        const entries = (scope?.entries ?? []).filter(e => (qualifier.length > 0
+            ? e.qualifiers.some(x => x.length === qualifier.length && x.every((p, i) => p === qualifier[i])) : e.inStar));
+        if (entries.length === 0 || entries.some(e => !e.relation.complete)) {
+            return;
+        }
+        const names = entries.flatMap(e => e.relation.columns.map(c => c.name));
+        star.except.forEach((name, index) => {
+            if (!name || name.includes('.') || names.some(n => n.toLowerCase() === name.toLowerCase())) {
+                return;
+            }
+            const candidates = closestNames(name, names);
+            report(accept, Issues.UnresolvedColumn, { name, where: describeScope(undefined, entries), candidates },
+                { node: star, property: 'except', index }, { name, candidates });
+        });
+    };
+
+    /** A table read that resolves nowhere; a `LIVE.` prefix; a streaming read of a materialized view. */
+    checkDatasetReference = (reference: ast.DatasetRef, accept: ValidationAcceptor): void => {
+        const text = reference.ref.$refText;
+        if (/^live\s*\./i.test(text)) {
+            report(accept, Issues.DeprecatedLivePrefix, { name: text.replace(/^live\s*\.\s*/i, '') }, { node: reference }, { name: text });
+        }
+        const owner = reference.$container;
+        // Flow targets are the flow checks' business; DML statements are not run by the pipeline.
+        if (reference.$containerProperty === 'target') {
+            return;
+        }
+        const target = reference.ref.ref;
+        const streaming = (ast.isTableReference(owner) && owner.stream) || (ast.isSourceRef(owner) && owner.streaming);
+        if (target && ast.isCreateMaterializedView(target) && streaming) {
+            report(accept, Issues.StreamingReadOfMaterializedView, { name: target.name }, { node: reference }, { name: text });
+        }
+        if (target) {
+            return;
+        }
+        const source = this.context.types.externalSource(reference);
+        if (source.name.parameterized) {
+            return;
+        }
+        if (source.problem) {
+            report(accept, Issues.SampleDataUnreadable, { name: displayName(source.name), problem: source.problem }, { node: reference });
+            return;
+        }
+        if (source.location) {
+            return;
+        }
+        const pipeline = this.context.pipeline(reference);
+        const model = this.context.model(reference);
+        const candidates = closestNames(source.name.parts.at(-1) ?? text, [
+            ...model.datasets.map(d => d.displayName),
+            ...cteNames(reference),
+        ]);
+        const where = pipeline.samplesPath ? `no ${source.name.parts.join('/')} under samples/` : 'this file belongs to no pipeline folder';
+        report(accept, Issues.TableNotFound, { name: displayName(source.name), where, candidates }, { node: reference }, { name: text, candidates });
+    };
+
+    /** A column that does not exist where every relation in scope is fully known. */
+    checkColumnReference = (reference: ast.ColumnReference, accept: ValidationAcceptor): void => {
+        if (reference.parts.some(p => p.includes('(') || p.includes('${'))) {
+            return;
+        }
+        const resolution = this.context.types.resolveColumn(reference);
+        if (resolution.kind !== 'missing') {
+            return;
+        }
+        const data = { name: resolution.name, candidates: resolution.candidates };
+        const clause = AstUtils.getContainerOfType(reference, (n): n is ast.AutoCdcClause =>
+            ast.isSequenceByClause(n) || ast.isSystemSequenceByClause(n) || ast.isApplyAsDeleteClause(n) || ast.isApplyAsTruncateClause(n) || ast.isFlowWhereClause(n));
+        if (clause && ast.isAutoCdcSpec(clause.$container)) {
+            const source = this.context.types.cdcSourceSchema(clause.$container);
+            report(accept, Issues.AutoCdcColumnNotFound, {
+                column: resolution.name, clause: clauseName(clause), schema: `the source (${source.columns.map(c => c.name).join(', ')})`, candidates: resolution.candidates,
+            }, { node: reference }, data);
+            return;
+        }
+        const scope = this.context.types.scopeAt(reference);
+        report(accept, Issues.UnresolvedColumn, { name: resolution.name, where: describeScope(resolution.qualifier, scope?.entries ?? []), candidates: resolution.candidates },
+            { node: reference }, data);
+    };
+
+    /** A function that is not built in (it may be a UDF, so a warning); qualified names are UDFs. */
+    checkFunctionCall = (call: ast.FunctionCall, accept: ValidationAcceptor): void => {
+        if (call.parts.length !== 1 || call.parts[0].includes('${') || call.parts[0].includes('(')) {
+            return;
+        }
+        const name = functionName(call);
+        if (getFunction(name) || pipelineTableFunctions.has(name)) {
+            return;
+        }
+        const candidates = closestNames(name, allFunctionNames());
+        report(accept, Issues.UnresolvedFunction, { name: call.parts[0], candidates }, { node: call, range: nameRange(call) }, { name: call.parts[0], candidates });
+    };
+
+    /** A table-valued function that is neither built in nor a pipeline source function. */
+    checkTableFunction = (call: ast.TableFunctionCall, accept: ValidationAcceptor): void => {
+        const name = functionName(call);
+        if (!name || name.includes('.') || name.includes('${') || getFunction(name) || pipelineTableFunctions.has(name)) {
+            return;
+        }
+        const candidates = closestNames(name, [...allFunctionNames(), ...pipelineTableFunctions]);
+        report(accept, Issues.UnresolvedFunction, { name: call.name, candidates }, { node: call, range: nameRange(call) }, { name: call.name, candidates });
+    };
+}
+
+/** The range of a call's name: from its start (after `STREAM` / `LATERAL`) to the opening parenthesis. */
+function nameRange(call: ast.FunctionCall | ast.TableFunctionCall): Range | undefined {
+    const paren = GrammarUtils.findNodeForKeyword(call.$cstNode, '(');
+    const cst = call.$cstNode;
+    if (!paren || !cst) {
+        return undefined;
+    }
+    const prefix = ast.isTableFunctionCall(call) ? (GrammarUtils.findNodeForKeyword(cst, 'STREAM') ?? GrammarUtils.findNodeForKeyword(cst, 'LATERAL')) : undefined;
+    const start = prefix && prefix.offset < paren.offset ? GrammarUtils.findNodeForProperty(cst, 'name')?.range.start ?? cst.range.start : cst.range.start;
+    return { start, end: paren.range.start };
+}
+
+function cteNames(reference: ast.DatasetRef): string[] {
+    const names: string[] = [];
+    for (let node: AstNode | undefined = reference.$container; node; node = node.$container) {
+        if (ast.isQuery(node)) {
+            names.push(...node.ctes.map(c => c.name).filter((n): n is string => n !== undefined));
+        }
+    }
+    return names;
+}
+
+/** Where a column was looked for, for the message: `'o' (columns a, b)` or the tables of the FROM clause. */
+function describeScope(qualifier: string | undefined, entries: readonly ScopeEntry[]): string {
+    const name = (e: ScopeEntry): string => (e.qualifiers[0] ? e.qualifiers.reduce((a, b) => (b.length > a.length ? b : a)).join('.') : 'the subquery');
+    if (qualifier) {
+        const entry = entries.find(e => e.qualifiers.some(q => q.join('.') === qualifier.toLowerCase()));
+        return entry ? `${q(qualifier)} (${entry.relation.columns.map(c => c.name).join(', ')})` : q(qualifier);
+    }
+    if (entries.length === 0) {
+        return 'this query';
+    }
+    return entries.map(e => `${q(name(e))} (${e.relation.columns.map(c => c.name).join(', ')})`).join(', ');
+}
+
+function q(text: string): string {
+    return `'${text}'`;
+}

@@ -1,0 +1,153 @@
+import type { AstNode, CstNode, LeafCstNode } from 'langium';
+import { CstUtils, GrammarUtils, isLeafCstNode } from 'langium';
+import type { SourceSpan } from '../../../engine/src/index.js';
+import { unescapeSparkString } from '../language/parser/pipeline-sql-value-converter.js';
+import { LoweringError, LoweringErrorClass } from './lowering-error.js';
+import { spanOf, spanOfCst, fileOf } from './source-spans.js';
+
+const parameterPattern = /\$\{([^}\r\n]*)\}/g;
+
+/**
+ * Pipeline parameters: the pipeline configuration (`configuration:` of spark-pipeline.yml) and the
+ * `SET key = value` statements of the pipeline's files. `${name}` in a dataset, table or column name,
+ * and in a string literal, is replaced by the value, as Spark's variable substitution does.
+ */
+export class PipelineParameters {
+
+    constructor(private readonly conf: Readonly<Record<string, string>>) {}
+
+    /** The value of a parameter: an exact key first, then a key that differs only in case. */
+    lookup(name: string): string | undefined {
+        const key = name.trim().replace(/^(hiveconf|hivevar|spark):/i, '');
+        if (Object.hasOwn(this.conf, key)) {
+            return this.conf[key];
+        }
+        const lower = key.toLowerCase();
+        return Object.entries(this.conf).find(([k]) => k.toLowerCase() === lower)?.[1];
+    }
+
+    /** Replaces every `${name}` of a name; a parameter without a value is an error at `span`. */
+    substituteName(text: string, span: SourceSpan): string {
+        return text.replace(parameterPattern, (_match, name: string) => {
+            const value = this.lookup(name);
+            if (value === undefined) {
+                const where = text === `\${${name}}` ? '' : ` (in '${text}')`;
+                throw new LoweringError(LoweringErrorClass.unboundParameter,
+                    `The pipeline parameter '\${${name}}'${where} has no value; define it under 'configuration:' in spark-pipeline.yml or with SET ${name} = ... .`, span);
+            }
+            return value;
+        });
+    }
+
+    /** Replaces the `${name}` of a string literal that have a value and keeps the others as written (Spark does the same). */
+    substituteString(text: string): string {
+        return text.replace(parameterPattern, (match, name: string) => this.lookup(name) ?? match);
+    }
+}
+
+/** True when a text holds a `${...}` parameter. */
+export function hasParameter(text: string): boolean {
+    return text.includes('${');
+}
+
+/** The value of one name token: back quotes removed, keywords as written. */
+function leafText(leaf: LeafCstNode): string {
+    if (leaf.tokenType.name === 'BACKTICK_ID') {
+        return leaf.text.slice(1, -1).replaceAll('``', '`');
+    }
+    return leaf.text;
+}
+
+function stringTokenValue(leaf: LeafCstNode): string | undefined {
+    switch (leaf.tokenType.name) {
+        case 'STRING': return unescapeSparkString(leaf.text.slice(1, -1));
+        case 'RAW_STRING': return leaf.text.slice(2, -1);
+        default: return undefined;
+    }
+}
+
+/** Splits a text on the dots that are outside `${...}` (the name an `IDENTIFIER('a.b')` clause spells). */
+function splitOnDots(text: string): string[] {
+    const parts: string[] = [];
+    let current = '';
+    let depth = 0;
+    for (let i = 0; i < text.length; i++) {
+        const c = text[i];
+        if (c === '$' && text[i + 1] === '{') {
+            depth++;
+        } else if (c === '}' && depth > 0) {
+            depth--;
+        }
+        if (c === '.' && depth === 0) {
+            parts.push(current);
+            current = '';
+        } else {
+            current += c;
+        }
+    }
+    parts.push(current);
+    return parts;
+}
+
+/**
+ * The parts of a (possibly qualified) name from its CST node, parameters substituted: `a.b` →
+ * `['a', 'b']`, `` `x.y`.z `` → `['x.y', 'z']`, `IDENTIFIER('a.b')` → `['a', 'b']`,
+ * `${schema}.t` → the schema's value and `t`.
+ */
+export function namePartsOfCst(cst: CstNode, file: string, parameters: PipelineParameters): string[] {
+    const leaves = CstUtils.streamCst(cst).filter((n): n is LeafCstNode => isLeafCstNode(n) && !n.hidden).toArray();
+    const span = spanOfCst(file, cst);
+    const parts: string[] = [];
+    let group: LeafCstNode[] = [];
+    const flush = (): void => {
+        if (group.length === 0) {
+            return;
+        }
+        if (group.length > 1 && group[0].text.toUpperCase() === 'IDENTIFIER' && group[1].text === '(') {
+            // IDENTIFIER('a' || 'b'), IDENTIFIER(${p}), IDENTIFIER(:p): a name given by a constant.
+            const inner = group.slice(2, -1);
+            const strings = inner.map(stringTokenValue);
+            let text: string;
+            if (inner.length > 0 && inner.every((leaf, i) => strings[i] !== undefined || leaf.text === '||')) {
+                text = strings.filter((s): s is string => s !== undefined).join('');
+            } else if (inner.length === 1 && inner[0].tokenType.name === 'ID') {
+                text = inner[0].text;
+            } else {
+                throw new LoweringError(LoweringErrorClass.unsupported,
+                    `The name ${group.map(l => l.text).join('')} is given by a query parameter, which a pipeline run cannot bind; write the name or a \${parameter}.`, span);
+            }
+            parts.push(...splitOnDots(parameters.substituteName(text, span)));
+        } else {
+            parts.push(...group.map(leaf => {
+                const text = leafText(leaf);
+                // A back-quoted part is taken literally; a plain one may hold a `${parameter}` standing for several parts.
+                return leaf.tokenType.name === 'BACKTICK_ID' ? [text] : splitOnDots(parameters.substituteName(text, span));
+            }).flat());
+        }
+        group = [];
+    };
+    for (const leaf of leaves) {
+        if (leaf.text === '.' && group.length > 0 && !(group[0].text.toUpperCase() === 'IDENTIFIER' && group[group.length - 1].text !== ')')) {
+            flush();
+        } else {
+            group.push(leaf);
+        }
+    }
+    flush();
+    return parts.filter(p => p.length > 0);
+}
+
+/** The parts of the name held by `property` of `node` (a dataset's or a CTE's name). */
+export function nameParts(node: AstNode, property: string, parameters: PipelineParameters): string[] {
+    const cst = GrammarUtils.findNodeForProperty(node.$cstNode, property);
+    if (!cst) {
+        const value = (node as unknown as Record<string, unknown>)[property];
+        return typeof value === 'string' ? splitOnDots(parameters.substituteName(value, spanOf(node))) : [];
+    }
+    return namePartsOfCst(cst, fileOf(node), parameters);
+}
+
+/** A name without the legacy `LIVE.` prefix (`LIVE.x` refers to the pipeline's own dataset `x`). */
+export function withoutLive(parts: string[]): string[] {
+    return parts.length > 1 && parts[0].toLowerCase() === 'live' ? parts.slice(1) : parts;
+}
