@@ -105,7 +105,7 @@ export class Database {
         } catch (error) {
             throw mapDuckDBError(error, sql);
         } finally {
-            if (this.onCatalogChange && /^\s*(CREATE|DROP|ALTER|ROLLBACK)\b/i.test(sql)) {
+            if (this.onCatalogChange && changesCatalog(sql)) {
                 this.onCatalogChange();
             }
         }
@@ -205,6 +205,17 @@ export class Database {
             this.instance.closeSync();
         }
     }
+}
+
+/**
+ * True when a statement may change the persistent catalog (DDL, ROLLBACK). Temporary tables and
+ * macros (`CREATE TEMP ...`, `DROP TABLE IF EXISTS "__psql_..."`: the engine's temporary names) do
+ * not, and updates create many of them.
+ */
+function changesCatalog(sql: string): boolean {
+    return /^\s*(CREATE|DROP|ALTER|ROLLBACK)\b/i.test(sql)
+        && !/^\s*CREATE\s+(OR\s+REPLACE\s+)?TEMP(ORARY)?\s/i.test(sql)
+        && !/^\s*DROP\s+TABLE\s+IF\s+EXISTS\s+"__psql_[^".]*"\s*$/i.test(sql);
 }
 
 function firstLine(text: string): string {

@@ -66,6 +66,9 @@ export class StateStore {
     private inTransaction = false;
     /** `schema.table` of every table, loaded on demand and dropped on any catalog change. */
     private tables?: Map<string, 'table' | 'view'>;
+    /** Rows of meta.datasets / meta.flows read so far (null: absent); only this class writes them. */
+    private readonly datasetRows = new Map<string, DatasetState | null>();
+    private readonly flowRows = new Map<string, FlowState | null>();
 
     private constructor(readonly db: Database, readonly file: string, private readonly release: () => void) {
         db.onCatalogChange = () => {
@@ -128,6 +131,8 @@ export class StateStore {
 
     /** Rolls the current transaction back (no-op outside a transaction). */
     async rollback(): Promise<void> {
+        this.datasetRows.clear();
+        this.flowRows.clear();
         if (this.inTransaction) {
             this.inTransaction = false;
             await this.db.run('ROLLBACK');
@@ -186,18 +191,23 @@ export class StateStore {
 
     /** The remembered state of a dataset, if it was ever materialized. */
     async dataset(key: string): Promise<DatasetState | undefined> {
+        const known = this.datasetRows.get(key);
+        if (known !== undefined) {
+            return known === null ? undefined : { ...known };
+        }
         const result = await this.db.query(`SELECT kind, append_only, next_rowid FROM meta.datasets WHERE name = ${quoteString(key)}`);
         const row = result.rows[0];
-        if (!row) {
-            return undefined;
-        }
-        return { kind: String(row[0]), appendOnly: row[1] === true, nextRowId: BigInt(row[2] as bigint) };
+        const state = row ? { kind: String(row[0]), appendOnly: row[1] === true, nextRowId: BigInt(row[2] as bigint) } : null;
+        this.datasetRows.set(key, state);
+        return state === null ? undefined : { ...state };
     }
 
     /** Records the state of a dataset. */
     async setDataset(key: string, state: DatasetState): Promise<void> {
+        this.datasetRows.delete(key);
         await this.db.run(`DELETE FROM meta.datasets WHERE name = ${quoteString(key)}`);
         await this.db.run(`INSERT INTO meta.datasets VALUES (${quoteString(key)}, ${quoteString(state.kind)}, ${state.appendOnly}, ${state.nextRowId})`);
+        this.datasetRows.set(key, { ...state });
     }
 
     /** Every dataset the state knows. */
@@ -208,6 +218,7 @@ export class StateStore {
 
     /** Drops a dataset's table and forgets it. */
     async dropDataset(key: string): Promise<void> {
+        this.datasetRows.delete(key);
         const isView = await this.isView('ds', key);
         await this.db.run(`DROP ${isView ? 'VIEW' : 'TABLE'} IF EXISTS ${this.datasetTable(key)}`);
         await this.db.run(`DELETE FROM meta.datasets WHERE name = ${quoteString(key)}`);
@@ -221,18 +232,23 @@ export class StateStore {
 
     /** The remembered state of a flow. */
     async flow(name: string): Promise<FlowState | undefined> {
+        const known = this.flowRows.get(name);
+        if (known !== undefined) {
+            return known === null ? undefined : { ...known };
+        }
         const result = await this.db.query(`SELECT target, kind, signature, once_done, next_arrival FROM meta.flows WHERE name = ${quoteString(name)}`);
         const row = result.rows[0];
-        if (!row) {
-            return undefined;
-        }
-        return { target: String(row[0]), kind: String(row[1]), signature: String(row[2]), onceDone: row[3] === true, nextArrival: BigInt(row[4] as bigint) };
+        const state = row ? { target: String(row[0]), kind: String(row[1]), signature: String(row[2]), onceDone: row[3] === true, nextArrival: BigInt(row[4] as bigint) } : null;
+        this.flowRows.set(name, state);
+        return state === null ? undefined : { ...state };
     }
 
     /** Records the state of a flow. */
     async setFlow(name: string, state: FlowState): Promise<void> {
+        this.flowRows.delete(name);
         await this.db.run(`DELETE FROM meta.flows WHERE name = ${quoteString(name)}`);
         await this.db.run(`INSERT INTO meta.flows VALUES (${quoteString(name)}, ${quoteString(state.target)}, ${quoteString(state.kind)}, ${quoteString(state.signature)}, ${state.onceDone}, ${state.nextArrival})`);
+        this.flowRows.set(name, { ...state });
     }
 
     /** Every flow the state knows. */
@@ -243,6 +259,7 @@ export class StateStore {
 
     /** Forgets everything about a flow: checkpoints, ONCE marker, its own state tables. */
     async clearFlow(name: string): Promise<void> {
+        this.flowRows.delete(name);
         await this.db.run(`DELETE FROM meta.flows WHERE name = ${quoteString(name)}`);
         await this.db.run(`DELETE FROM meta.files_read WHERE flow = ${quoteString(name)}`);
         await this.db.run(`DELETE FROM meta.dataset_reads WHERE flow = ${quoteString(name)}`);
@@ -283,7 +300,7 @@ export class StateStore {
 
     /** Records a finished update and its metrics (the "last update" shown by previews). */
     async recordUpdate(started: string, finished: string, fullRefresh: boolean, metrics: unknown): Promise<void> {
-        const id = await this.db.scalar('SELECT coalesce(max(id), 0) + 1 FROM meta.updates');
-        await this.db.run(`INSERT INTO meta.updates VALUES (${String(id)}, ${quoteString(started)}, ${quoteString(finished)}, ${fullRefresh}, ${quoteString(JSON.stringify(metrics))})`);
+        await this.db.run(`INSERT INTO meta.updates SELECT coalesce(max(id), 0) + 1, ${quoteString(started)}, ${quoteString(finished)}, ${fullRefresh}, `
+            + `${quoteString(JSON.stringify(metrics))} FROM meta.updates`);
     }
 }
