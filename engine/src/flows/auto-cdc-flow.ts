@@ -560,7 +560,8 @@ async function applyScd2Log(ctx: UpdateContext, dataset: DatasetIR, key: string,
     }
     const annotated = ctx.tempName('annotated');
     const eventsOf = `(SELECT * EXCLUDE ("__psql_rid", ${q(BOUNDARY)}, ${q(START)}, ${q(END)}) FROM ${range} UNION ALL BY NAME SELECT * FROM ${fresh})`;
-    await ctx.db.run(`CREATE TEMP TABLE ${annotated} AS ${scd2AnnotateSql(layout, eventsOf)}`);
+    await ctx.db.run(`CREATE TEMP TABLE ${annotated} AS ${scd2AnnotateSql(layout, eventsOf, { few: !rebuild })}`);
+    // Rewriting the range (delete, append) is cheaper to commit than updating its annotations in place.
     await ctx.db.run(`DELETE FROM ${log} WHERE rowid IN (SELECT "__psql_rid" FROM ${range})`);
     await ctx.db.run(`INSERT INTO ${log} BY NAME SELECT * FROM ${annotated}`);
     const after = `(${rows(annotated)})`;

@@ -205,14 +205,27 @@ export function eventOrder(layout: { seqType: DataType }, prefix = ''): string {
  * end in a second, small pass over just those events. Recomputing a tail of a key's events gives the
  * same annotations as recomputing all of them when the tail begins at a BOUNDARY event (a run start
  * cannot tell that it is one from inside the tail; a boundary event is one either way).
+ *
+ * `few`: the events are a few per key (an update's tails): one window ordered by key, without
+ * partitions — DuckDB's per-partition setup would dominate — that compares each neighbour's key.
  */
-export function scd2AnnotateSql(layout: CdcLayout, events: string): string {
+export function scd2AnnotateSql(layout: CdcLayout, events: string, options: { few?: boolean } = {}): string {
     const keys = keyList(layout);
     const order = eventOrder(layout);
     const tracked = layout.tracked.length === 0 ? '0' : `struct_pack(${layout.tracked.map(c => `${q(c)} := ${q(c)}`).join(', ')})`;
-    const marked = `SELECT *, lag(${q(KIND)}) OVER "__w" AS "__psql_pk", lag(${tracked}) OVER "__w" AS "__psql_pt", `
-        + `lead(${q(KIND)}) OVER "__w" AS "__psql_nk", lead(${tracked}) OVER "__w" AS "__psql_nt", lead(${q(SEQ)}) OVER "__w" AS "__psql_next" `
-        + `FROM ${events} WINDOW "__w" AS (PARTITION BY ${keys} ORDER BY ${order})`;
+    let marked: string;
+    if (options.few) {
+        const key = layout.keys.length === 1 ? q(layout.keys[0].name) : `struct_pack(${layout.keys.map(k => `${q(k.name)} := ${q(k.name)}`).join(', ')})`;
+        // A neighbour of another key is no neighbour: its columns read as NULL.
+        const same = (fn: 'lag' | 'lead', value: string): string => `CASE WHEN ${fn}(${key}) OVER "__w" = ${key} THEN ${fn}(${value}) OVER "__w" END`;
+        marked = `SELECT *, ${same('lag', q(KIND))} AS "__psql_pk", ${same('lag', tracked)} AS "__psql_pt", `
+            + `${same('lead', q(KIND))} AS "__psql_nk", ${same('lead', tracked)} AS "__psql_nt", ${same('lead', q(SEQ))} AS "__psql_next" `
+            + `FROM ${events} WINDOW "__w" AS (ORDER BY ${keys}, ${order})`;
+    } else {
+        marked = `SELECT *, lag(${q(KIND)}) OVER "__w" AS "__psql_pk", lag(${tracked}) OVER "__w" AS "__psql_pt", `
+            + `lead(${q(KIND)}) OVER "__w" AS "__psql_nk", lead(${tracked}) OVER "__w" AS "__psql_nt", lead(${q(SEQ)}) OVER "__w" AS "__psql_next" `
+            + `FROM ${events} WINDOW "__w" AS (PARTITION BY ${keys} ORDER BY ${order})`;
+    }
     const bounds = 'SELECT * EXCLUDE ("__psql_pk", "__psql_pt", "__psql_nk", "__psql_nt"), '
         + `(${q(KIND)} <> 0 OR "__psql_pk" IS NULL OR "__psql_pk" <> 0 OR ${tracked} IS DISTINCT FROM "__psql_pt") AS ${q(BOUNDARY)}, `
         + `(${q(KIND)} = 0 AND ("__psql_nk" IS NULL OR "__psql_nk" <> 0 OR ${tracked} IS DISTINCT FROM "__psql_nt")) AS "__psql_il" FROM (${marked})`;
@@ -221,11 +234,13 @@ export function scd2AnnotateSql(layout: CdcLayout, events: string): string {
         + `CASE WHEN "__psql_il" AND ${q(SEQ)} IS DISTINCT FROM "__psql_next" THEN ${q(SEQ)} END AS ${q(START)}, `
         + `CASE WHEN "__psql_il" AND ${q(SEQ)} IS DISTINCT FROM "__psql_next" THEN "__psql_next" END AS ${q(END)} `
         + `FROM "__psql_a" WHERE NOT (${q(KIND)} = 0 AND ${q(BOUNDARY)} <> "__psql_il")`;
-    // The two ends of longer runs alternate (start, end, start, end...) in per-key order.
+    // The two ends of longer runs alternate (start, end, start, end...) in per-key order, each key's
+    // first one a start, so an end's previous row is its run's start (also without partitions).
+    const pairWindow = options.few ? `ORDER BY ${keys}, ${order}` : `PARTITION BY ${keys} ORDER BY ${order}`;
     const paired = 'SELECT * EXCLUDE ("__psql_next", "__psql_il", "__psql_ps"), '
         + `CASE WHEN "__psql_il" AND "__psql_ps" IS DISTINCT FROM "__psql_next" THEN "__psql_ps" END AS ${q(START)}, `
         + `CASE WHEN "__psql_il" AND "__psql_ps" IS DISTINCT FROM "__psql_next" THEN "__psql_next" END AS ${q(END)} `
-        + `FROM (SELECT *, lag(${q(SEQ)}) OVER (PARTITION BY ${keys} ORDER BY ${order}) AS "__psql_ps" FROM "__psql_a" WHERE ${q(KIND)} = 0 AND ${q(BOUNDARY)} <> "__psql_il")`;
+        + `FROM (SELECT *, lag(${q(SEQ)}) OVER (${pairWindow}) AS "__psql_ps" FROM "__psql_a" WHERE ${q(KIND)} = 0 AND ${q(BOUNDARY)} <> "__psql_il")`;
     return `WITH "__psql_a" AS MATERIALIZED (${bounds}) ${single} UNION ALL BY NAME ${paired}`;
 }
 
