@@ -12,7 +12,8 @@ const STATE_CATALOG = '"__psql_state"';
 
 /**
  * `PIPELINE_SQL_TRACE=1` prints every statement with its wall time and the process's CPU time (all
- * DuckDB threads; steadier than wall time on a busy machine) on stderr, for profiling.
+ * DuckDB threads; steadier than wall time on a busy machine) on stderr, for profiling; each statement cut
+ * to `PIPELINE_SQL_TRACE_WIDTH` characters (300).
  */
 async function timed<T>(sql: string, work: () => Promise<T>): Promise<T> {
     if (process.env.PIPELINE_SQL_TRACE !== '1') {
@@ -24,7 +25,7 @@ async function timed<T>(sql: string, work: () => Promise<T>): Promise<T> {
         return await work();
     } finally {
         const used = process.cpuUsage(cpu);
-        process.stderr.write(`[sql ${(performance.now() - started).toFixed(1)} ms, cpu ${((used.user + used.system) / 1000).toFixed(1)} ms] ${sql.replace(/\s+/g, ' ').slice(0, 300)}\n`);
+        process.stderr.write(`[sql ${(performance.now() - started).toFixed(1)} ms, cpu ${((used.user + used.system) / 1000).toFixed(1)} ms] ${sql.replace(/\s+/g, ' ').slice(0, Number(process.env.PIPELINE_SQL_TRACE_WIDTH ?? 300))}\n`);
     }
 }
 

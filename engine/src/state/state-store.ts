@@ -99,7 +99,9 @@ export class StateStore {
     }
 
     private async init(): Promise<void> {
+        // One transaction: a new state file is set up with one commit (one sync of the log).
         await this.db.run([
+            'BEGIN TRANSACTION',
             ...['meta', 'ds', 'cdc', 'snap', 'rep'].map(schema => `CREATE SCHEMA IF NOT EXISTS ${quoteIdent(schema)}`),
             'CREATE TABLE IF NOT EXISTS meta.info (key VARCHAR, value VARCHAR)',
             'CREATE TABLE IF NOT EXISTS meta.datasets (name VARCHAR, kind VARCHAR, append_only BOOLEAN, next_rowid BIGINT)',
@@ -107,11 +109,11 @@ export class StateStore {
             'CREATE TABLE IF NOT EXISTS meta.files_read (flow VARCHAR, source VARCHAR, path VARCHAR, size BIGINT, mtime_ms DOUBLE)',
             'CREATE TABLE IF NOT EXISTS meta.dataset_reads (flow VARCHAR, dataset VARCHAR, position BIGINT)',
             'CREATE TABLE IF NOT EXISTS meta.updates (id BIGINT, started VARCHAR, finished VARCHAR, full_refresh BOOLEAN, metrics VARCHAR)',
+            `INSERT INTO meta.info SELECT 'format', ${quoteString(STATE_FORMAT_VERSION)} WHERE NOT EXISTS (SELECT 1 FROM meta.info WHERE key = 'format')`,
+            'COMMIT',
         ].join(';\n'));
         const version = await this.db.scalar('SELECT value FROM meta.info WHERE key = \'format\'');
-        if (version === undefined) {
-            await this.db.run(`INSERT INTO meta.info VALUES ('format', ${quoteString(STATE_FORMAT_VERSION)})`);
-        } else if (version !== STATE_FORMAT_VERSION) {
+        if (version !== STATE_FORMAT_VERSION) {
             throw new StateError(ErrorClass.stateUnreadable,
                 `The pipeline state '${this.file}' has format ${String(version)}, this engine writes format ${STATE_FORMAT_VERSION}. Delete the state folder (a full refresh) to continue.`);
         }
