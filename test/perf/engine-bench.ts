@@ -13,7 +13,7 @@
  * baselines also run without that checkpoint (the table left in the write-ahead log, which the next
  * open of the file replays). Every measurement runs in its own process, so its peak RSS is its own;
  * each figure is the best of BENCH_RUNS runs (wall time, with CPU time — all threads — beside it, which is
- * steadier on a busy machine). Not part of the test suite.
+ * steadier on a busy machine), the runs interleaved so that every task sees the same machine load. Not part of the test suite.
  */
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
@@ -164,13 +164,27 @@ async function main(): Promise<void> {
     const runs = Number(process.env.BENCH_RUNS ?? 2);
     try {
         await generate(dataDir);
-        console.log(`## Engine: ${EVENTS.toLocaleString('en')} change events over ${KEYS.toLocaleString('en')} keys (10% out of order, 5% deletes); best of ${runs} runs per figure\n`);
-        for (const format of ['parquet', 'csv'] as const) {
+        console.log(`## Engine: ${EVENTS.toLocaleString('en')} change events over ${KEYS.toLocaleString('en')} keys (10% out of order, 5% deletes); best of ${runs} interleaved runs per figure\n`);
+        // The runs are interleaved: every round measures each task once, so the engine and the
+        // baselines see the same machine load (on a shared machine it drifts over minutes).
+        const formats = ['parquet', 'csv'] as const;
+        const tasks: Task[] = ['floor', 'baseline-scd1', 'baseline-scd2', 'baseline-scd1-wal', 'baseline-scd2-wal', 'engine-scd1', 'engine-scd2', 'engine-bitemporal',
+            'engine-scd1-incremental', 'engine-scd2-incremental', 'engine-bitemporal-incremental'];
+        const measured = new Map<string, Measurement[]>();
+        for (let round = 0; round < runs; round++) {
+            for (const format of formats) {
+                for (const task of tasks) {
+                    const key = `${format}:${task}`;
+                    measured.set(key, [...(measured.get(key) ?? []), measure(task, format, dataDir)]);
+                }
+            }
+        }
+        for (const format of formats) {
             // Best of the runs, per figure: wall and CPU times are each their minimum (the least
             // disturbed run), an incremental update's share of its full run the minimum of the runs'
             // own shares, peak RSS the maximum.
             const best = (task: Task): Measurement => {
-                const all = Array.from({ length: runs }, () => measure(task, format, dataDir));
+                const all = measured.get(`${format}:${task}`)!;
                 const min = (f: (m: Measurement) => number): number => Math.min(...all.map(f));
                 const result: Measurement = { ...all[0], ms: min(m => m.ms), cpuMs: min(m => m.cpuMs), peakRssMb: Math.max(...all.map(m => m.peakRssMb)) };
                 if (all[0].fullMs !== undefined) {
