@@ -275,14 +275,22 @@ export async function diffByKey(ctx: UpdateContext, before: string, after: strin
         + `CASE WHEN "__a"."__psql_p" AND "__b"."__psql_p" THEN ${values('"__b"')} END AS "__psql_pre" `
         + `FROM (SELECT *, TRUE AS "__psql_p" FROM ${after}) AS "__a" FULL JOIN (SELECT *, TRUE AS "__psql_p" FROM ${before}) AS "__b" ON ${join} `
         + `WHERE "__a"."__psql_p" IS NULL OR "__b"."__psql_p" IS NULL OR ${values('"__a"')} IS DISTINCT FROM ${values('"__b"')}`);
-    const counts = await ctx.db.query(`SELECT count(*) FILTER (WHERE "__psql_change" = 'insert'), count(*) FILTER (WHERE "__psql_change" = 'update'), count(*) FILTER (WHERE "__psql_change" = 'delete') FROM ${changes}`);
-    const [inserted, updated, deleted] = counts.rows[0].map(Number);
-    const of = async (change: string, count: number): Promise<Row[]> => (count === 0 ? [] : sample(`SELECT * FROM (SELECT unnest("__psql_row") FROM ${changes} WHERE "__psql_change" = '${change}')`));
+    // One query gives each kind of change's count and its first rows in key order.
+    const order = keyColumns.map(k => `"__psql_row".${quoteIdent(k)}`).join(', ');
+    const picked = await ctx.db.query('SELECT "__psql_change", "__psql_n", unnest("__psql_row") FROM (SELECT "__psql_change", "__psql_row", '
+        + `count(*) OVER (PARTITION BY "__psql_change") AS "__psql_n", row_number() OVER (PARTITION BY "__psql_change" ORDER BY ${order}) AS "__psql_i" FROM ${changes}) `
+        + `WHERE "__psql_i" <= ${limit} ORDER BY "__psql_change", "__psql_i"`);
+    const counts: Record<string, number> = { insert: 0, update: 0, delete: 0 };
+    const picks: Record<string, Row[]> = { insert: [], update: [], delete: [] };
+    for (const { __psql_change: change, __psql_n: count, ...row } of toRows(picked.columns, picked.rows)) {
+        counts[String(change)] = Number(count);
+        picks[String(change)].push(row);
+    }
     const feed = await sample(`SELECT * FROM (SELECT unnest("__psql_row"), CASE "__psql_change" WHEN 'update' THEN 'update_postimage' ELSE "__psql_change" END AS "_change_type", 1 AS "__psql_o" FROM ${changes} `
         + `UNION ALL SELECT unnest("__psql_pre"), 'update_preimage', 0 FROM ${changes} WHERE "__psql_change" = 'update')`, '"__psql_o"');
     const result = {
-        inserted, updated, deleted,
-        rows: { inserted: await of('insert', inserted), updated: await of('update', updated), deleted: await of('delete', deleted) },
+        inserted: counts.insert, updated: counts.update, deleted: counts.delete,
+        rows: { inserted: picks.insert, updated: picks.update, deleted: picks.delete },
         feed: feed.map(({ __psql_o: _order, ...row }) => row),
     };
     await ctx.dropTemp(changes);
