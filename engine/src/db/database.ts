@@ -1,21 +1,31 @@
 // The DuckDB connection the engine works through: opened with Spark-like session settings
 // (UTC, Spark's null ordering, no extension downloads), Spark-semantics macros installed, and every
 // DuckDB error turned into an EngineError whose class follows Spark where there is a match.
-import { DuckDBInstance, type DuckDBConnection, type DuckDBValue, type DuckDBType } from '@duckdb/node-api';
+import { type DuckDBAppender, DuckDBDataChunk, DuckDBInstance, INTEGER, type DuckDBConnection, type DuckDBValue, type DuckDBType } from '@duckdb/node-api';
 import { EngineError, ErrorClass, QueryExecutionError, StateError } from '../errors.js';
 import { macroStatements } from '../sql/macros.js';
 import { fromDuckType, type Column } from '../sql/types.js';
+import { quoteString } from '../sql/quote.js';
 
-/** `PIPELINE_SQL_TRACE=1` prints every statement with its duration on stderr (for profiling). */
+/** The name under which a database file is attached (see `Database.open`). */
+const STATE_CATALOG = '"__psql_state"';
+
+/**
+ * `PIPELINE_SQL_TRACE=1` prints every statement with its wall time and the process's CPU time (all
+ * DuckDB threads; steadier than wall time on a busy machine) on stderr, for profiling; each statement cut
+ * to `PIPELINE_SQL_TRACE_WIDTH` characters (300).
+ */
 async function timed<T>(sql: string, work: () => Promise<T>): Promise<T> {
     if (process.env.PIPELINE_SQL_TRACE !== '1') {
         return work();
     }
     const started = performance.now();
+    const cpu = process.cpuUsage();
     try {
         return await work();
     } finally {
-        process.stderr.write(`[sql ${(performance.now() - started).toFixed(1)} ms] ${sql.replace(/\s+/g, ' ').slice(0, 300)}\n`);
+        const used = process.cpuUsage(cpu);
+        process.stderr.write(`[sql ${(performance.now() - started).toFixed(1)} ms, cpu ${((used.user + used.system) / 1000).toFixed(1)} ms] ${sql.replace(/\s+/g, ' ').slice(0, Number(process.env.PIPELINE_SQL_TRACE_WIDTH ?? 300))}\n`);
     }
 }
 
@@ -35,13 +45,27 @@ export class Database {
 
     /** Opens (or creates) the database at `path` (`:memory:` for a scratch database). */
     static async open(path: string): Promise<Database> {
-        let instance: DuckDBInstance;
+        let instance: DuckDBInstance | undefined;
+        let connection: DuckDBConnection | undefined;
         try {
-            instance = await DuckDBInstance.create(path, {
+            // The file is attached to an in-memory instance rather than opened as its main database,
+            // because only ATTACH takes a row group size. 16,384 rows (DuckDB's default is 122,880)
+            // makes appends of that many rows go straight to data blocks at commit instead of into
+            // the write-ahead log, which the next open would have to replay: after a large update
+            // the next one opens in milliseconds. Opening replays the log, so it belongs in a trace.
+            instance = await DuckDBInstance.create(':memory:', {
                 autoinstall_known_extensions: 'false',
                 autoload_known_extensions: 'false',
+                ...(path === ':memory:' ? {} : { temp_directory: `${path}.tmp` }),
             });
+            const opened = await instance.connect();
+            connection = opened;
+            if (path !== ':memory:') {
+                await timed(`[open ${path}]`, () => opened.run(`ATTACH ${quoteString(path)} AS ${STATE_CATALOG} (ROW_GROUP_SIZE 16384); USE ${STATE_CATALOG}`));
+            }
         } catch (error) {
+            connection?.closeSync();
+            instance?.closeSync();
             const message = error instanceof Error ? error.message : String(error);
             if (/lock/i.test(message)) {
                 throw new StateError(ErrorClass.stateLocked,
@@ -50,7 +74,6 @@ export class Database {
             throw new StateError(ErrorClass.stateUnreadable,
                 `The pipeline state '${path}' cannot be opened: ${firstLine(message)}. Delete the folder to start from scratch.`, {}, { cause: error });
         }
-        const connection = await instance.connect();
         const db = new Database(instance, connection);
         try {
             // One round trip for the session setup: Spark-like settings, then the macros.
@@ -83,7 +106,7 @@ export class Database {
         } catch (error) {
             throw mapDuckDBError(error, sql);
         } finally {
-            if (this.onCatalogChange && /^\s*(CREATE|DROP|ALTER|ROLLBACK)\b/i.test(sql)) {
+            if (this.onCatalogChange && changesCatalog(sql)) {
                 this.onCatalogChange();
             }
         }
@@ -109,6 +132,50 @@ export class Database {
     async scalar(sql: string): Promise<DuckDBValue | undefined> {
         const result = await this.query(sql);
         return result.rows[0]?.[0];
+    }
+
+    /**
+     * Runs a query and hands each chunk of its result to `onChunk` as columns of JS values (numbers
+     * for INTEGER, bigints for BIGINT, booleans, null), in result order: for moving a few narrow
+     * columns of many rows into JavaScript without building a row object per row.
+     */
+    async scanColumns(sql: string, onChunk: (columns: DuckDBValue[][], rowCount: number) => void): Promise<void> {
+        try {
+            await timed(sql, async () => {
+                const result = await this.connection.stream(sql);
+                for (let chunk = await result.fetchChunk(); chunk && chunk.rowCount > 0; chunk = await result.fetchChunk()) {
+                    onChunk(Array.from({ length: chunk.columnCount }, (_, i) => chunk.getColumnValues(i)), chunk.rowCount);
+                }
+            });
+        } catch (error) {
+            throw mapDuckDBError(error, sql);
+        }
+    }
+
+    /**
+     * Appends rows given as INTEGER columns (null for NULL) to a table with that many INTEGER columns
+     * (`catalog` `temp` for a temporary table), a data chunk at a time.
+     */
+    async appendIntegers(table: string, columns: (number | null)[][], catalog?: string): Promise<void> {
+        const rows = columns[0]?.length ?? 0;
+        await timed(`[append ${rows} rows to ${table}]`, async () => {
+            let appender: DuckDBAppender | undefined;
+            try {
+                appender = await this.connection.createAppender(table, null, catalog ?? null);
+                const size = 2048;
+                for (let start = 0; start < rows; start += size) {
+                    const count = Math.min(size, rows - start);
+                    const chunk = DuckDBDataChunk.create(columns.map(() => INTEGER), count);
+                    columns.forEach((column, i) => chunk.setColumnValues(i, column.slice(start, start + count)));
+                    appender.appendDataChunk(chunk);
+                }
+                appender.flushSync();
+            } catch (error) {
+                throw mapDuckDBError(error, `append to ${table}`);
+            } finally {
+                appender?.closeSync();
+            }
+        });
     }
 
     /** The output columns of a query, found by binding it (the query is not executed). */
@@ -139,6 +206,17 @@ export class Database {
             this.instance.closeSync();
         }
     }
+}
+
+/**
+ * True when a statement may change the persistent catalog (DDL, ROLLBACK). Temporary tables and
+ * macros (`CREATE TEMP ...`, `DROP TABLE IF EXISTS "__psql_..."`: the engine's temporary names) do
+ * not, and updates create many of them.
+ */
+function changesCatalog(sql: string): boolean {
+    return /^\s*(CREATE|DROP|ALTER|ROLLBACK)\b/i.test(sql)
+        && !/^\s*CREATE\s+(OR\s+REPLACE\s+)?TEMP(ORARY)?\s/i.test(sql)
+        && !/^\s*DROP\s+TABLE\s+IF\s+EXISTS\s+"__psql_[^".]*"\s*$/i.test(sql);
 }
 
 function firstLine(text: string): string {

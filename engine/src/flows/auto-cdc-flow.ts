@@ -1,23 +1,27 @@
 // AUTO CDC flows (spec 6–10): classify source rows into change events, validate them, and fold
 // them into the target as SCD type 1, SCD type 2 or BITEMPORAL.
 //
-// State lives per target in schema `cdc`: `<target>__meta` (arrival counter, latest truncate),
-// and either `<target>__state` (SCD1 with full-row updates: the winning event per key, tombstones
-// included — the maximum of a set is all the fold needs) or `<target>__log` (every event, for
-// partial updates, SCD2 and BITEMPORAL, whose results depend on the whole per-key history). The
-// rows of the keys touched by an update are recomputed from that state, set-based, in DuckDB.
+// State lives per target in schema `cdc`: `<target>__meta` (arrival counter, latest truncate), and
+// - SCD1 with full-row updates: `<target>__state`, the winning event per key, tombstones included
+//   (the maximum of a set is all the fold needs); the target is a view over it;
+// - SCD2 with full-row updates: `<target>__log`, every event annotated with its part in the history
+//   (see `scd2AnnotateSql`); the target is a view over it, so the log is the only copy of the data;
+// - partial updates and BITEMPORAL: `<target>__log`, every event, and a target table whose rows of
+//   the keys touched by an update are recomputed from the log.
+// Everything is set-based, in DuckDB.
 import type { AutoCdcFlowIR, ColumnSelectionIR, DatasetIR, ExprIR, QueryIR, SourceSpan } from '../ir.js';
 import { EngineError, ErrorClass, PipelineRuntimeError } from '../errors.js';
 import { toRows } from '../db/values.js';
 import { quoteIdent } from '../sql/quote.js';
-import { Scope, castExpr } from '../sql/translate.js';
+import { Scope } from '../sql/translate.js';
 import { formatType, isOrderable, sameType, T, toDuckType, type Column } from '../sql/types.js';
 import type { UpdateContext } from '../update/context.js';
 import { FlowSources } from '../update/sources.js';
 import { ARRIVAL_COLUMN, ROWS_PER_FILE_BITS } from '../catalog/sample-catalog.js';
-import { ARR, CTU, KIND, SEQ, SYS, bitemporalFoldSql, eventRank, orderKey, scd1FoldSql, scd2FoldSql, type Authoring, type CdcLayout } from './cdc-sql.js';
+import { ARR, BOUNDARY, CTU, END, KIND, SEQ, START, SYS, bitemporalFoldSql, eventRank, orderKey, scd1FoldSql, scd2AnnotateSql, scd2FoldSql, type Authoring, type CdcLayout } from './cdc-sql.js';
 import type { DatasetChanges } from '../update/context.js';
-import { appendRows, applyExpectations, diffByKey, ensureTable, exprTranslator } from './target.js';
+import { appendRows, applyExpectations, diffByKey, ensureTable, ensureTargetView } from './target.js';
+import { bitemporalRows } from './bitemporal.js';
 import type { FlowOutcome } from './flow-outcome.js';
 
 const q = quoteIdent;
@@ -175,8 +179,15 @@ export async function runAutoCdcFlow(ctx: UpdateContext, flow: AutoCdcFlowIR, da
     }
     const partial = layout.authoring.kind !== 'all';
     const compact = mode === 'scd1' && !partial;
-    if (!compact) {
+    const annotated = mode === 'scd2' && !partial;
+    // A log annotated for a full-row SCD2 definition, now read by a partial-update one: back to a plain log.
+    const previous = !compact && !annotated ? await leaveAnnotatedLog(ctx, key) : undefined;
+    if (!compact && !annotated) {
         await ensureTable(ctx, dataset, key, outputColumns, { appendOnly: false, extra: outputColumns.slice(analysis.selected.length) });
+    }
+    if (previous) {
+        await ctx.db.run(`INSERT INTO ${ctx.store.datasetTable(key)} BY NAME SELECT * FROM ${previous}`);
+        await ctx.dropTemp(previous);
     }
 
     const base = await nextArrival(ctx, key);
@@ -203,7 +214,9 @@ export async function runAutoCdcFlow(ctx: UpdateContext, flow: AutoCdcFlowIR, da
     };
     const result = compact
         ? await applyScd1Compact(ctx, dataset, key, layout, events, outputColumns, writer)
-        : await applyFromLog(ctx, dataset, key, layout, mode, events, base, outputColumns, writer);
+        : annotated
+            ? await applyScd2Log(ctx, dataset, key, layout, events, outputColumns, writer)
+            : await applyFromLog(ctx, dataset, key, layout, mode, events, base, outputColumns, writer, previous !== undefined);
     if (raw) {
         await ctx.dropTemp(raw);
     }
@@ -303,7 +316,9 @@ export async function applyScd1Compact(ctx: UpdateContext, dataset: DatasetIR, k
     const meta = ctx.store.stateTable('cdc', key, 'meta');
     const keys = layout.keys.map(k => q(k.name)).join(', ');
     const payload = [...layout.keys, ...layout.data].map(c => q(c.name));
-    if (!(await ctx.store.tableExists('cdc', `${key}__state`))) {
+    // A state created by this update is empty: its winners go straight in.
+    const empty = !(await ctx.store.tableExists('cdc', `${key}__state`));
+    if (empty) {
         await writer.run(`CREATE TABLE ${state} AS SELECT ${[...payload, q(SEQ), q(KIND), q(ARR)].join(', ')} FROM ${events} WHERE FALSE`);
     } else {
         await checkSequenceType(ctx, state, layout, writer, key);
@@ -337,13 +352,20 @@ export async function applyScd1Compact(ctx: UpdateContext, dataset: DatasetIR, k
     if (truncChanged) {
         await ctx.db.run(`UPDATE ${meta} SET trunc_seq = ${latestTrunc}`);
     }
+    const target = ctx.store.datasetTable(key);
+    if (empty) {
+        await ctx.db.run(`INSERT INTO ${state} BY NAME SELECT ${keys}, unnest("__psql_w") FROM ${win} WHERE NOT (${nullKey})`);
+        await ctx.dropTemp(win);
+        await checkNotNull(ctx, dataset, key, target, writer);
+        const diff = await diffByKey(ctx, `(SELECT * FROM ${target} WHERE FALSE)`, target, layout.keys.map(k => k.name), await ctx.db.describe(`SELECT * FROM ${target}`));
+        return { ...diff, events: count };
+    }
     const chg = ctx.tempName('changed');
     await ctx.db.run(`CREATE TEMP TABLE ${chg} AS SELECT "__w".* FROM (SELECT ${keys}, unnest("__psql_w") FROM ${win} WHERE NOT (${nullKey})) AS "__w" `
         + `LEFT JOIN ${state} AS "__s" ON ${keyJoin(layout, '"__w"', '"__s"')} `
         + `WHERE "__s".${q(layout.keys[0].name)} IS NULL OR ${eventRank(layout, '"__w".')} > ${eventRank(layout, '"__s".')}`);
     await ctx.dropTemp(win);
     // The target is a view over the state: changing the state changes the target.
-    const target = ctx.store.datasetTable(key);
     const before = ctx.tempName('before');
     const touched = truncChanged ? '' : ` SEMI JOIN ${chg} AS "__c" USING (${keys})`;
     await ctx.db.run(`CREATE TEMP TABLE ${before} AS SELECT * FROM ${target}${touched}`);
@@ -363,42 +385,12 @@ export async function applyScd1Compact(ctx: UpdateContext, dataset: DatasetIR, k
  * than the latest truncate), with the declared column types, generated and default columns.
  */
 async function ensureScd1View(ctx: UpdateContext, dataset: DatasetIR, key: string, layout: CdcLayout, outputColumns: Column[], writer: CdcWriter): Promise<void> {
-    const table = ctx.store.datasetTable(key);
-    // Recreated on every update (cheap), so a changed declared schema takes effect at once.
-    if (await ctx.store.tableExists('ds', key) && !(await ctx.store.isView('ds', key))) {
-        await ctx.db.run(`DROP TABLE ${table}`);
-    }
     const state = ctx.store.stateTable('cdc', key, 'state');
     const trunc = `(SELECT trunc_seq FROM ${ctx.store.stateTable('cdc', key, 'meta')})`;
     const ord = (sql: string): string => orderKey(sql, layout.seqType);
     const visible = `${q(KIND)} = 0 AND (${trunc} IS NULL OR ${ord(q(SEQ))} > ${ord(trunc)})`;
-    let items: string[];
-    if (dataset.columns) {
-        const context = { flow: writer.name, dataset: key, span: writer.span };
-        for (const column of outputColumns) {
-            if (!dataset.columns.some(c => c.name.toLowerCase() === column.name.toLowerCase())) {
-                throw new PipelineRuntimeError(ErrorClass.schemaMismatch,
-                    `The flow '${writer.name}' produces the column '${column.name}', which the declared schema of '${dataset.name.join('.')}' does not have.`, context);
-            }
-        }
-        const translator = exprTranslator(ctx);
-        const rowScope = Scope.of(outputColumns);
-        items = dataset.columns.map(c => {
-            const produced = outputColumns.find(o => o.name.toLowerCase() === c.name.toLowerCase());
-            const value = produced
-                ? castExpr({ sql: q(produced.name), type: produced.type }, c.type, false).sql
-                : c.generated ? castExpr(translator.expr(c.generated, rowScope), c.type, false).sql
-                    : c.default ? castExpr(translator.expr(c.default, new Scope([])), c.type, false).sql
-                        : `CAST(NULL AS ${toDuckType(c.type)})`;
-            return `${value} AS ${q(c.name)}`;
-        });
-    } else {
-        items = outputColumns.map(c => q(c.name));
-    }
-    await ctx.db.run(`CREATE OR REPLACE VIEW ${table} AS SELECT ${items.join(', ')} FROM ${state} WHERE ${visible}`);
-    if (!(await ctx.store.dataset(key))) {
-        await ctx.store.setDataset(key, { kind: dataset.kind, appendOnly: false, nextRowId: 1n });
-    }
+    const produced = outputColumns.map(c => ({ column: c, sql: q(c.name) }));
+    await ensureTargetView(ctx, dataset, key, produced, state, visible, { flow: writer.name, span: writer.span });
 }
 
 /** Declared NOT NULL columns of a view-backed target are checked on the rows an update changed. */
@@ -421,7 +413,7 @@ function noChanges(): DatasetChanges {
  * Partial-update SCD1, SCD2 and BITEMPORAL: events are appended to the target's log and the rows
  * of every touched key are recomputed from all of its events. Truncates stay in the log (kind 2).
  */
-async function applyFromLog(ctx: UpdateContext, dataset: DatasetIR, key: string, layout: CdcLayout, mode: 'scd1' | 'scd2' | 'bitemporal', events: string, base: bigint, outputColumns: Column[], writer: CdcWriter): Promise<CdcApplyResult> {
+async function applyFromLog(ctx: UpdateContext, dataset: DatasetIR, key: string, layout: CdcLayout, mode: 'scd1' | 'scd2' | 'bitemporal', events: string, base: bigint, outputColumns: Column[], writer: CdcWriter, rebuild: boolean): Promise<CdcApplyResult> {
     const log = ctx.store.stateTable('cdc', key, 'log');
     const keys = layout.keys.map(k => q(k.name)).join(', ');
     if (!(await ctx.store.tableExists('cdc', `${key}__log`))) {
@@ -437,18 +429,22 @@ async function applyFromLog(ctx: UpdateContext, dataset: DatasetIR, key: string,
         + `${layout.sysType ? `count(*) FILTER (WHERE ${q(SYS)} IS NULL)` : '0'}, count(*) FILTER (WHERE ${q(KIND)} = 2) FROM ${fresh}`);
     const [count, nullKeys, nullSequences, nullSystemSequences, truncates] = stats.rows[0].map(Number);
     await failOnInvalid(ctx, writer, layout, { nullKeys, nullSequences, nullSystemSequences }, fresh, key);
-    if (count === 0) {
+    if (count === 0 && !rebuild) {
         return { ...noChanges(), events: 0 };
     }
     const touched = ctx.tempName('touched');
-    await ctx.db.run(`CREATE TEMP TABLE ${touched} AS SELECT DISTINCT ${keys} FROM ${truncates > 0 ? log : fresh} WHERE ${q(KIND)} <> 2`);
+    await ctx.db.run(`CREATE TEMP TABLE ${touched} AS SELECT DISTINCT ${keys} FROM ${truncates > 0 || rebuild ? log : fresh} WHERE ${q(KIND)} <> 2`);
     // Truncates (SCD1 only) become deletes of every touched key at their sequence.
     const nullData = layout.data.map(c => `NULL AS ${q(c.name)}`);
     const truncEvents = `SELECT ${layout.keys.map(k => `"__t".${q(k.name)}`).join(', ')}${nullData.length ? ', ' : ''}${nullData.join(', ')}, "__x".${q(SEQ)}, CAST(1 AS TINYINT) AS ${q(KIND)}, "__x".${q(ARR)} `
         + `FROM ${touched} AS "__t" CROSS JOIN (SELECT ${q(SEQ)}, ${q(ARR)} FROM ${log} WHERE ${q(KIND)} = 2) AS "__x"`;
     const logged = `SELECT * FROM ${log} SEMI JOIN ${touched} USING (${keys}) WHERE ${q(KIND)} <> 2`;
     const all = mode === 'scd1' ? `(${logged} UNION ALL BY NAME ${truncEvents})` : `(${logged})`;
-    const fold = mode === 'scd1' ? scd1FoldSql(layout, all) : mode === 'scd2' ? scd2FoldSql(layout, all) : bitemporalFoldSql(layout, all);
+    // Full-row BITEMPORAL folds by a sweep over system time (sub-quadratic); partial updates merge
+    // values against each belief's earlier events, which only the declarative SQL fold does.
+    const sweep = mode === 'bitemporal' && layout.authoring.kind === 'all' && layout.data.every(c => isOrderable(c.type));
+    const swept = sweep ? await bitemporalRows(ctx.db, layout, all, role => ctx.tempName(role)) : undefined;
+    const fold = swept?.sql ?? (mode === 'scd1' ? scd1FoldSql(layout, all) : mode === 'scd2' ? scd2FoldSql(layout, all) : bitemporalFoldSql(layout, all));
     const target = ctx.store.datasetTable(key);
     const before = ctx.tempName('before');
     await ctx.db.run(`CREATE TEMP TABLE ${before} AS SELECT * FROM ${target} SEMI JOIN ${touched} USING (${keys})`);
@@ -458,8 +454,123 @@ async function applyFromLog(ctx: UpdateContext, dataset: DatasetIR, key: string,
     const after = `(SELECT * FROM ${target} SEMI JOIN ${touched} USING (${keys}))`;
     const pk = [...layout.keys.map(k => k.name), ...(mode === 'scd1' ? [] : ['__START_AT']), ...(mode === 'bitemporal' ? ['__SYSTEM_START_AT'] : [])];
     const diff = await diffByKey(ctx, before, after, pk, outputColumns);
-    for (const table of [before, touched]) {
+    for (const table of [before, touched, ...(swept?.temps ?? [])]) {
         await ctx.dropTemp(table);
     }
     return { ...diff, events: count };
+}
+
+/**
+ * Turns the annotated log of a full-row SCD2 target (presented as a view) back into a plain event log
+ * and drops the view. Returns a temporary table of the target's rows (to be written into the target
+ * table, so the update's diff sees them), or undefined when the log was not annotated. Every key must
+ * then be recomputed.
+ */
+async function leaveAnnotatedLog(ctx: UpdateContext, key: string): Promise<string | undefined> {
+    if (!(await ctx.store.isView('ds', key)) || !(await ctx.store.tableExists('cdc', `${key}__log`))) {
+        return undefined;
+    }
+    const log = ctx.store.stateTable('cdc', key, 'log');
+    if (!(await ctx.db.describe(`SELECT * FROM ${log}`)).some(c => c.name === START)) {
+        return undefined;
+    }
+    const previous = ctx.tempName('previous');
+    await ctx.db.run(`CREATE TEMP TABLE ${previous} AS SELECT * FROM ${ctx.store.datasetTable(key)}`);
+    await ctx.db.run(`DROP VIEW ${ctx.store.datasetTable(key)}`);
+    await ctx.db.run([BOUNDARY, START, END].map(c => `ALTER TABLE ${log} DROP COLUMN ${q(c)}`).join('; '));
+    return previous;
+}
+
+/** Counts of an update's events for validation (spec 6.2, 6.3). */
+async function eventCounts(ctx: UpdateContext, layout: CdcLayout, events: string): Promise<{ count: number } & InvalidCounts> {
+    const nullKey = layout.keys.map(k => `${q(k.name)} IS NULL`).join(' OR ');
+    const stats = await ctx.db.query(`SELECT count(*), count(*) FILTER (WHERE ${q(KIND)} <> 2 AND (${nullKey})), count(*) FILTER (WHERE ${q(SEQ)} IS NULL), `
+        + `${layout.sysType ? `count(*) FILTER (WHERE ${q(SYS)} IS NULL)` : '0'} FROM ${events}`);
+    const [count, nullKeys, nullSequences, nullSystemSequences] = stats.rows[0].map(Number);
+    return { count, nullKeys, nullSequences, nullSystemSequences };
+}
+
+/**
+ * SCD type 2 with full-row upserts: the target is a view over the annotated event log (see
+ * `scd2AnnotateSql`), which is the only copy of the data. The first update annotates its events in one
+ * pass. A later update annotates its new events together with, for each key they touch, the logged
+ * events from the last boundary before the key's earliest new event on (usually the key's last one or
+ * two events); the annotations before that boundary cannot change. The diff compares the target rows
+ * of those events before and after.
+ */
+async function applyScd2Log(ctx: UpdateContext, dataset: DatasetIR, key: string, layout: CdcLayout, events: string, outputColumns: Column[], writer: CdcWriter): Promise<CdcApplyResult> {
+    const log = ctx.store.stateTable('cdc', key, 'log');
+    const keys = layout.keys.map(k => q(k.name)).join(', ');
+    const system: Record<string, string> = { __START_AT: q(START), __END_AT: q(END) };
+    const produced = outputColumns.map(c => ({ column: c, sql: system[c.name] ?? q(c.name), system: c.name in system }));
+    const viewContext = { flow: writer.name, span: writer.span };
+    const pk = [...layout.keys.map(k => k.name), '__START_AT'];
+    const target = ctx.store.datasetTable(key);
+    if (!(await ctx.store.tableExists('cdc', `${key}__log`))) {
+        // The first update (or the first after a full refresh): its events are the whole log.
+        await writer.run(`CREATE TABLE ${log} AS ${scd2AnnotateSql(layout, events)}`);
+        const counts = await eventCounts(ctx, layout, log);
+        await failOnInvalid(ctx, writer, layout, counts, log, key);
+        await ensureTargetView(ctx, dataset, key, produced, log, `${q(START)} IS NOT NULL`, viewContext);
+        if (counts.count === 0) {
+            return { ...noChanges(), events: 0 };
+        }
+        await checkNotNull(ctx, dataset, key, target, writer);
+        const columns = await ctx.db.describe(`SELECT * FROM ${target}`);
+        const diff = await diffByKey(ctx, `(SELECT * FROM ${target} WHERE FALSE)`, target, pk, columns);
+        return { ...diff, events: counts.count };
+    }
+    await checkSequenceType(ctx, log, layout, writer, key);
+    // A log written for a partial-update definition has no annotations yet: annotate all of it.
+    const rebuild = !(await ctx.db.describe(`SELECT * FROM ${log}`)).some(c => c.name === START);
+    let previous: string | undefined;
+    if (rebuild) {
+        // The target table written for the partial-update definition is the diff's "before".
+        if (await ctx.store.tableExists('ds', key) && !(await ctx.store.isView('ds', key))) {
+            previous = ctx.tempName('previous');
+            await ctx.db.run(`CREATE TEMP TABLE ${previous} AS SELECT * FROM ${target}`);
+        }
+        const seqType = toDuckType(layout.seqType);
+        await ctx.db.run(`ALTER TABLE ${log} ADD COLUMN ${q(BOUNDARY)} BOOLEAN; ALTER TABLE ${log} ADD COLUMN ${q(START)} ${seqType}; ALTER TABLE ${log} ADD COLUMN ${q(END)} ${seqType}`);
+    }
+    const rows = await ensureTargetView(ctx, dataset, key, produced, log, `${q(START)} IS NOT NULL`, viewContext);
+    const fresh = ctx.tempName('new');
+    await writer.run(`CREATE TEMP TABLE ${fresh} AS SELECT * FROM ${events}`);
+    const counts = await eventCounts(ctx, layout, fresh);
+    await failOnInvalid(ctx, writer, layout, counts, fresh, key);
+    if (counts.count === 0 && !rebuild) {
+        await ctx.dropTemp(fresh);
+        return { ...noChanges(), events: 0 };
+    }
+    // The logged events to annotate again: per touched key, those from the last boundary event before
+    // the key's earliest new event on (all of them when there is none). A narrow pass over the log
+    // finds that boundary; a second pass takes the events from it on.
+    const anchors = ctx.tempName('anchors');
+    const range = ctx.tempName('range');
+    const rank = (prefix: string): string => eventRank(layout, prefix);
+    if (rebuild) {
+        await ctx.db.run(`CREATE TEMP TABLE ${range} AS SELECT rowid AS "__psql_rid", * FROM ${log}`);
+    } else {
+        const nk = layout.keys.map(k => `"__n".${q(k.name)}`).join(', ');
+        await ctx.db.run(`CREATE TEMP TABLE ${anchors} AS SELECT ${nk}, max(${rank('"__l".')}) FILTER (WHERE "__l".${q(BOUNDARY)} AND ${rank('"__l".')} < "__n"."__psql_m") AS "__psql_q" `
+            + `FROM (SELECT ${keys}, min(${rank('')}) AS "__psql_m" FROM ${fresh} GROUP BY ${keys}) AS "__n" LEFT JOIN ${log} AS "__l" ON ${keyJoin(layout, '"__n"', '"__l"')} GROUP BY ${nk}`);
+        await ctx.db.run(`CREATE TEMP TABLE ${range} AS SELECT "__l".rowid AS "__psql_rid", "__l".* FROM ${log} AS "__l" JOIN ${anchors} AS "__a" ON ${keyJoin(layout, '"__l"', '"__a"')} `
+            + `WHERE "__a"."__psql_q" IS NULL OR ${rank('"__l".')} >= "__a"."__psql_q"`);
+        await ctx.dropTemp(anchors);
+    }
+    const annotated = ctx.tempName('annotated');
+    const eventsOf = `(SELECT * EXCLUDE ("__psql_rid", ${q(BOUNDARY)}, ${q(START)}, ${q(END)}) FROM ${range} UNION ALL BY NAME SELECT * FROM ${fresh})`;
+    await ctx.db.run(`CREATE TEMP TABLE ${annotated} AS ${scd2AnnotateSql(layout, eventsOf, { few: !rebuild })}`);
+    // Rewriting the range (delete, append) is cheaper to commit than updating its annotations in place.
+    await ctx.db.run(`DELETE FROM ${log} WHERE rowid IN (SELECT "__psql_rid" FROM ${range})`);
+    await ctx.db.run(`INSERT INTO ${log} BY NAME SELECT * FROM ${annotated}`);
+    const after = `(${rows(annotated)})`;
+    await checkNotNull(ctx, dataset, key, after, writer);
+    const columns = await ctx.db.describe(`SELECT * FROM ${target}`);
+    const before = rebuild ? previous ?? `(SELECT * FROM ${target} WHERE FALSE)` : `(${rows(range)})`;
+    const diff = await diffByKey(ctx, before, after, pk, columns);
+    for (const table of [fresh, range, annotated, ...(previous ? [previous] : [])]) {
+        await ctx.dropTemp(table);
+    }
+    return { ...diff, events: counts.count };
 }

@@ -68,6 +68,62 @@ export async function ensureTable(ctx: UpdateContext, dataset: DatasetIR, key: s
     return current;
 }
 
+/** A column of a view-backed target: its name and type, and the SQL computing it from a state table row. */
+export interface ProducedColumn {
+    column: Column;
+    sql: string;
+    /** A system column (`__START_AT`...): kept even when a declared schema does not list it. */
+    system?: boolean;
+}
+
+/**
+ * Creates or replaces the view presenting a CDC target whose rows live in a state table (`from`,
+ * filtered by `where`): the produced columns with the declared column types, generated and default
+ * columns. Returns a function giving the same rows from any relation with the state table's columns
+ * (the before/after rows of an update's diff).
+ */
+export async function ensureTargetView(ctx: UpdateContext, dataset: DatasetIR, key: string, produced: ProducedColumn[], from: string, where: string, context: { flow: string; span?: SourceSpan }): Promise<(relation: string) => string> {
+    const table = ctx.store.datasetTable(key);
+    // Recreated on every update (cheap), so a changed declared schema takes effect at once.
+    if (await ctx.store.tableExists('ds', key) && !(await ctx.store.isView('ds', key))) {
+        await ctx.db.run(`DROP TABLE ${table}`);
+    }
+    const inner = produced.map(p => `${p.sql} AS ${quoteIdent(p.column.name)}`).join(', ');
+    let items: string[];
+    if (dataset.columns) {
+        const declared = dataset.columns;
+        const find = (name: string) => declared.find(c => c.name.toLowerCase() === name.toLowerCase());
+        for (const { column, system } of produced) {
+            if (!system && !find(column.name)) {
+                throw new PipelineRuntimeError(ErrorClass.schemaMismatch,
+                    `The flow '${context.flow}' produces the column '${column.name}', which the declared schema of '${dataset.name.join('.')}' does not have.`,
+                    { flow: context.flow, dataset: key, span: context.span });
+            }
+        }
+        const translator = exprTranslator(ctx);
+        const columns = produced.map(p => p.column);
+        const rowScope = Scope.of(columns, '__row');
+        items = declared.map(c => {
+            const source = columns.find(o => o.name.toLowerCase() === c.name.toLowerCase());
+            const value = source
+                ? castExpr({ sql: `"__row".${quoteIdent(source.name)}`, type: source.type }, c.type, false).sql
+                : c.generated ? castExpr(translator.expr(c.generated, rowScope), c.type, false).sql
+                    : c.default ? castExpr(translator.expr(c.default, new Scope([])), c.type, false).sql
+                        : `CAST(NULL AS ${toDuckType(c.type)})`;
+            return `${value} AS ${quoteIdent(c.name)}`;
+        });
+        items.push(...produced.filter(p => p.system && !find(p.column.name)).map(p => `"__row".${quoteIdent(p.column.name)}`));
+    } else {
+        items = produced.map(p => `"__row".${quoteIdent(p.column.name)}`);
+    }
+    const select = (relation: string): string => `SELECT ${items.join(', ')} FROM (SELECT ${inner} FROM ${relation} WHERE ${where}) AS "__row"`;
+    await ctx.db.run(`CREATE OR REPLACE VIEW ${table} AS ${select(from)}`);
+    if (!(await ctx.store.dataset(key))) {
+        await ctx.store.setDataset(key, { kind: dataset.kind, appendOnly: false, nextRowId: 1n });
+    }
+    return select;
+}
+
 /**
  * Appends the rows of `sourceSql` (whose columns are `sourceColumns`) to a dataset table:
  * by name (`byName`) or by position; generated columns are computed, missing ones take their
@@ -219,14 +275,22 @@ export async function diffByKey(ctx: UpdateContext, before: string, after: strin
         + `CASE WHEN "__a"."__psql_p" AND "__b"."__psql_p" THEN ${values('"__b"')} END AS "__psql_pre" `
         + `FROM (SELECT *, TRUE AS "__psql_p" FROM ${after}) AS "__a" FULL JOIN (SELECT *, TRUE AS "__psql_p" FROM ${before}) AS "__b" ON ${join} `
         + `WHERE "__a"."__psql_p" IS NULL OR "__b"."__psql_p" IS NULL OR ${values('"__a"')} IS DISTINCT FROM ${values('"__b"')}`);
-    const counts = await ctx.db.query(`SELECT count(*) FILTER (WHERE "__psql_change" = 'insert'), count(*) FILTER (WHERE "__psql_change" = 'update'), count(*) FILTER (WHERE "__psql_change" = 'delete') FROM ${changes}`);
-    const [inserted, updated, deleted] = counts.rows[0].map(Number);
-    const of = async (change: string, count: number): Promise<Row[]> => (count === 0 ? [] : sample(`SELECT * FROM (SELECT unnest("__psql_row") FROM ${changes} WHERE "__psql_change" = '${change}')`));
+    // One query gives each kind of change's count and its first rows in key order.
+    const order = keyColumns.map(k => `"__psql_row".${quoteIdent(k)}`).join(', ');
+    const picked = await ctx.db.query('SELECT "__psql_change", "__psql_n", unnest("__psql_row") FROM (SELECT "__psql_change", "__psql_row", '
+        + `count(*) OVER (PARTITION BY "__psql_change") AS "__psql_n", row_number() OVER (PARTITION BY "__psql_change" ORDER BY ${order}) AS "__psql_i" FROM ${changes}) `
+        + `WHERE "__psql_i" <= ${limit} ORDER BY "__psql_change", "__psql_i"`);
+    const counts: Record<string, number> = { insert: 0, update: 0, delete: 0 };
+    const picks: Record<string, Row[]> = { insert: [], update: [], delete: [] };
+    for (const { __psql_change: change, __psql_n: count, ...row } of toRows(picked.columns, picked.rows)) {
+        counts[String(change)] = Number(count);
+        picks[String(change)].push(row);
+    }
     const feed = await sample(`SELECT * FROM (SELECT unnest("__psql_row"), CASE "__psql_change" WHEN 'update' THEN 'update_postimage' ELSE "__psql_change" END AS "_change_type", 1 AS "__psql_o" FROM ${changes} `
         + `UNION ALL SELECT unnest("__psql_pre"), 'update_preimage', 0 FROM ${changes} WHERE "__psql_change" = 'update')`, '"__psql_o"');
     const result = {
-        inserted, updated, deleted,
-        rows: { inserted: await of('insert', inserted), updated: await of('update', updated), deleted: await of('delete', deleted) },
+        inserted: counts.insert, updated: counts.update, deleted: counts.delete,
+        rows: { inserted: picks.insert, updated: picks.update, deleted: picks.delete },
         feed: feed.map(({ __psql_o: _order, ...row }) => row),
     };
     await ctx.dropTemp(changes);

@@ -66,6 +66,9 @@ export class StateStore {
     private inTransaction = false;
     /** `schema.table` of every table, loaded on demand and dropped on any catalog change. */
     private tables?: Map<string, 'table' | 'view'>;
+    /** Rows of meta.datasets / meta.flows read so far (null: absent); only this class writes them. */
+    private readonly datasetRows = new Map<string, DatasetState | null>();
+    private readonly flowRows = new Map<string, FlowState | null>();
 
     private constructor(readonly db: Database, readonly file: string, private readonly release: () => void) {
         db.onCatalogChange = () => {
@@ -96,7 +99,9 @@ export class StateStore {
     }
 
     private async init(): Promise<void> {
+        // One transaction: a new state file is set up with one commit (one sync of the log).
         await this.db.run([
+            'BEGIN TRANSACTION',
             ...['meta', 'ds', 'cdc', 'snap', 'rep'].map(schema => `CREATE SCHEMA IF NOT EXISTS ${quoteIdent(schema)}`),
             'CREATE TABLE IF NOT EXISTS meta.info (key VARCHAR, value VARCHAR)',
             'CREATE TABLE IF NOT EXISTS meta.datasets (name VARCHAR, kind VARCHAR, append_only BOOLEAN, next_rowid BIGINT)',
@@ -104,11 +109,11 @@ export class StateStore {
             'CREATE TABLE IF NOT EXISTS meta.files_read (flow VARCHAR, source VARCHAR, path VARCHAR, size BIGINT, mtime_ms DOUBLE)',
             'CREATE TABLE IF NOT EXISTS meta.dataset_reads (flow VARCHAR, dataset VARCHAR, position BIGINT)',
             'CREATE TABLE IF NOT EXISTS meta.updates (id BIGINT, started VARCHAR, finished VARCHAR, full_refresh BOOLEAN, metrics VARCHAR)',
+            `INSERT INTO meta.info SELECT 'format', ${quoteString(STATE_FORMAT_VERSION)} WHERE NOT EXISTS (SELECT 1 FROM meta.info WHERE key = 'format')`,
+            'COMMIT',
         ].join(';\n'));
         const version = await this.db.scalar('SELECT value FROM meta.info WHERE key = \'format\'');
-        if (version === undefined) {
-            await this.db.run(`INSERT INTO meta.info VALUES ('format', ${quoteString(STATE_FORMAT_VERSION)})`);
-        } else if (version !== STATE_FORMAT_VERSION) {
+        if (version !== STATE_FORMAT_VERSION) {
             throw new StateError(ErrorClass.stateUnreadable,
                 `The pipeline state '${this.file}' has format ${String(version)}, this engine writes format ${STATE_FORMAT_VERSION}. Delete the state folder (a full refresh) to continue.`);
         }
@@ -128,6 +133,8 @@ export class StateStore {
 
     /** Rolls the current transaction back (no-op outside a transaction). */
     async rollback(): Promise<void> {
+        this.datasetRows.clear();
+        this.flowRows.clear();
         if (this.inTransaction) {
             this.inTransaction = false;
             await this.db.run('ROLLBACK');
@@ -186,18 +193,23 @@ export class StateStore {
 
     /** The remembered state of a dataset, if it was ever materialized. */
     async dataset(key: string): Promise<DatasetState | undefined> {
+        const known = this.datasetRows.get(key);
+        if (known !== undefined) {
+            return known === null ? undefined : { ...known };
+        }
         const result = await this.db.query(`SELECT kind, append_only, next_rowid FROM meta.datasets WHERE name = ${quoteString(key)}`);
         const row = result.rows[0];
-        if (!row) {
-            return undefined;
-        }
-        return { kind: String(row[0]), appendOnly: row[1] === true, nextRowId: BigInt(row[2] as bigint) };
+        const state = row ? { kind: String(row[0]), appendOnly: row[1] === true, nextRowId: BigInt(row[2] as bigint) } : null;
+        this.datasetRows.set(key, state);
+        return state === null ? undefined : { ...state };
     }
 
     /** Records the state of a dataset. */
     async setDataset(key: string, state: DatasetState): Promise<void> {
+        this.datasetRows.delete(key);
         await this.db.run(`DELETE FROM meta.datasets WHERE name = ${quoteString(key)}`);
         await this.db.run(`INSERT INTO meta.datasets VALUES (${quoteString(key)}, ${quoteString(state.kind)}, ${state.appendOnly}, ${state.nextRowId})`);
+        this.datasetRows.set(key, { ...state });
     }
 
     /** Every dataset the state knows. */
@@ -208,6 +220,7 @@ export class StateStore {
 
     /** Drops a dataset's table and forgets it. */
     async dropDataset(key: string): Promise<void> {
+        this.datasetRows.delete(key);
         const isView = await this.isView('ds', key);
         await this.db.run(`DROP ${isView ? 'VIEW' : 'TABLE'} IF EXISTS ${this.datasetTable(key)}`);
         await this.db.run(`DELETE FROM meta.datasets WHERE name = ${quoteString(key)}`);
@@ -221,18 +234,23 @@ export class StateStore {
 
     /** The remembered state of a flow. */
     async flow(name: string): Promise<FlowState | undefined> {
+        const known = this.flowRows.get(name);
+        if (known !== undefined) {
+            return known === null ? undefined : { ...known };
+        }
         const result = await this.db.query(`SELECT target, kind, signature, once_done, next_arrival FROM meta.flows WHERE name = ${quoteString(name)}`);
         const row = result.rows[0];
-        if (!row) {
-            return undefined;
-        }
-        return { target: String(row[0]), kind: String(row[1]), signature: String(row[2]), onceDone: row[3] === true, nextArrival: BigInt(row[4] as bigint) };
+        const state = row ? { target: String(row[0]), kind: String(row[1]), signature: String(row[2]), onceDone: row[3] === true, nextArrival: BigInt(row[4] as bigint) } : null;
+        this.flowRows.set(name, state);
+        return state === null ? undefined : { ...state };
     }
 
     /** Records the state of a flow. */
     async setFlow(name: string, state: FlowState): Promise<void> {
+        this.flowRows.delete(name);
         await this.db.run(`DELETE FROM meta.flows WHERE name = ${quoteString(name)}`);
         await this.db.run(`INSERT INTO meta.flows VALUES (${quoteString(name)}, ${quoteString(state.target)}, ${quoteString(state.kind)}, ${quoteString(state.signature)}, ${state.onceDone}, ${state.nextArrival})`);
+        this.flowRows.set(name, { ...state });
     }
 
     /** Every flow the state knows. */
@@ -243,6 +261,7 @@ export class StateStore {
 
     /** Forgets everything about a flow: checkpoints, ONCE marker, its own state tables. */
     async clearFlow(name: string): Promise<void> {
+        this.flowRows.delete(name);
         await this.db.run(`DELETE FROM meta.flows WHERE name = ${quoteString(name)}`);
         await this.db.run(`DELETE FROM meta.files_read WHERE flow = ${quoteString(name)}`);
         await this.db.run(`DELETE FROM meta.dataset_reads WHERE flow = ${quoteString(name)}`);
@@ -283,7 +302,7 @@ export class StateStore {
 
     /** Records a finished update and its metrics (the "last update" shown by previews). */
     async recordUpdate(started: string, finished: string, fullRefresh: boolean, metrics: unknown): Promise<void> {
-        const id = await this.db.scalar('SELECT coalesce(max(id), 0) + 1 FROM meta.updates');
-        await this.db.run(`INSERT INTO meta.updates VALUES (${String(id)}, ${quoteString(started)}, ${quoteString(finished)}, ${fullRefresh}, ${quoteString(JSON.stringify(metrics))})`);
+        await this.db.run(`INSERT INTO meta.updates SELECT coalesce(max(id), 0) + 1, ${quoteString(started)}, ${quoteString(finished)}, ${fullRefresh}, `
+            + `${quoteString(JSON.stringify(metrics))} FROM meta.updates`);
     }
 }

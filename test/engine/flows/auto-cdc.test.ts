@@ -288,6 +288,55 @@ describe('AUTO CDC validation errors', () => {
 describe('AUTO CDC stored as SCD type 2', () => {
     const scd2 = (options: Partial<CdcOptions> = {}) => cdc({ storedAs: 'scd2', columns: sel.except('op', 'seq'), ...options });
 
+    it('a declared schema of an SCD2 target types its columns, computes generated columns from system columns, and checks NOT NULL', async () => {
+        ws = new Workspace();
+        const declared = (notNullCity: boolean) => {
+            const t = streamingTable('t', { columns: 'id BIGINT, name STRING, city STRING, open BOOLEAN' });
+            t.columns!.find(c => c.name === 'city')!.notNull = notNullCity;
+            t.columns!.find(c => c.name === 'open')!.generated = isNull(col('__END_AT'));
+            return pipeline([t], [autoCdc('t_cdc', 't', stream('src'), { keys: ['id'], sequenceBy: col('seq'), deleteWhen: deletes, columns: sel.except('op', 'seq'), storedAs: 'scd2' })],
+                [catalogTable('src', schema, 'json')]);
+        };
+        ws.append('src', [{ id: 1, name: 'a', city: 'x', seq: 1, op: 'UPSERT' }, { id: 1, name: 'b', city: 'x', seq: 2, op: 'UPSERT' }]);
+        const result = await ws.ok(declared(true));
+        expect(result.datasets.t.columns.map(c => `${c.name} ${c.type}`)).toEqual(['id BIGINT', 'name STRING', 'city STRING', 'open BOOLEAN', '__START_AT INT', '__END_AT INT']);
+        expect(rowsOf(result.datasets.t.rows, 'name', 'open', '__START_AT', '__END_AT')).toEqual(expected(['a', false, 1, 2], ['b', true, 2, null]));
+        ws.append('src', [{ id: 2, name: 'c', city: null, seq: 3, op: 'UPSERT' }]);
+        const error = await ws.fails(declared(true));
+        expect(error.class).toBe('DELTA_NOT_NULL_CONSTRAINT_VIOLATED');
+        expect(rowsOf((await ws.ok(declared(false))).datasets.t.rows, 'id', 'name', 'open')).toEqual(expected([1, 'a', false], [1, 'b', true], [2, 'c', true]));
+    });
+
+    it('switching between full-row and partial updates (IGNORE NULL UPDATES) recomputes the history from all events', async () => {
+        ws = new Workspace();
+        const full = scd2();
+        const partial = scd2({ ignoreNullUpdates: sel.all() });
+        const batches = [
+            [{ id: 1, name: 'a', city: 'x', seq: 1, op: 'UPSERT' }, { id: 2, name: 'b', city: 'y', seq: 1, op: 'UPSERT' }],
+            [{ id: 1, name: null, city: 'z', seq: 2, op: 'UPSERT' }, { id: 2, name: 'c', city: null, seq: 3, op: 'UPSERT' }],
+            [{ id: 1, name: 'd', city: null, seq: 3, op: 'UPSERT' }, { id: 2, name: null, city: null, seq: 2, op: 'DELETE' }],
+        ];
+        const columns = ['id', 'name', 'city', '__START_AT', '__END_AT'];
+        const fresh = async (ir: PipelineIR, upTo: number): Promise<string[]> => {
+            const other = new Workspace();
+            try {
+                other.append('src', batches.slice(0, upTo + 1).flat());
+                return rowsOf((await other.ok(ir)).datasets.t.rows, ...columns);
+            } finally {
+                other.dispose();
+            }
+        };
+        const definitions = [full, partial, full];
+        for (let i = 0; i < batches.length; i++) {
+            ws.append('src', batches[i]);
+            const result = await ws.ok(definitions[i]);
+            expect(rowsOf(result.datasets.t.rows, ...columns), `after update ${i + 1}`).toEqual(await fresh(definitions[i], i));
+        }
+        expect(rowsOf((await ws.tables(full)).t, ...columns)).toEqual(expected(
+            [1, 'a', 'x', 1, 2], [1, null, 'z', 2, 3], [1, 'd', null, 3, null], [2, 'b', 'y', 1, 2], [2, 'c', null, 3, null],
+        ));
+    });
+
     it('TRACK HISTORY ON (list) opens versions only for tracked changes and updates the others in place', async () => {
         ws = new Workspace();
         ws.append('src', [

@@ -1,14 +1,15 @@
 // Property test of the declarative AUTO CDC semantics (spec 6.5): random change feeds — out of
 // order, with deletes, truncates, NULL values and repeated sequence values — split at random into
 // updates must give the target that an independent reference model computes from all events.
-// The reference model below is a direct transcription of the spec's per-key folds (7.1, 7.2, 8.2).
+// The reference model below is a direct transcription of the spec's per-key folds (7.1, 7.2, 8.2)
+// and of the bitemporal belief history (9): an SCD2 fold per system time, diffed step by step.
 import { afterEach, describe, expect, it } from 'vitest';
 import type { PipelineIR } from '../../../engine/src/ir.js';
 import { autoCdc, catalogTable, col, eq, pipeline, sel, str, stream, streamingTable, type CdcOptions } from '../helpers/ir-builder.js';
 import { Workspace } from '../helpers/workspace.js';
 
 type Op = 'UPSERT' | 'DELETE' | 'TRUNCATE';
-type Event = { id: number | null; name: string | null; city: string | null; seq: number; op: Op };
+type Event = { id: number | null; name: string | null; city: string | null; seq: number; sys: number; op: Op };
 type Data = { name: string | null; city: string | null };
 
 /** A small deterministic PRNG (mulberry32) so failures can be replayed from the seed. */
@@ -36,6 +37,8 @@ function randomFeed(random: () => number, withTruncates: boolean): Event[] {
             city: op === 'UPSERT' ? pick(['x', 'y', null]) : null,
             // Few distinct sequence values, so equal (key, sequence) pairs occur.
             seq: 1 + Math.floor(random() * 15),
+            // System times (bitemporal) repeat and arrive out of order too.
+            sys: 1 + Math.floor(random() * 12),
             op,
         });
     }
@@ -61,7 +64,7 @@ function randomSplit(random: () => number, events: Event[]): Event[][] {
 
 // ------------------------------------------------------------------ reference model
 
-interface Keyed { seq: number; kind: 0 | 1; arrival: number; data: Data }
+interface Keyed { seq: number; sys: number; kind: 0 | 1; arrival: number; data: Data }
 
 /** Each key's events in per-key order; truncates become deletes of every key at their sequence. */
 function perKey(events: Event[]): Map<number, Keyed[]> {
@@ -71,7 +74,7 @@ function perKey(events: Event[]): Map<number, Keyed[]> {
         const list: Keyed[] = [];
         events.forEach((e, arrival) => {
             if (e.op === 'TRUNCATE' || e.id === key) {
-                list.push({ seq: e.seq, kind: e.op === 'UPSERT' ? 0 : 1, arrival, data: { name: e.name, city: e.city } });
+                list.push({ seq: e.seq, sys: e.sys, kind: e.op === 'UPSERT' ? 0 : 1, arrival, data: { name: e.name, city: e.city } });
             }
         });
         list.sort((a, b) => a.seq - b.seq || a.kind - b.kind || a.arrival - b.arrival);
@@ -102,35 +105,78 @@ function referenceScd1(events: Event[], ignoreNulls: boolean): string[] {
     return rows.sort();
 }
 
-/** SCD type 2 (spec 8.2 pseudocode, every data column tracked). */
-function referenceScd2(events: Event[], ignoreNulls: boolean): string[] {
-    const rows: string[] = [];
-    const same = (a: Data, b: Data) => a.name === b.name && a.city === b.city;
-    for (const [key, list] of perKey(events)) {
-        let open: { data: Data; start: number } | null = null;
-        const emit = (data: Data, start: number, end: number | null) => rows.push(JSON.stringify([key, data.name, data.city, start, end]));
-        for (const e of list) {
-            if (e.kind === 1) {
-                if (open && open.start !== e.seq) {
-                    emit(open.data, open.start, e.seq);
-                }
-                open = null;
+/** Which data columns SCD2 tracks (TRACK HISTORY ON). */
+type Tracked = (keyof Data)[];
+
+interface Version { data: Data; start: number; end: number | null }
+
+/** One key's SCD2 versions (spec 8.2 pseudocode) from its events in per-key order. */
+function scd2Fold(list: Keyed[], ignoreNulls: boolean, tracked: Tracked): Version[] {
+    const out: Version[] = [];
+    const same = (a: Data, b: Data) => tracked.every(c => a[c] === b[c]);
+    let open: { data: Data; start: number } | null = null;
+    for (const e of list) {
+        if (e.kind === 1) {
+            if (open && open.start !== e.seq) {
+                out.push({ data: open.data, start: open.start, end: e.seq });
+            }
+            open = null;
+        } else {
+            const d = merge(open?.data ?? null, e.data, ignoreNulls);
+            if (!open) {
+                open = { data: d, start: e.seq };
+            } else if (same(d, open.data)) {
+                open.data = d;
             } else {
-                const d = merge(open?.data ?? null, e.data, ignoreNulls);
-                if (!open) {
-                    open = { data: d, start: e.seq };
-                } else if (same(d, open.data)) {
-                    open.data = d;
-                } else {
-                    if (open.start !== e.seq) {
-                        emit(open.data, open.start, e.seq);
-                    }
-                    open = { data: d, start: e.seq };
+                if (open.start !== e.seq) {
+                    out.push({ data: open.data, start: open.start, end: e.seq });
+                }
+                open = { data: d, start: e.seq };
+            }
+        }
+    }
+    if (open) {
+        out.push({ data: open.data, start: open.start, end: null });
+    }
+    return out;
+}
+
+/** SCD type 2 target rows. */
+function referenceScd2(events: Event[], ignoreNulls: boolean, tracked: Tracked = ['name', 'city']): string[] {
+    const rows: string[] = [];
+    for (const [key, list] of perKey(events)) {
+        for (const v of scd2Fold(list, ignoreNulls, tracked)) {
+            rows.push(JSON.stringify([key, v.data.name, v.data.city, v.start, v.end]));
+        }
+    }
+    return rows.sort();
+}
+
+/**
+ * BITEMPORAL target rows (spec 9 pseudocode): at each distinct system time the belief is the SCD2
+ * history of the events known by then; a belief row (data + business interval) is valid in system
+ * time from the step it appears until the first step that no longer contains it.
+ */
+function referenceBitemporal(events: Event[], ignoreNulls: boolean): string[] {
+    const rows: string[] = [];
+    for (const [key, list] of perKey(events)) {
+        const open = new Map<string, { v: Version; since: number }>();
+        for (const s of [...new Set(list.map(e => e.sys))].sort((a, b) => a - b)) {
+            const belief = new Map(scd2Fold(list.filter(e => e.sys <= s), ignoreNulls, ['name', 'city']).map(v => [JSON.stringify(v), v]));
+            for (const [id, row] of open) {
+                if (!belief.has(id)) {
+                    rows.push(JSON.stringify([key, row.v.data.name, row.v.data.city, row.v.start, row.v.end, row.since, s]));
+                    open.delete(id);
+                }
+            }
+            for (const [id, v] of belief) {
+                if (!open.has(id)) {
+                    open.set(id, { v, since: s });
                 }
             }
         }
-        if (open) {
-            emit(open.data, open.start, null);
+        for (const row of open.values()) {
+            rows.push(JSON.stringify([key, row.v.data.name, row.v.data.city, row.v.start, row.v.end, row.since, null]));
         }
     }
     return rows.sort();
@@ -146,17 +192,22 @@ interface Mode {
     columns: string[];
 }
 
+const bitemporalColumns = ['id', 'name', 'city', '__START_AT', '__END_AT', '__SYSTEM_START_AT', '__SYSTEM_END_AT'];
+
 const modes: Mode[] = [
     { name: 'SCD1, full-row updates, truncates', options: { storedAs: 'scd1', truncateWhen: eq(col('op'), str('TRUNCATE')) }, truncates: true, reference: e => referenceScd1(e, false), columns: ['id', 'name', 'city'] },
     { name: 'SCD1, IGNORE NULL UPDATES, truncates', options: { storedAs: 'scd1', truncateWhen: eq(col('op'), str('TRUNCATE')), ignoreNullUpdates: sel.all() }, truncates: true, reference: e => referenceScd1(e, true), columns: ['id', 'name', 'city'] },
     { name: 'SCD2', options: { storedAs: 'scd2' }, truncates: false, reference: e => referenceScd2(e, false), columns: ['id', 'name', 'city', '__START_AT', '__END_AT'] },
     { name: 'SCD2, IGNORE NULL UPDATES', options: { storedAs: 'scd2', ignoreNullUpdates: sel.all() }, truncates: false, reference: e => referenceScd2(e, true), columns: ['id', 'name', 'city', '__START_AT', '__END_AT'] },
+    { name: 'SCD2, TRACK HISTORY ON (name)', options: { storedAs: 'scd2', trackHistory: sel.list('name') }, truncates: false, reference: e => referenceScd2(e, false, ['name']), columns: ['id', 'name', 'city', '__START_AT', '__END_AT'] },
+    { name: 'BITEMPORAL', options: { storedAs: 'bitemporal', systemSequenceBy: col('sys') }, truncates: false, reference: e => referenceBitemporal(e, false), columns: bitemporalColumns },
+    { name: 'BITEMPORAL, IGNORE NULL UPDATES', options: { storedAs: 'bitemporal', systemSequenceBy: col('sys'), ignoreNullUpdates: sel.all() }, truncates: false, reference: e => referenceBitemporal(e, true), columns: bitemporalColumns },
 ];
 
 function cdcPipeline(mode: Mode): PipelineIR {
     return pipeline([streamingTable('t')], [autoCdc('t_cdc', 't', stream('feed'), {
-        keys: ['id'], sequenceBy: col('seq'), deleteWhen: eq(col('op'), str('DELETE')), columns: sel.except('seq', 'op'), ...mode.options,
-    })], [catalogTable('feed', 'id INT, name STRING, city STRING, seq INT, op STRING', 'json')]);
+        keys: ['id'], sequenceBy: col('seq'), deleteWhen: eq(col('op'), str('DELETE')), columns: sel.except('seq', 'sys', 'op'), ...mode.options,
+    })], [catalogTable('feed', 'id INT, name STRING, city STRING, seq INT, sys INT, op STRING', 'json')]);
 }
 
 let ws: Workspace | undefined;
