@@ -14,16 +14,12 @@ import { URI, type LangiumDocument } from 'langium';
 import { NodeFileSystem } from 'langium/node';
 import { createPipelineSqlServices } from '../../server/src/language/pipeline-sql-module.js';
 import { manyFilePipeline } from './generate.js';
+import { fmt, percentile } from './stats.js';
 
 const FILES = 200;
 const RUNS = 40;
 const AIM_MS = 50;
 
-const percentile = (values: number[], p: number): number => {
-    const sorted = [...values].sort((a, b) => a - b);
-    return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
-};
-const fmt = (n: number): string => n.toFixed(1);
 
 /** A completion scenario: a statement appended to entity `i`'s file, with `|` at the cursor. */
 interface Scenario {

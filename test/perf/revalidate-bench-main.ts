@@ -14,16 +14,12 @@ import { DocumentState, URI, type LangiumDocument } from 'langium';
 import { NodeFileSystem } from 'langium/node';
 import { createPipelineSqlServices } from '../../server/src/language/pipeline-sql-module.js';
 import { manyFilePipeline } from './generate.js';
+import { fmt, percentile } from './stats.js';
 
 const FILES = 200;
 const EDITS = 40;
 const REBUILDS = 3;
 
-const percentile = (values: number[], p: number): number => {
-    const sorted = [...values].sort((a, b) => a - b);
-    return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
-};
-const fmt = (n: number): string => n.toFixed(1);
 
 const root = fs.mkdtempSync(path.join(os.tmpdir(), 'pipeline-sql-bench-'));
 try {

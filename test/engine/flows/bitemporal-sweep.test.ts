@@ -5,18 +5,7 @@
 // long, so the incremental bookkeeping is exercised well beyond what the pipeline tests reach.
 import { describe, expect, it } from 'vitest';
 import { sweepBeliefs, type KeyHistory } from '../../../engine/src/flows/bitemporal.js';
-
-/** A small deterministic PRNG (mulberry32). */
-function prng(seed: number): () => number {
-    let a = seed >>> 0;
-    return () => {
-        a = (a + 0x6D2B79F5) >>> 0;
-        let t = a;
-        t = Math.imul(t ^ (t >>> 15), t | 1);
-        t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-        return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-    };
-}
+import { prng } from '../../helpers/prng.js';
 
 interface Event { seq: number; kind: number; data: number; sys: number }
 

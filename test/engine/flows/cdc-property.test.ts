@@ -7,22 +7,11 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { PipelineIR } from '../../../engine/src/ir.js';
 import { autoCdc, catalogTable, col, eq, pipeline, sel, str, stream, streamingTable, type CdcOptions } from '../helpers/ir-builder.js';
 import { Workspace } from '../helpers/workspace.js';
+import { prng } from '../../helpers/prng.js';
 
 type Op = 'UPSERT' | 'DELETE' | 'TRUNCATE';
 type Event = { id: number | null; name: string | null; city: string | null; seq: number; sys: number; op: Op };
 type Data = { name: string | null; city: string | null };
-
-/** A small deterministic PRNG (mulberry32) so failures can be replayed from the seed. */
-function prng(seed: number): () => number {
-    let a = seed >>> 0;
-    return () => {
-        a = (a + 0x6D2B79F5) >>> 0;
-        let t = a;
-        t = Math.imul(t ^ (t >>> 15), t | 1);
-        t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-        return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-    };
-}
 
 function randomFeed(random: () => number, withTruncates: boolean): Event[] {
     const pick = <T>(items: T[]): T => items[Math.floor(random() * items.length)];

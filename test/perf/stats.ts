@@ -1,0 +1,8 @@
+/** The p-th percentile (nearest rank) of some measurements. */
+export function percentile(values: number[], p: number): number {
+    const sorted = [...values].sort((a, b) => a - b);
+    return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
+}
+
+/** Milliseconds with one decimal. */
+export const fmt = (n: number): string => n.toFixed(1);
