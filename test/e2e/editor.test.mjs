@@ -193,9 +193,11 @@ test('a syntax error squiggle appears while typing a broken token and goes away 
     await openFile('orders/transformations/orders.sql', 'CREATE OR REFRESH STREAMING TABLE');
     await expectLanguageMode('Pipeline SQL');
     const line = editor().locator('.view-line', { hasText: 'TABLE orders_history;' });
+    // The run lenses move the lines down when they arrive: wait for them before aiming at a word.
+    await editor().locator('.codelens-decoration').first().waitFor({ timeout: 60_000 });
     // Double-click selects the word STREAMING; typing replaces it with a misspelling.
     const keyword = line.locator('span span', { hasText: 'STREAMING' }).first();
-    const box = await keyword.boundingBox();
+    const box = await waitUntil('the keyword to render', () => keyword.boundingBox().catch(() => null), b => b !== null && b.width > 0);
     await page.mouse.dblclick(box.x + 8, box.y + box.height / 2);
     await page.keyboard.type('STREAMNG');
     await line.filter({ hasText: 'STREAMNG TABLE orders_history;' }).waitFor();
@@ -203,9 +205,14 @@ test('a syntax error squiggle appears while typing a broken token and goes away 
     lap('squiggle shown');
 
     // Hovering the squiggle shows the language server's message with Spark's error class.
-    const squiggle = await waitUntil('a rendered squiggle', () => errorSquiggles().first().boundingBox().catch(() => null), b => b !== null && b.width > 0);
-    await page.mouse.move(squiggle.x + Math.min(5, squiggle.width / 2), squiggle.y + squiggle.height / 2);
-    await page.locator('.monaco-hover', { hasText: 'PARSE_SYNTAX_ERROR' }).first().waitFor({ timeout: 15_000 });
+    // The squiggle is looked up on every try: run lenses arriving above its line move it down.
+    const hover = page.locator('.monaco-hover', { hasText: 'PARSE_SYNTAX_ERROR' }).first();
+    await waitUntil('a hover card with PARSE_SYNTAX_ERROR', async () => {
+        const squiggle = await waitUntil('a rendered squiggle', () => errorSquiggles().first().boundingBox().catch(() => null), b => b !== null && b.width > 0);
+        await page.mouse.move(5, 5);
+        await page.mouse.move(squiggle.x + Math.min(5, squiggle.width / 2), squiggle.y + squiggle.height / 2);
+        return hover.waitFor({ timeout: 3_000 }).then(() => true, () => false);
+    }, shown => shown, 30_000);
     await screenshot('syntax-error-squiggle');
     await page.mouse.move(5, 5);
 
