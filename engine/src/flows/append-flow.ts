@@ -7,7 +7,7 @@ import { ErrorClass, PipelineRuntimeError } from '../errors.js';
 import type { AppendFlowIR, DatasetIR } from '../ir.js';
 import type { UpdateContext } from '../update/context.js';
 import { FlowSources } from '../update/sources.js';
-import { runMapped } from './auto-cdc-flow.js';
+import { queryIntoBatch } from './auto-cdc-flow.js';
 import type { FlowOutcome } from './flow-outcome.js';
 import { appendRows, applyExpectations, ensureTable } from './target.js';
 
@@ -24,10 +24,7 @@ export async function runAppendFlow(ctx: UpdateContext, flow: AppendFlowIR, data
             `The flow '${flow.name}' appends to the streaming table '${dataset.name.join('.')}' but reads no streaming source; read the input with STREAM(...) or make it an INSERT ONCE flow.`,
             { span: flow.query.span ?? flow.span, flow: flow.name, dataset: key });
     }
-    const query = sources.translate(flow.query);
-    const batch = ctx.tempName('batch');
-    await runMapped(ctx, sources, `CREATE TEMP TABLE ${batch} AS ${query.sql}`, flow.query.span ?? flow.span);
-    const columns = (await ctx.db.describe(`SELECT * FROM ${batch}`));
+    const { batch, columns } = await queryIntoBatch(ctx, sources, flow);
     await ensureTable(ctx, dataset, key, columns, { appendOnly: appendOnlyTarget });
     const survivors = await applyExpectations(ctx, dataset, key, batch, columns, flow.name);
     const written = await appendRows(ctx, dataset, key, survivors, columns, { byName: flow.byName, flow: flow.name, span: flow.span });

@@ -255,6 +255,17 @@ export async function runMapped(ctx: UpdateContext, sources: FlowSources, sql: s
     }
 }
 
+/**
+ * Runs a flow's query (its sources prepared) into a temporary table of this update and returns the
+ * table's name and columns; errors are mapped onto the query.
+ */
+export async function queryIntoBatch(ctx: UpdateContext, sources: FlowSources, flow: { query: QueryIR; span?: SourceSpan }): Promise<{ batch: string; columns: Column[] }> {
+    const query = sources.translate(flow.query);
+    const batch = ctx.tempName('batch');
+    await runMapped(ctx, sources, `CREATE TEMP TABLE ${batch} AS ${query.sql}`, flow.query.span ?? flow.span);
+    return { batch, columns: await ctx.db.describe(`SELECT * FROM ${batch}`) };
+}
+
 /** Counts of invalid events (spec 6.2, 6.3); truncate events are exempt from NULL_KEY. */
 interface InvalidCounts {
     nullKeys: number;

@@ -3,7 +3,7 @@
 import type { DatasetIR, MaterializedViewFlowIR } from '../ir.js';
 import type { UpdateContext } from '../update/context.js';
 import { FlowSources } from '../update/sources.js';
-import { runMapped } from './auto-cdc-flow.js';
+import { queryIntoBatch } from './auto-cdc-flow.js';
 import type { FlowOutcome } from './flow-outcome.js';
 import { appendRows, applyExpectations, diffRows, ensureTable } from './target.js';
 
@@ -11,10 +11,7 @@ import { appendRows, applyExpectations, diffRows, ensureTable } from './target.j
 export async function runMaterializedViewFlow(ctx: UpdateContext, flow: MaterializedViewFlowIR, dataset: DatasetIR, key: string): Promise<FlowOutcome> {
     const sources = new FlowSources(ctx, flow.name, 'batch');
     await sources.prepare(flow.query);
-    const query = sources.translate(flow.query);
-    const batch = ctx.tempName('batch');
-    await runMapped(ctx, sources, `CREATE TEMP TABLE ${batch} AS ${query.sql}`, flow.query.span ?? flow.span);
-    const columns = await ctx.db.describe(`SELECT * FROM ${batch}`);
+    const { batch, columns } = await queryIntoBatch(ctx, sources, flow);
     const table = ctx.store.datasetTable(key);
     const before = ctx.tempName('before');
     const existed = await ctx.store.tableExists('ds', key);

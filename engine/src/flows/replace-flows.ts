@@ -6,7 +6,7 @@ import { Scope } from '../sql/translate.js';
 import { isOrderable, formatType } from '../sql/types.js';
 import type { UpdateContext } from '../update/context.js';
 import { FlowSources } from '../update/sources.js';
-import { runMapped } from './auto-cdc-flow.js';
+import { queryIntoBatch } from './auto-cdc-flow.js';
 import type { FlowOutcome } from './flow-outcome.js';
 import { appendRows, applyExpectations, diffRows, ensureTable, tableColumns } from './target.js';
 
@@ -22,10 +22,7 @@ export async function runReplaceUsingFlow(ctx: UpdateContext, flow: ReplaceUsing
     const context = { flow: flow.name, dataset: key };
     const sources = new FlowSources(ctx, flow.name, 'stream');
     await sources.prepare(flow.query);
-    const query = sources.translate(flow.query);
-    const batch = ctx.tempName('batch');
-    await runMapped(ctx, sources, `CREATE TEMP TABLE ${batch} AS ${query.sql}`, flow.query.span ?? flow.span);
-    const columns = await ctx.db.describe(`SELECT * FROM ${batch}`);
+    const { batch, columns } = await queryIntoBatch(ctx, sources, flow);
     const find = (name: string) => columns.find(c => c.name.toLowerCase() === name.toLowerCase());
     for (const k of flow.keys.columns) {
         if (!find(k)) {
@@ -88,10 +85,7 @@ export async function runReplaceUsingFlow(ctx: UpdateContext, flow: ReplaceUsing
 export async function runReplaceWhereFlow(ctx: UpdateContext, flow: ReplaceWhereFlowIR, dataset: DatasetIR, key: string): Promise<FlowOutcome> {
     const sources = new FlowSources(ctx, flow.name, 'batch');
     await sources.prepare(flow.query);
-    const query = sources.translate(flow.query);
-    const batch = ctx.tempName('batch');
-    await runMapped(ctx, sources, `CREATE TEMP TABLE ${batch} AS ${query.sql}`, flow.query.span ?? flow.span);
-    const columns = await ctx.db.describe(`SELECT * FROM ${batch}`);
+    const { batch, columns } = await queryIntoBatch(ctx, sources, flow);
     const targetColumns = await ensureTable(ctx, dataset, key, columns, { appendOnly: false });
     const translator = sources.translator();
     const wrap = (sql: string) => `coalesce(CAST(${sql} AS BOOLEAN), FALSE)`;

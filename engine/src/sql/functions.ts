@@ -495,14 +495,6 @@ export const sparkFunctions: Record<string, FunctionSpec> = {
         lambdaParams: args => [args[1], elementOf(args[0])],
         type: 'arg2',
     },
-    reduce: {
-        kind: 'scalar', min: 3, max: 4,
-        sql: c => (c.args.length === 3
-            ? fillTemplate('list_reduce($1, $3, $2)', c.args)
-            : fillTemplate('list_transform([list_reduce($1, $3, $2)], $4)[1]', c.args)),
-        lambdaParams: args => [args[1], elementOf(args[0])],
-        type: 'arg2',
-    },
     map: scalar(0, any, c => {
         if (c.args.length % 2 !== 0) {
             c.unsupported('map() needs an even number of arguments');
@@ -626,6 +618,8 @@ export const sparkFunctions: Record<string, FunctionSpec> = {
     current_schema: scalar(0, 0, '\'default\'', T.string),
     spark_partition_id: scalar(0, 0, '0', T.int),
 };
+// Spark's other name for aggregate (the same function).
+sparkFunctions.reduce = sparkFunctions.aggregate;
 
 /** Resolves the declared result type of a function given its argument types. */
 export function resultType(spec: FunctionSpec, args: (DataType | undefined)[]): DataType | undefined {

@@ -237,6 +237,7 @@ const reference: Case[] = [
         sql: 'aggregate(array(1, 2, 3), 0, (acc, x) -> acc + x, acc -> acc * 10)',
         expr: call('aggregate', array(int(1), int(2), int(3)), int(0), lambda(['acc', 'x'], bin('+', col('acc'), col('x'))), lambda(['acc'], bin('*', col('acc'), int(10)))), expected: [60],
     },
+    { sql: 'reduce(array(1, 2, 3), 0, (acc, x) -> acc + x)', expr: call('reduce', array(int(1), int(2), int(3)), int(0), lambda(['acc', 'x'], bin('+', col('acc'), col('x')))), expected: [6] },
     { sql: "str_to_map('a:1,b:2,c:3', ',', ':')", expr: call('str_to_map', str('a:1,b:2,c:3'), str(','), str(':')), expected: [{ a: '1', b: '2', c: '3' }] },
     { sql: 'get_json_object(\'{"a":"b"}\', \'$.a\')', expr: call('get_json_object', str('{"a":"b"}'), str('$.a')), expected: ['b'] },
     { sql: 'get_json_object(\'not json\', \'$.a\')', expr: call('get_json_object', str('not json'), str('$.a')), expected: [null] },
