@@ -9,7 +9,7 @@ import { UnsupportedFeatureError, ErrorClass } from '../errors.js';
 import type { CallExprIR, DataType, ExprIR } from '../ir.js';
 import { javaPatternToStrftime } from './java-datetime.js';
 import { quoteIdent, quoteString } from './quote.js';
-import { T, isIntegral, isString, parseSparkSchema, parseSparkType, toDuckType } from './types.js';
+import { T, isIntegral, isString, parseSparkSchema, parseSparkType, timestampFromText, toDuckType } from './types.js';
 
 /** A translated expression: DuckDB SQL plus its Spark type when the translator could infer it. */
 export interface Translated {
@@ -155,6 +155,11 @@ function schemaArg(c: CallContext, i: number): DataType {
     } catch (error) {
         c.unsupported(error instanceof Error ? error.message : String(error));
     }
+}
+
+/** A value as a Spark TIMESTAMP: text by Spark's zone rule (`timestampFromText`), anything else cast. */
+function textToTimestamp(arg: { sql: string; type?: DataType }, tryCast: boolean): string {
+    return isString(arg.type) || arg.type === undefined ? timestampFromText(arg.sql, T.timestamp, tryCast) : `${tryCast ? 'TRY_CAST' : 'CAST'}(${arg.sql} AS TIMESTAMP)`;
 }
 
 function castTo(type: string): FunctionSpec {
@@ -340,7 +345,7 @@ export const sparkFunctions: Record<string, FunctionSpec> = {
     double: castTo('DOUBLE'),
     decimal: castTo('DECIMAL(10,0)'),
     date: castTo('DATE'),
-    timestamp: castTo('TIMESTAMP'),
+    timestamp: scalar(1, 1, c => textToTimestamp(c.args[0], false), T.timestamp),
     binary: castTo('BLOB'),
 
     // ---- dates and times (the clock is the update's fixed `now`)
@@ -384,11 +389,12 @@ export const sparkFunctions: Record<string, FunctionSpec> = {
     try_to_date: scalar(1, 2, c => (c.args.length === 1
         ? `TRY_CAST(${c.args[0].sql} AS DATE)`
         : `CAST(try_strptime(${c.args[0].sql}, ${pattern(c, 1)}) AS DATE)`), T.date),
+    // strptime with a zone letter (XXX, Z) gives DuckDB's TIMESTAMPTZ; cast in the UTC session, that is the instant in UTC.
     to_timestamp: scalar(1, 2, c => (c.args.length === 1
-        ? `CAST(${c.args[0].sql} AS TIMESTAMP)`
+        ? textToTimestamp(c.args[0], false)
         : `CAST(strptime(${c.args[0].sql}, ${pattern(c, 1)}) AS TIMESTAMP)`), T.timestamp),
     try_to_timestamp: scalar(1, 2, c => (c.args.length === 1
-        ? `TRY_CAST(${c.args[0].sql} AS TIMESTAMP)`
+        ? textToTimestamp(c.args[0], true)
         : `CAST(try_strptime(${c.args[0].sql}, ${pattern(c, 1)}) AS TIMESTAMP)`), T.timestamp),
     unix_timestamp: scalar(0, 2, c => {
         if (c.args.length === 0) {

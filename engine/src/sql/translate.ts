@@ -14,7 +14,7 @@ import type {
 } from '../ir.js';
 import { fillTemplate, resultType, sparkFunctions, unknownFunctionError, type CallContext, type FunctionSpec, type Translated } from './functions.js';
 import { quoteIdent, quoteString } from './quote.js';
-import { T, formatType, isIntegral, isNumeric, isString, toDuckType, widerNumeric } from './types.js';
+import { T, formatType, isIntegral, isNumeric, isString, timestampFromText, toDuckType, widerNumeric } from './types.js';
 
 /** A column known to the translator; the type is absent when it cannot be inferred. */
 export interface ScopeColumn {
@@ -1022,7 +1022,7 @@ function literal(e: LiteralExprIR): Translated {
             return { sql: `DATE ${quoteString(String(e.value))}`, type };
         case 'timestamp':
         case 'timestamp_ntz':
-            return { sql: `TIMESTAMP ${quoteString(String(e.value))}`, type };
+            return { sql: timestampFromText(quoteString(String(e.value)), type), type };
         case 'binary':
             return { sql: `unhex(${quoteString(String(e.value))})`, type };
         default:
@@ -1051,6 +1051,9 @@ export function castExpr(inner: Translated, target: DataType, tryCast: boolean):
             return { sql: `CASE WHEN regexp_matches(trim(${inner.sql}), '^[+-]?[0-9]+$') THEN TRY_CAST(trim(${inner.sql}) AS ${duck}) END`, type: target };
         }
         return { sql: `CAST(__psql_str_to_bigint(${inner.sql}) AS ${duck})`, type: target };
+    }
+    if ((target.kind === 'timestamp' || target.kind === 'timestamp_ntz') && isString(inner.type)) {
+        return { sql: timestampFromText(inner.sql, target, tryCast), type: target };
     }
     return { sql: `${cast}(${inner.sql} AS ${duck})`, type: target };
 }

@@ -58,6 +58,19 @@ export function toDuckType(type: DataType): string {
     }
 }
 
+/**
+ * DuckDB SQL turning text (`sql`, a VARCHAR expression) into a Spark TIMESTAMP, with Spark's rule
+ * for zones: an offset or zone in the text (`2025-01-04T10:00:00+02:00`, `...Z`, `... Europe/Paris`)
+ * is honoured and the instant kept as UTC, the session time zone (08:00 here); text without one is a
+ * UTC time. TIMESTAMP_NTZ ignores a zone in the text, as Spark does. DuckDB's own TIMESTAMP cast
+ * drops the offset (10:00), so every text-to-timestamp conversion (literals, casts, to_timestamp,
+ * sample files) goes through here.
+ */
+export function timestampFromText(sql: string, type: DataType = T.timestamp, tryCast = false): string {
+    const cast = tryCast ? 'TRY_CAST' : 'CAST';
+    return type.kind === 'timestamp_ntz' ? `${cast}(${sql} AS TIMESTAMP)` : `CAST(${cast}(${sql} AS TIMESTAMPTZ) AS TIMESTAMP)`;
+}
+
 /** The Spark type of a DuckDB result column (DuckDB-only types map to their nearest Spark type). */
 export function fromDuckType(type: DuckDBType): DataType {
     switch (type.typeId) {
