@@ -64,7 +64,7 @@ export class SampleDataError extends EngineError {}
 /** A documented pipeline runtime error: AUTO CDC validation, snapshot versions, expectations. */
 export class PipelineRuntimeError extends EngineError {}
 
-/** The pipeline state under `.pipeline-sql/` is unusable (locked by another process, unknown format). */
+/** The pipeline state under `.pipeline-sql/` is unusable (locked by another process, damaged, unknown format, another pipeline's). */
 export class StateError extends EngineError {}
 
 /** The caller aborted the update through its AbortSignal; the state is left as before the update. */
@@ -104,6 +104,7 @@ export const ErrorClass = {
     batchForStreamingTable: 'INVALID_FLOW_QUERY_TYPE.BATCH_RELATION_FOR_STREAMING_TABLE',
     divideByZero: 'DIVIDE_BY_ZERO',
     castInvalidInput: 'CAST_INVALID_INPUT',
+    outOfMemory: 'UNABLE_TO_ACQUIRE_MEMORY',
     unsupportedFunction: 'PIPELINE_SQL_UNSUPPORTED_FUNCTION',
     unsupportedFeature: 'PIPELINE_SQL_UNSUPPORTED_FEATURE',
     invalidPipeline: 'PIPELINE_SQL_INVALID_PIPELINE',
@@ -114,6 +115,7 @@ export const ErrorClass = {
     streamingSourceNotAppendOnly: 'PIPELINE_SQL_STREAMING_SOURCE_NOT_APPEND_ONLY',
     stateLocked: 'PIPELINE_SQL_STATE_LOCKED',
     stateUnreadable: 'PIPELINE_SQL_STATE_UNREADABLE',
+    stateOfAnotherPipeline: 'PIPELINE_SQL_STATE_OF_ANOTHER_PIPELINE',
     cycle: 'PIPELINE_SQL_CYCLIC_DEPENDENCY',
     cdcFlowsIncompatible: 'PIPELINE_SQL_CDC_FLOWS_INCOMPATIBLE',
     mixedFlowKinds: 'PIPELINE_SQL_CDC_TARGET_HAS_OTHER_FLOWS',

@@ -2,7 +2,7 @@
 // into the IR (`./ir.js`) and call `runUpdate`; nothing else of the engine is needed by them.
 export type * from './ir.js';
 export {
-    runUpdate, readState, errorInfo, type ReadStateOptions,
+    runUpdate, readState, errorInfo, type ReadStateOptions, type StateOptions,
     type RunOptions, type UpdateResult, type UpdateSuccess, type UpdateFailure, type UpdateErrorInfo,
     type DatasetResult, type ResultColumn, type FlowReport,
 } from './update/run-update.js';
@@ -15,4 +15,5 @@ export {
 } from './errors.js';
 export { parseSparkType, parseSparkSchema, formatType, type Column } from './sql/types.js';
 export { sparkFunctions } from './sql/functions.js';
-export { STATE_FILE } from './state/state-store.js';
+export { STATE_FILE, type PipelineIdentity } from './state/state-store.js';
+export { SPILL_DIR, type ResourceOptions } from './db/resources.js';

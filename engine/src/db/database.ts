@@ -1,11 +1,14 @@
 // The DuckDB connection the engine works through: opened with Spark-like session settings
 // (UTC, Spark's null ordering, no extension downloads), Spark-semantics macros installed, and every
 // DuckDB error turned into an EngineError whose class follows Spark where there is a match.
+import * as nodePath from 'node:path';
 import { type DuckDBAppender, DuckDBDataChunk, DuckDBInstance, INTEGER, type DuckDBConnection, type DuckDBValue, type DuckDBType } from '@duckdb/node-api';
-import { EngineError, ErrorClass, QueryExecutionError, StateError } from '../errors.js';
+import { CancelledError, EngineError, ErrorClass, QueryExecutionError, StateError } from '../errors.js';
 import { macroStatements } from '../sql/macros.js';
 import { fromDuckType, type Column } from '../sql/types.js';
 import { quoteString } from '../sql/quote.js';
+import { DiskGuard, outOfMemoryError } from './disk-guard.js';
+import type { Resources } from './resources.js';
 
 /** The name under which a database file is attached (see `Database.open`). */
 const STATE_CATALOG = '"__psql_state"';
@@ -41,10 +44,14 @@ export class Database {
     /** Called after every statement that may change the catalog (DDL, ROLLBACK), for caches. */
     onCatalogChange?: () => void;
 
-    private constructor(private readonly instance: DuckDBInstance, private readonly connection: DuckDBConnection) {}
+    private constructor(private readonly instance: DuckDBInstance, private readonly connection: DuckDBConnection, private readonly guard?: DiskGuard) {}
 
-    /** Opens (or creates) the database at `path` (`:memory:` for a scratch database). */
-    static async open(path: string): Promise<Database> {
+    /**
+     * Opens (or creates) the database at `path` (`:memory:` for a scratch database). With `resources`,
+     * DuckDB works within their memory limit and spills to their spill folder, and a statement that
+     * needs more memory or spill space fails with UNABLE_TO_ACQUIRE_MEMORY.
+     */
+    static async open(path: string, resources?: Resources): Promise<Database> {
         let instance: DuckDBInstance | undefined;
         let connection: DuckDBConnection | undefined;
         try {
@@ -56,7 +63,11 @@ export class Database {
             instance = await DuckDBInstance.create(':memory:', {
                 autoinstall_known_extensions: 'false',
                 autoload_known_extensions: 'false',
-                ...(path === ':memory:' ? {} : { temp_directory: `${path}.tmp` }),
+                ...(resources ? {
+                    memory_limit: `${resources.memoryLimit}B`,
+                    temp_directory: resources.spillDir,
+                    max_temp_directory_size: `${resources.spillLimit}B`,
+                } : path === ':memory:' ? {} : { temp_directory: `${path}.tmp` }),
             });
             const opened = await instance.connect();
             connection = opened;
@@ -67,14 +78,16 @@ export class Database {
             connection?.closeSync();
             instance?.closeSync();
             const message = error instanceof Error ? error.message : String(error);
-            if (/lock/i.test(message)) {
+            // DuckDB's own words for a file another process holds ("IO Error: Could not set lock on
+            // file ...: Conflicting lock is held in ..."); anything else, a damaged file included
+            // ("... checksum ... in block at location ..."), is not a lock.
+            if (/Could not set lock on file/.test(message)) {
                 throw new StateError(ErrorClass.stateLocked,
                     `The pipeline state '${path}' is in use by another run (${firstLine(message)}). Wait for it to finish and try again.`);
             }
-            throw new StateError(ErrorClass.stateUnreadable,
-                `The pipeline state '${path}' cannot be opened: ${firstLine(message)}. Delete the folder to start from scratch.`, {}, { cause: error });
+            throw unreadableState(path, firstLine(message), error);
         }
-        const db = new Database(instance, connection);
+        const db = new Database(instance, connection, resources && path !== ':memory:' ? new DiskGuard(path, resources, () => connection.interrupt()) : undefined);
         try {
             // One round trip for the session setup: Spark-like settings, then the macros.
             await db.run([
@@ -102,9 +115,9 @@ export class Database {
     /** Runs a statement. */
     async run(sql: string): Promise<void> {
         try {
-            await timed(sql, () => this.connection.run(sql));
+            await this.guarded(() => timed(sql, () => this.connection.run(sql)));
         } catch (error) {
-            throw mapDuckDBError(error, sql);
+            throw this.failure(error, sql);
         } finally {
             if (this.onCatalogChange && changesCatalog(sql)) {
                 this.onCatalogChange();
@@ -115,7 +128,7 @@ export class Database {
     /** Runs a query and reads all rows. */
     async query(sql: string): Promise<QueryResult> {
         try {
-            const reader = await timed(sql, () => this.connection.runAndReadAll(sql));
+            const reader = await this.guarded(() => timed(sql, () => this.connection.runAndReadAll(sql)));
             const duckTypes = reader.columnTypes();
             const names = reader.columnNames();
             return {
@@ -124,7 +137,7 @@ export class Database {
                 rows: reader.getRows(),
             };
         } catch (error) {
-            throw mapDuckDBError(error, sql);
+            throw this.failure(error, sql);
         }
     }
 
@@ -141,14 +154,14 @@ export class Database {
      */
     async scanColumns(sql: string, onChunk: (columns: DuckDBValue[][], rowCount: number) => void): Promise<void> {
         try {
-            await timed(sql, async () => {
+            await this.guarded(() => timed(sql, async () => {
                 const result = await this.connection.stream(sql);
                 for (let chunk = await result.fetchChunk(); chunk && chunk.rowCount > 0; chunk = await result.fetchChunk()) {
                     onChunk(Array.from({ length: chunk.columnCount }, (_, i) => chunk.getColumnValues(i)), chunk.rowCount);
                 }
-            });
+            }));
         } catch (error) {
-            throw mapDuckDBError(error, sql);
+            throw this.failure(error, sql);
         }
     }
 
@@ -198,8 +211,26 @@ export class Database {
         this.connection.interrupt();
     }
 
+    /** Runs a statement under the disk guard (when the database has resources). */
+    private guarded<T>(work: () => Promise<T>): Promise<T> {
+        return this.guard ? this.guard.watch(work) : work();
+    }
+
+    /** The error a failed statement is reported as: out of memory when the guard stopped it. */
+    private failure(error: unknown, sql: string): EngineError {
+        if (this.guard?.exceeded) {
+            return this.guard.error(error);
+        }
+        const mapped = mapDuckDBError(error, sql);
+        if (mapped.code === ErrorClass.outOfMemory && this.guard) {
+            return this.guard.error(error);
+        }
+        return mapped;
+    }
+
     /** Closes the connection and the database (flushing the write-ahead log). */
     close(): void {
+        this.guard?.stop();
         try {
             this.connection.closeSync();
         } finally {
@@ -223,6 +254,18 @@ function firstLine(text: string): string {
     return text.split('\n')[0];
 }
 
+/**
+ * A state file DuckDB cannot read (damaged, truncated, not a database): nothing in the engine can
+ * repair it, and a full refresh needs a readable state too, so the way out is a new state folder.
+ */
+function unreadableState(file: string, cause: string, error: unknown): StateError {
+    const folder = nodePath.dirname(file);
+    return new StateError(ErrorClass.stateUnreadable,
+        `The pipeline state '${file}' is damaged and cannot be read (${cause}). Nothing was changed. `
+        + `Move or delete the state folder '${folder}' to start from scratch (the next update recomputes every dataset from its sources; `
+        + 'history that only the state held, such as AUTO CDC events no longer in the sources, is lost).', {}, { cause: error });
+}
+
 /** Maps a DuckDB error to an EngineError, recovering Spark error classes where the cause is known. */
 export function mapDuckDBError(error: unknown, sql?: string): EngineError {
     if (error instanceof EngineError) {
@@ -242,8 +285,14 @@ export function mapDuckDBError(error: unknown, sql?: string): EngineError {
         code = 'UNRESOLVED_COLUMN.WITH_SUGGESTION';
     } else if (/NOT NULL constraint failed/.test(first)) {
         code = 'DELTA_NOT_NULL_CONSTRAINT_VIOLATED';
-    } else if (/^Interrupt Error/.test(first)) {
-        code = 'PIPELINE_SQL_CANCELLED';
+    } else if (/^Interrupt Error/i.test(first)) {
+        // DuckDB 1.5 writes "INTERRUPT Error: Interrupted!": the statement was stopped by Cancel.
+        return new CancelledError();
+    } else if (/^Out of Memory Error/.test(first)) {
+        return outOfMemoryError(undefined, error);
+    } else if (/Corrupt database file|not a valid DuckDB database file|Could not read enough bytes from file/.test(first)) {
+        const file = /file "([^"]+)"/.exec(first)?.[1];
+        return unreadableState(file ?? 'state.duckdb', first, error);
     } else if (/Out of Range Error|overflow/i.test(first)) {
         code = 'ARITHMETIC_OVERFLOW';
     }

@@ -7,6 +7,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { Database } from '../db/database.js';
+import { resolveResources, type ResourceOptions } from '../db/resources.js';
 import { ErrorClass, StateError } from '../errors.js';
 import { quoteIdent, quoteQualified, quoteString } from '../sql/quote.js';
 import type { SampleFile } from '../catalog/sample-catalog.js';
@@ -16,6 +17,31 @@ export const STATE_FORMAT_VERSION = '1';
 
 /** The file name of the state database inside the state folder. */
 export const STATE_FILE = 'state.duckdb';
+
+/**
+ * Which pipeline a state belongs to. The state records it; a state recorded for another pipeline is
+ * refused, because reconciling it with this pipeline would drop that pipeline's datasets and history.
+ */
+export interface PipelineIdentity {
+    /**
+     * A stable identity, compared as is: e.g. the pipeline's root-relative path and name, or for a
+     * bundle the bundle and the pipeline's key.
+     */
+    id: string;
+    /** The pipeline's name, for messages. */
+    name?: string;
+}
+
+/** How a state is opened. */
+export interface StateOpenOptions extends ResourceOptions {
+    /** The pipeline opening the state; absent: the state's owner is not checked. */
+    pipeline?: PipelineIdentity;
+    /**
+     * True for an update: a state that records no pipeline yet (a new state, or one written before
+     * states recorded their pipeline) is recorded as this pipeline's. Reads never record anything.
+     */
+    claim?: boolean;
+}
 
 /** What the state remembers about a materialized dataset. */
 export interface DatasetState {
@@ -76,14 +102,18 @@ export class StateStore {
         };
     }
 
-    /** Opens (creating if needed) the state in `stateDir` and checks its format; waits for other users in this process. */
-    static async open(stateDir: string): Promise<StateStore> {
+    /**
+     * Opens (creating if needed) the state in `stateDir`, checks its format and the pipeline it
+     * belongs to; waits for other users in this process.
+     */
+    static async open(stateDir: string, options: StateOpenOptions = {}): Promise<StateStore> {
         fs.mkdirSync(stateDir, { recursive: true });
         const file = path.resolve(stateDir, STATE_FILE);
+        const resources = resolveResources(path.resolve(stateDir), options);
         const release = await acquire(file);
         let db: Database;
         try {
-            db = await Database.open(file);
+            db = await Database.open(file, resources);
         } catch (error) {
             release();
             throw error;
@@ -91,11 +121,43 @@ export class StateStore {
         const store = new StateStore(db, file, release);
         try {
             await store.init();
+            if (options.pipeline) {
+                await store.checkOwner(options.pipeline, options.claim ?? false);
+            }
         } catch (error) {
             store.close();
             throw error;
         }
         return store;
+    }
+
+    /** Refuses another pipeline's state; records the owner of a state that has none (when claiming). */
+    private async checkOwner(pipeline: PipelineIdentity, claim: boolean): Promise<void> {
+        const result = await this.db.query('SELECT key, value FROM meta.info WHERE key IN (\'pipeline\', \'pipeline_name\')');
+        const info = new Map(result.rows.map(r => [String(r[0]), r[1] === null ? undefined : String(r[1])]));
+        const owner = info.get('pipeline');
+        if (owner === undefined) {
+            if (claim) {
+                await this.db.run([
+                    'BEGIN TRANSACTION',
+                    'DELETE FROM meta.info WHERE key IN (\'pipeline\', \'pipeline_name\')',
+                    `INSERT INTO meta.info VALUES ('pipeline', ${quoteString(pipeline.id)}), ('pipeline_name', ${pipeline.name === undefined ? 'NULL' : quoteString(pipeline.name)})`,
+                    'COMMIT',
+                ].join(';\n'));
+            }
+            return;
+        }
+        if (owner !== pipeline.id) {
+            const folder = path.dirname(this.file);
+            const describe = (id: string, name: string | undefined) => (name && name !== id ? `'${name}' (${id})` : `'${id}'`);
+            throw new StateError(ErrorClass.stateOfAnotherPipeline,
+                `The pipeline state '${folder}' belongs to the pipeline ${describe(owner, info.get('pipeline_name'))}, not to ${describe(pipeline.id, pipeline.name)}; `
+                + 'using it would drop that pipeline\'s datasets and AUTO CDC history. Nothing was changed. '
+                + `Run this pipeline with its own state folder (pipeline-sql run --state DIR), or delete '${folder}' if the other pipeline's state is no longer needed.`);
+        }
+        if (claim && pipeline.name !== undefined && info.get('pipeline_name') !== pipeline.name) {
+            await this.db.run(`UPDATE meta.info SET value = ${quoteString(pipeline.name)} WHERE key = 'pipeline_name'`);
+        }
     }
 
     private async init(): Promise<void> {

@@ -11,12 +11,11 @@ import { StateStore } from '../state/state-store.js';
 import { ARR, KIND, SEQ, SYS, eventRank } from '../flows/cdc-sql.js';
 import { UpdateContext } from './context.js';
 import { buildPlan, datasetKey, type PipelinePlan } from './plan.js';
-import { errorInfo, type ResultColumn, type UpdateFailure } from './run-update.js';
+import { errorInfo, stateOpenOptions, type ResultColumn, type StateOptions, type UpdateFailure } from './run-update.js';
 import { FlowSources } from './sources.js';
 
 /** Where the state and samples of a pipeline are. */
-export interface InspectOptions {
-    stateDir: string;
+export interface InspectOptions extends StateOptions {
     samplesDir: string;
     rootDir?: string;
     now?: string;
@@ -39,7 +38,7 @@ async function withContext<T>(pipeline: PipelineIR, options: InspectOptions, wor
     let store: StateStore | undefined;
     try {
         plan = buildPlan(pipeline);
-        store = await StateStore.open(options.stateDir);
+        store = await StateStore.open(options.stateDir, stateOpenOptions(options));
         const now = options.now ?? new Date().toISOString().replace('T', ' ').replace(/\.\d+Z$/, '');
         const ctx = new UpdateContext(store, plan, {
             stateDir: options.stateDir,

@@ -13,15 +13,28 @@ import { runReplaceUsingFlow, runReplaceWhereFlow } from '../flows/replace-flows
 import { runSnapshotFlow } from '../flows/snapshot-flow.js';
 import { quoteIdent } from '../sql/quote.js';
 import { formatType } from '../sql/types.js';
-import { StateStore } from '../state/state-store.js';
+import type { ResourceOptions } from '../db/resources.js';
+import { StateStore, type PipelineIdentity } from '../state/state-store.js';
 import { UpdateContext, type DatasetChanges, type DatasetMetrics, type ProgressEvent, type ResolvedOptions } from './context.js';
 import { buildPlan, datasetKey, isView, type PipelinePlan } from './plan.js';
 import { FlowSources, ROW_ID } from './sources.js';
 
-/** Options of an update. */
-export interface RunOptions {
+/**
+ * Where a pipeline's state is and whose it is; the memory and disk an operation on it may use
+ * (`memoryLimit`, `spillLimit`: bytes or sizes such as `4GB`).
+ */
+export interface StateOptions extends ResourceOptions {
     /** Folder of the state database (`ROOT/.pipeline-sql`); created if missing. */
     stateDir: string;
+    /**
+     * The pipeline this is (a stable identity; see PipelineIdentity). An update records it in a state
+     * that has none; a state recorded for another pipeline is refused (PIPELINE_SQL_STATE_OF_ANOTHER_PIPELINE).
+     */
+    pipeline?: PipelineIdentity;
+}
+
+/** Options of an update. */
+export interface RunOptions extends StateOptions {
     /** Folder of the sample catalog (`ROOT/samples`). */
     samplesDir: string;
     /** Pipeline root, for relative read_files paths; default: the parent of `samplesDir`. */
@@ -166,7 +179,7 @@ export async function runUpdate(pipeline: PipelineIR, options: RunOptions): Prom
         if (options.signal?.aborted) {
             throw new EngineError('PIPELINE_SQL_CANCELLED', 'The update was cancelled before it started.');
         }
-        store = await StateStore.open(options.stateDir);
+        store = await StateStore.open(options.stateDir, { ...stateOpenOptions(options), claim: true });
         options.signal?.addEventListener('abort', abort);
         const ctx = new UpdateContext(store, plan, resolved);
         const flows = await runFlows(ctx, selection);
@@ -363,9 +376,13 @@ function resultOrder(plan: PipelinePlan, key: string, columns: string[]): string
     return [...new Set([...leading, ...rest])].map(quoteIdent).join(', ');
 }
 
+/** What opening the state needs from the options of any entry point. */
+export function stateOpenOptions(options: StateOptions): { pipeline?: PipelineIdentity; memoryLimit?: number | string; spillLimit?: number | string } {
+    return { pipeline: options.pipeline, memoryLimit: options.memoryLimit, spillLimit: options.spillLimit };
+}
+
 /** Options of `readState`. */
-export interface ReadStateOptions {
-    stateDir: string;
+export interface ReadStateOptions extends StateOptions {
     samplesDir: string;
     rootDir?: string;
     now?: string | Date;
@@ -382,7 +399,7 @@ export async function readState(pipeline: PipelineIR, options: ReadStateOptions)
     let store: StateStore | undefined;
     try {
         plan = buildPlan(pipeline);
-        store = await StateStore.open(options.stateDir);
+        store = await StateStore.open(options.stateDir, stateOpenOptions(options));
         const ctx = new UpdateContext(store, plan, {
             stateDir: options.stateDir,
             samplesDir: options.samplesDir,
