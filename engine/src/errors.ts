@@ -111,6 +111,7 @@ export const ErrorClass = {
     queryError: 'PIPELINE_SQL_QUERY_ERROR',
     sampleData: 'PIPELINE_SQL_BAD_SAMPLE_DATA',
     sampleMissing: 'PIPELINE_SQL_SAMPLE_FILE_NOT_FOUND',
+    readOutsidePipeline: 'PIPELINE_SQL_READ_OUTSIDE_PIPELINE',
     streamingSourceChanged: 'PIPELINE_SQL_STREAMING_SOURCE_CHANGED',
     streamingSourceNotAppendOnly: 'PIPELINE_SQL_STREAMING_SOURCE_NOT_APPEND_ONLY',
     stateLocked: 'PIPELINE_SQL_STATE_LOCKED',

@@ -313,10 +313,17 @@ export type RelationIR =
 export type TableSourceIR =
     /** A dataset of this pipeline (`DatasetIR.name`); views are expanded in place. */
     | { kind: 'dataset'; name: string[] }
-    /** A table outside the pipeline: resolved in the local sample catalog. */
-    | { kind: 'catalog'; name: string[] }
-    /** `read_files(path, option => value, ...)`; a relative path is relative to the pipeline root. */
-    | { kind: 'read_files'; path: string; options: Record<string, string | number | boolean> }
+    /**
+     * A table outside the pipeline: resolved in the local sample catalog. `inferredColumns`: the
+     * columns of its files as the editor inferred them (`engine/src/spark/sample-schema.ts`), set by
+     * the lowering when the table declares none; the engine reads the files with these types.
+     */
+    | { kind: 'catalog'; name: string[]; inferredColumns?: StructField[] }
+    /**
+     * `read_files(path, option => value, ...)`; a relative path is relative to the pipeline root.
+     * `inferredColumns` as for `catalog` (absent with a `schema` option).
+     */
+    | { kind: 'read_files'; path: string; options: Record<string, string | number | boolean>; inferredColumns?: StructField[] }
     /** A common table expression in scope. */
     | { kind: 'cte'; name: string }
     /** `current_snapshot_version()` / `last_snapshot_version()` (valid only in snapshot flows). */

@@ -1,20 +1,25 @@
-// The local sample catalog (issue 5 item 4): a table the pipeline reads but does not define is
-// looked up under the samples folder — `a.b` → `samples/a/b.<ext>` or a folder `samples/a/b/` of
-// `.csv/.json/.jsonl/.parquet` files — typed by a `CREATE TABLE a.b (...) USING fmt LOCATION 'rel'`
-// declaration (handed over as CatalogTableIR) or inferred. `read_files(path, ...)` reads the same
-// way. Files are read by DuckDB's readers with explicit column types; a reader error becomes a
-// SampleDataError naming the data file and line.
+// The local sample catalog as the engine reads it (issue 5 item 4): a table the pipeline reads but
+// does not define is located by the shared sample-data layer (`../spark/sample-files.ts`: the naming
+// convention, `CREATE TABLE ... LOCATION` declarations handed over as CatalogTableIR, `read_files`
+// paths, containment inside the read roots), typed by its declaration or by the shared schema
+// inference (`../spark/sample-schema.ts`, the same the editor shows; the lowering hands the inferred
+// columns over in the IR), and read by DuckDB's readers with those explicit types. A problem becomes an
+// EngineError: a read outside the pipeline names the read's clause; bad data names the data file,
+// its line and DuckDB's cause, with paths relative to the pipeline.
 import * as fs from 'node:fs';
-import * as path from 'node:path';
-import type { Database } from '../db/database.js';
 import { EngineError, ErrorClass, SampleDataError, PipelineDefinitionError } from '../errors.js';
-import type { CatalogTableIR, SourceSpan } from '../ir.js';
+import type { CatalogTableIR, DataType, PipelineIR, SourceSpan, StructField, TableRelationIR } from '../ir.js';
+import { forEachTableRelation } from '../ir-walk.js';
+import {
+    declaredTableLocation, displayPath, formatFromName, listSource, locateSampleTable, lowerOptions, readFilesLocation,
+    type SampleDirs, type SampleFile, type SampleFormat, type SampleProblem,
+} from '../spark/sample-files.js';
+import { JsonSyntaxError, inferJsonColumns, sampleSchemas as schemas, type SourceSchema } from '../spark/sample-schema.js';
 import { javaPatternToStrftime } from '../sql/java-datetime.js';
 import { quoteIdent, quoteString } from '../sql/quote.js';
 import { T, parseSparkSchema, toDuckType, type Column } from '../sql/types.js';
 
-/** Data file formats the catalog reads. */
-export type SampleFormat = 'csv' | 'json' | 'parquet';
+export type { SampleFile, SampleFormat } from '../spark/sample-files.js';
 
 /** A resolved sample table or read_files source. */
 export interface SampleSource {
@@ -24,72 +29,70 @@ export interface SampleSource {
     displayName: string;
     /** Absolute path of a file or a folder. */
     location: string;
-    isFolder: boolean;
-    format: SampleFormat;
-    /** Declared columns, if any. */
+    /** The declared or named format; absent = the files' extensions decide. */
+    format?: SampleFormat;
+    /** Declared columns, if any (read by position from CSV, by name otherwise). */
     columns?: Column[];
+    /** Columns inferred by the lowering (the editor's schema), if handed over. */
+    inferred?: Column[];
+    /** Reader options, keys in lower case. */
     options: Record<string, string>;
+    /** Where the read is written (LOCATION clause, read_files call, table reference), for errors. */
+    span?: SourceSpan;
+    /** `read_files`: Auto Loader's `_rescued_data` column comes with the file columns (NULL: nothing is rescued locally). */
+    rescuedData?: boolean;
 }
 
-/** One data file of a source. */
-export interface SampleFile {
-    path: string;
-    size: number;
-    mtimeMs: number;
+/** A source with its checked files listed. */
+export interface ListedSampleSource extends SampleSource {
+    format: SampleFormat;
+    isFolder: boolean;
+    files: SampleFile[];
 }
 
-const extensions: Record<string, SampleFormat> = {
-    '.csv': 'csv',
-    '.json': 'json',
-    '.jsonl': 'json',
-    '.ndjson': 'json',
-    '.parquet': 'parquet',
-};
-
-/** Finds a child of `dir` whose name matches `name` case-insensitively (exact match first). */
-function findEntry(dir: string, name: string, want: (stat: fs.Stats) => boolean): string | undefined {
-    const exact = path.join(dir, name);
-    if (fs.existsSync(exact) && want(fs.statSync(exact))) {
-        return exact;
+/** The engine error for a problem of the sample-data layer. */
+export function sampleProblemError(problem: SampleProblem, source: Pick<SampleSource, 'displayName'>, span?: SourceSpan): EngineError {
+    switch (problem.kind) {
+        case 'outside':
+            return new PipelineDefinitionError(ErrorClass.readOutsidePipeline, `${source.displayName}: ${problem.message}`, { span });
+        case 'cloud':
+        case 'format':
+            return new PipelineDefinitionError(ErrorClass.unsupportedFeature, `${source.displayName}: ${problem.message}`, { span });
+        case 'missing':
+            // The read's clause is the place to show: the file it names is not there.
+            return new SampleDataError(ErrorClass.sampleMissing, `The sample data of ${source.displayName} cannot be found: ${problem.message}`, { span });
+        default:
+            return new SampleDataError(ErrorClass.sampleData, `Bad sample data for ${source.displayName}: ${problem.message}`,
+                { dataFile: problem.file, dataLine: problem.line, span });
     }
-    if (!fs.existsSync(dir) || !fs.statSync(dir).isDirectory()) {
-        return undefined;
-    }
-    const match = fs.readdirSync(dir).find(entry => entry.toLowerCase() === name.toLowerCase() && want(fs.statSync(path.join(dir, entry))));
-    return match === undefined ? undefined : path.join(dir, match);
 }
+
+const toColumns = (fields: readonly StructField[] | undefined): Column[] | undefined => fields?.map(f => ({ name: f.name, type: f.type }));
 
 /** Resolves a catalog table name to its sample data (declared in `catalog`, else by convention). */
-export function resolveCatalogTable(name: string[], catalog: CatalogTableIR[], samplesDir: string, span?: SourceSpan): SampleSource {
-    const displayName = name.join('.');
+export function resolveCatalogTable(name: string[], catalog: CatalogTableIR[], dirs: SampleDirs, span?: SourceSpan, inferred?: StructField[]): SampleSource {
+    const displayName = `'${name.join('.')}'`;
     const declared = catalog.find(t => sameName(t.name, name));
     if (declared) {
-        const location = declared.location
-            ? path.resolve(samplesDir, declared.location)
-            : conventionalLocation(name, samplesDir)?.location ?? path.join(samplesDir, ...name);
-        if (!fs.existsSync(location)) {
-            throw new SampleDataError(ErrorClass.sampleMissing,
-                `The sample table '${displayName}' is declared with LOCATION '${declared.location ?? name.join('/')}', but '${location}' does not exist.`,
-                { span: declared.span, dataFile: location });
-        }
         return {
-            key: `catalog:${displayName.toLowerCase()}`,
+            key: `catalog:${name.join('.').toLowerCase()}`,
             displayName,
-            location,
-            isFolder: fs.statSync(location).isDirectory(),
+            location: declaredTableLocation(dirs, declared.name, declared.location),
             format: declared.format,
             columns: declared.columns?.map(c => ({ name: c.name, type: c.type })),
-            options: declared.options,
+            inferred: toColumns(inferred),
+            options: lowerOptions(declared.options),
+            span: declared.location !== undefined ? declared.span : span ?? declared.span,
         };
     }
-    const found = conventionalLocation(name, samplesDir);
+    const found = locateSampleTable(dirs, name);
     if (!found) {
-        const tried = path.join(samplesDir, ...name);
+        const tried = displayPath(dirs, [dirs.samplesDir, ...name].join('/'));
         throw new EngineError(ErrorClass.tableNotFound,
-            `The table or view '${displayName}' cannot be found: it is not defined by the pipeline and there is no sample data at '${tried}.{csv,json,jsonl,parquet}' or in the folder '${tried}/'.`,
+            `The table or view ${displayName} cannot be found: it is not defined by the pipeline and there is no sample data at '${tried}.{csv,json,jsonl,parquet}' or in the folder '${tried}/'.`,
             { span });
     }
-    return { key: `catalog:${displayName.toLowerCase()}`, displayName, ...found, options: {} };
+    return { key: `catalog:${name.join('.').toLowerCase()}`, displayName, location: found.location, inferred: toColumns(inferred), options: {}, span };
 }
 
 function sameName(a: string[], b: string[]): boolean {
@@ -101,106 +104,119 @@ function sameName(a: string[], b: string[]): boolean {
     return a.join('.').toLowerCase() === b.join('.').toLowerCase();
 }
 
-function conventionalLocation(name: string[], samplesDir: string): { location: string; isFolder: boolean; format: SampleFormat } | undefined {
-    let dir = samplesDir;
-    for (const part of name.slice(0, -1)) {
-        const next = findEntry(dir, part, s => s.isDirectory());
-        if (!next) {
+/** Resolves `read_files(path, format => ..., ...)`; relative paths are relative to the pipeline root. */
+export function resolveReadFiles(filePath: string, options: Record<string, string | number | boolean>, dirs: SampleDirs, span?: SourceSpan, inferred?: StructField[]): SampleSource {
+    const displayName = `read_files('${filePath}')`;
+    const location = readFilesLocation(dirs, filePath);
+    if (!location.ok) {
+        throw sampleProblemError(location.problem, { displayName }, span);
+    }
+    const stringOptions = lowerOptions(options);
+    const named = stringOptions.format;
+    const format = formatFromName(named);
+    if (named !== undefined && !format) {
+        throw new PipelineDefinitionError(ErrorClass.unsupportedFeature, `read_files: the format '${named}' is not supported locally (csv, json, parquet).`, { span });
+    }
+    const columns = stringOptions.schema ? parseSparkSchema(stringOptions.schema) : undefined;
+    return { key: `files:${location.value}`, displayName, location: location.value, format, columns, inferred: toColumns(inferred), options: stringOptions, span, rescuedData: true };
+}
+
+/** Lists and checks the data files of a source (inside the read roots, regular files, known format). */
+export function listSampleSource(dirs: SampleDirs, source: SampleSource): ListedSampleSource {
+    const listed = listSource(dirs, source.location, source.format);
+    if (!listed.ok) {
+        throw sampleProblemError(listed.problem, source, source.span);
+    }
+    return { ...source, format: listed.value.format, isFolder: listed.value.isFolder, files: [...listed.value.files] };
+}
+
+/** The inferred schema of a source's files (every file, merged by name), or the error naming the bad file. */
+function inferredSchema(dirs: SampleDirs, source: ListedSampleSource): SourceSchema {
+    const result = schemas.sourceSchema(dirs, { location: source.location, isFolder: source.isFolder, format: source.format, files: source.files }, source.options);
+    if (!result.ok) {
+        throw sampleProblemError(result.problem, source, source.span);
+    }
+    return result.value;
+}
+
+/** The columns of a source: declared, else handed over by the lowering, else inferred from all its files. */
+export function sourceColumns(dirs: SampleDirs, source: ListedSampleSource): Column[] {
+    let columns: Column[];
+    if (source.columns) {
+        columns = source.columns;
+    } else if (source.inferred) {
+        columns = source.inferred;
+    } else if (source.files.length === 0) {
+        throw new SampleDataError(ErrorClass.sampleMissing,
+            `${source.displayName} has no data files in '${displayPath(dirs, source.location)}' and no declared columns, so its schema cannot be inferred. Add a file or declare it in samples/*.sql.`,
+            { span: source.span });
+    } else {
+        columns = toColumns(inferredSchema(dirs, source).columns)!;
+    }
+    if (source.rescuedData && !columns.some(c => c.name.toLowerCase() === RESCUED_DATA)) {
+        columns = [...columns, { name: RESCUED_DATA, type: T.string }];
+    }
+    return columns;
+}
+
+/** Auto Loader's column for data that did not fit the schema. */
+const RESCUED_DATA = '_rescued_data';
+
+/**
+ * The columns the engine infers for a sample read, as the lowering hands them over in the IR
+ * (`inferredColumns`); undefined when the read declares its columns or cannot be read (the run then
+ * reports why, at the read).
+ */
+export function inferredColumnsOf(source: { kind: 'catalog'; name: string[] } | { kind: 'read_files'; path: string; options: Record<string, string | number | boolean> }, catalog: CatalogTableIR[], dirs: SampleDirs): StructField[] | undefined {
+    try {
+        const resolved = source.kind === 'catalog' ? resolveCatalogTable(source.name, catalog, dirs) : resolveReadFiles(source.path, source.options, dirs);
+        if (resolved.columns) {
             return undefined;
         }
-        dir = next;
-    }
-    const last = name[name.length - 1];
-    const folder = findEntry(dir, last, s => s.isDirectory());
-    if (folder) {
-        const files = listDataFiles(folder);
-        const format = files.length > 0 ? formatOf(files[0].path) : undefined;
-        return { location: folder, isFolder: true, format: format ?? 'json' };
-    }
-    for (const [ext, format] of Object.entries(extensions)) {
-        const file = findEntry(dir, last + ext, s => s.isFile());
-        if (file) {
-            return { location: file, isFolder: false, format };
+        const listed = listSampleSource(dirs, resolved);
+        return listed.files.length === 0 ? undefined : inferredSchema(dirs, listed).columns;
+    } catch (error) {
+        if (error instanceof EngineError) {
+            return undefined;
         }
+        throw error;
     }
-    return undefined;
 }
 
-function formatOf(file: string): SampleFormat | undefined {
-    return extensions[path.extname(file).toLowerCase()];
-}
-
-/** Resolves `read_files(path, format => ..., ...)`; relative paths are relative to the pipeline root. */
-export function resolveReadFiles(filePath: string, options: Record<string, string | number | boolean>, rootDir: string, samplesDir: string, span?: SourceSpan): SampleSource {
-    let location: string;
-    if (/^[a-z][a-z0-9+.-]*:\/\//i.test(filePath) && !filePath.startsWith('file://')) {
-        throw new PipelineDefinitionError(ErrorClass.unsupportedFeature,
-            `read_files('${filePath}'): cloud storage paths cannot be read locally; point read_files at a file or folder under the pipeline root (or /Volumes/... under the samples folder).`,
-            { span });
-    }
-    if (filePath.startsWith('file://')) {
-        location = new URL(filePath).pathname;
-    } else if (filePath.startsWith('/Volumes/')) {
-        // Unity Catalog volumes map onto samples/Volumes/... for local runs.
-        location = path.join(samplesDir, filePath);
-    } else {
-        location = path.resolve(rootDir, filePath);
-    }
-    if (!fs.existsSync(location)) {
-        throw new SampleDataError(ErrorClass.sampleMissing, `read_files('${filePath}'): '${location}' does not exist.`, { span, dataFile: location });
-    }
-    const isFolder = fs.statSync(location).isDirectory();
-    const stringOptions = Object.fromEntries(Object.entries(options).map(([k, v]) => [k.toLowerCase(), String(v)]));
-    let format = stringOptions.format?.toLowerCase() as SampleFormat | undefined;
-    if (format !== undefined && !['csv', 'json', 'parquet'].includes(format)) {
-        throw new PipelineDefinitionError(ErrorClass.unsupportedFeature, `read_files: the format '${format}' is not supported locally (csv, json, parquet).`, { span });
-    }
-    if (!format) {
-        const first = isFolder ? listDataFiles(location)[0]?.path : location;
-        format = first ? formatOf(first) : undefined;
-        if (!format) {
-            throw new PipelineDefinitionError(ErrorClass.unsupportedFeature, `read_files('${filePath}'): cannot tell the file format; pass format => 'csv' | 'json' | 'parquet'.`, { span });
-        }
-    }
-    let columns: Column[] | undefined;
-    if (stringOptions.schema) {
-        columns = parseSparkSchema(stringOptions.schema);
-    }
-    return { key: `files:${location}`, displayName: `read_files('${filePath}')`, location, isFolder, format, columns, options: stringOptions };
-}
-
-/** The data files of a folder, sorted by name; files starting with `.` or `_` are ignored (as Spark does). */
-export function listDataFiles(folder: string): SampleFile[] {
-    const out: SampleFile[] = [];
-    const walk = (dir: string): void => {
-        for (const entry of fs.readdirSync(dir, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name))) {
-            if (entry.name.startsWith('.') || entry.name.startsWith('_')) {
-                continue;
-            }
-            const full = path.join(dir, entry.name);
-            if (entry.isDirectory()) {
-                walk(full);
-            } else if (formatOf(full)) {
-                const stat = fs.statSync(full);
-                out.push({ path: full, size: stat.size, mtimeMs: stat.mtimeMs });
+/** Sets `inferredColumns` on every sample read of a pipeline (datasets' and flows' queries, AUTO CDC sources). */
+export function attachInferredColumns(pipeline: PipelineIR, dirs: SampleDirs): void {
+    const visit = (relation: TableRelationIR): void => {
+        const source = relation.source;
+        if (source.kind === 'catalog' || source.kind === 'read_files') {
+            source.inferredColumns = inferredColumnsOf(source, pipeline.catalog, dirs);
+            if (!source.inferredColumns) {
+                delete source.inferredColumns;
             }
         }
     };
-    walk(folder);
-    return out;
+    for (const dataset of pipeline.datasets) {
+        if (dataset.query) {
+            forEachTableRelation(dataset.query, visit);
+        }
+    }
+    for (const flow of pipeline.flows) {
+        switch (flow.kind) {
+            case 'auto_cdc':
+                visit(flow.source);
+                break;
+            case 'snapshot':
+                forEachTableRelation(flow.snapshot.query, visit);
+                if (flow.version) {
+                    forEachTableRelation(flow.version.query, visit);
+                }
+                break;
+            default:
+                forEachTableRelation(flow.query, visit);
+        }
+    }
 }
 
-/** All data files of a source. */
-export function sourceFiles(source: SampleSource): SampleFile[] {
-    if (!source.isFolder) {
-        if (!fs.existsSync(source.location)) {
-            throw new SampleDataError(ErrorClass.sampleMissing, `The sample file '${source.location}' of '${source.displayName}' does not exist.`, { dataFile: source.location });
-        }
-        const stat = fs.statSync(source.location);
-        return [{ path: source.location, size: stat.size, mtimeMs: stat.mtimeMs }];
-    }
-    return listDataFiles(source.location).filter(f => formatOf(f.path) === source.format || (source.format === 'json' && formatOf(f.path) === 'json'));
-}
+//#region DuckDB readers
 
 const ignorableOptions = new Set([
     'format', 'schema', 'inferschema', 'infercolumntypes', 'schemaevolutionmode', 'schemahints', 'multiline', 'mode',
@@ -208,15 +224,18 @@ const ignorableOptions = new Set([
     'recursivefilelookup', 'encoding', 'charset', 'cloudfiles.format', 'ignorecorruptfiles', 'ignoremissingfiles',
 ]);
 
+/** Lines (and so CSV values) up to this size are read; DuckDB's default is 2 MB. */
+export const MaxLineBytes = 256 * 1024 * 1024;
+
 /** DuckDB reader options for CSV from Spark reader options. */
-function csvOptions(source: SampleSource): string[] {
+function csvOptions(source: SampleSource, delimiter: string | undefined): string[] {
     const opts = source.options;
     const out: string[] = [];
     const header = (opts.header ?? 'true').toLowerCase() !== 'false';
     out.push(`header = ${header}`);
-    const delimiter = opts.delimiter ?? opts.sep;
-    if (delimiter !== undefined) {
-        out.push(`delim = ${quoteString(delimiter)}`);
+    const delim = opts.delimiter ?? opts.sep ?? delimiter;
+    if (delim !== undefined) {
+        out.push(`delim = ${quoteString(delim)}`);
     }
     if (opts.quote !== undefined) {
         out.push(`quote = ${quoteString(opts.quote)}`);
@@ -233,9 +252,10 @@ function csvOptions(source: SampleSource): string[] {
     if (opts.timestampformat !== undefined) {
         out.push(`timestampformat = ${quoteString(javaPatternToStrftime(opts.timestampformat))}`);
     }
+    out.push(`max_line_size = ${MaxLineBytes}`);
     for (const key of Object.keys(opts)) {
         if (!['header', 'delimiter', 'sep', 'quote', 'escape', 'nullvalue', 'dateformat', 'timestampformat'].includes(key) && !ignorableOptions.has(key)) {
-            throw new PipelineDefinitionError(ErrorClass.unsupportedFeature, `The CSV option '${key}' of '${source.displayName}' is not supported by the local engine.`);
+            throw new PipelineDefinitionError(ErrorClass.unsupportedFeature, `The CSV option '${key}' of ${source.displayName} is not supported by the local engine.`, { span: source.span });
         }
     }
     return out;
@@ -257,38 +277,107 @@ export const METADATA_TYPE = T.struct([
     { name: 'file_modification_time', type: T.timestamp },
 ]);
 
-/** `struct_pack(...)` for `_metadata` from the reader's `filename` column and the files' stat. */
-function metadataSql(files: SampleFile[]): string {
+/** `struct_pack(...)` for `_metadata` from the reader's `filename` column (the real path read) and the files' stat. */
+function metadataSql(files: readonly SampleFile[]): string {
     const byFile = (value: (f: SampleFile) => string, type: string) =>
-        `CASE "filename" ${files.map(f => `WHEN ${quoteString(f.path)} THEN ${value(f)}`).join(' ')} ELSE CAST(NULL AS ${type}) END`;
-    return 'struct_pack(file_path := \'file:\' || "filename", file_name := parse_filename("filename"), '
+        `CASE "filename" ${files.map(f => `WHEN ${quoteString(f.realPath)} THEN ${value(f)}`).join(' ')} ELSE CAST(NULL AS ${type}) END`;
+    return `struct_pack(file_path := ${byFile(f => quoteString(`file:${f.path}`), 'VARCHAR')}, `
+        + `file_name := ${byFile(f => quoteString(f.path.slice(f.path.lastIndexOf('/') + 1)), 'VARCHAR')}, `
         + `file_size := ${byFile(f => `CAST(${f.size} AS BIGINT)`, 'BIGINT')}, `
         + `file_modification_time := ${byFile(f => `CAST(epoch_ms(${Math.round(f.mtimeMs)}) AS TIMESTAMP)`, 'TIMESTAMP')})`;
 }
 
 /**
- * SQL (a parenthesised subquery) reading `files` of a source with the given column types; with
- * `metadata`, plus Spark's `_metadata` column (file path, name, size, modification time).
+ * The DuckDB type a reader parses a column as: TIMESTAMP as TIMESTAMPTZ, so that a UTC offset in the
+ * text (`2025-01-04T10:00:00+02:00`) is applied (08:00 UTC) rather than dropped; text without an
+ * offset is UTC, the engine's session time zone.
  */
-export function readFilesSql(source: SampleSource, files: SampleFile[], columns: Column[], metadata = false): string {
+function readerType(type: DataType): string {
+    switch (type.kind) {
+        case 'timestamp': return 'TIMESTAMPTZ';
+        case 'array': return `${readerType(type.element)}[]`;
+        case 'map': return `MAP(${readerType(type.key)}, ${readerType(type.value)})`;
+        case 'struct': return `STRUCT(${type.fields.map(f => `${quoteIdent(f.name)} ${readerType(f.type)}`).join(', ')})`;
+        default: return toDuckType(type);
+    }
+}
+
+/** An expression of a column as the reader gives it, converted to the column's stored type where the two differ. */
+function stored(expression: string, type: DataType): string {
+    return readerType(type) === toDuckType(type) ? expression : `CAST(${expression} AS ${toDuckType(type)})`;
+}
+
+const fileList = (files: readonly SampleFile[]): string => `[${files.map(f => quoteString(f.realPath)).join(', ')}]`;
+
+/** Groups files that one reader call can take (same gzip flag and delimiter, and for CSV read by name the same header). */
+function groupFiles(files: readonly SampleFile[], headers: Map<SampleFile, string[]> | undefined): SampleFile[][] {
+    const groups = new Map<string, SampleFile[]>();
+    for (const file of files) {
+        const key = `${file.fileFormat.gzip}\0${file.fileFormat.delimiter ?? ''}\0${headers?.get(file)?.join('\0') ?? ''}`;
+        const group = groups.get(key);
+        if (group) {
+            group.push(file);
+        } else {
+            groups.set(key, [file]);
+        }
+    }
+    return [...groups.values()];
+}
+
+/**
+ * SQL (a parenthesised subquery) reading `files` of a source with the given column types; with
+ * `metadata`, plus Spark's `_metadata` column (file path, name, size, modification time). CSV files
+ * with inferred columns are read by their own headers and lined up by name; declared CSV columns
+ * are read by position, as Spark applies a user schema.
+ */
+export function readFilesSql(dirs: SampleDirs, source: ListedSampleSource, files: SampleFile[], columns: Column[], metadata = false): string {
     if (files.length === 0) {
         return metadata ? `(SELECT *, CAST(NULL AS ${toDuckType(METADATA_TYPE)}) AS "_metadata" FROM ${emptyRelation(columns)})` : emptyRelation(columns);
     }
-    const list = `[${files.map(f => quoteString(f.path)).join(', ')}]`;
-    const columnStruct = `{${columns.map(c => `${quoteString(c.name)}: ${quoteString(toDuckType(c.type))}`).join(', ')}}`;
     const withName = metadata ? ', filename = true' : '';
-    const select = (items: string) => (metadata ? `${items}, ${metadataSql(files)} AS "_metadata"` : items);
-    const star = metadata ? '* EXCLUDE ("filename")' : '*';
+    const finish = (items: string) => (metadata ? `${items}, ${metadataSql(files)} AS "_metadata"` : items);
+    const struct = (list: Column[]) => `{${list.map(c => `${quoteString(c.name)}: ${quoteString(readerType(c.type))}`).join(', ')}}`;
     switch (source.format) {
-        case 'csv':
-            return `(SELECT ${select(star)} FROM read_csv(${list}, ${[...csvOptions(source), `columns = ${columnStruct}`, 'auto_detect = false', 'strict_mode = true'].join(', ')}${withName}))`;
-        case 'json':
-            return `(SELECT ${select(star)} FROM read_json(${list}, format = 'auto', columns = ${columnStruct}${withName}))`;
+        case 'csv': {
+            const byName = !source.columns;
+            const headers = byName ? new Map(inferredSchema(dirs, source).files.map(f => [f.file, f.columns.map(c => c.name)])) : undefined;
+            const parts = groupFiles(files, headers).map(group => {
+                const names = headers?.get(group[0]) ?? (source.columns ?? columns).map(c => c.name);
+                const typeOf = new Map(columns.map(c => [c.name.toLowerCase(), c.type]));
+                // Every column of the file is read (one no longer in the schema as STRING), then lined up by name.
+                const fileColumns = names.map(name => ({ name, type: typeOf.get(name.toLowerCase()) ?? T.string }));
+                const nameIn = new Map(names.map(n => [n.toLowerCase(), n]));
+                const items = columns.map(c => {
+                    const own = nameIn.get(c.name.toLowerCase());
+                    return `${own !== undefined ? stored(quoteIdent(own), c.type) : `CAST(NULL AS ${toDuckType(c.type)})`} AS ${quoteIdent(c.name)}`;
+                });
+                const gzip = group[0].fileFormat.gzip ? ", compression = 'gzip'" : '';
+                const options = [...csvOptions(source, group[0].fileFormat.delimiter), `columns = ${struct(fileColumns)}`, 'auto_detect = false', 'strict_mode = true'];
+                return `SELECT ${[...items, ...(metadata ? ['"filename"'] : [])].join(', ')} FROM read_csv(${fileList(group)}, ${options.join(', ')}${gzip}${withName})`;
+            });
+            return `(SELECT ${finish(columns.map(c => quoteIdent(c.name)).join(', '))} FROM (${parts.join(' UNION ALL ')}))`;
+        }
+        case 'json': {
+            const parts = groupFiles(files, undefined).map(group => {
+                const gzip = group[0].fileFormat.gzip ? ", compression = 'gzip'" : '';
+                return `SELECT ${[...columns.map(c => `${stored(quoteIdent(c.name), c.type)} AS ${quoteIdent(c.name)}`), ...(metadata ? ['"filename"'] : [])].join(', ')} `
+                    + `FROM read_json(${fileList(group)}, format = 'auto', columns = ${struct(columns)}${gzip}${withName})`;
+            });
+            return `(SELECT ${finish(columns.map(c => quoteIdent(c.name)).join(', '))} FROM (${parts.join(' UNION ALL ')}))`;
+        }
         case 'parquet': {
-            const casts = columns.map(c => `CAST("__p".${quoteIdent(c.name)} AS ${toDuckType(c.type)}) AS ${quoteIdent(c.name)}`).join(', ');
-            return `(SELECT ${select(casts)} FROM read_parquet(${list}, union_by_name = true${withName}) AS "__p")`;
+            const casts = parquetColumns(dirs, source, columns);
+            return `(SELECT ${finish(casts)} FROM read_parquet(${fileList(files)}, union_by_name = true${withName}) AS "__p")`;
         }
     }
+}
+
+/** The select list of a Parquet read: each column cast to its type, NULL where no file has it (`_rescued_data`). */
+function parquetColumns(dirs: SampleDirs, source: ListedSampleSource, columns: Column[], file?: SampleFile): string {
+    const schema = inferredSchema(dirs, source);
+    const fields = file ? schema.files.find(f => f.file.path === file.path)?.columns ?? schema.columns : schema.columns;
+    const present = new Set(fields.map(c => c.name.toLowerCase()));
+    return columns.map(c => `CAST(${present.has(c.name.toLowerCase()) ? `"__p".${quoteIdent(c.name)}` : 'NULL'} AS ${toDuckType(c.type)}) AS ${quoteIdent(c.name)}`).join(', ');
 }
 
 /** Name of the arrival-order column added by `parquetArrivalSql`. */
@@ -302,47 +391,38 @@ export const ROWS_PER_FILE_BITS = 40;
  * high bits, row number within the file below — computed by the reader without serialising the
  * scan (a `row_number() OVER ()` would). Returns undefined for other formats.
  */
-export function parquetArrivalSql(source: SampleSource, files: SampleFile[], columns: Column[]): string | undefined {
+export function parquetArrivalSql(dirs: SampleDirs, source: ListedSampleSource, files: SampleFile[], columns: Column[]): string | undefined {
     if (source.format !== 'parquet' || files.length === 0) {
         return undefined;
     }
-    const select = columns.map(c => `CAST("__p".${quoteIdent(c.name)} AS ${toDuckType(c.type)}) AS ${quoteIdent(c.name)}`).join(', ');
-    const parts = files.map((f, i) => `SELECT ${select}, CAST(${i} AS BIGINT) * ${2 ** ROWS_PER_FILE_BITS} + "__p".file_row_number AS ${quoteIdent(ARRIVAL_COLUMN)} `
-        + `FROM read_parquet(${quoteString(f.path)}, file_row_number = true) AS "__p"`);
+    const parts = files.map((f, i) => `SELECT ${parquetColumns(dirs, source, columns, f)}, CAST(${i} AS BIGINT) * ${2 ** ROWS_PER_FILE_BITS} + "__p".file_row_number AS ${quoteIdent(ARRIVAL_COLUMN)} `
+        + `FROM read_parquet(${quoteString(f.realPath)}, file_row_number = true) AS "__p"`);
     return `(${parts.join(' UNION ALL ')})`;
 }
 
-/** Infers the columns of a source from its files (all of them, merged by name). */
-export async function inferColumns(db: Database, source: SampleSource, files: SampleFile[]): Promise<Column[]> {
-    if (source.columns) {
-        return source.columns;
+/** Checks that Parquet files have every declared column (from their footers); names the first file lacking one. */
+export function checkParquetColumns(dirs: SampleDirs, source: ListedSampleSource, files: SampleFile[], columns: Column[]): void {
+    if (source.format !== 'parquet' || files.length === 0) {
+        return;
     }
-    if (files.length === 0) {
-        throw new SampleDataError(ErrorClass.sampleMissing,
-            `'${source.displayName}' has no data files in '${source.location}' and no declared columns, so its schema cannot be inferred. Add a file or declare it in samples/*.sql.`,
-            { dataFile: source.location });
-    }
-    const list = `[${files.map(f => quoteString(f.path)).join(', ')}]`;
-    let sql: string;
-    switch (source.format) {
-        case 'csv':
-            sql = `SELECT * FROM read_csv(${list}, ${csvOptions(source).join(', ')}, union_by_name = true)`;
-            break;
-        case 'json':
-            sql = `SELECT * FROM read_json(${list}, format = 'auto', union_by_name = true)`;
-            break;
-        case 'parquet':
-            sql = `SELECT * FROM read_parquet(${list}, union_by_name = true)`;
-            break;
-    }
-    try {
-        const columns = await db.describe(sql);
-        // Spark's JSON/CSV inference yields BIGINT for whole numbers; DuckDB's sniffer agrees.
-        return columns;
-    } catch (error) {
-        throw sampleError(error, source, files);
+    for (const file of files) {
+        const schema = schemas.fileSchema(dirs, file, 'parquet');
+        if (!schema.ok) {
+            throw sampleProblemError(schema.problem, source, source.span);
+        }
+        const names = new Set(schema.value.columns.map(c => c.name.toLowerCase()));
+        const lacking = columns.find(c => !names.has(c.name.toLowerCase()));
+        if (lacking) {
+            throw new SampleDataError(ErrorClass.sampleData,
+                `Bad sample data for ${source.displayName}: the Parquet file has no column '${lacking.name}' (declared in the catalog).`,
+                { dataFile: file.path, span: source.span });
+        }
     }
 }
+
+//#endregion
+
+//#region Reader errors
 
 /** The full text of the underlying DuckDB error (EngineErrors keep only its first line). */
 export function rootMessage(error: unknown): string {
@@ -353,43 +433,90 @@ export function rootMessage(error: unknown): string {
     return current instanceof Error ? current.message : String(current);
 }
 
-/** Checks that Parquet files have every declared column; names the first file lacking one. */
-export async function checkParquetColumns(db: Database, source: SampleSource, files: SampleFile[], columns: Column[]): Promise<void> {
-    if (source.format !== 'parquet' || files.length === 0) {
-        return;
+/**
+ * The cause of a DuckDB CSV error, without its advice: the last line of the block between
+ * `Original Line:` and the first `Possible ...` / option listing (`Value with unterminated quote
+ * found.`, `Invalid unicode ...`, `Maximum line size ... exceeded ...`, `Expected Number of Columns ...`).
+ */
+function csvCause(message: string): string | undefined {
+    const lines = message.split('\n');
+    const start = lines.findIndex(l => l.startsWith('Original Line:'));
+    if (start < 0) {
+        return undefined;
     }
-    const present = async (list: SampleFile[]): Promise<Set<string>> =>
-        new Set((await db.describe(`SELECT * FROM read_parquet([${list.map(f => quoteString(f.path)).join(', ')}], union_by_name = true)`)).map(c => c.name.toLowerCase()));
-    for (const file of files) {
-        const names = await present([file]);
-        const lacking = columns.find(c => !names.has(c.name.toLowerCase()));
-        if (lacking) {
-            throw new SampleDataError(ErrorClass.sampleData,
-                `Bad sample data for '${source.displayName}': the Parquet file '${file.path}' has no column '${lacking.name}' (declared in the catalog).`,
-                { dataFile: file.path });
+    const block: string[] = [];
+    for (const line of lines.slice(start + 1)) {
+        if (/^(Possible|\* |Column .* is being converted|This type was)/.test(line) || /^\s+[a-z_]+ = /.test(line)) {
+            break;
         }
+        block.push(line);
+    }
+    const cause = block.filter(l => l.trim() !== '').at(-1)?.trim();
+    return cause?.replace(/\. Possible Solution.*$/, '').replace(/Actual Size:(\d)/, 'actual size: $1');
+}
+
+/** Finds where a JSON file stops being valid, reading at most 64 MB of it (on an error path only). */
+function locateJsonError(file: SampleFile): { line: number; message: string } | undefined {
+    if (file.fileFormat.gzip || file.size > 64 * 1024 * 1024) {
+        return undefined;
+    }
+    let text: string;
+    try {
+        text = fs.readFileSync(file.realPath, 'utf8');
+    } catch {
+        return undefined;
+    }
+    try {
+        inferJsonColumns(text, true);
+        return undefined;
+    } catch (error) {
+        return error instanceof JsonSyntaxError ? { line: error.line, message: `${error.message} (column ${error.column})` } : undefined;
     }
 }
 
-/** Turns a DuckDB reader error into a SampleDataError naming the data file and line. */
-export function sampleError(error: unknown, source: SampleSource, files: SampleFile[]): EngineError {
+/** Turns a DuckDB reader error into a SampleDataError naming the data file, its line and the cause. */
+export function sampleError(error: unknown, source: ListedSampleSource, files: readonly SampleFile[]): EngineError {
     if (error instanceof EngineError && error.code !== ErrorClass.queryError && error.code !== ErrorClass.castInvalidInput) {
         return error;
     }
     const message = rootMessage(error);
-    const lineMatch = /(?:CSV Error on Line|in line|line)[:\s]+(\d+)/i.exec(message);
-    const fileMatch = /file[\s=]+"?([^"\n]+?)"?(?:[\s,:]|$)/i.exec(message) ?? /in file "([^"]+)"/.exec(message);
-    let file = fileMatch?.[1]?.trim();
-    if (file && !path.isAbsolute(file)) {
-        file = files.find(f => f.path.endsWith(file!))?.path ?? file;
+    // DuckDB names the file it read (the real path) as `  file = /x/y.csv` (CSV) or `in file "/x/y.json"` (JSON).
+    const named = /^\s*file = (.+)$/m.exec(message)?.[1]?.trim() ?? /in file "([^"]+)"/.exec(message)?.[1];
+    const file = (named !== undefined ? files.find(f => f.realPath === named || f.path === named) : undefined) ?? (files.length === 1 ? files[0] : undefined);
+    let line: number | undefined;
+    let cause: string | undefined;
+    const csvLine = /CSV Error on Line: (\d+)/.exec(message);
+    if (csvLine) {
+        line = Number(csvLine[1]);
+        cause = csvCause(message);
+    } else if (/Malformed JSON/.test(message)) {
+        const located = file ? locateJsonError(file) : undefined;
+        if (located) {
+            line = located.line;
+            cause = `Malformed JSON: ${located.message}`;
+        } else {
+            const at = /in (?:line|record\/value) (\d+)/.exec(message);
+            line = at ? Number(at[1]) : undefined;
+            cause = `Malformed JSON: ${/: ([^:]+)$/.exec(message.split('\n')[0])?.[1]?.trim() ?? message.split('\n')[0]}`;
+        }
+    } else if (/JSON transform error/.test(message)) {
+        const at = /in line (\d+)/.exec(message);
+        line = at ? Number(at[1]) : undefined;
+        cause = message.split('\n')[0].replace(/^.*?in line \d+: /, '').replace(/^.*?JSON transform error[^:]*: /, '');
     }
-    if (!file && files.length === 1) {
-        file = files[0].path;
+    cause ??= message.split('\n').find(l => /Error when converting|Could not convert|Failed to cast|not found/i.test(l)) ?? message.split('\n')[0];
+    cause = cause.replace(/^[A-Za-z ]+ Error: /, '').trim();
+    for (const f of files) {
+        // Paths in a cause are shown as the pipeline has them, not as DuckDB read them.
+        cause = cause.split(f.realPath).join(f.path);
     }
-    const line = lineMatch ? Number(lineMatch[1]) : undefined;
-    const detail = message.split('\n').find(l => /Error when converting|Could not convert|Expected Number of Columns|Malformed JSON|transform error|not found|Failed to cast/i.test(l)) ?? message.split('\n')[0];
-    const where = file ? ` in '${file}'${line !== undefined ? ` at line ${line}` : ''}` : '';
-    return new SampleDataError(ErrorClass.sampleData,
-        `Bad sample data for '${source.displayName}'${where}: ${detail.replace(/^[A-Za-z ]+ Error: /, '').trim()}`,
-        { dataFile: file, dataLine: line }, { cause: error });
+    return new SampleDataError(ErrorClass.sampleData, `Bad sample data for ${source.displayName}: ${cause}`,
+        { dataFile: file?.path, dataLine: line, span: source.span }, { cause: error });
 }
+
+/** Whether a DuckDB error comes from reading one of these files. */
+export function isReaderError(message: string, files: readonly SampleFile[]): boolean {
+    return files.some(f => message.includes(f.realPath) || message.includes(f.path));
+}
+
+//#endregion

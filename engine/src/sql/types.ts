@@ -3,6 +3,7 @@
 import { DuckDBTypeId, type DuckDBType } from '@duckdb/node-api';
 import { PipelineDefinitionError, ErrorClass } from '../errors.js';
 import type { DataType, StructField } from '../ir.js';
+import { SparkTypes } from '../spark/sample-types.js';
 import { quoteIdent } from './quote.js';
 
 /** A named, typed column of a relation. */
@@ -11,25 +12,8 @@ export interface Column {
     type: DataType;
 }
 
-/** Shorthand constructors for the simple types. */
-export const T = {
-    boolean: { kind: 'boolean' } as DataType,
-    tinyint: { kind: 'tinyint' } as DataType,
-    smallint: { kind: 'smallint' } as DataType,
-    int: { kind: 'int' } as DataType,
-    bigint: { kind: 'bigint' } as DataType,
-    float: { kind: 'float' } as DataType,
-    double: { kind: 'double' } as DataType,
-    string: { kind: 'string' } as DataType,
-    binary: { kind: 'binary' } as DataType,
-    date: { kind: 'date' } as DataType,
-    timestamp: { kind: 'timestamp' } as DataType,
-    void: { kind: 'void' } as DataType,
-    decimal: (precision: number, scale: number): DataType => ({ kind: 'decimal', precision, scale }),
-    array: (element: DataType): DataType => ({ kind: 'array', element }),
-    map: (key: DataType, value: DataType): DataType => ({ kind: 'map', key, value }),
-    struct: (fields: StructField[]): DataType => ({ kind: 'struct', fields }),
-};
+/** Shorthand constructors for the simple types (shared with the sample-schema inference, which must not load DuckDB). */
+export const T = SparkTypes;
 
 /** The DuckDB type used to store a Spark type (Spark TIMESTAMP is stored as a UTC wall-clock TIMESTAMP). */
 export function toDuckType(type: DataType): string {

@@ -10,10 +10,17 @@ import { Database } from '../db/database.js';
 import { resolveResources, type ResourceOptions } from '../db/resources.js';
 import { ErrorClass, StateError } from '../errors.js';
 import { quoteIdent, quoteQualified, quoteString } from '../sql/quote.js';
-import type { SampleFile } from '../catalog/sample-catalog.js';
 
 /** Version of the state layout; a different value in an existing file is refused. */
 export const STATE_FORMAT_VERSION = '1';
+
+/** What a streaming checkpoint remembers of a file it read: size, modification time, content hash (SHA-256, hex). */
+export interface FileRead {
+    size: number;
+    mtimeMs: number;
+    /** Absent in checkpoints written before hashes were recorded. */
+    sha256?: string;
+}
 
 /** The file name of the state database inside the state folder. */
 export const STATE_FILE = 'state.duckdb';
@@ -169,6 +176,8 @@ export class StateStore {
             'CREATE TABLE IF NOT EXISTS meta.datasets (name VARCHAR, kind VARCHAR, append_only BOOLEAN, next_rowid BIGINT)',
             'CREATE TABLE IF NOT EXISTS meta.flows (name VARCHAR, target VARCHAR, kind VARCHAR, signature VARCHAR, once_done BOOLEAN, next_arrival BIGINT)',
             'CREATE TABLE IF NOT EXISTS meta.files_read (flow VARCHAR, source VARCHAR, path VARCHAR, size BIGINT, mtime_ms DOUBLE)',
+            // The content hash of each file read (added after the first format: older states get the column, empty).
+            'ALTER TABLE meta.files_read ADD COLUMN IF NOT EXISTS sha256 VARCHAR',
             'CREATE TABLE IF NOT EXISTS meta.dataset_reads (flow VARCHAR, dataset VARCHAR, position BIGINT)',
             'CREATE TABLE IF NOT EXISTS meta.updates (id BIGINT, started VARCHAR, finished VARCHAR, full_refresh BOOLEAN, metrics VARCHAR)',
             `INSERT INTO meta.info SELECT 'format', ${quoteString(STATE_FORMAT_VERSION)} WHERE NOT EXISTS (SELECT 1 FROM meta.info WHERE key = 'format')`,
@@ -333,19 +342,21 @@ export class StateStore {
 
     // ------------------------------------------------------------ streaming checkpoints
 
-    /** Files of a source already read by a flow. */
-    async filesRead(flow: string, source: string): Promise<Map<string, { size: number; mtimeMs: number }>> {
-        const result = await this.db.query(`SELECT path, size, mtime_ms FROM meta.files_read WHERE flow = ${quoteString(flow)} AND source = ${quoteString(source)}`);
-        return new Map(result.rows.map(r => [String(r[0]), { size: Number(r[1]), mtimeMs: Number(r[2]) }]));
+    /** Files of a source already read by a flow, with their size, modification time and content hash (SHA-256, hex). */
+    async filesRead(flow: string, source: string): Promise<Map<string, FileRead>> {
+        const result = await this.db.query(`SELECT path, size, mtime_ms, sha256 FROM meta.files_read WHERE flow = ${quoteString(flow)} AND source = ${quoteString(source)}`);
+        return new Map(result.rows.map(r => [String(r[0]), { size: Number(r[1]), mtimeMs: Number(r[2]), sha256: r[3] === null ? undefined : String(r[3]) }]));
     }
 
-    /** Marks files of a source as read by a flow. */
-    async addFilesRead(flow: string, source: string, files: SampleFile[]): Promise<void> {
+    /** Marks files of a source as read by a flow (a file recorded before is recorded anew: a touched file's new time). */
+    async addFilesRead(flow: string, source: string, files: ReadonlyArray<FileRead & { path: string }>): Promise<void> {
         if (files.length === 0) {
             return;
         }
-        const values = files.map(f => `(${quoteString(flow)}, ${quoteString(source)}, ${quoteString(f.path)}, ${f.size}, ${f.mtimeMs})`);
-        await this.db.run(`INSERT INTO meta.files_read VALUES ${values.join(', ')}`);
+        const where = `flow = ${quoteString(flow)} AND source = ${quoteString(source)}`;
+        await this.db.run(`DELETE FROM meta.files_read WHERE ${where} AND path IN (${files.map(f => quoteString(f.path)).join(', ')})`);
+        const values = files.map(f => `(${quoteString(flow)}, ${quoteString(source)}, ${quoteString(f.path)}, ${f.size}, ${f.mtimeMs}, ${f.sha256 === undefined ? 'NULL' : quoteString(f.sha256)})`);
+        await this.db.run(`INSERT INTO meta.files_read (flow, source, path, size, mtime_ms, sha256) VALUES ${values.join(', ')}`);
     }
 
     /** The last row id of a dataset already read by a flow (0 = nothing read). */

@@ -48,6 +48,8 @@ export interface ResolvedOptions {
     stateDir: string;
     samplesDir: string;
     rootDir: string;
+    /** Folders sample reads may touch (absolute, real); default: the pipeline root. */
+    readRoots?: readonly string[];
     now: { date: string; timestamp: string };
     limit: number;
     signal?: AbortSignal;

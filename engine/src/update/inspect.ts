@@ -18,6 +18,8 @@ import { FlowSources } from './sources.js';
 export interface InspectOptions extends StateOptions {
     samplesDir: string;
     rootDir?: string;
+    /** As `RunOptions.readRoots`. */
+    readRoots?: string[];
     now?: string;
     /** Rows returned at most (default 1000). */
     limit?: number;
@@ -44,6 +46,7 @@ async function withContext<T>(pipeline: PipelineIR, options: InspectOptions, wor
             stateDir: options.stateDir,
             samplesDir: options.samplesDir,
             rootDir: options.rootDir ?? path.dirname(path.resolve(options.samplesDir)),
+            readRoots: options.readRoots,
             now: { date: now.slice(0, 10), timestamp: now.length === 10 ? `${now} 00:00:00` : now },
             limit: options.limit ?? 1000,
         });

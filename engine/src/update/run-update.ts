@@ -39,6 +39,12 @@ export interface RunOptions extends StateOptions {
     samplesDir: string;
     /** Pipeline root, for relative read_files paths; default: the parent of `samplesDir`. */
     rootDir?: string;
+    /**
+     * Folders that sample reads may touch: absolute, real (symlink-resolved) directories, the pipeline
+     * (or bundle) root plus folders the user allowed. Default: the pipeline root. Any other path is
+     * refused with PIPELINE_SQL_READ_OUTSIDE_PIPELINE.
+     */
+    readRoots?: string[];
     /** The clock of the update (`current_date()`, `current_timestamp()`): `yyyy-MM-dd HH:mm:ss` (UTC) or a Date. */
     now?: string | Date;
     /** `true`: fully refresh every selected dataset; a list: fully refresh these datasets. */
@@ -170,6 +176,7 @@ export async function runUpdate(pipeline: PipelineIR, options: RunOptions): Prom
             stateDir: options.stateDir,
             samplesDir: options.samplesDir,
             rootDir: options.rootDir ?? path.dirname(path.resolve(options.samplesDir)),
+            readRoots: options.readRoots,
             now: resolveNow(options.now),
             limit: options.limit ?? 1000,
             signal: options.signal,
@@ -385,6 +392,8 @@ export function stateOpenOptions(options: StateOptions): { pipeline?: PipelineId
 export interface ReadStateOptions extends StateOptions {
     samplesDir: string;
     rootDir?: string;
+    /** As `RunOptions.readRoots`. */
+    readRoots?: string[];
     now?: string | Date;
     limit?: number;
 }
@@ -404,6 +413,7 @@ export async function readState(pipeline: PipelineIR, options: ReadStateOptions)
             stateDir: options.stateDir,
             samplesDir: options.samplesDir,
             rootDir: options.rootDir ?? path.dirname(path.resolve(options.samplesDir)),
+            readRoots: options.readRoots,
             now: resolveNow(options.now),
             limit: options.limit ?? 1000,
         });

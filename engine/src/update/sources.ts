@@ -2,9 +2,18 @@
 // expanded in place) is resolved before translation: a pipeline dataset, a sample catalog table,
 // read_files, or a snapshot-version relation. A streaming read takes only what the flow has not
 // read yet — new files of a sample folder, rows of an append-only dataset beyond the flow's
-// position — and the new checkpoint is written in the same transaction as the flow's output.
-import { METADATA_TYPE, checkParquetColumns, inferColumns, parquetArrivalSql, readFilesSql, resolveCatalogTable, resolveReadFiles, rootMessage, sampleError, sourceFiles, type SampleFile, type SampleSource } from '../catalog/sample-catalog.js';
+// position — and the new checkpoint is written in the same transaction as the flow's output. A file
+// already read counts as changed when its content differs (its SHA-256 is in the checkpoint), not
+// when only its modification time does (`touch`).
+import { createHash } from 'node:crypto';
+import * as fs from 'node:fs';
+import {
+    METADATA_TYPE, checkParquetColumns, isReaderError, listSampleSource, parquetArrivalSql, readFilesSql, resolveCatalogTable, resolveReadFiles, rootMessage,
+    sampleError, sourceColumns, type ListedSampleSource, type SampleFile, type SampleSource,
+} from '../catalog/sample-catalog.js';
 import { EngineError, ErrorClass, PipelineDefinitionError, SampleDataError } from '../errors.js';
+import { displayPath, sampleDirs, type SampleDirs } from '../spark/sample-files.js';
+import type { FileRead } from '../state/state-store.js';
 import type { QueryIR, SourceSpan, TableRelationIR } from '../ir.js';
 import { forEachTableRelation } from '../ir-walk.js';
 import { quoteIdent } from '../sql/quote.js';
@@ -32,9 +41,11 @@ export interface SnapshotBindings {
 export class FlowSources {
     private readonly resolved = new Map<TableRelationIR, ResolvedRelation>();
     private readonly arrivals = new Map<TableRelationIR, { sql: string; files: number }>();
-    private readonly pendingFiles = new Map<string, SampleFile[]>();
+    private readonly pendingFiles = new Map<string, Array<FileRead & { path: string }>>();
     private readonly pendingPositions = new Map<string, bigint>();
-    private readonly samples: { source: SampleSource; files: SampleFile[] }[] = [];
+    private readonly samples: { source: ListedSampleSource; files: SampleFile[] }[] = [];
+    /** Where sample reads start and the folders they must stay in. */
+    private readonly dirs: SampleDirs;
     /** True when at least one read of this flow was a streaming read. */
     streamed = false;
     /** Relations forced to stream (the source of an AUTO CDC flow), whether or not STREAM was written. */
@@ -45,7 +56,9 @@ export class FlowSources {
         readonly flowName: string,
         readonly mode: ReadMode,
         readonly snapshot?: SnapshotBindings,
-    ) {}
+    ) {
+        this.dirs = sampleDirs(ctx.options.rootDir, { samplesDir: ctx.options.samplesDir, readRoots: ctx.options.readRoots });
+    }
 
     /** Resolves every table reference of a query (and of the views it reads). */
     async prepare(query: QueryIR, viewPath: string[] = []): Promise<void> {
@@ -123,9 +136,9 @@ export class FlowSources {
             case 'dataset':
                 return this.resolveDataset(relation, datasetKey(source.name));
             case 'catalog':
-                return this.resolveSample(relation, resolveCatalogTable(source.name, this.ctx.plan.pipeline.catalog, this.ctx.options.samplesDir, relation.span), metadata);
+                return this.resolveSample(relation, resolveCatalogTable(source.name, this.ctx.plan.pipeline.catalog, this.dirs, relation.span, source.inferredColumns), metadata);
             case 'read_files':
-                return this.resolveSample(relation, resolveReadFiles(source.path, source.options, this.ctx.options.rootDir, this.ctx.options.samplesDir, relation.span), metadata);
+                return this.resolveSample(relation, resolveReadFiles(source.path, source.options, this.dirs, relation.span, source.inferredColumns), metadata);
             case 'cte':
                 throw new EngineError(ErrorClass.internal, 'CTE references are resolved by the translator.');
         }
@@ -156,37 +169,61 @@ export class FlowSources {
     }
 
     private async resolveSample(relation: TableRelationIR, source: SampleSource, metadata: boolean): Promise<ResolvedRelation> {
-        const all = sourceFiles(source);
-        const columns = await inferColumns(this.ctx.db, source, all).catch(error => {
-            throw error instanceof SampleDataError ? error.withContext({ span: relation.span }) : error;
-        });
-        let files = all;
+        const listed = listSampleSource(this.dirs, source);
+        const columns = sourceColumns(this.dirs, listed);
+        let files = listed.files;
         if (this.isStreaming(relation)) {
             this.streamed = true;
-            const read = await this.ctx.store.filesRead(this.flowName, source.key);
-            for (const file of all) {
+            const read = await this.ctx.store.filesRead(this.flowName, listed.key);
+            const pending = this.pendingFiles.get(listed.key) ?? [];
+            const taken = new Set(pending.map(p => p.path));
+            const recorded: Array<FileRead & { path: string }> = [];
+            for (const file of listed.files) {
                 const seen = read.get(file.path);
-                if (seen && (seen.size !== file.size || Math.abs(seen.mtimeMs - file.mtimeMs) > 1)) {
-                    throw new SampleDataError(ErrorClass.streamingSourceChanged,
-                        `The file '${file.path}' of '${source.displayName}' changed after the flow '${this.flowName}' read it. Streaming sources are append-only: add new rows as a new file in the folder, or run a full refresh.`,
-                        { span: relation.span, dataFile: file.path });
+                if (!seen || taken.has(file.path)) {
+                    continue;
+                }
+                const touched = await this.checkUnchanged(listed, file, seen, relation);
+                if (touched) {
+                    // Same content, new time: remember the new time, so the file is not hashed again.
+                    recorded.push(touched);
                 }
             }
-            files = all.filter(f => !read.has(f.path) && !(this.pendingFiles.get(source.key) ?? []).some(p => p.path === f.path));
-            this.pendingFiles.set(source.key, [...(this.pendingFiles.get(source.key) ?? []), ...files]);
+            files = listed.files.filter(f => !read.has(f.path) && !taken.has(f.path));
+            for (const file of files) {
+                recorded.push({ path: file.path, size: file.size, mtimeMs: file.mtimeMs, sha256: await sha256(file) });
+            }
+            this.pendingFiles.set(listed.key, [...pending, ...recorded]);
         }
-        if (source.columns) {
-            await checkParquetColumns(this.ctx.db, source, files, source.columns).catch(error => {
-                throw error instanceof SampleDataError ? error.withContext({ span: relation.span }) : error;
-            });
+        if (listed.columns) {
+            checkParquetColumns(this.dirs, listed, files, listed.columns);
         }
-        this.samples.push({ source, files });
-        const arrival = parquetArrivalSql(source, files, columns);
+        this.samples.push({ source: listed, files });
+        const arrival = parquetArrivalSql(this.dirs, listed, files, columns);
         if (arrival) {
             this.arrivals.set(relation, { sql: arrival, files: files.length });
         }
         const hidden = metadata ? [{ name: '_metadata', type: METADATA_TYPE, hidden: true }] : [];
-        return { sql: readFilesSql(source, files, columns, metadata), columns: [...columns, ...hidden] };
+        return { sql: readFilesSql(this.dirs, listed, files, columns, metadata), columns: [...columns, ...hidden] };
+    }
+
+    /**
+     * Checks that a file a streaming flow already read still holds what it read: a different size is
+     * a change; the same size and time is taken as unchanged; the same size with another time is
+     * decided by the content hash. Returns the new checkpoint entry of a merely touched file.
+     */
+    private async checkUnchanged(source: ListedSampleSource, file: SampleFile, seen: FileRead, relation: TableRelationIR): Promise<(FileRead & { path: string }) | undefined> {
+        if (seen.size === file.size && Math.abs(seen.mtimeMs - file.mtimeMs) <= 1) {
+            return undefined;
+        }
+        const hash = seen.size === file.size ? await sha256(file) : undefined;
+        // A checkpoint from before hashes were kept cannot tell a touch from an edit of the same size: it is taken as a touch.
+        if (hash !== undefined && (seen.sha256 === undefined || seen.sha256 === hash)) {
+            return { path: file.path, size: file.size, mtimeMs: file.mtimeMs, sha256: hash };
+        }
+        throw new SampleDataError(ErrorClass.streamingSourceChanged,
+            `The file '${displayPath(this.dirs, file.path)}' of ${source.displayName} changed after the flow '${this.flowName}' read it. Streaming sources are append-only: add new rows as a new file in the folder, or run a full refresh.`,
+            { span: relation.span, dataFile: file.path });
     }
 
     /**
@@ -213,7 +250,7 @@ export class FlowSources {
     mapError(error: unknown, fallbackSpan?: SourceSpan): EngineError {
         const message = rootMessage(error);
         for (const { source, files } of this.samples) {
-            if (files.some(f => message.includes(f.path)) || (files.length > 0 && /CSV Error|Malformed JSON|JSON transform error/.test(message) && this.samples.length === 1)) {
+            if (isReaderError(message, files) || (files.length > 0 && /CSV Error|Malformed JSON|JSON transform error/.test(message) && this.samples.length === 1)) {
                 return sampleError(error, source, files);
             }
         }
@@ -234,4 +271,26 @@ export class FlowSources {
 /** The typed empty relation used for last_snapshot_version() before the first commit. */
 export function emptyVersionRelation(name: string, duckType: string): string {
     return `(SELECT CAST(NULL AS ${duckType}) AS ${quoteIdent(name)} WHERE FALSE)`;
+}
+
+/** The SHA-256 of a checked sample file's content (hex), read in chunks. */
+async function sha256(file: SampleFile): Promise<string> {
+    const hash = createHash('sha256');
+    const handle = await fs.promises.open(file.realPath, fs.constants.O_RDONLY | fs.constants.O_NONBLOCK);
+    try {
+        if (!(await handle.stat()).isFile()) {
+            throw new SampleDataError(ErrorClass.sampleData, `'${file.path}' is not a regular file; only regular files are read as sample data.`, { dataFile: file.path });
+        }
+        const buffer = Buffer.alloc(1024 * 1024);
+        for (;;) {
+            const { bytesRead } = await handle.read(buffer, 0, buffer.length, null);
+            if (bytesRead === 0) {
+                break;
+            }
+            hash.update(buffer.subarray(0, bytesRead));
+        }
+    } finally {
+        await handle.close();
+    }
+    return hash.digest('hex');
 }

@@ -193,7 +193,9 @@ export async function runCommand(args: string[], io: RunIO = defaultIO, services
         return fail({ class: first.code, message: first.message, file: first.file, line: first.line, column: first.column }, { diagnostics: errors });
     }
 
-    const lowered = lowerPipeline(PipelineSql, { documents: sourceDocuments, catalogDocuments, settings });
+    // Sample reads stay inside the pipeline folder (and a --samples folder given on the command line).
+    const readRoots = [root.root, ...(options.samples !== undefined ? [samplesDir] : [])];
+    const lowered = lowerPipeline(PipelineSql, { documents: sourceDocuments, catalogDocuments, settings, samples: { rootDir: root.root, samplesDir, readRoots } });
     if (!lowered.ok) {
         const problems = lowered.problems.map(problemDiagnostic);
         const first = problems[0];
@@ -202,7 +204,7 @@ export async function runCommand(args: string[], io: RunIO = defaultIO, services
 
     const progress = io.progress ? new ProgressLine(io.err) : undefined;
     const result = await runUpdate(lowered.pipeline, {
-        stateDir, samplesDir, rootDir: root.root, limit,
+        stateDir, samplesDir, rootDir: root.root, readRoots, limit,
         now: options.now,
         fullRefresh: options.fullRefresh,
         refresh: options.refresh,
@@ -211,7 +213,7 @@ export async function runCommand(args: string[], io: RunIO = defaultIO, services
     progress?.clear();
     if (!result.ok) {
         // What the last successful update left, so that the failure can be read against it.
-        const state = await readStateQuietly(lowered.pipeline, stateDir, samplesDir, root.root, options.now, limit);
+        const state = await readStateQuietly(lowered.pipeline, stateDir, samplesDir, root.root, readRoots, options.now, limit);
         return fail(result.error, state ? { datasets: state } : {});
     }
     if (options.json) {
@@ -238,11 +240,11 @@ export function successDocument(result: UpdateSuccess): object {
     return { ok: true, datasets, metrics: result.metrics };
 }
 
-async function readStateQuietly(pipeline: PipelineIR, stateDir: string, samplesDir: string, rootDir: string, now: string | undefined, limit: number): Promise<Record<string, DatasetResult> | undefined> {
+async function readStateQuietly(pipeline: PipelineIR, stateDir: string, samplesDir: string, rootDir: string, readRoots: string[], now: string | undefined, limit: number): Promise<Record<string, DatasetResult> | undefined> {
     if (!fs.existsSync(stateDir)) {
         return undefined;
     }
-    const state = await readState(pipeline, { stateDir, samplesDir, rootDir, now, limit });
+    const state = await readState(pipeline, { stateDir, samplesDir, rootDir, readRoots, now, limit });
     return state.ok ? state.datasets : undefined;
 }
 

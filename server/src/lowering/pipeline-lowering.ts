@@ -2,8 +2,9 @@ import type { AstNode, LangiumDocument } from 'langium';
 import { GrammarUtils, URI } from 'langium';
 import type {
     AppendFlowIR, AutoCdcFlowIR, CatalogTableIR, ColumnIR, ColumnSelectionIR, DatasetIR, ExpectationIR, FlowBaseIR, FlowIR,
-    PipelineIR, QueryIR, SnapshotFlowIR, SourceSpan, TableRelationIR,
+    PipelineIR, QueryIR, SampleDirs, SnapshotFlowIR, SourceSpan, TableRelationIR,
 } from '../../../engine/src/index.js';
+import { attachInferredColumns, sampleDirs } from '../../../engine/src/index.js';
 import * as ast from '../language/generated/ast.js';
 import type { PipelineSqlServices } from '../language/pipeline-sql-module.js';
 import { clauseName } from '../language/validation/auto-cdc-checks.js';
@@ -24,6 +25,11 @@ export interface PipelineSources {
     catalogDocuments?: readonly LangiumDocument[];
     /** The project file's settings (configuration, default catalog and schema). */
     settings?: PipelineSettings;
+    /**
+     * Where the run reads sample data (as the engine's options say); default: the pipeline of the first
+     * document, as the registry knows it. The columns inferred there go into the IR.
+     */
+    samples?: { rootDir: string; samplesDir: string; readRoots?: string[] };
 }
 
 /** The outcome of the lowering: the engine IR, or every statement's first problem. */
@@ -58,8 +64,10 @@ class PipelineLowering {
     private readonly documents: readonly LangiumDocument[];
     private readonly catalogDocuments: readonly LangiumDocument[];
     private parameterDocuments = 0;
+    private readonly samples: PipelineSources['samples'];
 
     constructor(private readonly services: PipelineSqlServices, sources: PipelineSources) {
+        this.samples = sources.samples;
         this.documents = sources.documents.filter(d => this.parsed(d));
         this.catalogDocuments = (sources.catalogDocuments ?? []).filter(d => this.parsed(d));
         const settings = sources.settings ?? { configuration: {} };
@@ -104,7 +112,23 @@ class PipelineLowering {
         for (const statement of this.statements(this.catalogDocuments)) {
             this.attempt(() => pipeline.catalog.push(this.catalogTable(statement)), statement);
         }
-        return this.problems.length > 0 ? { ok: false, problems: this.problems } : { ok: true, pipeline };
+        if (this.problems.length > 0) {
+            return { ok: false, problems: this.problems };
+        }
+        // The sample files' columns as the editor infers them, so that the run reads them with these types.
+        const dirs = this.sampleDirs();
+        if (dirs) {
+            attachInferredColumns(pipeline, dirs);
+        }
+        return { ok: true, pipeline };
+    }
+
+    private sampleDirs(): SampleDirs | undefined {
+        if (this.samples) {
+            return sampleDirs(this.samples.rootDir, { samplesDir: this.samples.samplesDir, readRoots: this.samples.readRoots });
+        }
+        const first = this.documents[0];
+        return first ? this.services.pipeline.SampleCatalog.dirsOf(this.services.pipeline.Registry.pipelineOf(first.uri)) : undefined;
     }
 
     /**

@@ -6,7 +6,6 @@
  * aliases are plain names resolved through scopes. Each provider therefore asks the symbol finder
  * (`pipeline-sql-symbols.ts`) what is under the cursor and where else it occurs.
  */
-import * as fs from 'node:fs';
 import type { AstNode, LangiumDocument } from 'langium';
 import { AstUtils, Cancellation, URI } from 'langium';
 import { DefaultDefinitionProvider, DefaultDocumentHighlightProvider, DefaultReferencesProvider, DefaultRenameProvider } from 'langium/lsp';
@@ -17,7 +16,6 @@ import type {
 import { DocumentHighlightKind, ErrorCodes, ResponseError } from 'vscode-languageserver';
 import * as ast from '../generated/ast.js';
 import type { PipelineSqlServices } from '../pipeline-sql-module.js';
-import { listDataFiles } from '../pipeline/sample-files.js';
 import { lower } from '../references/dataset-names.js';
 import { lastPartOffsets, quoteName, rangeOf } from './lsp-text.js';
 import { PipelineSqlSymbols, type Occurrence, type SymbolAtCursor, type SymbolTarget } from './pipeline-sql-symbols.js';
@@ -59,11 +57,8 @@ export class PipelineSqlDefinitionProvider extends DefaultDefinitionProvider {
     /** A table outside the pipeline whose sample data is on disk: its data file (the first one of a folder). */
     private sampleData(reference: ast.DatasetRef, origin: Range): LocationLink[] | undefined {
         const services = this.symbols.services;
-        const location = services.types.TypeComputer.externalSource(reference).location;
-        if (!location || !fs.existsSync(location)) {
-            return undefined;
-        }
-        const file = fs.statSync(location).isDirectory() ? listDataFiles(location)[0]?.file : location;
+        // The files the sample catalog read (inside the pipeline): a folder goes to its first file.
+        const file = services.types.TypeComputer.externalSource(reference).files?.[0];
         if (!file) {
             return undefined;
         }

@@ -7,7 +7,7 @@ import { listCatalogFiles, loadPipelineRoot } from '../../workspace/pipeline-roo
 import type { PipelineSqlServices, PipelineSqlSharedServices } from '../pipeline-sql-module.js';
 import type { DependencyRecord, PipelineDependencies } from './pipeline-dependencies.js';
 import type { PipelineRegistry } from './pipeline-registry.js';
-import { formatOfFile } from './sample-files.js';
+import { formatOfFile } from '../../../../engine/src/spark/sample-files.js';
 
 /**
  * Document builder (Langium's `DocumentBuilder` service) that keeps the diagnostics of every file of

@@ -2,25 +2,38 @@
  * The local sample catalog as the language server sees it: a source table a pipeline reads but does
  * not define is looked up under the pipeline's `samples/` folder, typed by its `CREATE TABLE` in
  * `samples/*.sql` or inferred from its files; `read_files(path, ...)` reads files under the pipeline
- * root the same way. Results are memoised per build, and file schemas by path and modification time.
+ * root the same way. Locating, containment (reads stay inside the pipeline root and the folders the
+ * user allowed) and schema inference are the engine's sample-data layer (`engine/src/spark/sample-*`),
+ * the same code the engine runs with, so the editor shows the columns a run produces. Results are
+ * memoised per build, and file schemas by path, size and modification time.
  */
-import * as path from 'node:path';
 import { WorkspaceCache } from 'langium';
 import type { LangiumSharedServices } from 'langium/lsp';
-import { parseSchema, parseType, Types, type TypeDescriptor } from '../builtins/spark-types.js';
+import {
+    declaredTableLocation, describeProblem, displayPath, formatFromName, listSource, locateSampleTable, readFilesLocation, sampleDirs,
+    type SampleDirs, type SampleFormat, type SampleProblem,
+} from '../../../../engine/src/spark/sample-files.js';
+import { sampleSchemas } from '../../../../engine/src/spark/sample-schema.js';
+import type { DataType, StructField as EngineField } from '../../../../engine/src/index.js';
+import { field, parseSchema, parseType, Types, type StructField, type TypeDescriptor } from '../builtins/spark-types.js';
 import * as ast from '../generated/ast.js';
 import type { TableName } from '../references/dataset-names.js';
 import { columnsOf, MetadataColumn, relationOf, UnknownRelation, column, type RelationType } from '../types/relation-type.js';
 import type { PipelineInfo } from './pipeline-registry.js';
-import { formatFromName, formatOfFile, locateSampleTable, SampleFileSchemas, type SampleLocation } from './sample-files.js';
 
 /** A source outside the pipeline and what is known about it. */
 export interface SourceSchema {
     readonly relation: RelationType;
     /** Where its data is on disk, if found. */
     readonly location?: string;
-    /** Why the columns are unknown, if they are (an unreadable file); shown as a warning. */
+    /** The data files read (a folder's files in reading order). */
+    readonly files?: readonly string[];
+    /** Why the columns are unknown, if they are (an unreadable file, a read outside the pipeline). */
     readonly problem?: string;
+    /** What kind of problem it is (`outside`: refused before reading anything). */
+    readonly problemKind?: SampleProblem['kind'];
+    /** The columns in the engine's types, for the lowering to hand over in the IR. */
+    readonly engineColumns?: readonly EngineField[];
 }
 
 /** The string value of a constant argument (`'json'`), if it is one. */
@@ -31,6 +44,30 @@ export function stringArgument(expression: ast.Expression | ast.TableArgument | 
     return undefined;
 }
 
+/** The path argument of a `read_files` / `cloud_files` call (the first positional argument, or `path =>`). */
+export function pathArgument(call: ast.TableFunctionCall): ast.FunctionArgument | undefined {
+    return call.args.find(a => !a.name) ?? call.args.find(a => a.name?.toLowerCase() === 'path');
+}
+
+/** A type of the engine's sample-schema inference as the editor's type descriptor. */
+export function typeFromEngine(type: DataType): TypeDescriptor {
+    switch (type.kind) {
+        case 'decimal': return Types.decimal(type.precision, type.scale);
+        case 'char': return { kind: 'char', length: type.length };
+        case 'varchar': return { kind: 'varchar', length: type.length };
+        case 'interval': return type.range === 'year_month' ? { kind: 'interval_ym', start: 'year', end: 'month' } : { kind: 'interval_dt', start: 'day', end: 'second' };
+        case 'array': return Types.array(typeFromEngine(type.element));
+        case 'map': return Types.map(typeFromEngine(type.key), typeFromEngine(type.value));
+        case 'struct': return Types.struct(fieldsFromEngine(type.fields));
+        default: return { kind: type.kind };
+    }
+}
+
+/** Engine struct fields as the editor's. */
+export function fieldsFromEngine(fields: readonly EngineField[]): StructField[] {
+    return fields.map(f => field(f.name, typeFromEngine(f.type), !f.notNull));
+}
+
 /**
  * Sample catalog lookups (a Pipeline SQL service, `pipeline.SampleCatalog`): the schemas of sample
  * tables found by naming convention, of declared catalog tables without a column list, and of
@@ -38,28 +75,46 @@ export function stringArgument(expression: ast.Expression | ast.TableArgument | 
  */
 export class SampleCatalog {
 
-    readonly files = new SampleFileSchemas();
+    /** The process's schema cache, shared with the engine. */
+    readonly schemas = sampleSchemas;
     private readonly cache: WorkspaceCache<string, SourceSchema | undefined>;
+    private allowed: readonly string[] = [];
 
     constructor(shared: LangiumSharedServices) {
         this.cache = new WorkspaceCache(shared);
     }
 
-    /** A table the pipeline reads by a name it does not define: `samples/a/b.*` or `samples/a/b/` for `a.b`. */
-    conventionTable(pipeline: PipelineInfo, name: TableName): SourceSchema | undefined {
-        const samples = pipeline.samplesPath;
-        if (!samples || name.parameterized) {
+    /**
+     * Folders beyond the pipeline root that reads may touch (the `pipelineSql.run.allowedPaths`
+     * setting of a trusted workspace, `--allow-read` of the CLI). Forgets what was read before.
+     */
+    setAllowedPaths(folders: readonly string[]): void {
+        this.allowed = [...folders];
+        this.cache.clear();
+    }
+
+    /** The folders allowed beyond the pipeline root. */
+    get allowedPaths(): readonly string[] {
+        return this.allowed;
+    }
+
+    /** Where a pipeline's sample reads start and the folders they must stay in; undefined for a file in no pipeline. */
+    dirsOf(pipeline: PipelineInfo): SampleDirs | undefined {
+        if (!pipeline.rootPath) {
             return undefined;
         }
-        return this.cache.get(`table:${samples}:${name.keys.join('.')}`, () => {
-            // `cat.sch.t` may be sampled as `samples/sch/t` or `samples/t` as well.
-            for (let n = name.parts.length; n >= 1; n--) {
-                const location = locateSampleTable(samples, name.parts.slice(-n));
-                if (location) {
-                    return this.readLocation(location, {}, false);
-                }
-            }
+        return sampleDirs(pipeline.rootPath, { samplesDir: pipeline.samplesPath, readRoots: [pipeline.rootPath, ...this.allowed] });
+    }
+
+    /** A table the pipeline reads by a name it does not define: `samples/a/b.*` or `samples/a/b/` for `a.b` (or its trailing parts). */
+    conventionTable(pipeline: PipelineInfo, name: TableName): SourceSchema | undefined {
+        const dirs = this.dirsOf(pipeline);
+        if (!dirs || !pipeline.samplesPath || name.parameterized) {
             return undefined;
+        }
+        return this.cache.get(`table:${dirs.samplesDir}:${name.keys.join('.')}`, () => {
+            const location = locateSampleTable(dirs, name.parts);
+            return location ? this.readLocation(dirs, location.location, undefined, {}, false) : undefined;
         });
     }
 
@@ -72,21 +127,19 @@ export class SampleCatalog {
         if (declared.length > 0) {
             return { relation: relationOf(declared.map(c => column(c.name, dataTypeOf(c.type), c)), true, [MetadataColumn]) };
         }
-        const samples = pipeline.samplesPath;
-        if (!samples) {
+        const dirs = this.dirsOf(pipeline);
+        if (!dirs || !pipeline.samplesPath) {
             return { relation: UnknownRelation };
         }
         const locationClause = table.clauses.find(ast.isLocationClause)?.path;
         const format = formatFromName(table.clauses.find(ast.isUsingClause)?.format);
-        const options = Object.fromEntries(table.clauses.filter(ast.isOptionsClause).flatMap(c => c.properties).map(p => [p.key, p.value ?? '']));
-        return this.cache.get(`declared:${samples}:${name.keys.join('.')}:${locationClause ?? ''}`, () => {
-            if (locationClause !== undefined) {
-                const location = path.resolve(samples, locationClause);
-                return this.readLocation({ location, isFolder: !formatOfFile(location), format }, options, false);
+        const options = Object.fromEntries(table.clauses.filter(ast.isOptionsClause).flatMap(c => c.properties).map(p => [p.key, p.value ?? 'true']));
+        return this.cache.get(`declared:${dirs.samplesDir}:${name.keys.join('.')}:${locationClause ?? ''}:${format ?? ''}:${JSON.stringify(options)}`, () => {
+            if (locationClause === undefined && !locateSampleTable(dirs, name.parts)) {
+                return undefined;
             }
-            const found = locateSampleTable(samples, name.parts);
-            return found ? this.readLocation({ ...found, format: format ?? found.format }, options, false) : undefined;
-        }) ?? { relation: UnknownRelation, problem: `no sample data found for '${name.text}' under '${samples}'` };
+            return this.readLocation(dirs, declaredTableLocation(dirs, name.parts, locationClause), format, options, false);
+        }) ?? { relation: UnknownRelation, problem: `no sample data found for '${name.text}' under '${pipeline.samplesPath}'` };
     }
 
     /**
@@ -99,7 +152,7 @@ export class SampleCatalog {
         const positional = call.args.filter(a => !a.name).map(a => stringArgument(a.value));
         const named = new Map(call.args.filter(a => a.name).map(a => [a.name!.toLowerCase(), stringArgument(a.value)]));
         const filePath = positional[0] ?? named.get('path');
-        const format = named.get('format') ?? (functionName === 'cloud_files' ? positional[1] : undefined);
+        const formatName = named.get('format') ?? (functionName === 'cloud_files' ? positional[1] : undefined);
         const schema = named.get('schema');
         if (schema !== undefined) {
             const parsed = parseSchema(schema);
@@ -107,37 +160,48 @@ export class SampleCatalog {
                 ? { relation: relationOf([...columnsOf(parsed.value, call), column('_rescued_data', Types.string, call)], true, [MetadataColumn]) }
                 : { relation: UnknownRelation };
         }
-        if (functionName !== 'read_files' && functionName !== 'cloud_files') {
+        const dirs = this.dirsOf(pipeline);
+        if ((functionName !== 'read_files' && functionName !== 'cloud_files') || filePath === undefined || !dirs) {
             return { relation: UnknownRelation };
         }
-        if (filePath === undefined || !pipeline.rootPath || (/^[a-z][a-z0-9+.-]*:/i.test(filePath) && !filePath.startsWith('file:'))) {
-            return { relation: UnknownRelation };
+        const format = formatFromName(formatName);
+        if (formatName !== undefined && !format) {
+            return { relation: UnknownRelation, problem: `the format '${formatName}' cannot be read locally (csv, json, parquet)`, problemKind: 'format' };
         }
-        const local = filePath.startsWith('file:') ? new URL(filePath).pathname
-            : filePath.startsWith('/Volumes/') ? path.join(pipeline.samplesPath ?? pipeline.rootPath, filePath)
-                : path.resolve(pipeline.rootPath, filePath);
-        const options = Object.fromEntries([...named.entries()].filter(([, v]) => v !== undefined) as Array<[string, string]>);
-        return this.cache.get(`files:${local}:${format ?? ''}:${JSON.stringify(options)}`, () =>
-            this.readLocation({ location: local, isFolder: !formatOfFile(local), format: formatFromName(format) }, options, true))
-            ?? { relation: UnknownRelation };
+        const location = readFilesLocation(dirs, filePath);
+        if (!location.ok) {
+            return { relation: UnknownRelation, problem: location.problem.message, problemKind: location.problem.kind };
+        }
+        const options = Object.fromEntries([...named.entries()].filter((e): e is [string, string] => e[1] !== undefined && e[0] !== 'path'));
+        return this.cache.get(`files:${location.value}:${format ?? ''}:${JSON.stringify(options)}:${dirs.readRoots.key}`, () =>
+            this.readLocation(dirs, location.value, format, options, true)) ?? { relation: UnknownRelation };
     }
 
     /** Forgets what is cached about files under a path (a sample file changed on disk). */
     invalidate(changedPath: string): void {
-        this.files.invalidate(changedPath);
+        this.schemas.invalidate(changedPath);
         this.cache.clear();
     }
 
-    private readLocation(location: SampleLocation, options: Record<string, string>, autoLoader: boolean): SourceSchema | undefined {
-        const result = this.files.schemaOf(location, options);
-        if (!result.ok) {
-            return { relation: UnknownRelation, location: location.location, problem: result.error };
+    private readLocation(dirs: SampleDirs, location: string, format: SampleFormat | undefined, options: Record<string, string>, autoLoader: boolean): SourceSchema {
+        // Listing checks containment (symlinks resolved) and file kinds before a byte is read.
+        const listed = listSource(dirs, location, format);
+        if (!listed.ok) {
+            return { relation: UnknownRelation, location, problem: describeProblem(dirs, listed.problem), problemKind: listed.problem.kind };
         }
-        const columns = columnsOf(result.columns);
+        const files = listed.value.files.map(f => f.path);
+        if (listed.value.files.length === 0) {
+            return { relation: UnknownRelation, location, files, problem: `'${displayPath(dirs, location)}' holds no data files`, problemKind: 'missing' };
+        }
+        const result = this.schemas.sourceSchema(dirs, listed.value, options);
+        if (!result.ok) {
+            return { relation: UnknownRelation, location, files, problem: describeProblem(dirs, result.problem), problemKind: result.problem.kind };
+        }
+        const columns = columnsOf(fieldsFromEngine(result.value.columns));
         if (autoLoader && !columns.some(c => c.name.toLowerCase() === '_rescued_data')) {
             columns.push(column('_rescued_data', Types.string));
         }
-        return { relation: relationOf(columns, true, [MetadataColumn]), location: location.location };
+        return { relation: relationOf(columns, true, [MetadataColumn]), location, files, engineColumns: result.value.columns };
     }
 }
 

@@ -70,8 +70,12 @@ export interface ExternalSource {
     readonly relation: RelationType;
     /** Where its sample data is, if found. */
     readonly location?: string;
+    /** The data files of its sample data (a folder's in reading order). */
+    readonly files?: readonly string[];
     /** Why its sample data cannot be read, if it cannot. */
     readonly problem?: string;
+    /** The kind of that problem (`outside`: a read outside the pipeline, refused). */
+    readonly problemKind?: string;
 }
 
 /** SCD storage of an AUTO CDC flow. */
@@ -230,7 +234,7 @@ export class PipelineSqlTypeComputer implements TypeComputer {
         const pipeline = this.registry.pipelineOf(AstUtils.getDocument(reference).uri);
         const name = this.symbols.parseName(pipeline, reference.ref.$refText);
         const found = this.samples.conventionTable(pipeline, name);
-        return { name, relation: found?.relation ?? UnknownRelation, location: found?.location, problem: found?.problem };
+        return { name, relation: found?.relation ?? UnknownRelation, location: found?.location, files: found?.files, problem: found?.problem, problemKind: found?.problemKind };
     }
 
     private cteSchema(cte: ast.CommonTableExpression): RelationType {

@@ -158,6 +158,8 @@ export const Issues = {
         `${q(a.name)} is not a dataset of this pipeline and not in the sample catalog (${a.where}); it may exist in the real catalog.${didYouMean(a.candidates)}`),
     SampleDataUnreadable: issue<{ name: string; problem: string }>('PIPELINE_SQL_SAMPLE_DATA_UNREADABLE', 'warning', undefined, a =>
         `The sample data of ${q(a.name)} cannot be read (${a.problem}), so its columns are unknown.`),
+    SampleReadOutsidePipeline: issue<{ problem: string }>('PIPELINE_SQL_READ_OUTSIDE_PIPELINE', 'error', undefined, a =>
+        `Not read: ${a.problem}`),
     UnresolvedColumn: issue<{ name: string; where: string; candidates?: readonly string[] }>('UNRESOLVED_COLUMN.WITH_SUGGESTION', 'error', undefined, a =>
         `Column ${q(a.name)} does not exist in ${a.where}.${didYouMean(a.candidates)}`),
     UnresolvedFunction: issue<{ name: string; candidates?: readonly string[] }>('UNRESOLVED_ROUTINE', 'warning', undefined, a =>

@@ -82,7 +82,7 @@ export class NameChecks {
             return;
         }
         if (source.problem) {
-            report(accept, Issues.SampleDataUnreadable, { name: displayName(source.name), problem: source.problem }, { node: reference });
+            // Sample data that cannot be read (or may not be) is reported by SampleChecks.
             return;
         }
         if (source.location) {

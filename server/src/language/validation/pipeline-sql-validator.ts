@@ -5,6 +5,7 @@ import { AutoCdcChecks } from './auto-cdc-checks.js';
 import { DatasetChecks } from './dataset-checks.js';
 import { FlowChecks } from './flow-checks.js';
 import { NameChecks } from './name-checks.js';
+import { SampleChecks } from './sample-checks.js';
 import { SyntaxChecks } from './syntax-checks.js';
 import { ValidationContext } from './validation-context.js';
 
@@ -25,7 +26,8 @@ function mergeChecks(tables: readonly Checks[]): Checks {
 
 /**
  * Registers every semantic check of Pipeline SQL with Langium's `ValidationRegistry`: the AUTO CDC
- * rules, flow and target rules, dataset rules, name resolution, legacy syntax and the target profile.
+ * rules, flow and target rules, dataset rules, name resolution, sample data reads, legacy syntax and the
+ * target profile.
  * Each group is a class whose `checks()` maps node types to `checkXxx` methods.
  */
 export function registerValidationChecks(services: PipelineSqlServices): void {
@@ -35,6 +37,7 @@ export function registerValidationChecks(services: PipelineSqlServices): void {
         new FlowChecks(context).checks(),
         new DatasetChecks(context).checks(),
         new NameChecks(context).checks(),
+        new SampleChecks(context, services).checks(),
         new SyntaxChecks(context).checks(),
     ]);
     const registry = services.validation.ValidationRegistry;

@@ -1,40 +1,51 @@
-/**
- * Reads the schema of a Parquet file from its footer (the Thrift-encoded `FileMetaData` at the end of
- * the file) without reading any data, and maps it to Spark types the way Spark's Parquet reader does:
- * logical and converted type annotations first (STRING, DATE, DECIMAL, TIMESTAMP, LIST, MAP), then
- * the physical type. Only the compact Thrift protocol is needed, so the reader is self-contained.
- */
-import * as fs from 'node:fs';
-import { field, Types, type StructField, type TypeDescriptor } from '../builtins/spark-types.js';
+// Reads the schema of a Parquet file from its footer (the Thrift-encoded `FileMetaData` at the end of
+// the file) without reading any data, and maps it to Spark types the way Spark's Parquet reader does:
+// logical and converted type annotations first (STRING, DATE, DECIMAL, TIMESTAMP, LIST, MAP), then
+// the physical type. Only the compact Thrift protocol is needed, so the reader is self-contained.
+// Nothing in a footer is trusted: its length is bounded (`MaxFooterBytes`) before anything is
+// allocated, list sizes by the bytes left, and nesting by `MaxNesting` (no recursion runs deeper).
+import type { DataType, StructField } from '../ir.js';
+import { readAt, type SampleFile } from './sample-files.js';
+import { SparkTypes } from './sample-types.js';
+
+/** The largest Parquet footer read (real footers are kilobytes; a corrupt length must not allocate gigabytes). */
+export const MaxFooterBytes = 16 * 1024 * 1024;
+/** The deepest nesting of a footer's schema (and Thrift structs) that is followed. */
+const MaxNesting = 64;
+
+const Types = SparkTypes;
+
+function field(name: string, type: DataType, nullable: boolean): StructField {
+    return nullable ? { name, type } : { name, type, notNull: true };
+}
 
 /** A Parquet footer that cannot be read: not a Parquet file, truncated, or an unexpected encoding. */
 export class ParquetFormatError extends Error {
     override readonly name = 'ParquetFormatError';
 }
 
-/** Reads the column schema of a Parquet file. Throws `ParquetFormatError` when the footer is unreadable. */
-export function readParquetSchema(file: string): StructField[] {
-    const fd = fs.openSync(file, 'r');
-    try {
-        const size = fs.fstatSync(fd).size;
-        if (size < 12) {
-            throw new ParquetFormatError(`'${file}' is too small to be a Parquet file.`);
-        }
-        const tail = Buffer.alloc(8);
-        fs.readSync(fd, tail, 0, 8, size - 8);
-        if (tail.toString('latin1', 4, 8) !== 'PAR1') {
-            throw new ParquetFormatError(`'${file}' is not a Parquet file (no PAR1 marker at its end).`);
-        }
-        const footerLength = tail.readUInt32LE(0);
-        if (footerLength <= 0 || footerLength > size - 12) {
-            throw new ParquetFormatError(`'${file}' has a corrupt Parquet footer length (${footerLength}).`);
-        }
-        const footer = Buffer.alloc(footerLength);
-        fs.readSync(fd, footer, 0, footerLength, size - 8 - footerLength);
-        return parquetSchemaFromFooter(footer);
-    } finally {
-        fs.closeSync(fd);
+/** Reads the column schema of a checked Parquet file. Throws `ParquetFormatError` (its message names no file) when the footer is unreadable. */
+export function readParquetSchema(file: SampleFile): StructField[] {
+    const size = file.size;
+    if (size < 12) {
+        throw new ParquetFormatError('too small to be a Parquet file');
     }
+    const tail = readAt(file, size - 8, 8);
+    if (tail.length < 8 || tail.toString('latin1', 4, 8) !== 'PAR1') {
+        throw new ParquetFormatError('not a Parquet file (no PAR1 marker at its end)');
+    }
+    const footerLength = tail.readUInt32LE(0);
+    if (footerLength <= 0 || footerLength > size - 12) {
+        throw new ParquetFormatError(`a corrupt Parquet footer length (${footerLength} bytes in a file of ${size})`);
+    }
+    if (footerLength > MaxFooterBytes) {
+        throw new ParquetFormatError(`declares a Parquet footer of ${footerLength} bytes; footers over ${MaxFooterBytes / (1024 * 1024)} MB are not read (the file is likely corrupt)`);
+    }
+    const footer = readAt(file, size - 8 - footerLength, footerLength);
+    if (footer.length < footerLength) {
+        throw new ParquetFormatError('ends inside its Parquet footer');
+    }
+    return parquetSchemaFromFooter(footer);
 }
 
 /** The column schema described by a Thrift-encoded `FileMetaData`. */
@@ -58,6 +69,7 @@ const enum CType { Stop = 0, True = 1, False = 2, Byte = 3, I16 = 4, I32 = 5, I6
 
 class CompactReader {
     private offset = 0;
+    private depth = 0;
 
     constructor(private readonly bytes: Uint8Array) {}
 
@@ -122,18 +134,30 @@ class CompactReader {
         return { size, type: (header & 0x0f) as CType };
     }
 
+    /** Bytes not read yet (a bound on how many elements a list can really hold). */
+    get remaining(): number {
+        return this.bytes.length - this.offset;
+    }
+
     /** Reads a struct field by field, handing each to `onField`, which returns false to skip it. */
     struct(onField: (id: number, type: CType) => boolean): void {
-        let lastId = 0;
-        for (;;) {
-            const header = this.fieldHeader(lastId);
-            if (!header) {
-                return;
+        if (++this.depth > MaxNesting) {
+            throw new ParquetFormatError(`The Parquet footer nests structures more than ${MaxNesting} levels deep.`);
+        }
+        try {
+            let lastId = 0;
+            for (;;) {
+                const header = this.fieldHeader(lastId);
+                if (!header) {
+                    return;
+                }
+                lastId = header.id;
+                if (!onField(header.id, header.type)) {
+                    this.skip(header.type);
+                }
             }
-            lastId = header.id;
-            if (!onField(header.id, header.type)) {
-                this.skip(header.type);
-            }
+        } finally {
+            this.depth--;
         }
     }
 
@@ -151,6 +175,9 @@ class CompactReader {
                 this.varint();
                 return;
             case CType.Double:
+                if (this.offset + 8 > this.bytes.length) {
+                    throw new ParquetFormatError('The Parquet footer ends early.');
+                }
                 this.offset += 8;
                 return;
             case CType.Binary:
@@ -222,6 +249,10 @@ function readFileMetaDataSchema(reader: CompactReader): SchemaElement[] {
     reader.struct((id, type) => {
         if (id === 2 && type === CType.List) {
             const { size } = reader.listHeader();
+            // Every schema element takes at least one byte: a larger count is a corrupt footer, not an allocation.
+            if (size > reader.remaining) {
+                throw new ParquetFormatError(`The Parquet footer claims ${size} schema elements in ${reader.remaining} bytes.`);
+            }
             schema = Array.from({ length: size }, () => readSchemaElement(reader));
             return true;
         }
@@ -297,13 +328,16 @@ const REQUIRED = 0;
 const Converted = { UTF8: 0, MAP: 1, MAP_KEY_VALUE: 2, LIST: 3, ENUM: 4, DECIMAL: 5, DATE: 6, TIME_MILLIS: 7, TIME_MICROS: 8,
     TIMESTAMP_MILLIS: 9, TIMESTAMP_MICROS: 10, UINT_8: 11, UINT_16: 12, UINT_32: 13, UINT_64: 14, INT_8: 15, INT_16: 16, JSON: 19 } as const;
 
-function toField(elements: SchemaElement[], cursor: { index: number }): StructField {
+function toField(elements: SchemaElement[], cursor: { index: number }, depth = 1): StructField {
     const element = elements[cursor.index++];
-    let type: TypeDescriptor;
+    let type: DataType;
     if (element.numChildren !== undefined && element.numChildren > 0) {
+        if (depth > MaxNesting) {
+            throw new ParquetFormatError(`The Parquet schema nests columns more than ${MaxNesting} levels deep.`);
+        }
         const children: StructField[] = [];
         for (let i = 0; i < element.numChildren && cursor.index < elements.length; i++) {
-            children.push(toField(elements, cursor));
+            children.push(toField(elements, cursor, depth + 1));
         }
         type = groupType(element, children);
     } else {
@@ -320,7 +354,7 @@ function isListGroup(element: SchemaElement): boolean {
     return element.logical?.kind === 'list' || element.convertedType === Converted.LIST;
 }
 
-function groupType(element: SchemaElement, children: StructField[]): TypeDescriptor {
+function groupType(element: SchemaElement, children: StructField[]): DataType {
     if (isListGroup(element) && children.length === 1) {
         const repeated = children[0];
         // Three-level layout: LIST > repeated group (list) > element. The repeated group was already
@@ -342,7 +376,7 @@ function groupType(element: SchemaElement, children: StructField[]): TypeDescrip
     return Types.struct(children);
 }
 
-function primitiveType(element: SchemaElement): TypeDescriptor {
+function primitiveType(element: SchemaElement): DataType {
     const logical = element.logical;
     const converted = element.convertedType;
     if (logical?.kind === 'decimal' || converted === Converted.DECIMAL) {
@@ -397,7 +431,7 @@ function primitiveType(element: SchemaElement): TypeDescriptor {
         case 7: // FIXED_LEN_BYTE_ARRAY
             return logical?.kind === 'uuid' ? Types.string : Types.binary;
         default:
-            return Types.unknown;
+            throw new ParquetFormatError(`The column '${element.name}' has an unknown Parquet type (${element.type ?? 'none'}).`);
     }
 }
 
