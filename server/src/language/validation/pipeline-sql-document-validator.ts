@@ -1,9 +1,12 @@
 import type { Diagnostic } from 'vscode-languageserver';
-import type { AstNode, LangiumDocument, Lexer, ParseResult, ValidationOptions } from 'langium';
+import type { AstNode, LangiumDocument, Lexer, ParseResult, ValidationAcceptor, ValidationOptions } from 'langium';
 import { Cancellation, DefaultDocumentValidator, AstUtils } from 'langium';
 import type { PipelineSqlServices } from '../pipeline-sql-module.js';
 import type { PipelineRegistry } from '../pipeline/pipeline-registry.js';
+import * as ast from '../generated/ast.js';
 import { IssueCodes, Issues } from './issue-codes.js';
+import { SampleChecks } from './sample-checks.js';
+import { ValidationContext } from './validation-context.js';
 
 type ParserError = ParseResult['parserErrors'][number];
 
@@ -24,18 +27,22 @@ const statementExpected = 'expected a statement (CREATE, SELECT, SET, USE, APPLY
  *   A word that starts no statement (`CRATE TABLE ...`) is reported as such.
  * - A syntax error where AUTO CDC expects its KEYS list is `AUTOCDC_EMPTY_KEYS` (rule V1).
  * - No diagnostics for unresolved dataset references (see {@link processLinkingErrors}).
- * - The sample catalog files (`samples/*.sql`) get syntax errors only: they declare source tables,
- *   not pipeline datasets.
+ * - The sample catalog files (`samples/*.sql`) get syntax errors and the checks of their sample data
+ *   (a LOCATION outside the pipeline, unreadable files) only: they declare source tables, not
+ *   pipeline datasets.
  */
 export class PipelineSqlDocumentValidator extends DefaultDocumentValidator {
 
     private readonly lexer: Lexer;
     private readonly registry: PipelineRegistry;
+    private readonly services: PipelineSqlServices;
+    private sampleChecks?: SampleChecks;
 
     constructor(services: PipelineSqlServices) {
         super(services);
         this.lexer = services.parser.Lexer;
         this.registry = services.pipeline.Registry;
+        this.services = services;
     }
 
     /**
@@ -56,7 +63,15 @@ export class PipelineSqlDocumentValidator extends DefaultDocumentValidator {
 
     protected override async validateAst(rootNode: AstNode, options: ValidationOptions, cancelToken = Cancellation.CancellationToken.None): Promise<Diagnostic[]> {
         if (this.registry.membershipOf(AstUtils.getDocument(rootNode).uri).role === 'catalog') {
-            return [];
+            const diagnostics: Diagnostic[] = [];
+            const accept: ValidationAcceptor = (severity, message, info) => diagnostics.push(this.toDiagnostic(severity, message, info));
+            this.sampleChecks ??= new SampleChecks(new ValidationContext(this.services), this.services);
+            for (const node of AstUtils.streamAst(rootNode)) {
+                if (ast.isCreateTable(node)) {
+                    this.sampleChecks.checkCatalogTableLocation(node, accept);
+                }
+            }
+            return diagnostics;
         }
         return super.validateAst(rootNode, options, cancelToken);
     }
