@@ -224,11 +224,24 @@ const ignorableOptions = new Set([
     'recursivefilelookup', 'encoding', 'charset', 'cloudfiles.format', 'ignorecorruptfiles', 'ignoremissingfiles',
 ]);
 
-/** Lines (and so CSV values) up to this size are read; DuckDB's default is 2 MB. */
-export const MaxLineBytes = 256 * 1024 * 1024;
+/** DuckDB's default bound on a CSV line (and so on a value). */
+const DuckDbLineBytes = 2_000_000;
+/** The longest CSV line read at all. */
+export const MaxLineBytes = 512 * 1024 * 1024;
+
+/**
+ * The line bound for a group of CSV files: DuckDB's default when no file could hold a longer line,
+ * else the largest file's size (a line is never longer than its file; a gzip file's text is taken as
+ * up to 32 times its size). DuckDB sizes its read buffers by this bound, so it is raised only where
+ * needed.
+ */
+function maxLineSize(files: readonly SampleFile[]): number | undefined {
+    const longest = Math.max(...files.map(f => (f.fileFormat.gzip ? f.size * 32 : f.size)));
+    return longest < DuckDbLineBytes ? undefined : Math.min(longest + 16, MaxLineBytes);
+}
 
 /** DuckDB reader options for CSV from Spark reader options. */
-function csvOptions(source: SampleSource, delimiter: string | undefined): string[] {
+function csvOptions(source: SampleSource, delimiter: string | undefined, files: readonly SampleFile[]): string[] {
     const opts = source.options;
     const out: string[] = [];
     const header = (opts.header ?? 'true').toLowerCase() !== 'false';
@@ -252,7 +265,10 @@ function csvOptions(source: SampleSource, delimiter: string | undefined): string
     if (opts.timestampformat !== undefined) {
         out.push(`timestampformat = ${quoteString(javaPatternToStrftime(opts.timestampformat))}`);
     }
-    out.push(`max_line_size = ${MaxLineBytes}`);
+    const lineBound = maxLineSize(files);
+    if (lineBound !== undefined) {
+        out.push(`max_line_size = ${lineBound}`);
+    }
     for (const key of Object.keys(opts)) {
         if (!['header', 'delimiter', 'sep', 'quote', 'escape', 'nullvalue', 'dateformat', 'timestampformat'].includes(key) && !ignorableOptions.has(key)) {
             throw new PipelineDefinitionError(ErrorClass.unsupportedFeature, `The CSV option '${key}' of ${source.displayName} is not supported by the local engine.`, { span: source.span });
@@ -352,7 +368,7 @@ export function readFilesSql(dirs: SampleDirs, source: ListedSampleSource, files
                     return `${own !== undefined ? stored(quoteIdent(own), c.type) : `CAST(NULL AS ${toDuckType(c.type)})`} AS ${quoteIdent(c.name)}`;
                 });
                 const gzip = group[0].fileFormat.gzip ? ", compression = 'gzip'" : '';
-                const options = [...csvOptions(source, group[0].fileFormat.delimiter), `columns = ${struct(fileColumns)}`, 'auto_detect = false', 'strict_mode = true'];
+                const options = [...csvOptions(source, group[0].fileFormat.delimiter, group), `columns = ${struct(fileColumns)}`, 'auto_detect = false', 'strict_mode = true'];
                 return `SELECT ${[...items, ...(metadata ? ['"filename"'] : [])].join(', ')} FROM read_csv(${fileList(group)}, ${options.join(', ')}${gzip}${withName})`;
             });
             return `(SELECT ${finish(columns.map(c => quoteIdent(c.name)).join(', '))} FROM (${parts.join(' UNION ALL ')}))`;
