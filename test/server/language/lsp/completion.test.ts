@@ -1,6 +1,6 @@
 import { clearDocuments, expectCompletion } from 'langium/test';
 import { afterEach, describe, expect, test } from 'vitest';
-import type { CompletionItem } from 'vscode-languageserver';
+import type { CompletionItem, TextEdit } from 'vscode-languageserver';
 import { StatementSnippets, expandSnippet } from '../../../../server/src/language/lsp/completion/completion-snippets.js';
 import { createTestServices } from '../../../helpers/parse.js';
 import { createEditorTester, labels, sortItems } from './editor-helpers.js';
@@ -170,12 +170,53 @@ describe('dataset names after FROM, JOIN, STREAM(, INTO', () => {
             .toEqual(['users_changes', 'users_history', 'managed']);
     });
 
+    test('after AUTO CDC INTO t FROM: STREAM(…) first, then the datasets and sample tables (not the target), then SNAPSHOT', async () => {
+        const head = 'CREATE STREAMING TABLE users_current;\nCREATE FLOW f AS AUTO CDC INTO users_current\nFROM ';
+        for (const typed of ['', 's']) {
+            const items = await inPipeline(`${head}${typed}<|>`);
+            expect(labels(items)).toEqual(['STREAM(…)', 'users_changes', 'cdc_data.users', 'SNAPSHOT']);
+            // The word typed is replaced; the snippet leaves the cursor in the parentheses and opens the list again.
+            expect(items[0].textEdit).toMatchObject({ newText: 'STREAM($1)$0' });
+            expect((items[0].textEdit as TextEdit).range.start.character).toBe(5);
+            expect(items[0].command?.command).toBe('editor.action.triggerSuggest');
+        }
+        expect(labels(await inPipeline('CREATE STREAMING TABLE t;\nAPPLY CHANGES INTO t FROM <|>'))).toEqual(['STREAM(…)', 'users_changes', 'cdc_data.users']);
+        // Inside STREAM( the tables again, without the flow's own target.
+        expect(labels(await inPipeline(`${head}STREAM(<|>`)).slice(0, 2)).toEqual(['users_changes', 'cdc_data.users']);
+        expect(labels(await inPipeline(`${head}STREAM(<|>`))).not.toContain('users_current');
+    });
+
+    test('in a query FROM, STREAM(…) is a snippet after the tables', async () => {
+        const items = labels(await inPipeline('CREATE STREAMING TABLE s AS SELECT * FROM <|>'));
+        expect(items.slice(0, 3)).toEqual(['users_changes', 'cdc_data.users', 'STREAM(…)']);
+        expect(items).not.toContain('STREAM');
+    });
+
     test('after LIVE. only datasets of the pipeline', async () => {
         expect(labels(await inPipeline('CREATE MATERIALIZED VIEW v AS SELECT * FROM LIVE.<|>'))).toEqual(['users_changes']);
     });
 
     test('after a schema qualifier, the sample tables under it', async () => {
         expect(labels(await inPipeline('CREATE MATERIALIZED VIEW v AS SELECT * FROM cdc_data.<|>'))).toEqual(['users']);
+    });
+});
+
+describe('new names are not completed', () => {
+    // VS Code's Enter accepts the selected item: an item at an alias would turn `AS moves⏎` into another name.
+    test.each([
+        ['a select-list alias', 'CREATE MATERIALIZED VIEW v AS SELECT city, count(*) AS moves<|> FROM users_changes GROUP BY city;'],
+        ['a select-list alias at the end of the text', 'CREATE MATERIALIZED VIEW v AS SELECT city, count(*) AS city<|>'],
+        ['a table alias that repeats the table name', 'CREATE MATERIALIZED VIEW v AS SELECT * FROM users_changes AS users_changes<|>'],
+        ['a table alias', 'CREATE MATERIALIZED VIEW v AS SELECT * FROM users_changes AS hist<|>'],
+        ['after AS', 'CREATE MATERIALIZED VIEW v AS SELECT city AS <|>'],
+    ])('%s gets no proposals', async (_what, text) => {
+        expect(labels(await inPipeline(text))).toEqual([]);
+    });
+
+    test('a bare alias gets only the keywords that may follow, none spelled like it', async () => {
+        const items = labels(await inPipeline('CREATE MATERIALIZED VIEW v AS SELECT * FROM users_changes h<|>'));
+        expect(items.length).toBeGreaterThan(0);
+        expect(items.every(l => /^[A-Z_ ]+$/.test(l))).toBe(true);
     });
 });
 

@@ -177,8 +177,46 @@ export function grammarContext(services: PipelineSqlServices, text: string): Gra
         return { features: findNextFeatures([[{ feature: start }]], result.tokens), stack: [] };
     }
     const leftover = result.tokens.slice(result.tokenIndex);
-    const features = findNextFeatures([result.elementStack.map(feature => ({ feature }))], leftover);
+    const stacks = [result.elementStack, ...siblingStacks(result.elementStack)];
+    const features = findNextFeatures(stacks.map(stack => stack.map(feature => ({ feature }))), leftover);
     return { features, stack: result.elementStack };
+}
+
+/**
+ * The stacks of the other alternatives that start with the same keyword as the rule the completion
+ * parser entered. With only that keyword before the cursor the parser had to pick one alternative
+ * (`AUTO CDC INTO t FROM` went into the snapshot form, `FROM SNAPSHOT`), though the others fit as
+ * well (the change-feed form, `FROM STREAM(t)`); their next features count too.
+ */
+function siblingStacks(stack: readonly GrammarTypes.AbstractElement[]): GrammarTypes.AbstractElement[][] {
+    const keyword = stack.at(-1);
+    const call = stack.at(-2);
+    const choice = call?.$container;
+    if (!keyword || !GrammarAST.isKeyword(keyword) || !call || !GrammarAST.isRuleCall(call) || !GrammarAST.isAlternatives(choice)) {
+        return [];
+    }
+    const entered = call.rule.ref;
+    if (!GrammarAST.isParserRule(entered) || firstKeyword(entered) !== keyword) {
+        return [];
+    }
+    const result: GrammarTypes.AbstractElement[][] = [];
+    for (const sibling of choice.elements) {
+        const rule = GrammarAST.isRuleCall(sibling) ? sibling.rule.ref : undefined;
+        const first = sibling !== call && GrammarAST.isParserRule(rule) ? firstKeyword(rule) : undefined;
+        if (first && first.value === keyword.value) {
+            result.push([...stack.slice(0, -2), sibling, first]);
+        }
+    }
+    return result;
+}
+
+/** The keyword a parser rule's definition starts with, when it starts with a mandatory one. */
+function firstKeyword(rule: GrammarTypes.ParserRule): GrammarTypes.Keyword | undefined {
+    let element: GrammarTypes.AbstractElement | undefined = rule.definition;
+    while (element && GrammarAST.isGroup(element) && !element.cardinality) {
+        element = element.elements[0];
+    }
+    return element && GrammarAST.isKeyword(element) && !element.cardinality ? element : undefined;
 }
 
 /** The parser rule a grammar element belongs to. */

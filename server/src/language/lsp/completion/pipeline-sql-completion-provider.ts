@@ -27,7 +27,7 @@ import {
 import { StatementSnippets } from './completion-snippets.js';
 
 /** Sort groups: what the context asks for first, then keywords, functions and snippets. */
-const Sort = { name: '0', keyword: '1', function: '2', snippet: '3', other: '4' } as const;
+const Sort = { first: '0', name: '1', keyword: '2', function: '3', snippet: '4', other: '5' } as const;
 
 /**
  * Completion (Langium's `CompletionProvider` service). Langium's default proposes the grammar's next
@@ -162,8 +162,7 @@ export class PipelineSqlCompletionProvider extends DefaultCompletionProvider {
         const live = qualifier.length === 1 && qualifier[0] === 'live';
         const isTarget = reference.$containerProperty === 'target';
         const targetFilter = isTarget ? flowTargetFilter(reference.$container) : undefined;
-        const statement = statementOf(reference);
-        const ownName = !isTarget && ast.isDataset(statement) ? lower(splitName(statement.name ?? '').at(-1)) : undefined;
+        const ownName = isTarget ? undefined : writtenDatasetName(reference);
         const items: CompletionItem[] = [];
         for (const description of scope.getAllElements()) {
             const node = description.node;
@@ -446,11 +445,27 @@ export class PipelineSqlCompletionProvider extends DefaultCompletionProvider {
             if (!this.keywordAllowed(proposal, cdc)) {
                 continue;
             }
+            if (proposal.phrase === 'STREAM') {
+                items.push(this.streamItem(site, proposal.rule === 'SourceRef'));
+                continue;
+            }
             // Clauses first; operators that would continue the expression before the cursor after them.
             const sortText = Sort.keyword + (OperatorRules.has(proposal.rule) ? '1' : '0');
             items.push(this.item(site, { label: proposal.phrase, kind: CompletionItemKind.Keyword, detail: 'keyword', sortText }));
         }
         return items;
+    }
+
+    /**
+     * `STREAM(…)`: a streaming read, inserted with its parentheses and the cursor inside them, where the
+     * table list opens again. First where a flow's change feed is named (AUTO CDC reads a stream).
+     */
+    private streamItem(site: CompletionSite, first: boolean): CompletionItem {
+        return this.item(site, {
+            label: 'STREAM(…)', kind: CompletionItemKind.Keyword, detail: 'streaming read of a table', filterText: 'STREAM',
+            insertText: 'STREAM($1)$0', insertTextFormat: InsertTextFormat.Snippet, sortText: first ? Sort.first : Sort.keyword + '0',
+            command: { title: 'Suggest tables', command: 'editor.action.triggerSuggest' },
+        });
     }
 
     private keywordAllowed(proposal: KeywordProposal, cdc: CdcSpecContext | undefined): boolean {
@@ -553,7 +568,8 @@ export class PipelineSqlCompletionProvider extends DefaultCompletionProvider {
             }
             seen.add(key);
             return true;
-        }).map((item, i) => ({ ...item, sortText: `${item.sortText ?? Sort.other}_${String(i).padStart(4, '0')}` }));
+        // Group texts get the same width, so that the editor's plain string order and a locale order agree.
+        }).map((item, i) => ({ ...item, sortText: `${(item.sortText ?? Sort.other).padEnd(3, '0')}_${String(i).padStart(4, '0')}` }));
     }
 
     //#endregion
@@ -629,6 +645,21 @@ function enclosingCall(tokens: ReadonlyArray<{ image: string }>): { name: string
         }
     }
     return undefined;
+}
+
+/**
+ * The dataset the statement around a reference writes (its own name, or the target of the flow it is
+ * in), lower case: a query or a flow source never reads it (that would be a cycle).
+ */
+function writtenDatasetName(reference: ast.DatasetRef): string | undefined {
+    const statement = statementOf(reference);
+    if (ast.isDataset(statement)) {
+        return lower(splitName(statement.name ?? '').at(-1));
+    }
+    const flow = AstUtils.getContainerOfType(reference, (n): n is ast.AutoCdcFlow | ast.InsertFlow | ast.ApplyChangesFlow | ast.ApplyChanges =>
+        ast.isAutoCdcFlow(n) || ast.isInsertFlow(n) || ast.isApplyChangesFlow(n) || ast.isApplyChanges(n));
+    const target = flow?.target?.ref.$refText;
+    return target ? lower(splitName(target).at(-1)) : undefined;
 }
 
 /**
