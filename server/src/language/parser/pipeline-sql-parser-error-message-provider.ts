@@ -94,6 +94,15 @@ const openingDescriptions: Record<string, string> = {
     WindowSpec: 'a window specification in parentheses',
 };
 
+/**
+ * Words for a missing token in one rule, where the token alone would mislead. Both AUTO CDC forms
+ * start with FROM; when what follows FROM fits neither (or the input ends there), the parser reports
+ * the snapshot form's SNAPSHOT, though a change-feed source may come there as well.
+ */
+const mismatchDescriptions: Record<string, Record<string, string>> = {
+    SnapshotSpec: { SNAPSHOT: 'a source: STREAM(table), a table, or SNAPSHOT (query)' },
+};
+
 /** Terminal token types in words. */
 const terminalDescriptions: Record<string, string> = {
     ID: 'a name',
@@ -141,6 +150,8 @@ export class PipelineSqlParserErrorMessageProvider extends AbstractParserErrorMe
             // The file rule expected the end of the statement. Chevrotain builds this message after
             // skipping ahead to recover, so its `previous` token is not the one before `actual`.
             return `Unexpected ${this.describeToken(actual)}: expected ';' or the end of the file.`;
+        } else if (mismatchDescriptions[rule]?.[expected.name] !== undefined) {
+            wanted = mismatchDescriptions[rule][expected.name];
         } else if (openingDescriptions[rule] !== undefined && this.first(rule).has(expected.name)) {
             wanted = openingDescriptions[rule];
         } else {

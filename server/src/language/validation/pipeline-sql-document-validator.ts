@@ -25,7 +25,13 @@ const statementExpected = 'expected a statement (CREATE, SELECT, SET, USE, APPLY
  *   follow-on errors that only restate the first one. Statements are delimited lexically (by `;` and
  *   notebook cell breaks), so an error in one statement never hides or adds errors in another.
  *   A word that starts no statement (`CRATE TABLE ...`) is reported as such.
- * - A syntax error where AUTO CDC expects its KEYS list is `AUTOCDC_EMPTY_KEYS` (rule V1).
+ * - The statement being typed is reported at the cursor: when the parser ran out of input inside the
+ *   last statement (it reported an error at the end of the file), that error is the statement's one
+ *   syntax error, even if the parser reported an earlier one it recovered from. With the input cut
+ *   short, the parser's choices before the end are guesses (`FROM stream(` reads `stream` as a
+ *   table name and then misses KEYS at `(`); what is certain is that the statement is not finished.
+ * - A syntax error where AUTO CDC expects its KEYS list is `AUTOCDC_EMPTY_KEYS` (rule V1), unless it
+ *   is at the end of the file: a statement being typed is incomplete, not missing a clause.
  * - No diagnostics for unresolved dataset references (see {@link processLinkingErrors}).
  * - The sample catalog files (`samples/*.sql`) get syntax errors and the checks of their sample data
  *   (a LOCATION outside the pipeline, unreadable files) only: they declare source tables, not
@@ -91,8 +97,14 @@ export class PipelineSqlDocumentValidator extends DefaultDocumentValidator {
         const starts = this.statementStarts(text);
         const reported = new Set<number>(parseResult.lexerErrors.map(error => statementIndex(ends, error.offset)));
         const firstPerStatement: ParserError[] = [];
-        for (const error of [...parseResult.parserErrors].sort((a, b) => errorOffset(a) - errorOffset(b))) {
+        const sorted = [...parseResult.parserErrors].sort((a, b) => errorOffset(a) - errorOffset(b));
+        const atEnd = sorted.find(isAtEndOfInput);
+        const unfinished = atEnd ? statementIndex(ends, errorOffset(atEnd)) : undefined;
+        for (const error of sorted) {
             const statement = statementIndex(ends, errorOffset(error));
+            if (statement === unfinished && error !== atEnd) {
+                continue;
+            }
             if (!reported.has(statement)) {
                 reported.add(statement);
                 firstPerStatement.push(starts.has(errorOffset(error)) ? asNoStatementError(error) : error);
@@ -104,7 +116,7 @@ export class PipelineSqlDocumentValidator extends DefaultDocumentValidator {
         // The parser reports errors in the order given, one per statement, so indexes line up.
         firstPerStatement.forEach((error, i) => {
             const diagnostic = diagnostics[start + i];
-            if (diagnostic && isMissingKeys(error)) {
+            if (diagnostic && !isAtEndOfInput(error) && isMissingKeys(error)) {
                 diagnostic.code = Issues.AutoCdcEmptyKeys.code;
                 diagnostic.message = Issues.AutoCdcEmptyKeys.message({ detail: diagnostic.message });
                 diagnostic.data = { code: Issues.AutoCdcEmptyKeys.code, syntax: true, missing: /expected KEYS/.test(error.message) };
@@ -168,6 +180,11 @@ function isMissingKeys(error: ParserError): boolean {
     }
     const keys = stack.lastIndexOf('ColumnNameList');
     return keys >= 0 && (stack[keys - 1] === 'AutoCdcSpec' || stack[keys - 1] === 'SnapshotSpec') && error.token.image === ')';
+}
+
+/** Whether the parser reported an error because the input ended (its token is the end of the file). */
+function isAtEndOfInput(error: ParserError): boolean {
+    return error.token.tokenType.name === 'EOF';
 }
 
 /** Where a parser error is: its token, or for an error at the end of input, the token before it. */
