@@ -94,6 +94,7 @@ export class NameChecks {
             ...model.datasets.map(d => d.displayName),
             ...cteNames(reference),
         ]);
+        candidates.push(...closestCatalogTables(source.name.parts, this.context.catalogTables(reference)).filter(c => !candidates.includes(c)));
         const where = pipeline.samplesPath ? `no ${source.name.parts.join('/')} under samples/` : 'this file belongs to no pipeline folder';
         report(accept, Issues.TableNotFound, { name: displayName(source.name), where, candidates }, { node: reference }, { name: text, candidates });
     };
@@ -156,6 +157,21 @@ function nameRange(call: ast.FunctionCall | ast.TableFunctionCall): Range | unde
     const prefix = ast.isTableFunctionCall(call) ? (GrammarUtils.findNodeForKeyword(cst, 'STREAM') ?? GrammarUtils.findNodeForKeyword(cst, 'LATERAL')) : undefined;
     const start = prefix && prefix.offset < paren.offset ? GrammarUtils.findNodeForProperty(cst, 'name')?.range.start ?? cst.range.start : cst.range.start;
     return { start, end: paren.range.start };
+}
+
+/**
+ * The sample catalog tables one edit away from a name read (`cdc_data.user` for `cdc_data.users`):
+ * the name is compared with as many trailing parts of each table's name as it has, and a table is
+ * proposed by its full name.
+ */
+function closestCatalogTables(written: readonly string[], tables: ReadonlyArray<readonly string[]>): string[] {
+    const byTail = new Map<string, string>();
+    for (const parts of tables) {
+        if (parts.length >= written.length) {
+            byTail.set(parts.slice(-written.length).join('.'), displayName(parts));
+        }
+    }
+    return closestNames(written.join('.'), byTail.keys()).map(tail => byTail.get(tail)!);
 }
 
 function cteNames(reference: ast.DatasetRef): string[] {

@@ -43,6 +43,12 @@ export class ValidationContext {
         return this.services.pipeline.Model.modelFor(AstUtils.getDocument(node).uri);
     }
 
+    /** The sample catalog tables of a node's pipeline (declared in `samples/*.sql`), each name by its parts as declared. */
+    catalogTables(node: AstNode): Array<readonly string[]> {
+        const symbols = this.services.references.SymbolIndex.symbolsOf(this.pipeline(node).id);
+        return [...symbols.catalogTables.values()].map(symbol => symbol.name.parts);
+    }
+
     /** The pipeline a node's document belongs to. */
     pipeline(node: AstNode): PipelineInfo {
         return this.services.pipeline.Registry.pipelineOf(AstUtils.getDocument(node).uri);

@@ -92,6 +92,17 @@ describe('did you mean', () => {
         expect(result.after).toEqual([]);
     });
 
+    test('a sample table one letter off becomes the sample table, by its full name', async () => {
+        const qualified = await applyFix({ 'a.sql': 'CREATE MATERIALIZED VIEW v AS SELECT * FROM raw.event;' }, 'a.sql', 'TABLE_OR_VIEW_NOT_FOUND');
+        expect(qualified.titles).toEqual(['Change to \'raw.events\'']);
+        expect(qualified.files['a.sql']).toBe('CREATE MATERIALIZED VIEW v AS SELECT * FROM raw.events;');
+        expect(qualified.after).toEqual([]);
+        // Written without its schema, the table is still found by its own name, and proposed with the schema.
+        const bare = await applyFix({ 'a.sql': 'CREATE MATERIALIZED VIEW v AS SELECT * FROM user;' }, 'a.sql', 'TABLE_OR_VIEW_NOT_FOUND');
+        expect(bare.titles).toEqual(['Change to \'cdc.users\'']);
+        expect(bare.after).toEqual([]);
+    });
+
     test('an unknown flow target', async () => {
         const result = await applyFix({ 'a.sql': 'CREATE STREAMING TABLE target_table;\nCREATE FLOW f AS INSERT INTO target_tabel BY NAME SELECT * FROM STREAM(raw.events);' },
             'a.sql', 'PIPELINE_SQL_FLOW_TARGET_NOT_FOUND');

@@ -97,9 +97,10 @@ describe('pipeline-wide checks across files', () => {
 });
 
 describe('names: tables, columns, functions', () => {
-    test('a table found nowhere is a warning with suggestions; a catalog table is fine', async () => {
+    test('a table found nowhere is a warning with suggestions (datasets and sample tables); a catalog table is fine', async () => {
         expect(await check('CREATE MATERIALIZED VIEW m AS SELECT * FROM raw.evnts;\nCREATE MATERIALIZED VIEW n AS SELECT * FROM mm;')).toEqual([
-            '[1:45..1:54] warning TABLE_OR_VIEW_NOT_FOUND \'raw.evnts\' is not a dataset of this pipeline and not in the sample catalog (no raw/evnts under samples/); it may exist in the real catalog.',
+            '[1:45..1:54] warning TABLE_OR_VIEW_NOT_FOUND \'raw.evnts\' is not a dataset of this pipeline and not in the sample catalog (no raw/evnts under samples/); it may exist in the real catalog. '
+            + 'Did you mean \'raw.events\'?',
             '[2:45..2:47] warning TABLE_OR_VIEW_NOT_FOUND \'mm\' is not a dataset of this pipeline and not in the sample catalog (no mm under samples/); it may exist in the real catalog. Did you mean \'m\'?',
         ]);
         expect(await check('CREATE MATERIALIZED VIEW m AS SELECT * FROM raw.events;')).toEqual([]);
