@@ -45,3 +45,8 @@ test('the preview panel revives the extension, and the row cap is a bounded sett
     expect(manifest.activationEvents).toContain('onWebviewPanel:pipelineSql.preview');
     expect(manifest.contributes.configuration.properties['pipelineSql.preview.maxRows']).toMatchObject({ type: 'integer', default: 10000, minimum: 1, maximum: 1000000 });
 });
+
+test('in Pipeline SQL files Enter is not taken by word suggestions: none are offered, and Enter accepts only an item that changes the text', () => {
+    const defaults = (manifest.contributes as { configurationDefaults?: Record<string, Record<string, unknown>> }).configurationDefaults;
+    expect(defaults?.['[pipeline-sql]']).toMatchObject({ 'editor.wordBasedSuggestions': 'off', 'editor.acceptSuggestionOnEnter': 'smart' });
+});
