@@ -31,6 +31,7 @@ export async function runSnapshotFlow(ctx: UpdateContext, flow: SnapshotFlowIR, 
         return { status: 'skipped', message: 'ONCE snapshot flow already completed (a full refresh runs it again)' };
     }
     const versionTable = ctx.store.stateTable('snap', flow.name, 'version');
+    const net = new NetChanges(ctx, key);
     let commits = 0;
     let rows = 0;
     if (!flow.version) {
@@ -44,7 +45,7 @@ export async function runSnapshotFlow(ctx: UpdateContext, flow: SnapshotFlowIR, 
         }
         const ver = ctx.tempName('version');
         await ctx.db.run(`CREATE TEMP TABLE ${ver} AS SELECT TIMESTAMP ${quoteString(ctx.options.now.timestamp)} AS "__version"`);
-        rows += await applySnapshot(ctx, flow, dataset, key, ver, sharedWithCdc);
+        rows += await applySnapshot(ctx, flow, dataset, key, ver, sharedWithCdc, net);
         await ctx.db.run(`CREATE OR REPLACE TABLE ${versionTable} AS SELECT * FROM ${ver}`);
         await ctx.dropTemp(ver);
         commits++;
@@ -60,7 +61,7 @@ export async function runSnapshotFlow(ctx: UpdateContext, flow: SnapshotFlowIR, 
             if (!ver) {
                 break;
             }
-            rows += await applySnapshot(ctx, flow, dataset, key, ver, sharedWithCdc);
+            rows += await applySnapshot(ctx, flow, dataset, key, ver, sharedWithCdc, net);
             await ctx.db.run(`CREATE OR REPLACE TABLE ${versionTable} AS SELECT * FROM ${ver}`);
             await ctx.dropTemp(ver);
             await ctx.store.setFlow(flow.name, { target: key, kind: 'snapshot', signature: 'snapshot', onceDone: false, nextArrival: 0n });
@@ -77,7 +78,58 @@ export async function runSnapshotFlow(ctx: UpdateContext, flow: SnapshotFlowIR, 
         await ensureTable(ctx, dataset, key, columns, { appendOnly: false });
     }
     await ctx.store.setFlow(flow.name, { target: key, kind: 'snapshot', signature: 'snapshot', onceDone: flow.once && commits > 0, nextArrival: 0n });
+    await net.report();
     return { status: 'completed', rows };
+}
+
+/**
+ * What the snapshots of one update changed in the target, as a whole: the target's rows as they were
+ * before the update first touched their key are kept aside, and at the end diffed against the rows
+ * of those keys now. A key the first snapshot of a first run inserts and a later one changes is one
+ * inserted row, not an insert plus an update (the changes are relative to the state before the
+ * update, even though each snapshot commits on its own).
+ */
+class NetChanges {
+    private keys?: string;
+    private origin?: string;
+    private keyColumns: Column[] = [];
+    private identity: string[] = [];
+    private columns: Column[] = [];
+
+    constructor(private readonly ctx: UpdateContext, private readonly key: string) {}
+
+    /** Notes the keys of a snapshot's diff before it is applied; `identity` names a target row (keys, plus `__START_AT` in SCD2). */
+    async touch(diff: string, keyColumns: Column[], identity: string[], columns: Column[]): Promise<void> {
+        const table = this.ctx.store.datasetTable(this.key);
+        const keys = keyColumns.map(k => q(k.name)).join(', ');
+        const match = (a: string, b: string) => keyColumns.map(k => `${a}.${q(k.name)} IS NOT DISTINCT FROM ${b}.${q(k.name)}`).join(' AND ');
+        this.keyColumns = keyColumns;
+        this.identity = identity;
+        this.columns = columns;
+        if (!this.keys || !this.origin) {
+            this.keys = this.ctx.tempName('net_keys');
+            this.origin = this.ctx.tempName('net_origin');
+            await this.ctx.db.run(`CREATE TEMP TABLE ${this.keys} AS SELECT DISTINCT ${keys} FROM ${diff}`);
+            await this.ctx.db.run(`CREATE TEMP TABLE ${this.origin} AS SELECT * FROM ${table} AS "__t" WHERE EXISTS (SELECT 1 FROM ${this.keys} AS "__k" WHERE ${match('"__t"', '"__k"')})`);
+            return;
+        }
+        const fresh = `(SELECT DISTINCT ${keys} FROM ${diff} AS "__d" WHERE NOT EXISTS (SELECT 1 FROM ${this.keys} AS "__k" WHERE ${match('"__d"', '"__k"')}))`;
+        await this.ctx.db.run(`INSERT INTO ${this.origin} BY NAME SELECT * FROM ${table} AS "__t" WHERE EXISTS (SELECT 1 FROM ${fresh} AS "__f" WHERE ${match('"__t"', '"__f"')})`);
+        await this.ctx.db.run(`INSERT INTO ${this.keys} SELECT * FROM ${fresh}`);
+    }
+
+    /** Adds the update's changes of the target (nothing when no snapshot was applied). */
+    async report(): Promise<void> {
+        if (!this.keys || !this.origin) {
+            return;
+        }
+        const table = this.ctx.store.datasetTable(this.key);
+        const match = this.keyColumns.map(k => `"__t".${q(k.name)} IS NOT DISTINCT FROM "__k".${q(k.name)}`).join(' AND ');
+        const after = `(SELECT * FROM ${table} AS "__t" WHERE EXISTS (SELECT 1 FROM ${this.keys} AS "__k" WHERE ${match}))`;
+        this.ctx.addChanges(this.key, await diffByKey(this.ctx, this.origin, after, this.identity, this.columns));
+        await this.ctx.dropTemp(this.keys);
+        await this.ctx.dropTemp(this.origin);
+    }
 }
 
 /** The output column name of a version query, as Spark would name it. */
@@ -153,7 +205,7 @@ async function evaluateVersion(ctx: UpdateContext, flow: SnapshotFlowIR, version
 }
 
 /** Evaluates the snapshot at the version in `ver`, diffs it against the previous one and applies it. */
-async function applySnapshot(ctx: UpdateContext, flow: SnapshotFlowIR, dataset: DatasetIR, key: string, ver: string, sharedWithCdc: boolean): Promise<number> {
+async function applySnapshot(ctx: UpdateContext, flow: SnapshotFlowIR, dataset: DatasetIR, key: string, ver: string, sharedWithCdc: boolean, net: NetChanges): Promise<number> {
     const context = { flow: flow.name, dataset: key };
     // current_snapshot_version() exists only for flows with WITH VERSION (spec 11.3).
     const sources = new FlowSources(ctx, flow.name, 'batch', { allowCurrent: flow.version !== undefined, allowLast: false, current: { sql: `(SELECT * FROM ${ver})` } });
@@ -199,9 +251,9 @@ async function applySnapshot(ctx: UpdateContext, flow: SnapshotFlowIR, dataset: 
     if (sharedWithCdc) {
         await applyAsEvents(ctx, flow, dataset, key, diff, keyColumns, data, columns, versionColumn, version);
     } else if (flow.storedAs.type === 'scd1') {
-        await applyScd1(ctx, dataset, key, diff, keyColumns, columns, flow);
+        await applyScd1(ctx, dataset, key, diff, keyColumns, columns, flow, net);
     } else {
-        await applyScd2(ctx, dataset, key, diff, keyColumns, data, columns, versionColumn, version, flow);
+        await applyScd2(ctx, dataset, key, diff, keyColumns, data, columns, versionColumn, version, flow, net);
     }
     if (prevExists) {
         await ctx.db.run(`DROP TABLE ${prevTable}`);
@@ -212,21 +264,17 @@ async function applySnapshot(ctx: UpdateContext, flow: SnapshotFlowIR, dataset: 
     return changed;
 }
 
-async function applyScd1(ctx: UpdateContext, dataset: DatasetIR, key: string, diff: string, keyColumns: Column[], columns: Column[], flow: SnapshotFlowIR): Promise<void> {
+async function applyScd1(ctx: UpdateContext, dataset: DatasetIR, key: string, diff: string, keyColumns: Column[], columns: Column[], flow: SnapshotFlowIR, net: NetChanges): Promise<void> {
     await ensureTable(ctx, dataset, key, columns, { appendOnly: false });
     const table = ctx.store.datasetTable(key);
     const match = (a: string, b: string) => keyColumns.map(k => `${a}.${q(k.name)} IS NOT DISTINCT FROM ${b}.${q(k.name)}`).join(' AND ');
-    const before = ctx.tempName('before');
-    await ctx.db.run(`CREATE TEMP TABLE ${before} AS SELECT * FROM ${table} AS "__t" WHERE EXISTS (SELECT 1 FROM ${diff} AS "__d" WHERE ${match('"__t"', '"__d"')})`);
+    await net.touch(diff, keyColumns, keyColumns.map(k => k.name), columns);
     await ctx.db.run(`DELETE FROM ${table} WHERE EXISTS (SELECT 1 FROM ${diff} AS "__d" WHERE ${match(table, '"__d"')})`);
     const cols = columns.map(c => q(c.name)).join(', ');
     await appendRows(ctx, dataset, key, `(SELECT ${cols} FROM ${diff} WHERE "__psql_op" <> 'delete')`, columns, { byName: true, flow: flow.name, span: flow.span });
-    const after = `(SELECT * FROM ${table} AS "__t" WHERE EXISTS (SELECT 1 FROM ${diff} AS "__d" WHERE ${match('"__t"', '"__d"')}))`;
-    ctx.addChanges(key, await diffByKey(ctx, before, after, keyColumns.map(k => k.name), columns));
-    await ctx.dropTemp(before);
 }
 
-async function applyScd2(ctx: UpdateContext, dataset: DatasetIR, key: string, diff: string, keyColumns: Column[], data: Column[], columns: Column[], versionColumn: Column, version: string, flow: SnapshotFlowIR): Promise<void> {
+async function applyScd2(ctx: UpdateContext, dataset: DatasetIR, key: string, diff: string, keyColumns: Column[], data: Column[], columns: Column[], versionColumn: Column, version: string, flow: SnapshotFlowIR, net: NetChanges): Promise<void> {
     const context = { flow: flow.name, dataset: key };
     const system: Column[] = [{ name: '__START_AT', type: versionColumn.type }, { name: '__END_AT', type: versionColumn.type }];
     const clash = columns.find(c => system.some(s => s.name.toLowerCase() === c.name.toLowerCase()));
@@ -242,8 +290,7 @@ async function applyScd2(ctx: UpdateContext, dataset: DatasetIR, key: string, di
     const trackedChange = tracked.length === 0
         ? 'FALSE'
         : `struct_pack(${tracked.map(c => `${q(c.name)} := "__d".${q(c.name)}`).join(', ')}) IS DISTINCT FROM struct_pack(${tracked.map(c => `${q(c.name)} := struct_extract("__d"."__psql_old", ${quoteString(c.name)})`).join(', ')})`;
-    const before = ctx.tempName('before');
-    await ctx.db.run(`CREATE TEMP TABLE ${before} AS SELECT * FROM ${table} AS "__t" WHERE EXISTS (SELECT 1 FROM ${diff} AS "__d" WHERE ${match('"__t"', '"__d"')})`);
+    await net.touch(diff, keyColumns, [...keyColumns.map(k => k.name), '__START_AT'], output);
     // Close the open version of deleted keys and of keys whose tracked columns changed.
     await ctx.db.run(`UPDATE ${table} SET "__END_AT" = ${version} WHERE "__END_AT" IS NULL AND EXISTS (SELECT 1 FROM ${diff} AS "__d" WHERE ${match(table, '"__d"')} `
         + `AND ("__d"."__psql_op" = 'delete' OR ("__d"."__psql_op" = 'update' AND ${trackedChange})))`);
@@ -256,9 +303,6 @@ async function applyScd2(ctx: UpdateContext, dataset: DatasetIR, key: string, di
     const opened = `(SELECT ${cols}, ${version} AS "__START_AT", CAST(NULL AS ${toDuckType(versionColumn.type)}) AS "__END_AT" FROM ${diff} AS "__d" `
         + `WHERE "__d"."__psql_op" = 'insert' OR ("__d"."__psql_op" = 'update' AND ${trackedChange}))`;
     await appendRows(ctx, dataset, key, opened, output, { byName: true, flow: flow.name, span: flow.span });
-    const after = `(SELECT * FROM ${table} AS "__t" WHERE EXISTS (SELECT 1 FROM ${diff} AS "__d" WHERE ${match('"__t"', '"__d"')}))`;
-    ctx.addChanges(key, await diffByKey(ctx, before, after, [...keyColumns.map(k => k.name), '__START_AT'], output));
-    await ctx.dropTemp(before);
 }
 
 /** Snapshot + AUTO CDC on one SCD1 target: the diff becomes change events at sequence = version. */

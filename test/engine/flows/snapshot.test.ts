@@ -53,6 +53,26 @@ describe('AUTO CDC FROM SNAPSHOT', () => {
         ));
     });
 
+    it('the changes of an update are relative to the state before it: a first run of several snapshots only inserts', async () => {
+        ws = new Workspace();
+        const ir = snapshotPipeline({ storedAs: 'scd2', trackHistory: sel.list('Value') });
+        // Version 2 changes key 1 (tracked) and key 2 (untracked only) and adds key 3; version 3 drops key 2.
+        ws.append('snaps', [row(1, 'a', 1), row(2, 'b', 1), row(1, 'a2', 2), row(2, 'b', 2, 'o2'), row(3, 'c', 2), row(1, 'a2', 3), row(3, 'c', 3)]);
+        const first = await ws.ok(ir);
+        expect(rowsOf(first.datasets.target.rows, 'Key', 'Value', 'Other', '__START_AT', '__END_AT')).toEqual(expected(
+            [1, 'a', 'o', 1, 2], [1, 'a2', 'o', 2, null], [2, 'b', 'o2', 1, 3], [3, 'c', 'o', 2, null],
+        ));
+        expect(first.datasets.target.changes).toMatchObject({ inserted: 4, updated: 0, deleted: 0 });
+        expect(first.datasets.target.changes!.rows.inserted).toHaveLength(4);
+        // A later run that changes a key counts it once, against the row before the update.
+        ws.append('snaps', [row(1, 'a3', 4), row(3, 'c', 4, 'o4'), row(1, 'a4', 5), row(3, 'c', 5, 'o4')]);
+        const second = await ws.ok(ir);
+        expect(second.datasets.target.changes).toMatchObject({ inserted: 2, updated: 2, deleted: 0 });
+        expect(rowsOf(second.datasets.target.changes!.rows.updated, 'Key', 'Value', 'Other', '__START_AT', '__END_AT')).toEqual(expected(
+            [1, 'a2', 'o', 2, 4], [3, 'c', 'o4', 2, null],
+        ));
+    });
+
     it('without WITH VERSION only the initial load runs; afterwards AUTO_CDC_FROM_SNAPSHOT_NON_EMPTY_TARGET_WITHOUT_VERSION', async () => {
         ws = new Workspace();
         ws.append('snaps', [row(1, 'a', 1)]);
