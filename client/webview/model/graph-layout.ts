@@ -1,5 +1,5 @@
 /**
- * Layout of the pipeline graph (a layered drawing of a DAG, left to right): cycles are broken by
+ * Layout of the pipeline graph (a layered drawing of a DAG, left to right or top to bottom): cycles are broken by
  * reversing back edges, each node gets the layer of its longest path from a source, edges that
  * span several layers get invisible waypoints, the order inside each layer is improved by
  * barycentre sweeps to reduce crossings, and edges become smooth SVG paths. Shapes and labels
@@ -34,6 +34,7 @@ export interface RoutedEdge {
 
 /** The whole drawing. */
 export interface GraphLayout {
+    readonly direction: LayoutDirection;
     readonly width: number;
     readonly height: number;
     readonly nodes: readonly PlacedNode[];
@@ -84,6 +85,8 @@ export function subtitleOf(node: GraphNodeModel): string {
 }
 
 const CHAR = 7;
+/** The height of a node's third line. */
+export const FACTS_LINE = 15;
 const MIN_WIDTH = 96;
 const MAX_WIDTH = 240;
 
@@ -102,14 +105,30 @@ interface Vertex {
     order: number;
 }
 
+/** Which way the data flows in a drawing: left to right, or top to bottom. */
+export type LayoutDirection = 'LR' | 'TB';
+
+/** Options of {@link layoutGraph}. */
+export interface LayoutOptions {
+    readonly direction?: LayoutDirection;
+    /** Nodes with a third line (the last run's row counts or error), drawn taller. */
+    readonly withFacts?: ReadonlySet<string>;
+    /** Gaps in pixels: between layers, between nodes of a layer, around the drawing. */
+    readonly spacing?: { readonly layer: number; readonly node: number; readonly margin: number };
+}
+
 /** Lays out a pipeline graph. */
-export function layoutGraph(graph: GraphModel, spacing = { layer: 48, node: 22, margin: 16 }): GraphLayout {
+export function layoutGraph(graph: GraphModel, options: LayoutOptions = {}): GraphLayout {
+    const direction = options.direction ?? 'LR';
+    // Top to bottom, the layers are rows: less room between them, more between the nodes of a row.
+    const gap = options.spacing ?? (direction === 'TB' ? { layer: 34, node: 28, margin: 16 } : { layer: 48, node: 22, margin: 16 });
     const vertices = new Map<string, Vertex>();
     const placed = new Map<string, { node: GraphNodeModel; subtitle: string }>();
     for (const node of graph.nodes) {
         const subtitle = subtitleOf(node);
         const width = Math.min(MAX_WIDTH, Math.max(MIN_WIDTH, Math.max(node.name.length, subtitle.length) * CHAR + 20));
-        vertices.set(node.id, { id: node.id, width, height: node.kind === 'flow' ? 38 : 44, dummy: false, layer: 0, order: 0 });
+        const height = (node.kind === 'flow' ? 38 : 44) + (options.withFacts?.has(node.id) ? FACTS_LINE : 0);
+        vertices.set(node.id, { id: node.id, width, height, dummy: false, layer: 0, order: 0 });
         placed.set(node.id, { node, subtitle });
     }
     const edges = graph.edges.filter(e => vertices.has(e.from) && vertices.has(e.to) && e.from !== e.to);
@@ -214,21 +233,28 @@ export function layoutGraph(graph: GraphModel, spacing = { layer: 48, node: 22, 
         }
     }
 
-    // 5. Coordinates: columns left to right, each column centred vertically.
-    const columnWidth = layers.map(layer => Math.max(0, ...layer.map(v => v.width)));
-    const columnHeight = layers.map(layer => layer.reduce((h, v) => h + v.height, 0) + Math.max(0, layer.length - 1) * spacing.node);
-    const height = Math.max(0, ...columnHeight) + 2 * spacing.margin;
+    // 5. Coordinates: layers along the flow (columns left to right, or rows top to bottom), each
+    //    layer centred across it. `along` is the flow's axis, `across` the other one.
+    const tb = direction === 'TB';
+    const alongSize = (v: Vertex): number => (tb ? v.height : v.width);
+    const acrossSize = (v: Vertex): number => (tb ? v.width : v.height);
+    const layerThickness = layers.map(layer => Math.max(0, ...layer.map(alongSize)));
+    const layerLength = layers.map(layer => layer.reduce((sum, v) => sum + acrossSize(v), 0) + Math.max(0, layer.length - 1) * gap.node);
+    const across = Math.max(0, ...layerLength) + 2 * gap.margin;
     const position = new Map<string, { x: number; y: number }>();
-    let x = spacing.margin;
+    let along = gap.margin;
     layers.forEach((layer, i) => {
-        let y = spacing.margin + (height - 2 * spacing.margin - columnHeight[i]) / 2;
+        let offset = gap.margin + (across - 2 * gap.margin - layerLength[i]) / 2;
         for (const v of layer) {
-            position.set(v.id, { x: x + (columnWidth[i] - v.width) / 2, y });
-            y += v.height + spacing.node;
+            const a = along + (layerThickness[i] - alongSize(v)) / 2;
+            position.set(v.id, tb ? { x: offset, y: a } : { x: a, y: offset });
+            offset += acrossSize(v) + gap.node;
         }
-        x += columnWidth[i] + spacing.layer;
+        along += layerThickness[i] + gap.layer;
     });
-    const width = Math.max(spacing.margin * 2, x - spacing.layer + spacing.margin);
+    const length = Math.max(gap.margin * 2, along - gap.layer + gap.margin);
+    const width = tb ? across : length;
+    const height = tb ? length : across;
 
     const nodes: PlacedNode[] = graph.nodes.map(node => {
         const v = vertices.get(node.id)!;
@@ -237,23 +263,42 @@ export function layoutGraph(graph: GraphModel, spacing = { layer: 48, node: 22, 
     });
     const round1 = (n: number): number => Math.round(n * 10) / 10;
     const routed: RoutedEdge[] = chains.map(({ edge, ids, reversed: isReversed }) => {
-        // Waypoints in drawing order (left to right); a reversed edge is drawn from its real source.
+        // Waypoints in drawing order (along the flow); a reversed edge is drawn from its real source.
         const points = ids.map((id, i) => {
             const v = vertices.get(id)!;
             const p = position.get(id)!;
-            const xAt = v.dummy ? p.x + v.width / 2 : i === 0 ? p.x + v.width : p.x;
-            return { x: xAt, y: p.y + v.height / 2 };
+            if (tb) {
+                return { x: p.x + v.width / 2, y: v.dummy ? p.y + v.height / 2 : i === 0 ? p.y + v.height : p.y };
+            }
+            return { x: v.dummy ? p.x + v.width / 2 : i === 0 ? p.x + v.width : p.x, y: p.y + v.height / 2 };
         });
         let d = `M${round1(points[0].x)},${round1(points[0].y)}`;
         for (let i = 1; i < points.length; i++) {
             const a = points[i - 1];
             const b = points[i];
-            const dx = (b.x - a.x) / 2;
-            d += ` C${round1(a.x + dx)},${round1(a.y)} ${round1(b.x - dx)},${round1(b.y)} ${round1(b.x)},${round1(b.y)}`;
+            if (tb) {
+                const dy = (b.y - a.y) / 2;
+                d += ` C${round1(a.x)},${round1(a.y + dy)} ${round1(b.x)},${round1(b.y - dy)} ${round1(b.x)},${round1(b.y)}`;
+            } else {
+                const dx = (b.x - a.x) / 2;
+                d += ` C${round1(a.x + dx)},${round1(a.y)} ${round1(b.x - dx)},${round1(b.y)} ${round1(b.x)},${round1(b.y)}`;
+            }
         }
         return { edge, path: d, reversed: isReversed };
     });
-    return { width, height, nodes, edges: routed };
+    return { direction, width, height, nodes, edges: routed };
+}
+
+/**
+ * The layout that shows a graph largest in a `width` × `height` panel: left to right, or top to
+ * bottom when that fits better (a narrow panel beside the code). Left to right wins a tie, and
+ * whenever both fit at full size.
+ */
+export function layoutForPanel(graph: GraphModel, width: number, height: number, withFacts?: ReadonlySet<string>): GraphLayout {
+    const lr = layoutGraph(graph, { direction: 'LR', withFacts });
+    const tb = layoutGraph(graph, { direction: 'TB', withFacts });
+    const fit = (layout: GraphLayout): number => Math.min(1, width / layout.width, height / layout.height);
+    return fit(tb) > fit(lr) ? tb : lr;
 }
 
 /** The ids of the datasets downstream of a node (what "Run from here" updates besides it). */

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { downstreamOf, fitLabel, flowLabel, layoutGraph, subtitleOf } from '../../../client/webview/model/graph-layout.js';
+import { downstreamOf, fitLabel, flowLabel, layoutForPanel, layoutGraph, subtitleOf } from '../../../client/webview/model/graph-layout.js';
 import type { GraphEdgeModel, GraphModel, GraphNodeModel } from '../../../common/preview-messages.js';
 
 /** The graph of samples/users-cdc as the pipeline model describes it. */
@@ -106,6 +106,47 @@ describe('layoutGraph', () => {
 
     test('an empty graph is an empty drawing', () => {
         expect(layoutGraph({ pipeline: { id: 'p' }, nodes: [], edges: [], cycles: [] })).toMatchObject({ nodes: [], edges: [] });
+    });
+});
+
+describe('top to bottom', () => {
+    const layout = layoutGraph(graph, { direction: 'TB' });
+    const at = (id: string) => layout.nodes.find(n => n.node.id === id)!;
+
+    test('layers are rows: every edge runs from the bottom of its source down to the top of its target', () => {
+        expect(layout.direction).toBe('TB');
+        expect(layout.nodes.map(n => n.layer)).toEqual([2, 4, 4, 6, 0, 1, 3, 3, 5]);
+        for (const routed of layout.edges) {
+            const from = at(routed.edge.from);
+            const to = at(routed.edge.to);
+            expect(from.y + from.height).toBeLessThan(to.y);
+            const numbers = routed.path.match(/-?\d+(\.\d+)?/g)!.map(Number);
+            expect(numbers[0]).toBeCloseTo(from.x + from.width / 2, 0);
+            expect(numbers[1]).toBeCloseTo(from.y + from.height, 0);
+            expect(numbers[numbers.length - 2]).toBeCloseTo(to.x + to.width / 2, 0);
+            expect(numbers[numbers.length - 1]).toBeCloseTo(to.y, 0);
+        }
+    });
+
+    test('nodes of a row do not overlap and the drawing is taller than wide', () => {
+        for (const a of layout.nodes) {
+            expect(a.x + a.width).toBeLessThanOrEqual(layout.width);
+            expect(a.y + a.height).toBeLessThanOrEqual(layout.height);
+            for (const b of layout.nodes) {
+                if (a !== b && a.layer === b.layer) {
+                    expect(a.x + a.width <= b.x || b.x + b.width <= a.x, `${a.node.id} / ${b.node.id}`).toBe(true);
+                }
+            }
+        }
+        expect(layout.height).toBeGreaterThan(layout.width);
+    });
+
+    test('a panel beside the code gets the top-to-bottom drawing at full size; a wide one left to right', () => {
+        const narrow = layoutForPanel(graph, 620, 700);
+        expect(narrow.direction).toBe('TB');
+        expect(narrow.width).toBeLessThanOrEqual(620);
+        expect(narrow.height).toBeLessThanOrEqual(700);
+        expect(layoutForPanel(graph, 1800, 500).direction).toBe('LR');
     });
 });
 
