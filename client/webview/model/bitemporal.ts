@@ -7,8 +7,9 @@
  */
 import { HistoryColumns, type JsonValue, type ResultColumn, type ResultRow } from '../../../common/result-model.js';
 import { buildScale, type ScaleMode, type ValueScale } from './scale.js';
+import { CharWidth, keyLabels } from './labels.js';
 import { dataColumns, groupByKey, resolveKeys } from './scd2.js';
-import { compareValues, describeKey, formatValue, sameValue } from './values.js';
+import { columnTypes, compareValues, describeKey, formatValue, sameValue } from './values.js';
 
 /** One row of a bitemporal table as a rectangle. */
 export interface BitemporalRect {
@@ -29,7 +30,10 @@ export interface BitemporalRect {
 /** The rectangles of one key. */
 export interface BitemporalPanel {
     readonly keyId: string;
+    /** The whole key: the panel's tooltip and accessible name. */
     readonly keyLabel: string;
+    /** What fits as the panel's title: the whole key, or the values that tell it from the other panels (under `keyHeading`). */
+    readonly shortLabel: string;
     /** Top of the panel in the picture. */
     readonly top: number;
     readonly height: number;
@@ -47,6 +51,8 @@ export interface BitemporalPicture {
     readonly panelHeader: number;
     readonly steps: readonly JsonValue[];
     readonly panels: readonly BitemporalPanel[];
+    /** The key columns the short labels show values of, when they do not name them. */
+    readonly keyHeading?: string;
     readonly matchingKeys: number;
     readonly totalKeys: number;
 }
@@ -86,13 +92,15 @@ export function bitemporalPicture(rows: readonly ResultRow[], columns: readonly 
     const keys = resolveKeys(columns, keyNames);
     const data = dataColumns(columns, keys);
     const { startAt, endAt, systemStartAt, systemEndAt } = HistoryColumns;
+    const types = columnTypes(columns);
+    const text = (row: ResultRow, column: string): string => formatValue(row[column], types.get(column));
     const gutter = options.gutter ?? Math.min(150, Math.round(options.width / 4));
     const maxKeys = options.maxKeys ?? 50;
     const stepHeight = options.stepHeight ?? 34;
     const groups = groupByKey(rows, keys, startAt);
     const needle = (options.filter ?? '').trim().toLowerCase();
     const matching = [...groups.entries()].filter(([, indexes]) =>
-        needle === '' || keys.some(k => formatValue(rows[indexes[0]][k]).toLowerCase().includes(needle)));
+        needle === '' || keys.some(k => text(rows[indexes[0]], k).toLowerCase().includes(needle)));
     const shown = matching.slice(0, maxKeys);
     const shownRows = shown.flatMap(([, indexes]) => indexes.map(i => rows[i]));
     const steps = systemSteps(shownRows);
@@ -110,7 +118,7 @@ export function bitemporalPicture(rows: readonly ResultRow[], columns: readonly 
             const sysStart = row[systemStartAt] ?? null;
             const sysEnd = row[systemEndAt] ?? null;
             const end = row[endAt] ?? null;
-            const label = data.map(c => formatValue(row[c])).join(', ');
+            const label = data.map(c => text(row, c)).join(', ');
             const period = (a: JsonValue, b: JsonValue) => `${formatValue(a)} → ${b === null ? 'open' : formatValue(b)}`;
             return {
                 rowIndex,
@@ -121,17 +129,20 @@ export function bitemporalPicture(rows: readonly ResultRow[], columns: readonly 
                 openBusinessEnd: end === null,
                 openSystemEnd: sysEnd === null,
                 label,
-                description: `${describeKey(row, keys)}: ${label}; business ${period(row[startAt] ?? null, end)}; believed ${period(sysStart, sysEnd)}`,
+                description: `${describeKey(row, keys, types)}: ${label}; business ${period(row[startAt] ?? null, end)}; believed ${period(sysStart, sysEnd)}`,
                 systemStart: sysStart,
                 systemEnd: sysEnd,
             };
         });
-        const panel = { keyId, keyLabel: describeKey(rows[indexes[0]], keys), top, height: header + panelBody + 10, rects };
+        const panel = { keyId, keyLabel: describeKey(rows[indexes[0]], keys, types), shortLabel: '', top, height: header + panelBody + 10, rects };
         top += panel.height;
         return panel;
     });
+    // A panel's title has the picture's width (less the gutter) to itself.
+    const short = keyLabels(shown.map(([, indexes]) => keys.map(k => text(rows[indexes[0]], k))), keys, Math.floor((options.width - 16) / CharWidth));
     return {
-        width: options.width, height: top + 8, business, system, panelHeader: header, steps, panels,
+        width: options.width, height: top + 8, business, system, panelHeader: header, steps,
+        panels: panels.map((p, i) => ({ ...p, shortLabel: short.labels[i] })), keyHeading: short.heading,
         matchingKeys: matching.length, totalKeys: groups.size,
     };
 }

@@ -75,17 +75,3 @@ export function buildScale(values: readonly JsonValue[], start: number, end: num
     const at = (value: JsonValue): number => (value === null ? end : start + index(value) * step);
     return { mode: 'even', start, end, position: at, ticks: distinct.map(v => ({ position: at(v), label: label(v) })) };
 }
-
-/**
- * The ticks worth labelling on an axis of `width` pixels: ticks closer than `minGap` to the last
- * labelled one are skipped (they keep their grid line, not their label).
- */
-export function labelledTicks(ticks: readonly AxisTick[], minGap: number): AxisTick[] {
-    const out: AxisTick[] = [];
-    for (const tick of ticks) {
-        if (out.length === 0 || tick.position - out[out.length - 1].position >= minGap) {
-            out.push(tick);
-        }
-    }
-    return out;
-}

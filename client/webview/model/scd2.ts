@@ -6,8 +6,9 @@
  * the same sequence), following the fold of spec 8.2.
  */
 import { ChangeEventColumns, HistoryColumns, type JsonValue, type ResultColumn, type ResultRow } from '../../../common/result-model.js';
+import { CharWidth, keyLabels } from './labels.js';
 import { buildScale, type ScaleMode, type ValueScale } from './scale.js';
-import { compareValues, describeKey, formatValue, rowKey, sameValue } from './values.js';
+import { columnTypes, compareValues, describeKey, formatValue, rowKey, sameValue } from './values.js';
 
 /** A changed value between two adjacent versions. */
 export interface ValueChange {
@@ -41,7 +42,10 @@ export interface Scd2Lane {
     /** Stable id of the key (its values as JSON). */
     readonly keyId: string;
     readonly key: Readonly<Record<string, JsonValue>>;
+    /** The whole key (`sku=GADGET-9, warehouse=north`): the lane's tooltip and accessible name. */
     readonly keyLabel: string;
+    /** What fits beside the lane: the whole key, or the values that tell it from the other lanes (see `keyHeading`). */
+    readonly shortLabel: string;
     /** Top of the lane in pixels. */
     readonly y: number;
     readonly versions: readonly Scd2Version[];
@@ -57,6 +61,8 @@ export interface Scd2Picture {
     readonly axisHeight: number;
     readonly scale: ValueScale;
     readonly lanes: readonly Scd2Lane[];
+    /** The key columns the short labels show values of, when they do not name them. */
+    readonly keyHeading?: string;
     /** Keys that pass the filter, and how many lanes are drawn (at most `maxKeys`). */
     readonly matchingKeys: number;
     readonly totalKeys: number;
@@ -86,8 +92,8 @@ export function resolveKeys(columns: readonly ResultColumn[], keys: readonly str
     return keys.map(k => columns.find(c => c.name.toLowerCase() === k.toLowerCase())?.name ?? k);
 }
 
-function describeValues(row: ResultRow, columns: readonly string[]): string {
-    return columns.map(c => `${c}=${formatValue(row[c])}`).join(', ');
+function describeValues(row: ResultRow, columns: readonly string[], types: ReadonlyMap<string, string>): string {
+    return columns.map(c => `${c}=${formatValue(row[c], types.get(c))}`).join(', ');
 }
 
 /** Groups rows by key (first appearance order), each group sorted by `startColumn`. */
@@ -112,6 +118,8 @@ export function groupByKey(rows: readonly ResultRow[], keys: readonly string[], 
 export function scd2Picture(rows: readonly ResultRow[], columns: readonly ResultColumn[], keyNames: readonly string[], options: Scd2Options): Scd2Picture {
     const keys = resolveKeys(columns, keyNames);
     const data = dataColumns(columns, keys);
+    const types = columnTypes(columns);
+    const text = (row: ResultRow, column: string): string => formatValue(row[column], types.get(column));
     // Key labels take at most a quarter of a narrow picture.
     const gutter = options.gutter ?? Math.min(160, Math.round(options.width / 4));
     const laneHeight = options.laneHeight ?? 30;
@@ -121,7 +129,7 @@ export function scd2Picture(rows: readonly ResultRow[], columns: readonly Result
     const groups = groupByKey(rows, keys, startAt);
     const needle = (options.filter ?? '').trim().toLowerCase();
     const matching = [...groups.entries()].filter(([, indexes]) =>
-        needle === '' || keys.some(k => formatValue(rows[indexes[0]][k]).toLowerCase().includes(needle)));
+        needle === '' || keys.some(k => text(rows[indexes[0]], k).toLowerCase().includes(needle)));
     const shown = matching.slice(0, maxKeys);
     const scale = buildScale(shown.flatMap(([, indexes]) => indexes.flatMap(i => [rows[i][startAt], rows[i][endAt]])), gutter + 8, options.width - 12, options.mode);
     const lanes: Scd2Lane[] = shown.map(([keyId, indexes], laneIndex) => {
@@ -136,23 +144,26 @@ export function scd2Picture(rows: readonly ResultRow[], columns: readonly Result
                 ? data.filter(c => !sameValue(previous![c], row[c])).map(c => ({ column: c, before: previous![c] ?? null, after: row[c] ?? null }))
                 : [];
             const fresh = !adjacent;
-            const label = fresh ? data.map(c => formatValue(row[c])).join(', ') : changes.map(c => `${c.column}=${formatValue(c.after)}`).join(', ');
+            const changeText = (c: ValueChange, value: JsonValue) => formatValue(value, types.get(c.column));
+            const label = fresh ? data.map(c => text(row, c)).join(', ') : changes.map(c => `${c.column}=${changeText(c, c.after)}`).join(', ');
             const period = `${formatValue(start)} → ${end === null ? 'open' : formatValue(end)}`;
             const what = fresh
-                ? `${previous ? 'after a deleted period' : 'first version'}: ${describeValues(row, data)}`
+                ? `${previous ? 'after a deleted period' : 'first version'}: ${describeValues(row, data, types)}`
                 : changes.length > 0
-                    ? changes.map(c => `${c.column}: ${formatValue(c.before)} → ${formatValue(c.after)}`).join('; ')
+                    ? changes.map(c => `${c.column}: ${changeText(c, c.before)} → ${changeText(c, c.after)}`).join('; ')
                     : 'no value shown changed (an untracked column may have)';
             previous = row;
             return {
                 rowIndex, start, end, open: end === null, x1: scale.position(start), x2: scale.position(end),
-                changes, fresh, label: label || '(no data columns)', description: `${describeKey(row, keys)}, ${period}, ${what}`,
+                changes, fresh, label: label || '(no data columns)', description: `${describeKey(row, keys, types)}, ${period}, ${what}`,
             };
         });
-        return { keyId, key, keyLabel: describeKey(rows[indexes[0]], keys), y: axisHeight + laneIndex * laneHeight, versions };
+        return { keyId, key, keyLabel: describeKey(rows[indexes[0]], keys, types), shortLabel: '', y: axisHeight + laneIndex * laneHeight, versions };
     });
+    const short = keyLabels(shown.map(([, indexes]) => keys.map(k => text(rows[indexes[0]], k))), keys, Math.floor((gutter - 8) / CharWidth));
     return {
-        width: options.width, height: axisHeight + lanes.length * laneHeight + 8, gutter, laneHeight, axisHeight, scale, lanes,
+        width: options.width, height: axisHeight + lanes.length * laneHeight + 8, gutter, laneHeight, axisHeight, scale,
+        lanes: lanes.map((lane, i) => ({ ...lane, shortLabel: short.labels[i] })), keyHeading: short.heading,
         matchingKeys: matching.length, totalKeys: groups.size,
     };
 }

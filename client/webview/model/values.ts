@@ -142,7 +142,12 @@ export function rowKey(row: ResultRow, columns: readonly string[]): string {
     return JSON.stringify(columns.map(c => row[c] ?? null));
 }
 
-/** The key columns' values of a row, as `user_id=1, region=EU`. */
-export function describeKey(row: ResultRow, keys: readonly string[]): string {
-    return keys.map(k => `${k}=${formatValue(row[k])}`).join(', ');
+/** The key columns' values of a row, as `user_id=1, region=EU` (`types`: the SQL type of each column, for its text). */
+export function describeKey(row: ResultRow, keys: readonly string[], types?: ReadonlyMap<string, string>): string {
+    return keys.map(k => `${k}=${formatValue(row[k], types?.get(k))}`).join(', ');
+}
+
+/** The SQL type of each column by name, for {@link formatValue} (a DECIMAL shows its scale). */
+export function columnTypes(columns: ReadonlyArray<{ readonly name: string; readonly type: string }>): Map<string, string> {
+    return new Map(columns.map(c => [c.name, c.type]));
 }

@@ -6,10 +6,10 @@
 import { HistoryColumns, type DatasetPreview, type ResultRow } from '../../../common/result-model.js';
 import { believedAt, beliefAt, bitemporalPicture, type BitemporalPicture } from '../model/bitemporal.js';
 import { fitLabel } from '../model/graph-layout.js';
-import { labelledTicks } from '../model/scale.js';
+import { placeLabels, textWidth } from '../model/labels.js';
 import { resolveKeys, dataColumns } from '../model/scd2.js';
-import { currentDataset, rowsOf, type PreviewState } from '../model/state.js';
-import { formatValue } from '../model/values.js';
+import { currentDataset, rowsOf, shownRun, type PreviewState } from '../model/state.js';
+import { columnTypes, formatValue } from '../model/values.js';
 import { count, h, replaceChildren, s } from '../dom.js';
 import type { View, ViewContext } from './context.js';
 import { scaleSwitch } from './history-view.js';
@@ -68,7 +68,7 @@ export class BitemporalView implements View {
         }
         const rows = rowsOf(state, dataset);
         const width = Math.max(420, (this.element.clientWidth > 0 ? this.element.clientWidth : 900) - 24);
-        const key = `${state.outcome?.summary.runId}|${dataset.name}|${rows.length}|${filter}|${state.scale.bitemporal}|${width}`;
+        const key = `${shownRun(state)?.summary.runId}|${dataset.name}|${rows.length}|${filter}|${state.scale.bitemporal}|${width}`;
         if (key !== this.key) {
             this.key = key;
             replaceChildren(this.scaleHolder, scaleSwitch(state.scale.bitemporal, mode => this.ctx.dispatch({ type: 'ui/scale', picture: 'bitemporal', mode })));
@@ -84,22 +84,37 @@ export class BitemporalView implements View {
         svg.append(s('defs', {}, s('marker', { id: 'open-arrow', viewBox: '0 0 10 10', refX: 9, refY: 5, markerWidth: 7, markerHeight: 7, orient: 'auto' },
             s('path', { d: 'M0,0 L10,5 L0,10 z', class: 'open-arrow' }))));
         const axis = s('g', { class: 'axis' });
-        labelledTicks(picture.business.ticks, 120).forEach((tick, i) => axis.append(s('text', { x: tick.position, y: i % 2 === 0 ? 12 : 24, class: 'tick-label' }, tick.label)));
-        axis.append(s('text', { x: picture.business.end, y: 36, class: 'tick-label end' }, 'business time →'));
+        // Two rows of business-time labels, none overlapping another or the axis name at the end of the lower row.
+        const axisName = 'business time →';
+        const rowY = [12, 26];
+        const placed = placeLabels(picture.business.ticks, {
+            start: picture.business.start, end: picture.business.end, rows: 2,
+            reserved: [{ row: 1, from: picture.business.end - textWidth(axisName), to: picture.business.end }],
+        });
+        for (const tick of placed) {
+            axis.append(s('text', { x: tick.at, y: rowY[tick.row], class: `tick-label ${tick.anchor}` }, tick.label));
+        }
+        axis.append(s('text', { x: picture.business.end, y: rowY[1], class: 'tick-label end' }, axisName));
+        if (picture.keyHeading) {
+            axis.append(s('text', { x: 8, y: rowY[1], class: 'key-heading' }, picture.keyHeading));
+        }
         svg.append(axis);
+        // System-time labels down the left, one line each: steps close in time share the first one's label.
+        const systemTicks = picture.steps.map(step => ({ position: picture.panelHeader + picture.system.position(step), label: formatValue(step) }));
         this.rects = [];
         const stepLines = s('g', { class: 'as-of-lines' });
         for (const panel of picture.panels) {
             const g = s('g', { class: 'panel', transform: `translate(0 ${panel.top})`, 'data-key': panel.keyLabel });
-            g.append(s('text', { x: 8, y: 16, class: 'key-label' }, fitLabel(panel.keyLabel, 400)));
+            g.append(s('g', { class: 'key' }, s('title', {}, panel.keyLabel), s('text', { x: 8, y: 16, class: 'key-label' }, fitLabel(panel.shortLabel, picture.width - 16))));
             for (const tick of picture.business.ticks) {
                 g.append(s('line', { class: 'tick', x1: tick.position, x2: tick.position, y1: 22, y2: panel.height - 6 }));
             }
-            picture.steps.forEach(step => {
-                const y = picture.panelHeader + picture.system.position(step);
-                g.append(s('line', { class: 'tick system', x1: picture.business.start, x2: picture.business.end, y1: y, y2: y }));
-                g.append(s('text', { x: 8, y: y + 4, class: 'tick-label system' }, formatValue(step)));
-            });
+            for (const tick of systemTicks) {
+                g.append(s('line', { class: 'tick system', x1: picture.business.start, x2: picture.business.end, y1: tick.position, y2: tick.position }));
+            }
+            for (const tick of placeLabels(systemTicks, { start: picture.panelHeader - 8, end: panel.height, size: () => 13, gap: 1 })) {
+                g.append(s('text', { x: 8, y: (tick.from + tick.to) / 2 + 4, class: 'tick-label system' }, tick.label));
+            }
             for (const rect of panel.rects) {
                 const width = Math.max(3, rect.x2 - rect.x1);
                 const height = Math.max(3, rect.y2 - rect.y1);
@@ -151,6 +166,7 @@ export class BitemporalView implements View {
             line.setAttribute('y2', String(y));
         });
         const keys = resolveKeys(dataset.columns, dataset.cdc!.keys);
+        const types = columnTypes(dataset.columns);
         const columns = [...keys, ...dataColumns(dataset.columns, keys), HistoryColumns.startAt, HistoryColumns.endAt];
         const shownKeys = new Set(picture.panels.map(p => p.keyId));
         const believed = beliefAt(rows, at).filter(r => shownKeys.has(JSON.stringify(keys.map(k => r[k] ?? null))));
@@ -158,6 +174,6 @@ export class BitemporalView implements View {
             h('h3', {}, `What the table believed at ${formatValue(at)}: ${count(believed.length)} row${believed.length === 1 ? '' : 's'}`),
             h('table', { class: 'belief-table' },
                 h('thead', {}, h('tr', {}, ...columns.map(c => h('th', { scope: 'col' }, c)))),
-                h('tbody', {}, ...believed.map(r => h('tr', {}, ...columns.map(c => h('td', {}, c === HistoryColumns.endAt && r[c] === null ? 'open' : formatValue(r[c]))))))));
+                h('tbody', {}, ...believed.map(r => h('tr', {}, ...columns.map(c => h('td', {}, c === HistoryColumns.endAt && r[c] === null ? 'open' : formatValue(r[c], types.get(c)))))))));
     }
 }

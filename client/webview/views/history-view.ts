@@ -6,10 +6,11 @@
  */
 import { ChangeEventColumns, type DatasetPreview, type JsonValue, type ResultRow } from '../../../common/result-model.js';
 import { fitLabel } from '../model/graph-layout.js';
-import { labelledTicks, type ScaleMode } from '../model/scale.js';
+import { placeLabels, textWidth } from '../model/labels.js';
+import { type ScaleMode } from '../model/scale.js';
 import { classifyEvents, dataColumns, resolveKeys, scd2Picture, type Scd2Picture } from '../model/scd2.js';
-import { currentDataset, rowsOf, type PreviewState } from '../model/state.js';
-import { formatValue } from '../model/values.js';
+import { currentDataset, rowsOf, shownRun, type PreviewState } from '../model/state.js';
+import { columnTypes, formatValue } from '../model/values.js';
 import { count, h, onActivate, replaceChildren, s } from '../dom.js';
 import type { View, ViewContext } from './context.js';
 
@@ -71,7 +72,7 @@ export class HistoryView implements View {
         }
         const rows = rowsOf(state, dataset);
         const width = Math.max(420, (this.element.clientWidth > 0 ? this.element.clientWidth : 900) - 24);
-        const key = `${state.outcome?.summary.runId}|${dataset.name}|${rows.length}|${filter}|${state.scale.history}|${width}`;
+        const key = `${shownRun(state)?.summary.runId}|${dataset.name}|${rows.length}|${filter}|${state.scale.history}|${width}`;
         if (key !== this.key) {
             this.key = key;
             replaceChildren(this.scaleHolder, scaleSwitch(state.scale.history, mode => this.ctx.dispatch({ type: 'ui/scale', picture: 'history', mode })));
@@ -99,14 +100,25 @@ export class HistoryView implements View {
         for (const tick of picture.scale.ticks) {
             axis.append(s('line', { class: 'tick', x1: tick.position, x2: tick.position, y1: axisY, y2: picture.height }));
         }
-        labelledTicks(picture.scale.ticks, 120).forEach((tick, i) => {
-            axis.append(s('text', { x: tick.position, y: i % 2 === 0 ? 14 : 26, class: 'tick-label' }, tick.label));
+        // Two rows of time labels, none overlapping another or the "open →" at the end of the lower row.
+        const open = 'open →';
+        const rowY = [14, axisY - 4];
+        const placed = placeLabels(picture.scale.ticks, {
+            start: picture.scale.start, end: picture.scale.end, rows: 2,
+            reserved: [{ row: 1, from: picture.scale.end - textWidth(open), to: picture.scale.end }],
         });
-        axis.append(s('text', { x: picture.scale.end, y: axisY - 4, class: 'tick-label end' }, 'open →'));
+        for (const tick of placed) {
+            axis.append(s('text', { x: tick.at, y: rowY[tick.row], class: `tick-label ${tick.anchor}` }, tick.label));
+        }
+        axis.append(s('text', { x: picture.scale.end, y: rowY[1], class: 'tick-label end' }, open));
+        if (picture.keyHeading) {
+            axis.append(s('text', { x: 8, y: rowY[1], class: 'key-heading' }, fitLabel(picture.keyHeading, picture.gutter)));
+        }
         svg.append(axis);
         for (const lane of picture.lanes) {
             const g = s('g', { class: 'lane', 'data-key': lane.keyLabel });
-            g.append(s('text', { x: 8, y: lane.y + picture.laneHeight / 2 + 4, class: 'key-label' }, fitLabel(lane.keyLabel, picture.gutter)));
+            g.append(s('g', { class: 'key' }, s('title', {}, lane.keyLabel),
+                s('text', { x: 8, y: lane.y + picture.laneHeight / 2 + 4, class: 'key-label' }, fitLabel(lane.shortLabel, picture.gutter))));
             for (const version of lane.versions) {
                 const width = Math.max(3, version.x2 - version.x1);
                 const bar = s('g', {
@@ -145,7 +157,8 @@ export class HistoryView implements View {
         const row = rows[selection.rowIndex];
         const start = row.__START_AT ?? null;
         const end = row.__END_AT ?? null;
-        const title = h('h3', {}, `Events of ${resolveKeys(dataset.columns, dataset.cdc!.keys).map(k => `${k}=${formatValue(row[k])}`).join(', ')} for the version ${formatValue(start)} → ${end === null ? 'open' : formatValue(end)}`);
+        const types = columnTypes(dataset.columns);
+        const title = h('h3', {}, `Events of ${resolveKeys(dataset.columns, dataset.cdc!.keys).map(k => `${k}=${formatValue(row[k], types.get(k))}`).join(', ')} for the version ${formatValue(start)} → ${end === null ? 'open' : formatValue(end)}`);
         if (!selection.events) {
             replaceChildren(this.events, title, h('p', { class: 'hint' }, 'Loading events…'));
             return;
@@ -163,7 +176,7 @@ export class HistoryView implements View {
                 h('td', {}, formatValue(e.sequence)),
                 h('td', {}, e.change),
                 h('td', { class: 'role' }, e.description),
-                ...data.map(c => h('td', {}, formatValue(e.row[c])))))));
+                ...data.map(c => h('td', {}, formatValue(e.row[c], types.get(c))))))));
         const note = selection.events.truncated ? h('p', { class: 'hint' }, `The first ${count(selection.events.rows.length)} of ${count(selection.events.rowCount)} events.`) : undefined;
         replaceChildren(this.events, title, table, note);
     }
