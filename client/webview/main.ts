@@ -7,7 +7,9 @@
 import { PreviewViews, type HostMessage, type PersistedPreviewState, type PreviewView, type WebviewMessage } from '../../common/preview-messages.js';
 import type { DatasetPreview, RunOutcome } from '../../common/result-model.js';
 import { count, h, onActivate, replaceChildren } from './dom.js';
-import { currentDataset, datasetsOf, initialState, persistedPart, reduce, viewsFor, type PreviewAction, type PreviewState } from './model/state.js';
+import {
+    currentDataset, datasetsOf, fromPreviousRun, initialState, persistedPart, reduce, shownRun, viewsFor, type PreviewAction, type PreviewState,
+} from './model/state.js';
 import { BitemporalView } from './views/bitemporal-view.js';
 import type { View, ViewContext } from './views/context.js';
 import { GraphView } from './views/graph-view.js';
@@ -101,13 +103,17 @@ function renderHeader(): void {
             h('code', { class: 'error-class' }, error.class), ' ', h('span', { class: 'error-message' }, error.message),
             error.dataFile ? h('span', { class: 'detail' }, ` (data file ${error.dataFile}${error.dataLine ? `:${error.dataLine}` : ''})`) : undefined,
             place ? ' ' : undefined, place);
+        if (fromPreviousRun(state)) {
+            // The failed run changed nothing: what is shown below is what the run before it left.
+            parts.push(h('span', { class: 'status previous' }, ' · Showing the results of the previous run.'));
+        }
     }
     replaceChildren(header, ...parts.filter((p): p is HTMLElement | string => p !== undefined));
 }
 
-function datasetBadges(dataset: DatasetPreview, outcome: RunOutcome | undefined): string {
+function datasetBadges(dataset: DatasetPreview, shown: RunOutcome | undefined): string {
     const c = dataset.changes;
-    if (!c || !outcome?.ok || outcome.restored) {
+    if (!c || !shown?.ok || shown.restored) {
         return '';
     }
     return [c.inserted ? `+${count(c.inserted)}` : '', c.updated ? `~${count(c.updated)}` : '', c.deleted ? `−${count(c.deleted)}` : ''].filter(Boolean).join(' ');
@@ -125,7 +131,7 @@ function renderDatasets(): void {
         const button = h('button', { type: 'button', class: `dataset${selected ? ' selected' : ''}${d.updated ? ' updated' : ''}${d.error ? ' failed' : ''}`, 'aria-current': selected ? 'true' : undefined, 'data-dataset': d.name, id: `dataset-${i}` },
             h('span', { class: 'name' }, d.name),
             h('span', { class: 'meta' }, `${d.kind.replace(/_/g, ' ')}${history} · ${count(d.rowCount)} rows`),
-            h('span', { class: 'badges' }, datasetBadges(d, state.outcome)));
+            h('span', { class: 'badges' }, datasetBadges(d, shownRun(state))));
         onActivate(button, () => dispatch({ type: 'ui/dataset', dataset: d.name }));
         return button;
     });

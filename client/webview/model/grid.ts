@@ -86,3 +86,48 @@ export function navigate(key: string, current: number, rowCount: number, pageSiz
         default: return undefined;
     }
 }
+
+/** Bounds of a column's width in pixels: a fitted column stays within `fitMax`, one resized by hand within `max`. */
+export const ColumnWidths = { min: 40, fitMax: 440, max: 2000, sampleRows: 1000 } as const;
+
+/** How a text is measured (the grid's fonts, in pixels), and the padding around each kind of text. */
+export interface TextMeasure {
+    /** A header: the column name (bold) and its type. */
+    header(name: string, type: string): number;
+    /** A cell's text. */
+    cell(text: string): number;
+}
+
+/**
+ * The width of each column that shows its header (name, type and a sort mark) and the longest text
+ * among the first rows in full, within the bounds; `types` gives each column's SQL type for the text
+ * of its cells (a DECIMAL shows its scale).
+ */
+export function fitColumnWidths(columns: ReadonlyArray<{ readonly name: string; readonly type: string }>, rows: readonly ResultRow[], measure: TextMeasure): number[] {
+    const sample = rows.length > ColumnWidths.sampleRows ? rows.slice(0, ColumnWidths.sampleRows) : rows;
+    return columns.map(column => {
+        let widest = measure.header(column.name, column.type);
+        // Only the longest few texts need measuring: character counts pick the candidates.
+        const texts = sample.map(r => formatValue(r[column.name], column.type));
+        const longest = Math.max(0, ...texts.map(t => t.length));
+        for (const text of new Set(texts.filter(t => t.length >= longest * 0.8))) {
+            widest = Math.max(widest, measure.cell(text));
+        }
+        return Math.round(Math.max(ColumnWidths.min, Math.min(ColumnWidths.fitMax, widest)));
+    });
+}
+
+/** A column's width after dragging its edge by `delta` pixels from `start`. */
+export function resizedWidth(start: number, delta: number): number {
+    return Math.round(Math.max(ColumnWidths.min, Math.min(ColumnWidths.max, start + delta)));
+}
+
+/** The widths shown: the user's where set, the fitted ones elsewhere. */
+export function shownWidths(columns: readonly string[], fitted: readonly number[], userSet: ReadonlyMap<string, number> | undefined): number[] {
+    return columns.map((c, i) => userSet?.get(c) ?? fitted[i] ?? ColumnWidths.min);
+}
+
+/** The CSS grid template of the widths. */
+export function gridTemplate(widths: readonly number[]): string {
+    return widths.map(w => `${w}px`).join(' ');
+}

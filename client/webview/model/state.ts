@@ -4,7 +4,7 @@
  * after a run, which answers are stale, how paged rows join the first ones) are unit-tested.
  */
 import type { GraphModel, HostMessage, PersistedPreviewState, PreviewView } from '../../../common/preview-messages.js';
-import type { DatasetPreview, Outcome, ResultRow, RowsModel, RunOutcome } from '../../../common/result-model.js';
+import type { DatasetPreview, Outcome, ResultRow, RowsModel, RunOutcome, RunSuccessModel } from '../../../common/result-model.js';
 import type { SortSpec } from './grid.js';
 import type { ScaleMode } from './scale.js';
 
@@ -21,7 +21,10 @@ export interface VersionSelection {
 export interface PreviewState {
     readonly view: PreviewView;
     readonly dataset?: string;
+    /** The last run's outcome (or the state restored after a reload). */
     readonly outcome?: RunOutcome;
+    /** When the last run failed: the last successful one before it, whose results stay shown (marked as previous). */
+    readonly previous?: RunSuccessModel;
     /** Rows paged in after the first ones, per dataset of the current run. */
     readonly moreRows: Readonly<Record<string, readonly ResultRow[]>>;
     readonly pageError?: string;
@@ -30,6 +33,8 @@ export interface PreviewState {
     readonly running?: string;
     readonly sort: Readonly<Record<string, SortSpec | undefined>>;
     readonly filter: Readonly<Record<string, string>>;
+    /** Column widths the user set by dragging, per dataset and column (the others fit their content). */
+    readonly columnWidths: ReadonlyMap<string, ReadonlyMap<string, number>>;
     readonly changedOnly: boolean;
     readonly scale: { readonly history: ScaleMode; readonly bitemporal: ScaleMode };
     readonly selection?: VersionSelection;
@@ -48,6 +53,8 @@ export type UiAction =
     | { readonly type: 'ui/dataset'; readonly dataset: string }
     | { readonly type: 'ui/sort'; readonly dataset: string; readonly sort: SortSpec | undefined }
     | { readonly type: 'ui/filter'; readonly dataset: string; readonly filter: string }
+    /** A column resized by the user; `width` undefined: back to fitting its content. */
+    | { readonly type: 'ui/columnWidth'; readonly dataset: string; readonly column: string; readonly width: number | undefined }
     | { readonly type: 'ui/changedOnly'; readonly value: boolean }
     | { readonly type: 'ui/scale'; readonly picture: 'history' | 'bitemporal'; readonly mode: ScaleMode }
     | { readonly type: 'ui/selectVersion'; readonly dataset: string; readonly keyId: string; readonly rowIndex: number }
@@ -66,6 +73,7 @@ export function initialState(persisted?: Partial<PersistedPreviewState>): Previe
         moreRows: {},
         sort: {},
         filter: {},
+        columnWidths: new Map(),
         changedOnly: false,
         scale: { history: 'proportional', bitemporal: 'even' },
         asOf: {},
@@ -74,9 +82,19 @@ export function initialState(persisted?: Partial<PersistedPreviewState>): Previe
     };
 }
 
-/** The datasets of the current outcome (none for a failed run). */
+/** The successful outcome whose datasets are shown: the last run's, or after a failed run the one before it. */
+export function shownRun(state: PreviewState): RunSuccessModel | undefined {
+    return state.outcome?.ok ? state.outcome : state.previous;
+}
+
+/** Whether the datasets shown are from the run before the last one (which failed). */
+export function fromPreviousRun(state: PreviewState): boolean {
+    return state.outcome?.ok === false && state.previous !== undefined;
+}
+
+/** The datasets shown: the last run's, or after a failed run those of the last successful one (none if there was none). */
 export function datasetsOf(state: PreviewState): readonly DatasetPreview[] {
-    return state.outcome?.ok ? state.outcome.datasets : [];
+    return shownRun(state)?.datasets ?? [];
 }
 
 /** The dataset shown, if the current outcome has it. */
@@ -107,8 +125,8 @@ export function viewsFor(dataset: DatasetPreview | undefined): PreviewView[] {
  * The dataset to show after a run: the one the run was for, else the one shown before if the run
  * still has it, else the first the run updated, else the first.
  */
-function pickDataset(outcome: RunOutcome, previous: string | undefined): string | undefined {
-    if (!outcome.ok) {
+function pickDataset(outcome: RunOutcome | undefined, previous: string | undefined): string | undefined {
+    if (!outcome?.ok) {
         return previous;
     }
     const names = outcome.datasets.map(d => d.name);
@@ -125,17 +143,22 @@ export function reduce(state: PreviewState, action: PreviewAction): PreviewState
         case 'runCancelled':
             return { ...state, running: undefined };
         case 'runResult': {
+            if (!action.outcome.ok) {
+                // The failed run changed nothing: the results shown so far stay, marked as from the previous run.
+                const previous = state.outcome?.ok ? state.outcome : state.previous;
+                return { ...state, outcome: action.outcome, previous, running: undefined, pageLoading: undefined };
+            }
             const dataset = pickDataset(action.outcome, state.dataset);
-            const shown = action.outcome.ok ? action.outcome.datasets.find(d => d.name === dataset) : undefined;
+            const shown = action.outcome.datasets.find(d => d.name === dataset);
             // A picture view of a dataset that has no such picture falls back to the results.
             const view = state.view === 'graph' || viewsFor(shown).includes(state.view) ? state.view : 'results';
             return {
-                ...state, outcome: action.outcome, running: undefined, dataset, view, moreRows: {}, pageError: undefined,
+                ...state, outcome: action.outcome, previous: undefined, running: undefined, dataset, view, moreRows: {}, pageError: undefined,
                 pageLoading: undefined, selection: undefined,
             };
         }
         case 'rowsPage': {
-            if (!state.outcome || state.outcome.summary.runId !== action.runId) {
+            if (shownRun(state)?.summary.runId !== action.runId) {
                 return state;
             }
             if (!action.page.ok) {
@@ -174,6 +197,15 @@ export function reduce(state: PreviewState, action: PreviewAction): PreviewState
             return { ...state, sort: { ...state.sort, [action.dataset]: action.sort } };
         case 'ui/filter':
             return { ...state, filter: { ...state.filter, [action.dataset]: action.filter } };
+        case 'ui/columnWidth': {
+            const widths = new Map(state.columnWidths.get(action.dataset) ?? []);
+            if (action.width === undefined) {
+                widths.delete(action.column);
+            } else {
+                widths.set(action.column, action.width);
+            }
+            return { ...state, columnWidths: new Map(state.columnWidths).set(action.dataset, widths) };
+        }
         case 'ui/changedOnly':
             return { ...state, changedOnly: action.value };
         case 'ui/scale':

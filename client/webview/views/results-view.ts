@@ -1,13 +1,18 @@
 /**
  * The results view: the metrics of the dataset's last update and its rows in a virtualised grid
  * (only the rows in view are in the DOM), sortable by any column, filterable by key, with the rows
- * the last update inserted, updated and deleted marked (deleted rows struck through).
+ * the last update inserted, updated and deleted marked (deleted rows struck through). Columns fit
+ * their content (measured in the grid's own fonts) and are resized by dragging their header's edge
+ * (or with the arrow keys on it; a double click fits the column again). After a failed run the rows
+ * of the run before it stay, marked as such.
  */
 import type { DatasetPreview, ResultRow } from '../../../common/result-model.js';
 import { annotateChanges, type AnnotatedRows } from '../model/changes.js';
-import { navigate, nextSort, viewportWindow, visibleOrder } from '../model/grid.js';
+import {
+    fitColumnWidths, gridTemplate, navigate, nextSort, resizedWidth, shownWidths, viewportWindow, visibleOrder, type TextMeasure,
+} from '../model/grid.js';
 import { resolveKeys } from '../model/scd2.js';
-import { currentDataset, rowsOf, type PreviewState } from '../model/state.js';
+import { currentDataset, fromPreviousRun, rowsOf, shownRun, type PreviewState } from '../model/state.js';
 import { formatValue } from '../model/values.js';
 import { count, h, onActivate, replaceChildren } from '../dom.js';
 import type { View, ViewContext } from './context.js';
@@ -16,13 +21,37 @@ const ROW_HEIGHT = 24;
 /** Rows paged in per request. */
 const PAGE = 5000;
 
-/** Estimated column widths in pixels, from the header and the first rows' text. */
-function columnWidths(columns: readonly string[], rows: readonly ResultRow[]): number[] {
-    const sample = rows.slice(0, 200);
-    return columns.map(c => {
-        const longest = Math.max(c.length + 2, ...sample.map(r => formatValue(r[c]).length));
-        return Math.max(64, Math.min(320, longest * 7.5 + 18));
-    });
+/** Pixels a keyboard step resizes a column by (with Shift: four steps). */
+const RESIZE_STEP = 16;
+
+/**
+ * Measures texts in the fonts the grid draws them in (read from probe elements styled like a cell
+ * and a header), on a canvas that is never shown.
+ */
+class GridTextMeasure implements TextMeasure {
+    private readonly context = document.createElement('canvas').getContext('2d');
+
+    constructor(private readonly cellProbe: HTMLElement, private readonly nameProbe: HTMLElement, private readonly typeProbe: HTMLElement) {}
+
+    header(name: string, type: string): number {
+        // The header button's padding and the room for the sort mark, around its name and type.
+        return this.width(name, this.nameProbe) + this.width(` ${type}`, this.typeProbe) + this.width(' ▲', this.nameProbe) + 28;
+    }
+
+    cell(text: string): number {
+        // The cell's padding and a pixel of rounding.
+        return this.width(text, this.cellProbe) + 18;
+    }
+
+    private width(text: string, probe: HTMLElement): number {
+        if (!this.context) {
+            return text.length * 8;
+        }
+        // From its parts: the `font` shorthand reads empty when a part it cannot express is set (tabular numbers).
+        const style = getComputedStyle(probe);
+        this.context.font = `${style.fontStyle} ${style.fontWeight} ${style.fontSize} ${style.fontFamily}`;
+        return this.context.measureText(text).width;
+    }
 }
 
 /** The results view. */
@@ -40,7 +69,13 @@ export class ResultsView implements View {
     // The header sits inside the scroller (sticky) so that it scrolls sideways with the cells.
     private readonly scroller = h('div', { class: 'grid-scroller', tabindex: 0, role: 'grid', 'aria-label': 'Rows' }, this.header, this.canvas);
     private readonly empty = h('div', { class: 'empty' });
+    private readonly previous = h('p', { class: 'previous-run', role: 'status' });
     private readonly toolbar: HTMLElement;
+    // Invisible elements with the fonts of a cell and a header, for measuring texts.
+    private readonly probes = { cell: h('span', { class: 'cell' }), name: h('span', { class: 'sort' }), type: h('span', { class: 'type' }) };
+    private readonly measure: GridTextMeasure;
+    private fitted: number[] = [];
+    private widths: number[] = [];
 
     private dataset?: DatasetPreview;
     private rows: readonly ResultRow[] = [];
@@ -60,7 +95,9 @@ export class ResultsView implements View {
             this.summary,
             this.more,
         );
-        this.element.append(this.metrics, toolbar, this.scroller, this.empty);
+        this.element.append(this.previous, this.metrics, toolbar, this.scroller, this.empty,
+            h('div', { class: 'measure-probes', 'aria-hidden': 'true' }, this.probes.cell, this.probes.name, this.probes.type));
+        this.measure = new GridTextMeasure(this.probes.cell, this.probes.name, this.probes.type);
         this.filterInput.addEventListener('input', () => {
             if (this.dataset) {
                 ctx.dispatch({ type: 'ui/filter', dataset: this.dataset.name, filter: this.filterInput.value });
@@ -68,10 +105,10 @@ export class ResultsView implements View {
         });
         this.changedOnly.addEventListener('change', () => ctx.dispatch({ type: 'ui/changedOnly', value: this.changedOnly.checked }));
         onActivate(this.more, () => {
-            const state = ctx.state();
-            if (this.dataset && state.outcome?.ok) {
+            const shown = shownRun(ctx.state());
+            if (this.dataset && shown) {
                 ctx.dispatch({ type: 'ui/pageRequested', dataset: this.dataset.name });
-                ctx.post({ type: 'requestRows', runId: state.outcome.summary.runId, dataset: this.dataset.name, offset: this.rows.length, limit: PAGE });
+                ctx.post({ type: 'requestRows', runId: shown.summary.runId, dataset: this.dataset.name, offset: this.rows.length, limit: PAGE });
             }
         });
         this.scroller.addEventListener('scroll', () => this.renderWindow());
@@ -92,6 +129,7 @@ export class ResultsView implements View {
         const dataset = currentDataset(state);
         this.dataset = dataset;
         this.element.hidden = state.view !== 'results';
+        this.renderPrevious(state);
         this.toolbar.hidden = !dataset;
         this.scroller.hidden = !dataset;
         if (!dataset) {
@@ -108,7 +146,8 @@ export class ResultsView implements View {
         const rows = rowsOf(state, dataset);
         const filter = state.filter[dataset.name] ?? '';
         const sort = state.sort[dataset.name];
-        const key = `${state.outcome?.summary.runId}|${dataset.name}|${rows.length}|${filter}|${sort?.column}|${sort?.direction}|${state.changedOnly}`;
+        const runId = shownRun(state)?.summary.runId;
+        const key = `${runId}|${dataset.name}|${rows.length}|${filter}|${sort?.column}|${sort?.direction}|${state.changedOnly}`;
         if (this.filterInput.value !== filter) {
             this.filterInput.value = filter;
         }
@@ -116,15 +155,16 @@ export class ResultsView implements View {
         const keys = dataset.cdc ? resolveKeys(dataset.columns, dataset.cdc.keys) : [];
         this.filterInput.placeholder = keys.length > 0 ? `Filter by ${keys.join(', ')}` : 'Filter rows';
         if (key === this.key) {
+            this.applyWidths(state.columnWidths.get(dataset.name));
             this.renderSummary(dataset, state);
             return;
         }
-        const datasetChanged = !this.key.startsWith(`${state.outcome?.summary.runId}|${dataset.name}|`);
+        const datasetChanged = !this.key.startsWith(`${runId}|${dataset.name}|`);
         this.key = key;
         this.rows = rows;
         this.columns = dataset.columns.map(c => c.name);
         this.types = new Map(dataset.columns.map(c => [c.name, c.type]));
-        this.annotated = annotateChanges(rows, this.columns, state.outcome?.ok && !state.outcome.restored ? dataset.changes : undefined);
+        this.annotated = annotateChanges(rows, this.columns, changesShown(state, dataset));
         const all = this.annotated.rows;
         // Filter on the key columns when the dataset has keys, else on every column.
         let order = visibleOrder(all, keys.length > 0 ? keys : this.columns, filter, sort);
@@ -132,7 +172,10 @@ export class ResultsView implements View {
             order = order.filter(i => this.annotated!.changes[i] !== undefined);
         }
         this.order = order;
-        this.template = columnWidths(this.columns, all).map(w => `${w}px`).join(' ');
+        if (datasetChanged || this.fitted.length !== this.columns.length) {
+            this.fitted = fitColumnWidths(dataset.columns, all, this.measure);
+        }
+        this.applyWidths(state.columnWidths.get(dataset.name));
         this.renderHeader(dataset, sort);
         if (datasetChanged) {
             this.scroller.scrollTop = 0;
@@ -143,10 +186,24 @@ export class ResultsView implements View {
         this.renderWindow();
     }
 
+    /** After a failed run: says that the rows shown are those of the run before it. */
+    private renderPrevious(state: PreviewState): void {
+        const shown = shownRun(state);
+        const previous = fromPreviousRun(state) && shown !== undefined;
+        this.previous.hidden = !previous;
+        this.scroller.classList.toggle('previous', previous);
+        if (previous && shown && state.outcome && !state.outcome.ok) {
+            const when = shown.summary.startedAt.replace('T', ' ').replace(/\.\d+Z$|Z$/, ' UTC');
+            this.previous.textContent = shown.restored
+                ? `The last run failed (${state.outcome.error.class}); these are the rows its pipeline's state held before it.`
+                : `The last run failed (${state.outcome.error.class}); these rows are from the previous run, started ${when}.`;
+        }
+    }
+
     private renderMetrics(dataset: DatasetPreview, state: PreviewState): void {
         const m = dataset.metrics;
         const facts: Array<[string, string]> = [['rows', count(dataset.rowCount)]];
-        const changes = state.outcome?.ok && !state.outcome.restored ? dataset.changes : undefined;
+        const changes = changesShown(state, dataset);
         if (changes) {
             facts.push(['inserted', count(changes.inserted)], ['updated', count(changes.updated)], ['deleted', count(changes.deleted)]);
         }
@@ -185,14 +242,82 @@ export class ResultsView implements View {
         this.more.textContent = state.pageLoading === dataset.name ? 'Loading…' : `Load ${count(Math.min(PAGE, remaining))} more rows`;
     }
 
+    /** Sets the columns' widths (the user's where set, the fitted ones elsewhere) on the whole grid at once. */
+    private applyWidths(userSet: ReadonlyMap<string, number> | undefined): void {
+        this.widths = shownWidths(this.columns, this.fitted, userSet);
+        const template = gridTemplate(this.widths);
+        if (template !== this.template) {
+            this.template = template;
+            // One custom property for the header and every row (set through the CSSOM, which the CSP allows).
+            this.scroller.style.setProperty('--grid-columns', template);
+            this.header.querySelectorAll<HTMLElement>('.col-resizer').forEach((handle, i) => handle.setAttribute('aria-valuenow', String(this.widths[i])));
+        }
+    }
+
+    /** The edge of a column's header: drag it (or use the arrow keys on it) to resize, double-click to fit again. */
+    private resizer(dataset: DatasetPreview, index: number): HTMLElement {
+        const name = dataset.columns[index].name;
+        const handle = h('div', {
+            class: 'col-resizer', role: 'separator', 'aria-orientation': 'vertical', tabindex: 0, 'aria-label': `Resize column ${name}`,
+            'aria-valuenow': this.widths[index], 'aria-valuemin': 40, title: 'Drag to resize; double-click to fit',
+        });
+        const set = (width: number | undefined): void => this.ctx.dispatch({ type: 'ui/columnWidth', dataset: dataset.name, column: name, width });
+        let drag: { pointer: number; x: number; start: number } | undefined;
+        handle.addEventListener('pointerdown', event => {
+            if (event.button !== 0) {
+                return;
+            }
+            event.preventDefault();
+            event.stopPropagation();
+            handle.setPointerCapture(event.pointerId);
+            drag = { pointer: event.pointerId, x: event.clientX, start: this.widths[index] };
+            handle.classList.add('dragging');
+        });
+        handle.addEventListener('pointermove', event => {
+            if (drag?.pointer === event.pointerId) {
+                // While dragging only the template changes; the state learns the width when the drag ends.
+                const widths = [...this.widths];
+                widths[index] = resizedWidth(drag.start, event.clientX - drag.x);
+                this.widths = widths;
+                this.template = gridTemplate(widths);
+                this.scroller.style.setProperty('--grid-columns', this.template);
+            }
+        });
+        const end = (event: PointerEvent): void => {
+            if (drag?.pointer === event.pointerId) {
+                drag = undefined;
+                handle.classList.remove('dragging');
+                set(this.widths[index]);
+            }
+        };
+        handle.addEventListener('pointerup', end);
+        handle.addEventListener('pointercancel', end);
+        handle.addEventListener('dblclick', event => {
+            event.stopPropagation();
+            set(undefined);
+        });
+        handle.addEventListener('click', event => event.stopPropagation());
+        handle.addEventListener('keydown', event => {
+            const step = event.shiftKey ? 4 * RESIZE_STEP : RESIZE_STEP;
+            if (event.key === 'ArrowLeft' || event.key === 'ArrowRight') {
+                event.preventDefault();
+                set(resizedWidth(this.widths[index], event.key === 'ArrowLeft' ? -step : step));
+            } else if (event.key === 'Enter' || event.key === ' ') {
+                event.preventDefault();
+                set(undefined);
+            }
+        });
+        return handle;
+    }
+
     private renderHeader(dataset: DatasetPreview, sort: { column: string; direction: 'asc' | 'desc' } | undefined): void {
-        this.header.style.gridTemplateColumns = this.template;
-        const cells = dataset.columns.map(column => {
+        const cells = dataset.columns.map((column, index) => {
             const sorted = sort?.column === column.name ? sort.direction : undefined;
             const button = h('button', { type: 'button', class: 'sort', title: `${column.name} ${column.type} — sort` },
                 column.name, h('span', { class: 'type' }, ` ${column.type}`), sorted ? (sorted === 'asc' ? ' ▲' : ' ▼') : '');
             onActivate(button, () => this.ctx.dispatch({ type: 'ui/sort', dataset: dataset.name, sort: nextSort(sort, column.name) }));
-            return h('div', { role: 'columnheader', 'aria-sort': sorted === 'asc' ? 'ascending' : sorted === 'desc' ? 'descending' : 'none' }, button);
+            return h('div', { role: 'columnheader', class: 'col-header', 'aria-sort': sorted === 'asc' ? 'ascending' : sorted === 'desc' ? 'descending' : 'none' },
+                button, this.resizer(dataset, index));
         });
         replaceChildren(this.header, ...cells);
         this.scroller.setAttribute('aria-rowcount', String(this.order.length + 1));
@@ -232,7 +357,6 @@ export class ResultsView implements View {
                 const value = row[c];
                 return h('div', { role: 'gridcell', class: value === null || value === undefined ? 'cell null' : 'cell' }, formatValue(value, this.types.get(c)));
             }));
-            element.style.gridTemplateColumns = this.template;
             element.addEventListener('click', () => {
                 this.active = i;
                 this.renderWindow();
@@ -246,4 +370,10 @@ export class ResultsView implements View {
             this.scroller.removeAttribute('aria-activedescendant');
         }
     }
+}
+
+/** The changes to mark: those of the run shown, unless it is the state restored after a reload (no run to compare with). */
+function changesShown(state: PreviewState, dataset: DatasetPreview): DatasetPreview['changes'] {
+    const shown = shownRun(state);
+    return shown && !shown.restored ? dataset.changes : undefined;
 }

@@ -1,5 +1,7 @@
 import { describe, expect, test } from 'vitest';
-import { navigate, nextSort, viewportWindow, visibleOrder } from '../../../client/webview/model/grid.js';
+import {
+    ColumnWidths, fitColumnWidths, gridTemplate, navigate, nextSort, resizedWidth, shownWidths, viewportWindow, visibleOrder,
+} from '../../../client/webview/model/grid.js';
 import type { ResultRow } from '../../../common/result-model.js';
 
 const users: ResultRow[] = [
@@ -77,4 +79,35 @@ test('navigate moves the active row by key, clamped to the rows', () => {
     expect(navigate('Home', 7, 10, 5)).toBe(0);
     expect(navigate('a', 1, 10, 5)).toBeUndefined();
     expect(navigate('ArrowDown', 0, 0, 5)).toBeUndefined();
+});
+
+describe('column widths', () => {
+    // A fixed-width font: 8 px a character, 20 px of padding, a header also has room for its sort mark.
+    const measure = { header: (name: string, type: string) => (name.length + 1 + type.length) * 8 + 36, cell: (text: string) => text.length * 8 + 20 };
+    const columns = [{ name: 'user_id', type: 'INT' }, { name: 'city', type: 'STRING' }, { name: 'price', type: 'DECIMAL(10,2)' }, { name: 'note', type: 'STRING' }];
+    const rows = [
+        { user_id: 1, city: 'Arlington', price: 101.5, note: 'x'.repeat(300) },
+        { user_id: 22, city: 'Amsterdam-Noord', price: 3, note: null },
+    ];
+
+    test('each column fits its header and its longest cell text in full, within the bounds', () => {
+        const [id, city, price, note] = fitColumnWidths(columns, rows, measure);
+        expect(id).toBe(measure.header('user_id', 'INT'));
+        // The longest city, not cut as "Arlingt…".
+        expect(city).toBe(measure.cell('Amsterdam-Noord'));
+        expect(city).toBeGreaterThan(measure.cell('Arlington'));
+        // A decimal is measured with its scale (101.50), the header being wider still.
+        expect(price).toBe(measure.header('price', 'DECIMAL(10,2)'));
+        expect(note).toBe(ColumnWidths.fitMax);
+    });
+
+    test('a resized column keeps its width; the others fit; a drag stays within the bounds', () => {
+        const fitted = fitColumnWidths(columns, rows, measure);
+        const widths = shownWidths(columns.map(c => c.name), fitted, new Map([['city', 300]]));
+        expect(widths).toEqual([fitted[0], 300, fitted[2], fitted[3]]);
+        expect(gridTemplate(widths)).toBe(`${fitted[0]}px 300px ${fitted[2]}px ${fitted[3]}px`);
+        expect(resizedWidth(100, 55.4)).toBe(155);
+        expect(resizedWidth(100, -500)).toBe(ColumnWidths.min);
+        expect(resizedWidth(100, 1e6)).toBe(ColumnWidths.max);
+    });
 });

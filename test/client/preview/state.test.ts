@@ -1,5 +1,7 @@
 import { describe, expect, test } from 'vitest';
-import { currentDataset, initialState, persistedPart, reduce, rowsOf, viewsFor, type PreviewState } from '../../../client/webview/model/state.js';
+import {
+    currentDataset, fromPreviousRun, initialState, persistedPart, reduce, rowsOf, shownRun, viewsFor, type PreviewState,
+} from '../../../client/webview/model/state.js';
 import type { DatasetPreview, RunOutcome, RunSummary } from '../../../common/result-model.js';
 
 const summary = (runId: string, dataset?: string): RunSummary => ({
@@ -30,12 +32,46 @@ describe('reduce', () => {
         expect(state.dataset).toBe('users_history');
     });
 
-    test('a failed run keeps the last results out and the dataset choice in', () => {
+    test('a failed run keeps the last good results, marked as from the previous run, and the dataset choice', () => {
+        const failure = (runId: string): RunOutcome => ({ ok: false, summary: summary(runId), error: { class: 'X', message: 'm' } });
         let state = reduce(initialState(), { type: 'runResult', outcome: run('r1', 'users_history') });
-        state = reduce(state, { type: 'runResult', outcome: { ok: false, summary: summary('r2'), error: { class: 'X', message: 'm' } } });
+        expect(fromPreviousRun(state)).toBe(false);
+        state = reduce(reduce(state, { type: 'runStarted', label: 'Run pipeline' }), { type: 'runResult', outcome: failure('r2') });
         expect(state.outcome?.ok).toBe(false);
+        expect(state.running).toBeUndefined();
         expect(state.dataset).toBe('users_history');
+        expect(currentDataset(state)?.name).toBe('users_history');
+        expect(shownRun(state)?.summary.runId).toBe('r1');
+        expect(fromPreviousRun(state)).toBe(true);
+        // A second failure still shows r1; pages of r1's rows still join them.
+        state = reduce(state, { type: 'runResult', outcome: failure('r3') });
+        expect(shownRun(state)?.summary.runId).toBe('r1');
+        const page = { ok: true as const, columns: [], rows: [{ id: 3 }], rowCount: 5, truncated: true };
+        state = reduce(state, { type: 'rowsPage', runId: 'r1', dataset: 'users_history', offset: 2, page });
+        expect(rowsOf(state, currentDataset(state)!).map(r => r.id)).toEqual([1, 2, 3]);
+        // The next successful run replaces them and is no longer "previous".
+        state = reduce(state, { type: 'runResult', outcome: run('r4') });
+        expect(fromPreviousRun(state)).toBe(false);
+        expect(state.previous).toBeUndefined();
+        expect(shownRun(state)?.summary.runId).toBe('r4');
+    });
+
+    test('a failed first run shows no results', () => {
+        const state = reduce(initialState(), { type: 'runResult', outcome: { ok: false, summary: summary('r1'), error: { class: 'X', message: 'm' } } });
+        expect(fromPreviousRun(state)).toBe(false);
         expect(currentDataset(state)).toBeUndefined();
+    });
+
+    test('a column width set by hand is kept per dataset and column until fitted again', () => {
+        let state = reduce(initialState(), { type: 'ui/columnWidth', dataset: 'users_history', column: 'city', width: 240 });
+        state = reduce(state, { type: 'ui/columnWidth', dataset: 'users_history', column: 'name', width: 120 });
+        expect([...state.columnWidths.get('users_history')!]).toEqual([['city', 240], ['name', 120]]);
+        state = reduce(state, { type: 'ui/columnWidth', dataset: 'users_history', column: 'city', width: undefined });
+        expect([...state.columnWidths.get('users_history')!]).toEqual([['name', 120]]);
+        expect(state.columnWidths.get('other')).toBeUndefined();
+        // A name like __proto__ is just a name.
+        state = reduce(state, { type: 'ui/columnWidth', dataset: '__proto__', column: 'constructor', width: 50 });
+        expect(state.columnWidths.get('__proto__')?.get('constructor')).toBe(50);
     });
 
     test('a cancelled run ends the busy state and keeps the results', () => {
