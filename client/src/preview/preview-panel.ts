@@ -15,6 +15,8 @@ export interface PreviewHost {
     handle(message: WebviewMessage, panel: PreviewPanel): Promise<void>;
     /** Notes what the panel does in the extension's log. */
     log(message: string): void;
+    /** The panel now shows this outcome (a run's, or the state restored after a reload). */
+    didShow(outcome: RunOutcome): void;
 }
 
 /**
@@ -30,6 +32,8 @@ export class PreviewPanel implements vscode.Disposable {
 
     private readonly disposables: vscode.Disposable[] = [];
     private outcome: RunOutcome | undefined;
+    /** The label of the run in progress, if any: the page is told again when it reloads. */
+    private running: string | undefined;
     private graphModel: GraphModel | undefined;
     private ready = false;
     private pending: HostMessage[] = [];
@@ -49,6 +53,12 @@ export class PreviewPanel implements vscode.Disposable {
             // A hidden webview is discarded (no retained context): messages posted meanwhile are lost; when it
             // is shown again the page reloads, says `ready` again, and gets the outcome and the graph again.
             panel.webview.onDidReceiveMessage((message: unknown) => this.receive(message)),
+            // Hidden, the page is discarded: what is posted meanwhile waits for the reloaded page's `ready`.
+            panel.onDidChangeViewState(() => {
+                if (!panel.visible) {
+                    this.ready = false;
+                }
+            }),
             vscode.workspace.onDidGrantWorkspaceTrust(() => this.post({ type: 'trust', trusted: true })),
         );
     }
@@ -90,7 +100,30 @@ export class PreviewPanel implements vscode.Disposable {
         this.outcome = outcome;
         this.documentUri = outcome.summary.documentUri;
         this.post({ type: 'runResult', outcome });
+        if (this.running) {
+            // The result of a run a newer one superseded: the newer one is still busy.
+            this.post({ type: 'runStarted', label: this.running });
+        }
+        this.host.didShow(outcome);
         void this.refreshGraph();
+    }
+
+    /** A run started: the page shows it as busy. */
+    runStarted(label: string): void {
+        this.running = label;
+        this.post({ type: 'runStarted', label });
+    }
+
+    /**
+     * The run ended. Without an outcome (cancelled, or the request failed) the page is told to drop
+     * its busy state; with one, `showOutcome` follows and its result ends the busy state itself.
+     */
+    runEnded(withOutcome: boolean): void {
+        const wasRunning = this.running !== undefined;
+        this.running = undefined;
+        if (wasRunning && !withOutcome) {
+            this.post({ type: 'runCancelled' });
+        }
     }
 
     /** Shows a view (and dataset). */
@@ -157,19 +190,27 @@ export class PreviewPanel implements vscode.Disposable {
         this.host.log(`Preview page ready (${this.outcome ? 'showing a run' : this.documentUri ? `restoring ${this.documentUri}` : 'empty'}).`);
         this.ready = true;
         void this.panel.webview.postMessage({ type: 'trust', trusted: vscode.workspace.isTrusted } satisfies HostMessage);
-        const queued = this.pending;
+        // The run messages queued for the page are replaced by what is true once it has caught up
+        // (the outcome, then a run still in progress): replayed, a queued "run started" could land
+        // after the result of that very run, which may arrive while the state is being restored.
+        const isRunMessage = (m: HostMessage): boolean => m.type === 'runStarted' || m.type === 'runCancelled' || m.type === 'runResult';
+        const queued = this.pending.filter(m => !isRunMessage(m));
         this.pending = [];
-        if (!this.outcome && !queued.some(m => m.type === 'runResult') && this.documentUri) {
+        if (!this.outcome && this.documentUri) {
             // Revived after a reload: show what the pipeline's state holds.
             const started = Date.now();
             const restored = await this.host.restore(this.documentUri);
             this.host.log(`Preview of ${this.documentUri} ${restored ? `restored from the pipeline state (${restored.ok ? restored.datasets.length : 0} datasets)` : 'not restored'} in ${Date.now() - started} ms.`);
             if (restored && !this.outcome) {
                 this.outcome = restored;
+                this.host.didShow(restored);
             }
         }
-        if (this.outcome && !queued.some(m => m.type === 'runResult')) {
+        if (this.outcome) {
             this.post({ type: 'runResult', outcome: this.outcome });
+        }
+        if (this.running) {
+            this.post({ type: 'runStarted', label: this.running });
         }
         queued.forEach(m => this.post(m));
         if (this.graphModel && !queued.some(m => m.type === 'graph')) {

@@ -4,6 +4,7 @@ import type { PipelineSqlClient } from '../language-client.js';
 import { PreviewPanel } from './preview-panel.js';
 import { RunController } from './run-controller.js';
 import { UntrustedExplanation } from './run-errors.js';
+import { runStatus } from './run-status.js';
 
 /**
  * Registers the run flow of the editor: the commands `pipelineSql.runFlow`, `runPipeline`,
@@ -14,12 +15,18 @@ export function registerPreview(context: vscode.ExtensionContext, client: Pipeli
     const controller = new RunController(context, client);
     const status = vscode.languages.createLanguageStatusItem('pipelineSql.lastRun', { language: LanguageId });
     status.name = 'Pipeline SQL run';
-    const showTrust = (): void => {
-        status.text = vscode.workspace.isTrusted ? 'No run yet' : '$(shield) Runs disabled';
-        status.detail = vscode.workspace.isTrusted ? 'Use "Run flow" above a dataset.' : UntrustedExplanation;
-        status.command = vscode.workspace.isTrusted ? undefined : { command: 'workbench.trust.manage', title: 'Manage Workspace Trust' };
+    // Always what is true now: the run in progress, else the outcome the preview shows (restored ones included).
+    const update = (): void => {
+        const trusted = vscode.workspace.isTrusted;
+        const view = runStatus({ trusted, ...controller.runState }, UntrustedExplanation);
+        status.text = view.text;
+        status.detail = view.detail;
+        status.busy = view.busy;
+        status.severity = view.severity === 'error' ? vscode.LanguageStatusSeverity.Error : vscode.LanguageStatusSeverity.Information;
+        status.command = !trusted ? { command: 'workbench.trust.manage', title: 'Manage Workspace Trust' }
+            : controller.runState.shown ? { command: CommandIds.runPipeline, title: 'Run Pipeline' } : undefined;
     };
-    showTrust();
+    update();
     return vscode.Disposable.from(
         controller,
         status,
@@ -32,12 +39,7 @@ export function registerPreview(context: vscode.ExtensionContext, client: Pipeli
                 PreviewPanel.revive(panel, context.extensionUri, controller, state);
             },
         }),
-        vscode.workspace.onDidGrantWorkspaceTrust(showTrust),
-        controller.onDidFinishRun(run => {
-            status.text = run.ok ? `$(check) Last run ${run.durationMs} ms` : '$(error) Last run failed';
-            status.detail = run.ok ? `Run ${run.runId} succeeded.` : `${run.errorClass ?? 'Error'} (see the Problems view).`;
-            status.severity = run.ok ? vscode.LanguageStatusSeverity.Information : vscode.LanguageStatusSeverity.Error;
-            status.command = { command: CommandIds.runPipeline, title: 'Run Pipeline' };
-        }),
+        vscode.workspace.onDidGrantWorkspaceTrust(update),
+        controller.onDidChangeRunState(update),
     );
 }

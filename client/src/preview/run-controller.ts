@@ -15,21 +15,40 @@ import { datasetAtLine, needsDataset, progressIncrement, runLabel, runParams, ta
 /** The error class of a run that was cancelled (the update was rolled back). */
 const CANCELLED = 'PIPELINE_SQL_CANCELLED';
 
+/** What is true about runs right now: the run in progress, and the outcome the preview shows. */
+export interface RunState {
+    readonly running?: string;
+    readonly shown?: RunOutcome;
+}
+
 /**
  * Runs pipelines for the commands, the code lenses and the panel's "Run from here": checks
  * workspace trust, asks the language server to run (`pipelineSql/runPipeline`) with VS Code's
  * progress notification wired to the server's work-done progress and its Cancel button to the
- * request's cancellation, shows the outcome in the preview panel, and reports failures. Also
- * answers the panel's requests for more rows, change events, the graph and the restored state.
+ * request's cancellation, and shows the outcome in the preview panel. A failed run is reported
+ * where it stays true until the next run: the panel's header (which keeps the previous results,
+ * marked as such), the diagnostic on the clause and the "last run" status; not by a notification,
+ * which would outlive the next successful run. Also answers the panel's requests for more rows,
+ * change events, the graph and the restored state.
  */
 export class RunController implements PreviewHost, vscode.Disposable {
     private readonly finishedEmitter = new vscode.EventEmitter<RunFinishedParams>();
+    private readonly stateEmitter = new vscode.EventEmitter<RunState>();
     private readonly listening = new WeakSet<LanguageClient>();
-    private readonly disposables: vscode.Disposable[] = [this.finishedEmitter];
+    private readonly disposables: vscode.Disposable[] = [this.finishedEmitter, this.stateEmitter];
     private running: vscode.CancellationTokenSource | undefined;
+    private state: RunState = {};
 
     /** Fires when the server reports a finished run (`pipelineSql/runFinished`). */
     readonly onDidFinishRun = this.finishedEmitter.event;
+
+    /** Fires when a run starts or ends, or the preview shows another outcome (a run's, or the state restored after a reload). */
+    readonly onDidChangeRunState = this.stateEmitter.event;
+
+    /** The run in progress and the outcome the preview shows. */
+    get runState(): RunState {
+        return this.state;
+    }
 
     constructor(private readonly context: vscode.ExtensionContext, private readonly client: PipelineSqlClient) {}
 
@@ -115,7 +134,8 @@ export class RunController implements PreviewHost, vscode.Disposable {
             return;
         }
         const panel = PreviewPanel.createOrShow(this.context.extensionUri, this, target.uri);
-        panel.post({ type: 'runStarted', label });
+        panel.runStarted(label);
+        this.setState({ ...this.state, running: label });
         const outcome = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `Pipeline SQL: ${label}`, cancellable: true },
             async (progress, token) => {
                 token.onCancellationRequested(() => source.cancel());
@@ -143,24 +163,34 @@ export class RunController implements PreviewHost, vscode.Disposable {
             void showRunProblem({ kind: 'server', message: errorText(error), showOutput: () => this.client.outputChannel.show(true) });
             return undefined;
         });
-        if (this.running === source) {
+        const superseded = this.running !== source;
+        if (!superseded) {
             this.running = undefined;
         }
         source.dispose();
         if (!outcome || (!outcome.ok && outcome.error.class === CANCELLED)) {
-            panel.post({ type: 'runCancelled' });
+            // A run cancelled because a newer one started leaves the newer one's busy state alone.
+            if (!superseded) {
+                panel.runEnded(false);
+                this.setState({ ...this.state, running: undefined });
+            }
             return;
         }
-        panel.showOutcome(outcome);
-        if (!outcome.ok) {
-            const location = outcome.error.location;
-            // Not awaited: the notification stays until dismissed, the command is done.
-            void showRunProblem({
-                kind: 'runFailed', error: outcome.error,
-                showSource: location ? () => this.openLocation(location.uri, location.range) : undefined,
-                showPreview: () => PreviewPanel.createOrShow(this.context.extensionUri, this, target.uri),
-            });
+        if (!superseded) {
+            panel.runEnded(true);
+            this.setState({ ...this.state, running: undefined });
         }
+        panel.showOutcome(outcome);
+    }
+
+    /** Notes what the panel shows now (a run's outcome, or the state restored after a reload). */
+    didShow(outcome: RunOutcome): void {
+        this.setState({ ...this.state, shown: outcome });
+    }
+
+    private setState(state: RunState): void {
+        this.state = state;
+        this.stateEmitter.fire(state);
     }
 
     /** The language client, with the run-finished notification handler attached once per client. */

@@ -1,5 +1,4 @@
 import * as vscode from 'vscode';
-import type { RunErrorModel } from '../../../common/result-model.js';
 
 /** Why a run could not be done or did not succeed. */
 export type RunProblem =
@@ -10,16 +9,15 @@ export type RunProblem =
     /** The document defines no dataset to run. */
     | { readonly kind: 'noDataset' }
     /** The language server is not available or the request failed. */
-    | { readonly kind: 'server'; readonly message: string; readonly showOutput: () => void }
-    /** The pipeline ran and failed (the diagnostic is on the source too). */
-    | { readonly kind: 'runFailed'; readonly error: RunErrorModel; readonly showSource?: () => Promise<void>; readonly showPreview: () => void };
+    | { readonly kind: 'server'; readonly message: string; readonly showOutput: () => void };
 
 /** The explanation shown when a run command is used in an untrusted workspace. */
 export const UntrustedExplanation = 'Running a pipeline reads the workspace\'s sample data and runs the bundled engine, so it is disabled until you trust this workspace. Language features keep working.';
 
 /**
- * Tells the user about a run problem, one handler per kind, each with the action that helps:
- * managing workspace trust, showing the server output, or jumping to the failing clause.
+ * Tells the user about a run that could not be done, one handler per kind, each with the action that
+ * helps: managing workspace trust, or showing the server output. A run that ran and failed is shown
+ * by the preview, the diagnostic on its clause and the status item instead (see `RunController`).
  */
 export async function showRunProblem(problem: RunProblem): Promise<void> {
     switch (problem.kind) {
@@ -40,16 +38,6 @@ export async function showRunProblem(problem: RunProblem): Promise<void> {
             const choice = await vscode.window.showErrorMessage(`Pipeline SQL: the run could not be done: ${problem.message}`, 'Show Output');
             if (choice) {
                 problem.showOutput();
-            }
-            return;
-        }
-        case 'runFailed': {
-            const actions = problem.showSource ? ['Show in Source', 'Show Preview'] : ['Show Preview'];
-            const choice = await vscode.window.showErrorMessage(`Pipeline SQL: the run failed: ${problem.error.class}: ${problem.error.message}`, ...actions);
-            if (choice === 'Show in Source') {
-                await problem.showSource?.();
-            } else if (choice === 'Show Preview') {
-                problem.showPreview();
             }
             return;
         }
