@@ -131,3 +131,72 @@ test('hover on SEQUENCE BY explains the clause', { timeout: 120_000 }, async () 
     await screenshot('sequence-by');
     await page.mouse.move(5, 5);
 });
+
+/** The text of the editor's lines, in order (Monaco renders only the lines in view: the file is short). */
+async function editorLines() {
+    return editor().locator('.view-lines').evaluate(lines => [...lines.querySelectorAll('.view-line')]
+        .sort((a, b) => parseFloat(a.style.top) - parseFloat(b.style.top)).map(l => l.textContent.replace(/\u00a0/g, ' ')));
+}
+
+test('Enter after an alias typed key by key breaks the line: no word-based suggestion takes it', { timeout: 120_000 }, async () => {
+    await openWorkspaceFile(page, 'transformations/04_users_by_city.sql', 'How many users live in each city today');
+    await editor().locator('.view-lines').click();
+    await page.keyboard.press('Control+End');
+    // A word of the document that a word-based suggestion would offer for `moves` ...
+    await page.keyboard.press('Enter');
+    await page.keyboard.type('-- city_moves and users_history are words of this file now', { delay: 5 });
+    await page.keyboard.press('Enter');
+    // ... then the statement of the issue, typed as a user types it, each alias followed by Enter.
+    await page.keyboard.type('CREATE OR REFRESH MATERIALIZED VIEW moves_by_city AS SELECT city, count(*) AS moves', { delay: 30 });
+    await page.waitForTimeout(800);
+    await page.keyboard.press('Enter');
+    await page.keyboard.type('FROM users_history AS hist', { delay: 30 });
+    await page.waitForTimeout(800);
+    await page.keyboard.press('Enter');
+    await page.keyboard.type('GROUP BY city;', { delay: 10 });
+    await page.keyboard.press('Escape');
+    const lines = await waitUntil('the three typed lines', editorLines, l => l.some(t => t.startsWith('GROUP BY city;')));
+    const end = lines.findLastIndex(t => t.startsWith('GROUP BY city;'));
+    assert.deepEqual(lines.slice(end - 2, end + 1), [
+        'CREATE OR REFRESH MATERIALIZED VIEW moves_by_city AS SELECT city, count(*) AS moves',
+        'FROM users_history AS hist',
+        'GROUP BY city;',
+    ]);
+    await screenshot('enter-after-alias');
+    lap('Enter after an alias');
+});
+
+test('completion after AUTO CDC INTO … FROM offers STREAM(…) first, then the datasets, then SNAPSHOT', { timeout: 120_000 }, async () => {
+    await openWorkspaceFile(page, 'transformations/02_users_current.sql', 'The users as they are now');
+    await editor().locator('.view-lines').click();
+    await page.keyboard.press('Control+End');
+    await page.keyboard.press('Enter');
+    await page.keyboard.type('CREATE OR REFRESH STREAMING TABLE users_copy;', { delay: 5 });
+    await page.keyboard.press('Enter');
+    await page.keyboard.type('CREATE FLOW users_copy_cdc AS AUTO CDC INTO users_copy', { delay: 5 });
+    await page.keyboard.press('Enter');
+    await page.keyboard.type('FROM ', { delay: 30 });
+    const suggest = page.locator('.editor-widget.suggest-widget');
+    const labels = () => suggest.locator('.monaco-list-row .label-name').allTextContents();
+    const shown = await waitUntil('the sources after FROM', async () => {
+        if (!(await suggest.isVisible().catch(() => false))) {
+            await page.keyboard.press('Control+Space');
+            await suggest.waitFor({ state: 'visible', timeout: 10_000 }).catch(() => undefined);
+        }
+        return labels();
+    }, l => l.includes('users_changes'), 60_000);
+    assert.equal(shown[0], 'STREAM(…)', `rows: ${JSON.stringify(shown)}`);
+    assert.ok(shown.includes('cdc_data.users'), `rows: ${JSON.stringify(shown)}`);
+    assert.equal(shown.at(-1), 'SNAPSHOT', `rows: ${JSON.stringify(shown)}`);
+    // The flow does not read its own target.
+    assert.ok(!shown.includes('users_copy'), `rows: ${JSON.stringify(shown)}`);
+    await screenshot('sources-after-from');
+    // Accepting STREAM(…) puts the cursor in the parentheses and lists the tables again.
+    await page.keyboard.press('Enter');
+    await editor().locator('.view-line', { hasText: 'FROM STREAM()' }).waitFor({ timeout: 15_000 });
+    const inside = await waitUntil('the tables inside STREAM(', labels, l => l.includes('users_changes'), 30_000);
+    assert.ok(!inside.includes('STREAM(…)'), `rows: ${JSON.stringify(inside)}`);
+    await screenshot('tables-inside-stream');
+    await page.keyboard.press('Escape');
+    lap('completion after FROM');
+});

@@ -52,6 +52,25 @@ async function runFlowFromLens(expectedDataset) {
     return (await header.textContent()) ?? '';
 }
 
+/** Clicks a run lens again with the preview open: waits for a header other than the one before the click. */
+async function runAgainFromLens(expectedDataset, lens = 'Run flow') {
+    const header = webview().locator('.run-header');
+    const before = (await header.textContent()) ?? '';
+    await editor().locator('.codelens-decoration a', { hasText: lens }).first().click();
+    await waitUntil(`the new run of ${expectedDataset} to finish`, () => header.textContent({ timeout: 60_000 }).catch(() => ''),
+        t => t !== before && /✓ Succeeded|✗ Failed/.test(t) && !/Running/.test(t) && t.includes(expectedDataset), 90_000);
+    return (await header.textContent()) ?? '';
+}
+
+/** The text of the "last run" language status item (the {} next to the language mode). */
+async function runStatusText() {
+    await page.locator('[id="status.languageStatus"]').first().click();
+    const item = page.locator('.hover-language-status', { hasText: /Last run|State of the last run|No run yet|Running/ }).first();
+    const text = await item.textContent({ timeout: 15_000 }).catch(() => '');
+    await page.keyboard.press('Escape');
+    return text ?? '';
+}
+
 /** Selects a tab of the preview. */
 async function showView(view) {
     await webview().locator(`[role=tab][data-view=${view}]`).click();
@@ -327,6 +346,201 @@ test('a runtime error shows as a diagnostic on the SEQUENCE BY clause, with its 
     await closeAllEditors();
 });
 
+/** Measures the graph in the webview: the smallest label in screen pixels, the layout, and whether every node is in the panel. */
+async function measureGraph() {
+    return webview().locator('svg.graph').evaluate(svg => {
+        const chart = svg.parentElement.getBoundingClientRect();
+        const sizes = [...svg.querySelectorAll('text')].map(t => parseFloat(getComputedStyle(t).fontSize) * t.getScreenCTM().a);
+        const outside = [...svg.querySelectorAll('g.node')].filter(n => {
+            const b = n.getBoundingClientRect();
+            return b.left < chart.left - 1 || b.right > chart.right + 1 || b.top < chart.top - 1 || b.bottom > chart.bottom + 1;
+        }).map(n => n.getAttribute('data-node-id'));
+        const view = document.querySelector('.view.graph-view');
+        return {
+            minLabelPx: Math.round(Math.min(...sizes) * 10) / 10, direction: svg.getAttribute('data-direction'), scale: Number(svg.getAttribute('data-scale')),
+            outside, chartWidth: Math.round(chart.width), scrolls: view.scrollWidth > view.clientWidth + 1 || view.scrollHeight > view.clientHeight + 1,
+            pageWidth: document.documentElement.clientWidth,
+        };
+    });
+}
+
+test('every sample\'s graph is readable beside the code without scrolling (labels of 11 px or more); zoom and fit', { timeout: 240_000 }, async () => {
+    for (const [file, words] of [
+        ['users-cdc/transformations/04_users_by_city.sql', 'CREATE OR REFRESH MATERIALIZED VIEW users_by_city'],
+        ['inventory-snapshots/transformations/stock.sql', 'CREATE OR REFRESH STREAMING TABLE stock_history'],
+        ['prices-bitemporal/transformations/prices.sql', 'CREATE OR REFRESH STREAMING TABLE prices'],
+    ]) {
+        await openFile(file, words);
+        await page.keyboard.press('F1');
+        await page.locator('.quick-input-widget input').fill('>Pipeline SQL: Show Pipeline Graph');
+        await page.locator('.quick-input-list .monaco-list-row', { hasText: 'Show Pipeline Graph' }).first().click();
+        await webview().locator('svg.graph g.node').first().waitFor({ timeout: 60_000 });
+        const sample = file.split('/')[0];
+        const measured = await waitUntil(`the graph of ${sample} laid out`, measureGraph, m => m.outside.length === 0 && Number.isFinite(m.minLabelPx), 30_000);
+        console.log(`graph ${sample}: ${JSON.stringify(measured)}`);
+        assert.ok(measured.minLabelPx >= 11, `${sample}: smallest label ${measured.minLabelPx} px`);
+        assert.deepEqual(measured.outside, [], `${sample}: nodes outside the panel`);
+        assert.equal(measured.scrolls, false, `${sample}: the graph view scrolls`);
+        // The default split: the panel takes about half of the window's width.
+        assert.ok(measured.pageWidth < 1000, `${sample}: the preview is ${measured.pageWidth} px wide`);
+        await screenshot(`graph-readable-${sample}`);
+        await closeAllEditors();
+    }
+    // Zoom: the + button and the keys, the wheel at the pointer, and "Fit" back.
+    await openFile('users-cdc/transformations/04_users_by_city.sql', 'CREATE OR REFRESH MATERIALIZED VIEW users_by_city');
+    await page.keyboard.press('F1');
+    await page.locator('.quick-input-widget input').fill('>Pipeline SQL: Show Pipeline Graph');
+    await page.locator('.quick-input-list .monaco-list-row', { hasText: 'Show Pipeline Graph' }).first().click();
+    const view = webview();
+    await view.locator('svg.graph g.node').first().waitFor({ timeout: 60_000 });
+    const scale = async () => Number(await view.locator('svg.graph').getAttribute('data-scale'));
+    const fitted = await scale();
+    await view.locator('button.zoom', { hasText: '+' }).click();
+    const zoomed = await waitUntil('zoomed in', scale, v => v > fitted * 1.1);
+    assert.equal(await view.locator('.zoom-level').textContent(), `${Math.round(zoomed * 100)} %`);
+    await screenshot('graph-zoomed');
+    await view.locator('.graph-chart').hover();
+    await page.mouse.wheel(0, 300);
+    const wheeled = await waitUntil('zoomed out by the wheel', scale, v => v < zoomed);
+    await view.locator('.graph-chart').focus();
+    await page.keyboard.press('+');
+    await waitUntil('zoomed in by a key', scale, v => v > wheeled);
+    await page.keyboard.press('0');
+    await waitUntil('the whole graph again', scale, v => v === fitted);
+    assert.equal(await view.locator('svg.graph').getAttribute('data-shows-all'), 'true');
+    await closeAllEditors();
+    lap('graph readability');
+});
+
+test('the grid: columns fit their content and a column is resized by dragging its edge', { timeout: 180_000 }, async () => {
+    await openFile('users-cdc/transformations/03_users_history.sql', 'CREATE OR REFRESH STREAMING TABLE users_history');
+    assert.match(await runFlowFromLens('users_history'), /✓ Succeeded/);
+    const view = webview();
+    await showView('results');
+    await view.locator('.grid-row').first().waitFor();
+    // No cell or header is cut short ("Arlingt…").
+    const cut = await view.locator('.grid-scroller').evaluate(grid => [...grid.querySelectorAll('.grid-row .cell, .grid-header button.sort')]
+        .filter(c => c.scrollWidth > c.clientWidth + 1).map(c => c.textContent));
+    assert.deepEqual(cut, []);
+    const header = view.locator('[role=columnheader]', { hasText: 'city' });
+    const before = (await header.boundingBox()).width;
+    const handle = header.locator('.col-resizer');
+    const box = await handle.boundingBox();
+    await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+    await page.mouse.down();
+    await page.mouse.move(box.x + box.width / 2 + 60, box.y + box.height / 2, { steps: 4 });
+    await page.mouse.move(box.x + box.width / 2 + 120, box.y + box.height / 2, { steps: 4 });
+    await page.mouse.up();
+    const after = (await header.boundingBox()).width;
+    assert.ok(Math.abs(after - before - 120) < 4, `city was ${before} px, is ${after} px after a 120 px drag`);
+    // The cells follow their header, and the width stays through a re-render (sorting).
+    const cityIndex = await view.locator('[role=columnheader]').evaluateAll(hs => hs.findIndex(h => h.textContent.startsWith('city')));
+    const cell = (await view.locator('.grid-row').first().locator('.cell').nth(cityIndex).boundingBox()).width;
+    assert.ok(Math.abs(cell - after) < 2, `cell ${cell} px, header ${after} px`);
+    await view.locator('[role=columnheader] button', { hasText: 'name' }).click();
+    assert.ok(Math.abs((await header.boundingBox()).width - after) < 2);
+    await screenshot('grid-column-resized');
+    await closeAllEditors();
+    lap('grid columns');
+});
+
+test('the pictures: composite keys tell their lanes apart, decimals keep their scale, axis labels do not overlap', { timeout: 180_000 }, async () => {
+    await openFile('inventory-snapshots/transformations/stock.sql', 'CREATE OR REFRESH STREAMING TABLE stock_history');
+    assert.match(await runFlowFromLens('stock_history'), /✓ Succeeded/);
+    const view = webview();
+    await showView('history');
+    await view.locator('svg.scd2 g.lane').first().waitFor();
+    const lanes = await view.locator('svg.scd2 g.lane').evaluateAll(ls => ls.map(l => ({ full: l.getAttribute('data-key'), shown: l.querySelector('.key-label').textContent })));
+    assert.equal(new Set(lanes.map(l => l.shown)).size, lanes.length, `lane labels ${JSON.stringify(lanes)}`);
+    assert.ok(lanes.some(l => l.full === 'sku=GADGET-9, warehouse=north'), JSON.stringify(lanes));
+    // The whole key is the label's tooltip.
+    assert.deepEqual(await view.locator('svg.scd2 g.lane g.key title').allTextContents(), lanes.map(l => l.full));
+    const bars = await view.locator('svg.scd2 g.version').evaluateAll(v => v.map(e => e.getAttribute('aria-label')).join('\n'));
+    assert.match(bars, /19\.90/);
+    assert.doesNotMatch(bars, /19\.9(?!0)/);
+    await screenshot('composite-key-lanes');
+    await closeAllEditors();
+
+    await openFile('prices-bitemporal/transformations/prices.sql', 'CREATE OR REFRESH STREAMING TABLE prices');
+    assert.match(await runFlowFromLens('prices'), /✓ Succeeded/);
+    await showView('bitemporal');
+    await view.locator('svg.bitemporal g.row-rect').first().waitFor();
+    await view.locator('select[aria-label="Time axis spacing"]').selectOption('proportional');
+    await view.locator('svg.bitemporal').waitFor();
+    const overlapping = await view.locator('svg.bitemporal').evaluate(svg => {
+        const boxes = [...svg.querySelectorAll('text.tick-label, text.key-label, text.key-heading')].map(t => ({ text: t.textContent, box: t.getBoundingClientRect() }));
+        const pairs = [];
+        for (let i = 0; i < boxes.length; i++) {
+            for (let j = i + 1; j < boxes.length; j++) {
+                const a = boxes[i].box;
+                const b = boxes[j].box;
+                if (a.left < b.right - 1 && b.left < a.right - 1 && a.top < b.bottom - 1 && b.top < a.bottom - 1) {
+                    pairs.push(`${boxes[i].text} / ${boxes[j].text}`);
+                }
+            }
+        }
+        return pairs;
+    });
+    assert.deepEqual(overlapping, []);
+    const rects = await view.locator('svg.bitemporal g.row-rect').evaluateAll(r => r.map(e => e.getAttribute('data-label')).join(' | '));
+    assert.match(rects, /101\.50/);
+    await screenshot('bitemporal-proportional-axis');
+    await closeAllEditors();
+    lap('pictures');
+});
+
+test('a failed run after a good one keeps the good rows, marked as from the previous run; the status follows the truth', { timeout: 240_000 }, async () => {
+    await openFile('users-cdc/transformations/03_users_history.sql', 'CREATE OR REFRESH STREAMING TABLE users_history');
+    assert.match(await runFlowFromLens('users_history'), /✓ Succeeded/);
+    const view = webview();
+    await showView('results');
+    await view.locator('.grid-row').first().waitFor();
+    const goodRows = await view.locator('.grid-row').allTextContents();
+    // Back to the code's editor group (the click on the tab focused the preview's).
+    await page.locator('.editor-group-container').first().locator('.view-lines').click();
+    // The expectation that drops the event with an unknown operation now fails the update instead.
+    await openFile('users-cdc/transformations/01_bronze_changes.sql', 'Raw change events from the source system');
+    await editor().locator('.view-line', { hasText: 'CONSTRAINT known_operation EXPECT' }).click();
+    await page.keyboard.press('End');
+    for (let i = 0; i < 'DROP ROW,'.length; i++) {
+        await page.keyboard.press('Backspace');
+    }
+    await page.keyboard.type('FAIL UPDATE,');
+    await page.keyboard.press('Escape');
+    await editor().locator('.view-line', { hasText: 'ON VIOLATION FAIL UPDATE,' }).waitFor({ timeout: 15_000 });
+    await openFile('users-cdc/transformations/03_users_history.sql', 'CREATE OR REFRESH STREAMING TABLE users_history');
+    // A full refresh reads every change event again (a plain run would find no new ones).
+    const failed = await runAgainFromLens('users_history', 'Full refresh');
+    assert.match(failed, /✗ Failed/);
+    assert.match(failed, /Showing the results of the previous run/);
+    assert.doesNotMatch(failed, /Running/);
+    await view.locator('.previous-run').waitFor();
+    assert.match(await view.locator('.previous-run').textContent(), /these rows are from the previous run/);
+    assert.deepEqual(await view.locator('.grid-row').allTextContents(), goodRows);
+    // No notification claims the failure: the header, the diagnostic and the status item do, until the next run.
+    const toasts = async () => (await page.locator('.notifications-toasts').allTextContents()).join(' ');
+    assert.doesNotMatch(await toasts(), /run failed/i);
+    assert.match(await waitUntil('the failed status', runStatusText, t => /Last run failed/.test(t)), /EXPECTATION|expectation/i);
+    await screenshot('failed-run-keeps-previous-rows');
+
+    // Revert the edit and run again: success, nothing left from the failure.
+    await openFile('users-cdc/transformations/01_bronze_changes.sql', 'Raw change events from the source system');
+    await page.keyboard.press('F1');
+    await page.locator('.quick-input-widget input').fill('>File: Revert File');
+    await page.locator('.quick-input-list .monaco-list-row', { hasText: 'Revert File' }).first().click();
+    await editor().locator('.view-line', { hasText: 'ON VIOLATION DROP ROW,' }).waitFor({ timeout: 15_000 });
+    await openFile('users-cdc/transformations/03_users_history.sql', 'CREATE OR REFRESH STREAMING TABLE users_history');
+    const again = await runAgainFromLens('users_history');
+    assert.match(again, /✓ Succeeded/);
+    assert.doesNotMatch(again, /Running|previous run/);
+    assert.equal(await view.locator('.previous-run').isVisible(), false);
+    assert.match(await waitUntil('the succeeded status', runStatusText, t => /Last run \d/.test(t)), /succeeded/);
+    assert.doesNotMatch(await toasts(), /run failed/i);
+    await screenshot('next-run-succeeds');
+    await closeAllEditors();
+    lap('failed run after a good one');
+});
+
 test('the preview is restored after a window reload, from the pipeline state', { timeout: 180_000 }, async () => {
     await openFile('company-bitemporal/transformations/company.sql', 'CREATE OR REFRESH STREAMING TABLE company_bitemporal');
     assert.match(await runFlowFromLens('company_bitemporal'), /✓ Succeeded/);
@@ -346,6 +560,9 @@ test('the preview is restored after a window reload, from the pipeline state', {
     await waitUntil('the restored preview', () => header.textContent({ timeout: 60_000 }).catch(() => ''), t => /State of the last run/.test(t), 90_000);
     await webview().locator('[role=tab][data-view=bitemporal][aria-selected=true]').waitFor();
     await waitUntil('the restored rectangles', () => webview().locator('svg.bitemporal g.row-rect').count(), n => n === 6, 30_000);
+    // The status says what the panel shows, not "No run yet".
+    await page.locator('.editor-group-container .tab', { hasText: 'company.sql' }).first().click();
+    assert.match(await waitUntil('the restored status', runStatusText, t => /State of the last run/.test(t), 30_000), /State of the last run/);
     await screenshot('restored-after-reload');
     lap('reload');
     await closeAllEditors();
