@@ -52,6 +52,18 @@ async function runFlowFromLens(expectedDataset) {
     return (await header.textContent()) ?? '';
 }
 
+/** Runs "Pipeline SQL: Show Pipeline Graph" from the palette (again, when the palette had not listed it yet). */
+async function showGraphFromPalette() {
+    await waitUntil('the Show Pipeline Graph command', async () => {
+        await page.keyboard.press('Escape');
+        await page.keyboard.press('F1');
+        await page.locator('.quick-input-widget input').fill('>Pipeline SQL: Show Pipeline Graph');
+        const row = page.locator('.quick-input-list .monaco-list-row', { hasText: 'Show Pipeline Graph' }).first();
+        return row.click({ timeout: 5_000 }).then(() => true, () => false);
+    }, done => done, 60_000);
+    await webview().locator('svg.graph g.node').first().waitFor({ timeout: 60_000 });
+}
+
 /** Clicks a run lens again with the preview open: waits for a header other than the one before the click. */
 async function runAgainFromLens(expectedDataset, lens = 'Run flow') {
     const header = webview().locator('.run-header');
@@ -371,10 +383,7 @@ test('every sample\'s graph is readable beside the code without scrolling (label
         ['prices-bitemporal/transformations/prices.sql', 'CREATE OR REFRESH STREAMING TABLE prices'],
     ]) {
         await openFile(file, words);
-        await page.keyboard.press('F1');
-        await page.locator('.quick-input-widget input').fill('>Pipeline SQL: Show Pipeline Graph');
-        await page.locator('.quick-input-list .monaco-list-row', { hasText: 'Show Pipeline Graph' }).first().click();
-        await webview().locator('svg.graph g.node').first().waitFor({ timeout: 60_000 });
+        await showGraphFromPalette();
         const sample = file.split('/')[0];
         const measured = await waitUntil(`the graph of ${sample} laid out`, measureGraph, m => m.outside.length === 0 && Number.isFinite(m.minLabelPx), 30_000);
         console.log(`graph ${sample}: ${JSON.stringify(measured)}`);
@@ -388,11 +397,8 @@ test('every sample\'s graph is readable beside the code without scrolling (label
     }
     // Zoom: the + button and the keys, the wheel at the pointer, and "Fit" back.
     await openFile('users-cdc/transformations/04_users_by_city.sql', 'CREATE OR REFRESH MATERIALIZED VIEW users_by_city');
-    await page.keyboard.press('F1');
-    await page.locator('.quick-input-widget input').fill('>Pipeline SQL: Show Pipeline Graph');
-    await page.locator('.quick-input-list .monaco-list-row', { hasText: 'Show Pipeline Graph' }).first().click();
+    await showGraphFromPalette();
     const view = webview();
-    await view.locator('svg.graph g.node').first().waitFor({ timeout: 60_000 });
     const scale = async () => Number(await view.locator('svg.graph').getAttribute('data-scale'));
     const fitted = await scale();
     await view.locator('button.zoom', { hasText: '+' }).click();
@@ -508,9 +514,8 @@ test('a failed run after a good one keeps the good rows, marked as from the prev
     await page.keyboard.type('FAIL UPDATE,');
     await page.keyboard.press('Escape');
     await editor().locator('.view-line', { hasText: 'ON VIOLATION FAIL UPDATE,' }).waitFor({ timeout: 15_000 });
-    await openFile('users-cdc/transformations/03_users_history.sql', 'CREATE OR REFRESH STREAMING TABLE users_history');
-    // A full refresh reads every change event again (a plain run would find no new ones).
-    const failed = await runAgainFromLens('users_history', 'Full refresh');
+    // A full refresh of the bronze table reads every change event again (a plain run would find no new ones).
+    const failed = await runAgainFromLens('users_changes', 'Full refresh');
     assert.match(failed, /✗ Failed/);
     assert.match(failed, /Showing the results of the previous run/);
     assert.doesNotMatch(failed, /Running/);
@@ -529,8 +534,7 @@ test('a failed run after a good one keeps the good rows, marked as from the prev
     await page.locator('.quick-input-widget input').fill('>File: Revert File');
     await page.locator('.quick-input-list .monaco-list-row', { hasText: 'Revert File' }).first().click();
     await editor().locator('.view-line', { hasText: 'ON VIOLATION DROP ROW,' }).waitFor({ timeout: 15_000 });
-    await openFile('users-cdc/transformations/03_users_history.sql', 'CREATE OR REFRESH STREAMING TABLE users_history');
-    const again = await runAgainFromLens('users_history');
+    const again = await runAgainFromLens('users_changes', 'Full refresh');
     assert.match(again, /✓ Succeeded/);
     assert.doesNotMatch(again, /Running|previous run/);
     assert.equal(await view.locator('.previous-run').isVisible(), false);
