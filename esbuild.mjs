@@ -1,6 +1,9 @@
 // Bundles the extension client, the language server, the CLI and the webview script.
 // Usage: node esbuild.mjs [--watch] [--minify]
+import * as fs from 'node:fs';
 import * as esbuild from 'esbuild';
+
+const { version } = JSON.parse(fs.readFileSync(new URL('./package.json', import.meta.url), 'utf8'));
 
 const watch = process.argv.includes('--watch');
 const minify = process.argv.includes('--minify');
@@ -34,7 +37,7 @@ const node = {
     // The DuckDB binding loads a per-platform native library; it ships beside the bundle.
     external: ['vscode', '@duckdb/node-api', '@duckdb/node-bindings'],
     // Langium and its dependencies are ESM; `import.meta.url` is only used for paths we do not need.
-    define: { 'import.meta.url': 'importMetaUrl' },
+    define: { 'import.meta.url': 'importMetaUrl', PIPELINE_SQL_VERSION: JSON.stringify(version) },
     banner: { js: "const importMetaUrl = require('url').pathToFileURL(__filename).href;" },
     plugins: watch ? [problemMatcher] : [],
 };

@@ -11,6 +11,7 @@ import { registerPreviewHandlers } from './handlers/register-handlers.js';
 import { createPipelineSqlServices, type PipelineSqlServices, type PipelineSqlSharedServices } from './language/pipeline-sql-module.js';
 import type { PipelineSqlDocumentBuilder } from './language/pipeline/pipeline-sql-document-builder.js';
 import { isTargetProfile } from './language/pipeline/pipeline-sql-settings.js';
+import { registerProjectDiagnostics } from './project/project-diagnostics.js';
 
 /**
  * Configuration provider (Langium's `ConfigurationProvider` service) for the `pipelineSql.*` settings:
@@ -64,6 +65,7 @@ export function startServer(): void {
     addTargetProfileHandler(shared, PipelineSql);
     addPipelineGraphHandler(connection, shared, PipelineSql);
     registerPreviewHandlers(connection, shared, PipelineSql);
+    registerProjectDiagnostics(connection, shared, PipelineSql);
 }
 
 /** Reads `pipelineSql.target` from the client and revalidates everything when it changes. */

@@ -70,7 +70,7 @@ try {
     const names = [...files.keys()];
     const uris = names.map(f => URI.file(path.join(root, f)));
     const { shared, PipelineSql: services } = createPipelineSqlServices(NodeFileSystem);
-    services.pipeline.Registry.addRoot(root);
+    await shared.pipeline.Project.loadFolder(root);
     const documents: LangiumDocument[] = [];
     for (const uri of uris) {
         documents.push(await shared.workspace.LangiumDocuments.getOrCreateDocument(uri));

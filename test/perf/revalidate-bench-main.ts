@@ -34,7 +34,7 @@ try {
     /** A fresh language service instance with every file of the pipeline built and validated. */
     async function fullBuild(): Promise<{ ms: number; services: ReturnType<typeof createPipelineSqlServices>; documents: LangiumDocument[] }> {
         const services = createPipelineSqlServices(NodeFileSystem);
-        services.PipelineSql.pipeline.Registry.addRoot(root);
+        await services.shared.pipeline.Project.loadFolder(root);
         const start = performance.now();
         const documents: LangiumDocument[] = [];
         for (const uri of uris) {

@@ -4,10 +4,11 @@ import type { LangiumDocument } from 'langium';
 import { URI } from 'langium';
 import { NodeFileSystem } from 'langium/node';
 import type { Diagnostic } from 'vscode-languageserver';
-import { createPipelineSqlServices, type PipelineSqlServices } from '../language/pipeline-sql-module.js';
-import type { LangiumSharedServices } from 'langium/lsp';
-import { findEnclosingRoot, findPipelineRoots, listCatalogFiles, loadPipelineRoot } from '../workspace/pipeline-roots.js';
+import { createPipelineSqlServices, type PipelineSqlServices, type PipelineSqlSharedServices } from '../language/pipeline-sql-module.js';
 import type { TargetProfile } from '../language/pipeline/pipeline-sql-settings.js';
+import { discoverEnclosing, SearchDescription } from '../project/discovery.js';
+import type { PipelineProject, ProjectOptions, ProjectProblem } from '../project/project-types.js';
+import { isProjectFileName } from '../project/project-types.js';
 
 /** One diagnostic as `pipeline-sql check` prints it: 1-based lines and columns, end exclusive. */
 export interface CliDiagnostic {
@@ -19,6 +20,8 @@ export interface CliDiagnostic {
     severity: 'error' | 'warning' | 'info' | 'hint';
     code: string;
     message: string;
+    /** The pipeline it belongs to (a bundle pipeline's key, else its name); absent for a file in no pipeline. */
+    pipeline?: string;
 }
 
 const severityNames = { 1: 'error', 2: 'warning', 3: 'info', 4: 'hint' } as const;
@@ -37,53 +40,23 @@ export function toCliDiagnostic(file: string, d: Diagnostic): CliDiagnostic {
     };
 }
 
+/** A project-file problem in the CLI's shape. */
+export function problemDiagnostic(problem: ProjectProblem): CliDiagnostic {
+    return {
+        file: displayPath(problem.file), line: problem.line, column: problem.column, endLine: problem.endLine, endColumn: problem.endColumn,
+        severity: problem.severity, code: problem.code, message: problem.message,
+    };
+}
+
 /** Formats a diagnostic as `file:line:col: severity CODE message`. */
 export function formatCliDiagnostic(d: CliDiagnostic): string {
     return `${d.file}:${d.line}:${d.column}: ${d.severity} ${d.code} ${d.message}`;
 }
 
-/** The files `check` loads, the ones it reports on, and the pipeline roots they belong to. */
-export interface CheckFiles {
-    load: string[];
-    report: Set<string>;
-    /** Pipeline root folders to register, so that each file sees its own pipeline's datasets only. */
-    roots?: string[];
-}
-
-/**
- * The files to load for a set of command-line paths, and which of them to report on. A folder
- * means every pipeline under it, with its sample catalog (`samples/*.sql`); a file is checked in the
- * context of its pipeline (the nearest folder with a `spark-pipeline.yml`), but only its own
- * diagnostics are reported.
- */
-export function collectFiles(paths: string[]): CheckFiles {
-    const load = new Set<string>();
-    const report = new Set<string>();
-    const roots = new Set<string>();
-    for (const p of paths) {
-        const abs = path.resolve(p);
-        const stat = fs.statSync(abs, { throwIfNoEntry: false });
-        if (!stat) {
-            throw new CliUsageError(`No such file or folder: ${p}`);
-        }
-        if (stat.isDirectory()) {
-            for (const root of findPipelineRoots(abs)) {
-                roots.add(root.root);
-                root.files.forEach(f => { load.add(f); report.add(f); });
-                listCatalogFiles(root.root).forEach(f => { load.add(f); report.add(f); });
-            }
-        } else {
-            const root = findEnclosingRoot(abs);
-            if (root) {
-                roots.add(root);
-                loadPipelineRoot(root).files.forEach(f => load.add(f));
-                listCatalogFiles(root).forEach(f => load.add(f));
-            }
-            load.add(abs);
-            report.add(abs);
-        }
-    }
-    return { load: [...load], report, roots: [...roots] };
+/** A path for messages: relative to the working folder when inside it. */
+export function displayPath(file: string): string {
+    const relative = path.relative(process.cwd(), file);
+    return relative && !relative.startsWith('..') && !path.isAbsolute(relative) ? relative : file;
 }
 
 /** A mistake on the command line (exit code 2). */
@@ -91,38 +64,162 @@ export class CliUsageError extends Error {
     override readonly name = 'CliUsageError';
 }
 
+/** Nothing to check: the arguments name no pipeline SQL (exit code 2, so that CI never passes on nothing). */
+export class NothingToCheckError extends CliUsageError {}
+
+/** The name a diagnostic's `pipeline` field gives a pipeline. */
+export function pipelineLabel(pipeline: PipelineProject): string {
+    return pipeline.key ?? pipeline.name;
+}
+
+/** What `check` checks: pipelines (every file of each), single files (in their pipeline's context), and notes on skipped arguments. */
+export interface CheckPlan {
+    /** Pipelines whose files are all loaded and reported. */
+    readonly pipelines: PipelineProject[];
+    /** Files given one by one: reported alone (their pipeline, if any, loaded for context). */
+    readonly files: Array<{ file: string; pipeline?: PipelineProject }>;
+    /** Problems of project files found (YAML errors, unknown target, ...). */
+    readonly problems: ProjectProblem[];
+    /** Arguments skipped, and why (`LICENSE.txt is not pipeline SQL`). */
+    readonly skipped: string[];
+}
+
 /**
- * Parses and validates the given files with the language server's own services (the same pipeline
- * model, schema inference and checks) and returns the diagnostics of the files in `report`, ordered
- * by file and position.
+ * Works out what to check for command-line paths with the project model: a folder means every
+ * pipeline under it (bundles, spark-pipeline.yml folders, or the folder itself as plain pipeline
+ * SQL); a `.sql` file is checked in the context of its pipeline (its other files are loaded, only its
+ * own diagnostics are reported); a project file means its folder; any other file is skipped. Throws
+ * {@link NothingToCheckError} when nothing is left, saying what was looked for.
  */
-export async function checkFiles(
-    files: CheckFiles,
-    services: { shared: LangiumSharedServices; PipelineSql: PipelineSqlServices } = createPipelineSqlServices(NodeFileSystem),
-    options: { target?: TargetProfile } = {},
-): Promise<CliDiagnostic[]> {
-    for (const root of files.roots ?? []) {
-        services.PipelineSql.pipeline.Registry.addRoot(root);
+export async function planCheck(paths: readonly string[], services: { shared: PipelineSqlSharedServices }, options: ProjectOptions = {}): Promise<CheckPlan> {
+    const project = services.shared.pipeline.Project;
+    project.setOptions(options);
+    const pipelines = new Map<string, PipelineProject>();
+    const files: CheckPlan['files'] = [];
+    const problems: ProjectProblem[] = [];
+    const skipped: string[] = [];
+    const empty: string[] = [];
+    for (const p of paths) {
+        const abs = path.resolve(p);
+        const stat = fs.statSync(abs, { throwIfNoEntry: false });
+        if (!stat) {
+            throw new CliUsageError(`No such file or folder: ${p}`);
+        }
+        if (stat.isDirectory() || (stat.isFile() && isProjectFileName(path.basename(abs)))) {
+            const folder = stat.isDirectory() ? abs : path.dirname(abs);
+            const set = await project.loadFolder(folder);
+            problems.push(...set.problems);
+            if (set.pipelines.length === 0) {
+                empty.push(`${displayPath(folder) || '.'} holds no pipeline: looked for ${set.searched}`);
+            }
+            for (const pipeline of set.pipelines) {
+                pipelines.set(pipeline.id, pipeline);
+            }
+        } else if (stat.isFile() && abs.toLowerCase().endsWith('.sql')) {
+            const set = await discoverEnclosing(abs, project.files, options);
+            let owner: PipelineProject | undefined;
+            if (set) {
+                const loaded = await project.loadFolder(set.pipelines[0]?.bundle?.root ?? set.pipelines[0]?.root ?? path.dirname(abs));
+                owner = loaded.pipelines.find(pl => pl.sources.includes(abs));
+            }
+            files.push({ file: abs, pipeline: owner });
+        } else {
+            skipped.push(`${p} is not pipeline SQL (not a .sql file or a pipeline folder); skipped`);
+        }
     }
+    const nothing = [...pipelines.values()].filter(pl => pl.sources.length === 0 && pl.pythonFiles.length === 0);
+    if (pipelines.size === 0 && files.length === 0) {
+        throw new NothingToCheckError([...skipped, ...empty, ...(paths.length === 0 ? ['no file or folder given'] : [])].join('\n') || `Nothing to check: looked for ${SearchDescription}.`);
+    }
+    if (files.length === 0 && nothing.length === pipelines.size) {
+        const list = nothing.map(pl => `the pipeline '${pl.name}' (${displayPath(pl.specFile ?? pl.root)}) lists no existing file${pl.libraries.length > 0 ? `: its libraries ${pl.libraries.map(l => `'${l.pattern}'`).join(', ')} match nothing` : ''}`);
+        throw new NothingToCheckError(`Nothing to check: ${list.join('; ')}.`);
+    }
+    return { pipelines: [...pipelines.values()], files, problems, skipped };
+}
+
+/** Loads documents for files (those already loaded are reused) and builds them with validation. */
+export async function buildFiles(shared: PipelineSqlSharedServices, files: readonly string[]): Promise<LangiumDocument[]> {
+    const documents: LangiumDocument[] = [];
+    for (const file of files) {
+        documents.push(await shared.workspace.LangiumDocuments.getOrCreateDocument(URI.file(file)));
+    }
+    await shared.workspace.DocumentBuilder.build(documents, { validation: true });
+    return documents;
+}
+
+/** The diagnostics of a document in the CLI's shape, ordered by position. */
+function documentDiagnostics(document: LangiumDocument, pipeline: string | undefined): CliDiagnostic[] {
+    const shown = displayPath(document.uri.fsPath);
+    return (document.diagnostics ?? []).map(d => ({ ...toCliDiagnostic(shown, d), ...(pipeline ? { pipeline } : {}) }));
+}
+
+function byPosition(a: CliDiagnostic, b: CliDiagnostic): number {
+    return a.file.localeCompare(b.file) || a.line - b.line || a.column - b.column;
+}
+
+/** The diagnostics of one pipeline (or of the files given alone), in the order they are printed. */
+export interface DiagnosticGroup {
+    /** The pipeline, when the group is one. */
+    readonly pipeline?: PipelineProject;
+    readonly diagnostics: CliDiagnostic[];
+    readonly files: number;
+}
+
+/**
+ * Parses and validates what a plan names with the language server's own services (the same project
+ * model, schema inference and checks) and returns the diagnostics grouped by pipeline: each
+ * pipeline's project-file problems, then its files' diagnostics ordered by file and position.
+ */
+export async function runCheck(plan: CheckPlan, services: { shared: PipelineSqlSharedServices; PipelineSql: PipelineSqlServices }, options: { target?: TargetProfile } = {}): Promise<DiagnosticGroup[]> {
     if (options.target) {
         services.PipelineSql.pipeline.Settings.setTarget(options.target);
     }
-    const documents: LangiumDocument[] = [];
-    for (const file of files.load) {
-        documents.push(await services.shared.workspace.LangiumDocuments.getOrCreateDocument(URI.file(file)));
+    const target = services.PipelineSql.pipeline.Settings.target;
+    const project = services.shared.pipeline.Project;
+    const load = new Set<string>();
+    for (const pipeline of [...plan.pipelines, ...plan.files.flatMap(f => (f.pipeline ? [f.pipeline] : []))]) {
+        [...pipeline.sources, ...project.catalogFilesOf(pipeline)].forEach(f => load.add(f));
     }
-    await services.shared.workspace.DocumentBuilder.build(documents, { validation: true });
-    const result: CliDiagnostic[] = [];
-    const cwd = process.cwd();
-    for (const doc of documents) {
-        const file = doc.uri.fsPath;
-        if (!files.report.has(file)) {
-            continue;
-        }
-        const shown = path.relative(cwd, file) || file;
-        for (const d of doc.diagnostics ?? []) {
-            result.push(toCliDiagnostic(shown.startsWith('..') ? file : shown, d));
-        }
+    plan.files.forEach(f => load.add(f.file));
+    const documents = new Map((await buildFiles(services.shared, [...load])).map(d => [d.uri.fsPath, d]));
+    const shownProblems = (problems: readonly ProjectProblem[]): CliDiagnostic[] => problems
+        .filter(p => !(p as { onlyFor?: string }).onlyFor || target !== 'databricks')
+        .map(problemDiagnostic);
+    const groups: DiagnosticGroup[] = [];
+    const general = shownProblems(plan.problems);
+    if (general.length > 0) {
+        groups.push({ diagnostics: general.sort(byPosition), files: 0 });
     }
-    return result.sort((a, b) => a.file.localeCompare(b.file) || a.line - b.line || a.column - b.column);
+    for (const pipeline of plan.pipelines) {
+        const label = pipelineLabel(pipeline);
+        const files = [...pipeline.sources, ...project.catalogFilesOf(pipeline)];
+        const diagnostics = [
+            ...shownProblems(pipeline.problems).map(d => ({ ...d, pipeline: label })),
+            ...files.flatMap(f => {
+                const document = documents.get(f);
+                // A file shared with another pipeline is checked with the first that lists it.
+                return document && services.PipelineSql.pipeline.Registry.pipelineOf(document.uri).id === pipeline.id ? documentDiagnostics(document, label) : [];
+            }).sort(byPosition),
+        ];
+        groups.push({ pipeline, diagnostics, files: files.length });
+    }
+    const single = plan.files.filter(f => !plan.pipelines.some(p => p.sources.includes(f.file)));
+    if (single.length > 0) {
+        groups.push({
+            diagnostics: single.flatMap(f => {
+                const document = documents.get(f.file);
+                return document ? documentDiagnostics(document, f.pipeline ? pipelineLabel(f.pipeline) : undefined) : [];
+            }).sort(byPosition),
+            files: single.length,
+        });
+    }
+    return groups;
+}
+
+/** Checks paths as `pipeline-sql check` does and returns every diagnostic (for tests and embedders). */
+export async function checkPaths(paths: readonly string[], options: { target?: TargetProfile } & ProjectOptions = {},
+    services: { shared: PipelineSqlSharedServices; PipelineSql: PipelineSqlServices } = createPipelineSqlServices(NodeFileSystem)): Promise<CliDiagnostic[]> {
+    const plan = await planCheck(paths, services, options);
+    return (await runCheck(plan, services, options)).flatMap(g => g.diagnostics);
 }

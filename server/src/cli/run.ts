@@ -1,18 +1,19 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { parseArgs } from 'node:util';
 import type { LangiumDocument } from 'langium';
-import { URI } from 'langium';
-import { YAMLParseError } from 'yaml';
 import { NodeFileSystem } from 'langium/node';
 import {
     readState, runUpdate, type DatasetResult, type PipelineIR, type ProgressEvent, type UpdateErrorInfo, type UpdateSuccess,
 } from '../../../engine/src/index.js';
 import { createPipelineSqlServices, type PipelineSqlServices, type PipelineSqlSharedServices } from '../language/pipeline-sql-module.js';
-import { IssueCodes } from '../language/validation/issue-codes.js';
-import { lowerPipeline, type LoweringProblem, type PipelineSettings } from '../lowering/index.js';
-import { findEnclosingRoot, findPipelineRoots, findSpecFile, loadPipelineRoot, type PipelineRoot } from '../workspace/pipeline-roots.js';
-import { CliUsageError, toCliDiagnostic, type CliDiagnostic } from './check.js';
+import { findEnclosingRoot } from '../project/discovery.js';
+import type { PipelineProject } from '../project/project-types.js';
+import { prepareRun, realReadRoots } from '../project/run-preparation.js';
+import { buildFiles, CliUsageError, displayPath, toCliDiagnostic, type CliDiagnostic } from './check.js';
 import { formatFailure, formatSuccess } from './run-output.js';
+
+export { displayPath } from './check.js';
 
 /** The options of `pipeline-sql run`. */
 export interface RunArguments {
@@ -24,64 +25,99 @@ export interface RunArguments {
     state?: string;
     samples?: string;
     limit?: number;
+    /** The bundle pipeline to run (`--pipeline KEY`); required when the root holds several. */
+    pipeline?: string;
+    /** The bundle target (`--bundle-target NAME`); else the bundle's default target. */
+    bundleTarget?: string;
+    /** Folders outside the pipeline the engine may read (`--allow-read DIR`, repeatable). */
+    allowRead?: string[];
 }
 
-/** The usage line of `run`, shown by `pipeline-sql --help`. */
-export const runUsage = `pipeline-sql run <root> [--json] [--full-refresh] [--refresh a,b] [--now 'yyyy-MM-dd HH:mm:ss']
-                   [--state dir] [--samples dir] [--limit n]
-                                         run one update of the pipeline in <root> on its sample data
-                                         (state in <root>/.pipeline-sql, samples in <root>/samples;
-                                         --limit: rows shown per dataset, 20, or 1000 with --json)`;
+/** The usage of `run`, shown by `pipeline-sql --help` and `pipeline-sql run --help`. */
+export const runUsage = `pipeline-sql run <root> [--pipeline key] [--bundle-target name] [--json] [--full-refresh] [--refresh a,b]
+                 [--now 'yyyy-MM-dd HH:mm:ss'] [--state dir] [--samples dir] [--limit n] [--allow-read dir]...
+      run one update of the pipeline in <root> on its sample data (samples in <root>/samples, state in
+      <root>/.pipeline-sql; for a bundle, beside databricks.yml in samples/ and .pipeline-sql/<key>/);
+      --pipeline: which pipeline of a bundle (required when it has several); --limit: rows shown per
+      dataset, 20, or 1000 with --json; --allow-read: a folder outside the pipeline that reads may use`;
 
 const NOW_PATTERN = /^\d{4}-\d{2}-\d{2}( \d{2}:\d{2}:\d{2}(\.\d{1,6})?)?$/;
 
-/** Parses the arguments of `run`; a mistake is a CliUsageError (exit code 2). */
-export function parseRunArguments(args: string[]): RunArguments {
-    const parsed: Partial<RunArguments> & { json: boolean; fullRefresh: boolean } = { json: false, fullRefresh: false };
-    const roots: string[] = [];
+/** Node's argument parser with our usage errors: unknown options and missing values are CliUsageErrors. */
+export function parseCommandArguments<T extends NonNullable<Parameters<typeof parseArgs>[0]>['options']>(command: string, args: string[], options: T) {
+    // `--limit -1`: a value that starts with a dash is still the option's value (parseArgs calls it ambiguous).
+    const joined: string[] = [];
     for (let i = 0; i < args.length; i++) {
-        const arg = args[i];
-        const [flag, inline] = arg.startsWith('--') && arg.includes('=') ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)] : [arg, undefined];
-        const value = (): string => {
-            const v = inline ?? args[++i];
-            if (v === undefined || (inline === undefined && v.startsWith('--'))) {
-                throw new CliUsageError(`${flag} needs a value`);
-            }
-            return v;
-        };
-        switch (flag) {
-            case '--json': parsed.json = true; break;
-            case '--full-refresh': parsed.fullRefresh = true; break;
-            case '--refresh': parsed.refresh = value().split(',').map(s => s.trim()).filter(s => s.length > 0); break;
-            case '--now': {
-                const now = value();
-                if (!NOW_PATTERN.test(now)) {
-                    throw new CliUsageError(`--now takes 'yyyy-MM-dd HH:mm:ss' (or 'yyyy-MM-dd'), not '${now}'`);
-                }
-                parsed.now = now;
-                break;
-            }
-            case '--state': parsed.state = value(); break;
-            case '--samples': parsed.samples = value(); break;
-            case '--limit': {
-                const text = value();
-                if (!/^\d+$/.test(text)) {
-                    throw new CliUsageError(`--limit takes a number of rows, not '${text}'`);
-                }
-                parsed.limit = Number(text);
-                break;
-            }
-            default:
-                if (arg.startsWith('--')) {
-                    throw new CliUsageError(`unknown option '${arg}' for run`);
-                }
-                roots.push(arg);
+        const name = args[i].startsWith('--') ? args[i].slice(2) : undefined;
+        const option = name !== undefined && options && Object.hasOwn(options, name) ? options[name] : undefined;
+        if (option?.type === 'string' && i + 1 < args.length && args[i + 1].startsWith('-') && !args[i + 1].startsWith('--')) {
+            joined.push(`${args[i]}=${args[++i]}`);
+        } else {
+            joined.push(args[i]);
         }
     }
-    if (roots.length !== 1) {
-        throw new CliUsageError(roots.length === 0 ? 'run needs the folder of a pipeline' : `run takes one pipeline folder, not ${roots.length}`);
+    try {
+        return parseArgs({ args: joined, options, allowPositionals: true, strict: true });
+    } catch (error) {
+        const message = error instanceof Error ? error.message : String(error);
+        const unknown = /Unknown option '([^']+)'/.exec(message)?.[1];
+        if (unknown) {
+            throw new CliUsageError(`unknown option '${unknown}' for ${command}`);
+        }
+        const missing = /Option '(?:-\w, )?(--[\w-]+)[^']*' argument missing/.exec(message)?.[1];
+        throw new CliUsageError(missing ? `${missing} needs a value` : message.split('\n')[0]);
     }
-    return { ...parsed, root: roots[0] };
+}
+
+/** Parses the arguments of `run`; a mistake is a CliUsageError (exit code 2). */
+export function parseRunArguments(args: string[]): RunArguments {
+    const { values, positionals } = parseCommandArguments('run', args, {
+        json: { type: 'boolean' },
+        'full-refresh': { type: 'boolean' },
+        refresh: { type: 'string' },
+        now: { type: 'string' },
+        state: { type: 'string' },
+        samples: { type: 'string' },
+        limit: { type: 'string' },
+        pipeline: { type: 'string' },
+        'bundle-target': { type: 'string' },
+        'allow-read': { type: 'string', multiple: true },
+    });
+    if (positionals.length !== 1) {
+        throw new CliUsageError(positionals.length === 0 ? 'run needs the folder of a pipeline' : `run takes one pipeline folder, not ${positionals.length}`);
+    }
+    const result: RunArguments = { root: positionals[0], json: values.json === true, fullRefresh: values['full-refresh'] === true };
+    if (values.refresh !== undefined) {
+        result.refresh = values.refresh.split(',').map(s => s.trim()).filter(s => s.length > 0);
+    }
+    if (values.now !== undefined) {
+        if (!NOW_PATTERN.test(values.now)) {
+            throw new CliUsageError(`--now takes 'yyyy-MM-dd HH:mm:ss' (or 'yyyy-MM-dd'), not '${values.now}'`);
+        }
+        result.now = values.now;
+    }
+    if (values.state !== undefined) {
+        result.state = values.state;
+    }
+    if (values.samples !== undefined) {
+        result.samples = values.samples;
+    }
+    if (values.limit !== undefined) {
+        if (!/^\d+$/.test(values.limit)) {
+            throw new CliUsageError(`--limit takes a number of rows, not '${values.limit}'`);
+        }
+        result.limit = Number(values.limit);
+    }
+    if (values.pipeline !== undefined) {
+        result.pipeline = values.pipeline;
+    }
+    if (values['bundle-target'] !== undefined) {
+        result.bundleTarget = values['bundle-target'];
+    }
+    if (values['allow-read'] !== undefined) {
+        result.allowRead = values['allow-read'];
+    }
+    return result;
 }
 
 /** Where the output goes (stdout text, stderr text, whether stderr is a terminal for progress). */
@@ -97,48 +133,56 @@ const defaultIO: RunIO = {
     progress: process.stderr.isTTY === true,
 };
 
-/** The pipeline a `run` argument names: the folder with the project file, or the folder itself. */
-export function resolvePipelineRoot(arg: string): PipelineRoot {
-    const abs = path.resolve(arg);
+/**
+ * The pipeline a `run` argument names, from the project model: the pipelines under the folder (or
+ * the pipeline root enclosing a file), the one `--pipeline` names when there are several.
+ */
+export async function resolveRunPipeline(shared: PipelineSqlSharedServices, options: RunArguments): Promise<PipelineProject> {
+    const abs = path.resolve(options.root);
     const stat = fs.statSync(abs, { throwIfNoEntry: false });
     if (!stat) {
-        throw new CliUsageError(`No such file or folder: ${arg}`);
+        throw new CliUsageError(`No such file or folder: ${options.root}`);
     }
-    if (!stat.isDirectory()) {
-        return loadPipelineRoot(findEnclosingRoot(abs) ?? path.dirname(abs));
+    const project = shared.pipeline.Project;
+    project.setOptions({ bundleTarget: options.bundleTarget, allowedReadPaths: (options.allowRead ?? []).map(d => path.resolve(d)) });
+    const folder = stat.isDirectory() ? abs : await findEnclosingRoot(abs, project.files) ?? path.dirname(abs);
+    const set = await project.loadFolder(folder);
+    const pipelines = set.pipelines;
+    const describe = (p: PipelineProject): string => (p.key ? `${p.key}${p.name !== p.key ? ` (${p.name})` : ''}` : `${p.name} (${displayPath(p.root) || '.'})`);
+    if (options.pipeline !== undefined) {
+        const wanted = options.pipeline;
+        const found = pipelines.find(p => p.key === wanted) ?? pipelines.find(p => p.name === wanted);
+        if (!found) {
+            throw new CliUsageError(`${options.root} has no pipeline '${wanted}'; its pipelines: ${pipelines.map(describe).join(', ') || 'none'}`);
+        }
+        return found;
     }
-    if (findSpecFile(abs)) {
-        return loadPipelineRoot(abs);
+    if (pipelines.length === 0) {
+        const problem = set.problems.find(p => p.severity === 'error');
+        if (problem) {
+            throw new ProjectFileError(problem.code, problem.message, problem.file, problem.line, problem.column);
+        }
+        throw new ProjectFileError('PIPELINE_SQL_NO_SOURCES', `No pipeline SQL files in ${displayPath(folder) || '.'}: looked for ${set.searched}.`);
     }
-    const roots = findPipelineRoots(abs);
-    if (roots.length > 1) {
-        throw new CliUsageError(`${arg} holds ${roots.length} pipelines; run one of them: ${roots.map(r => path.relative(process.cwd(), r.root) || '.').join(', ')}`);
+    if (pipelines.length > 1) {
+        throw new CliUsageError(`${options.root} holds ${pipelines.length} pipelines; choose one with --pipeline: ${pipelines.map(describe).join(', ')}`);
     }
-    return roots[0];
+    return pipelines[0];
 }
 
-/** The sample catalog declarations of a samples folder: its `.sql` files (not those in sub-folders). */
-export function catalogFiles(samplesDir: string): string[] {
-    if (!fs.existsSync(samplesDir)) {
-        return [];
+/** A project file that stops a run (a YAML error in databricks.yml, an unknown target). */
+class ProjectFileError extends Error {
+    constructor(readonly code: string, message: string, readonly file?: string, readonly line?: number, readonly column?: number) {
+        super(message);
     }
-    return fs.readdirSync(samplesDir, { withFileTypes: true })
-        .filter(entry => entry.isFile() && entry.name.toLowerCase().endsWith('.sql'))
-        .map(entry => path.join(samplesDir, entry.name))
-        .sort();
-}
-
-/** A path for messages: relative to the working folder when inside it. */
-export function displayPath(file: string): string {
-    const relative = path.relative(process.cwd(), file);
-    return relative && !relative.startsWith('..') && !path.isAbsolute(relative) ? relative : file;
 }
 
 /**
- * `pipeline-sql run`: loads the pipeline's files with the language services (as `check` does), stops
- * with the errors if there are any, lowers the pipeline to the engine IR, runs one update on the sample
- * data with the state in ROOT/.pipeline-sql, and prints the datasets, the changes and the metrics
- * (as tables, or as the JSON document of the CLI contract with `--json`). Returns the exit code.
+ * `pipeline-sql run`: finds the pipeline with the project model, loads its files with the language
+ * services (as \`check\` does), stops with the errors if there are any, lowers the pipeline to the
+ * engine IR, runs one update on the sample data with the pipeline's state folder, and prints the
+ * datasets, the changes and the metrics (as tables, or as the JSON document of the CLI contract with
+ * \`--json\`). Returns the exit code.
  */
 export async function runCommand(args: string[], io: RunIO = defaultIO, services?: { shared: PipelineSqlSharedServices; PipelineSql: PipelineSqlServices }): Promise<number> {
     const options = parseRunArguments(args);
@@ -153,58 +197,47 @@ export async function runCommand(args: string[], io: RunIO = defaultIO, services
         return 1;
     };
 
-    let root: PipelineRoot;
+    const { shared, PipelineSql } = services ?? createPipelineSqlServices(NodeFileSystem);
+    let pipeline: PipelineProject;
     try {
-        root = resolvePipelineRoot(options.root);
+        pipeline = await resolveRunPipeline(shared, options);
     } catch (error) {
-        if (error instanceof YAMLParseError) {
-            const file = findSpecFile(path.resolve(options.root)) ?? path.resolve(options.root);
-            const pos = error.linePos?.[0];
-            return fail({ class: 'PIPELINE_SQL_INVALID_PROJECT_FILE', message: `${displayPath(file)} is not valid YAML: ${error.message.split('\n')[0]}`, file, ...(pos ? { line: pos.line, column: pos.col } : {}) });
+        if (error instanceof ProjectFileError) {
+            return fail({ class: error.code, message: error.message, ...(error.file ? { file: error.file, line: error.line, column: error.column } : {}) });
         }
         throw error;
     }
-    const samplesDir = path.resolve(options.samples ?? path.join(root.root, 'samples'));
-    const stateDir = path.resolve(options.state ?? path.join(root.root, '.pipeline-sql'));
-    if (root.files.length === 0) {
-        return fail({ class: 'PIPELINE_SQL_NO_SOURCES', message: `No pipeline SQL files in ${displayPath(root.root)}${root.specFile ? ` (the libraries of ${path.basename(root.specFile)} match none)` : ''}.` });
-    }
-    const settings: PipelineSettings = { configuration: root.spec?.configuration ?? {}, catalog: root.spec?.catalog, schema: root.spec?.schema };
-
-    const { shared, PipelineSql } = services ?? createPipelineSqlServices(NodeFileSystem);
-    // The pipeline model resolves names within the registered root (its sources and samples/*.sql).
-    PipelineSql.pipeline.Registry.addRoot(root.root);
-    const catalog = catalogFiles(samplesDir);
-    const documents = await loadDocuments(shared, [...root.files, ...catalog]);
-    const sourceDocuments = documents.slice(0, root.files.length);
-    const catalogDocuments = documents.slice(root.files.length);
-    const errors = [
-        ...errorDiagnostics(sourceDocuments, () => true),
-        // Catalog files are declarations, not pipeline sources: only their syntax is checked here.
-        ...errorDiagnostics(catalogDocuments, d => d.code === IssueCodes.ParseSyntaxError),
-    ];
+    const samplesDir = path.resolve(options.samples ?? pipeline.samplesDir);
+    const stateDir = path.resolve(options.state ?? pipeline.stateDir);
+    let documents: Awaited<ReturnType<typeof buildFiles>> = [];
+    // Another samples folder (--samples) brings its own catalog declarations.
+    const catalog = options.samples === undefined ? undefined : !fs.existsSync(samplesDir) ? [] : fs.readdirSync(samplesDir, { withFileTypes: true })
+        .filter(e => e.isFile() && e.name.toLowerCase().endsWith('.sql')).map(e => path.join(samplesDir, e.name)).sort();
+    // Sample reads stay inside the pipeline's read roots (and a --samples folder given on the command line).
+    const readRoots = [...await realReadRoots(pipeline), ...(options.samples !== undefined ? [samplesDir] : [])];
+    const prepared = await prepareRun(PipelineSql, pipeline, async files => (documents = await buildFiles(shared, files)), catalog,
+        { rootDir: pipeline.root, samplesDir, readRoots });
     if (!options.json) {
-        for (const warning of warningDiagnostics(sourceDocuments)) {
+        const sources = new Set(pipeline.sources);
+        for (const warning of cliDiagnostics(documents.filter(d => sources.has(d.uri.fsPath))).filter(d => d.severity === 'warning')) {
             io.err(`${warning.file}:${warning.line}:${warning.column}: ${warning.severity} ${warning.code} ${warning.message}\n`);
         }
     }
-    if (errors.length > 0) {
-        const first = errors[0];
-        return fail({ class: first.code, message: first.message, file: first.file, line: first.line, column: first.column }, { diagnostics: errors });
-    }
-
-    // Sample reads stay inside the pipeline folder (and a --samples folder given on the command line).
-    const readRoots = [root.root, ...(options.samples !== undefined ? [samplesDir] : [])];
-    const lowered = lowerPipeline(PipelineSql, { documents: sourceDocuments, catalogDocuments, settings, samples: { rootDir: root.root, samplesDir, readRoots } });
-    if (!lowered.ok) {
-        const problems = lowered.problems.map(problemDiagnostic);
-        const first = problems[0];
-        return fail({ class: first.code, message: first.message, file: first.file, line: first.line, column: first.column }, { diagnostics: problems });
+    if (!prepared.ok) {
+        const { error } = prepared;
+        const place = error.place;
+        const errors = prepared.problems.length > 0
+            ? prepared.problems.map(p => placeDiagnostic(p.code, p.message, p.place))
+            : cliDiagnostics(documents).filter(d => d.severity === 'error' && (pipeline.sources.includes(path.resolve(d.file)) || d.code === 'PARSE_SYNTAX_ERROR'));
+        return fail({
+            class: error.class, message: error.message,
+            ...(place ? { file: place.file, line: place.range.start.line + 1, column: place.range.start.character + 1 } : {}),
+        }, errors.length > 0 ? { diagnostics: errors } : {});
     }
 
     const progress = io.progress ? new ProgressLine(io.err) : undefined;
-    const result = await runUpdate(lowered.pipeline, {
-        stateDir, samplesDir, rootDir: root.root, readRoots, limit,
+    const result = await runUpdate(prepared.ir, {
+        stateDir, samplesDir, rootDir: pipeline.root, readRoots, limit,
         now: options.now,
         fullRefresh: options.fullRefresh,
         refresh: options.refresh,
@@ -213,15 +246,22 @@ export async function runCommand(args: string[], io: RunIO = defaultIO, services
     progress?.clear();
     if (!result.ok) {
         // What the last successful update left, so that the failure can be read against it.
-        const state = await readStateQuietly(lowered.pipeline, stateDir, samplesDir, root.root, readRoots, options.now, limit);
+        const state = await readStateQuietly(prepared.ir, stateDir, samplesDir, pipeline.root, readRoots, options.now, limit);
         return fail(result.error, state ? { datasets: state } : {});
     }
     if (options.json) {
         io.out(JSON.stringify(successDocument(result), null, 2) + '\n');
     } else {
-        io.out(formatSuccess(result, { name: root.spec?.name ?? path.basename(root.root), root: displayPath(root.root), limit }));
+        io.out(formatSuccess(result, { name: pipeline.name, root: displayPath(pipeline.root), limit }));
     }
     return 0;
+}
+
+function placeDiagnostic(code: string, message: string, place: { file: string; range: { start: { line: number; character: number }; end: { line: number; character: number } } }): CliDiagnostic {
+    return {
+        file: displayPath(place.file), line: place.range.start.line + 1, column: place.range.start.character + 1,
+        endLine: place.range.end.line + 1, endColumn: place.range.end.character + 1, severity: 'error', code, message,
+    };
 }
 
 /** The `--json` success document of the CLI contract (issue 5 item 6). */
@@ -248,34 +288,9 @@ async function readStateQuietly(pipeline: PipelineIR, stateDir: string, samplesD
     return state.ok ? state.datasets : undefined;
 }
 
-async function loadDocuments(shared: PipelineSqlServices['shared'], files: string[]): Promise<LangiumDocument[]> {
-    const documents: LangiumDocument[] = [];
-    for (const file of files) {
-        documents.push(await shared.workspace.LangiumDocuments.getOrCreateDocument(URI.file(file)));
-    }
-    await shared.workspace.DocumentBuilder.build(documents, { validation: true });
-    return documents;
-}
-
-function cliDiagnostics(documents: LangiumDocument[]): CliDiagnostic[] {
+function cliDiagnostics(documents: readonly LangiumDocument[]): CliDiagnostic[] {
     return documents.flatMap(doc => (doc.diagnostics ?? []).map(d => toCliDiagnostic(displayPath(doc.uri.fsPath), d)))
         .sort((a, b) => a.file.localeCompare(b.file) || a.line - b.line || a.column - b.column);
-}
-
-function errorDiagnostics(documents: LangiumDocument[], keep: (d: CliDiagnostic) => boolean): CliDiagnostic[] {
-    return cliDiagnostics(documents).filter(d => d.severity === 'error' && keep(d));
-}
-
-function warningDiagnostics(documents: LangiumDocument[]): CliDiagnostic[] {
-    return cliDiagnostics(documents).filter(d => d.severity === 'warning');
-}
-
-function problemDiagnostic(problem: LoweringProblem): CliDiagnostic {
-    const { span } = problem;
-    return {
-        file: displayPath(span.file), line: span.line, column: span.column, endLine: span.endLine, endColumn: span.endColumn,
-        severity: 'error', code: problem.code, message: problem.message,
-    };
 }
 
 /**

@@ -86,7 +86,7 @@ export class PipelineRunHandler {
         const fail = (location: PipelineLocation | undefined, error: RunErrorModel, diagnostics: readonly DocumentDiagnostic[] = []): RunOutcome => {
             const summary: RunSummary = { ...base, pipeline: { rootUri: location?.rootUri ?? params.uri, name: location?.name }, durationMs: Date.now() - started };
             if (location && error.class !== CancelledClass) {
-                const diagnosed = this.diagnostics.replace(location.root, diagnostics);
+                const diagnosed = this.diagnostics.replace(location.id, diagnostics);
                 this.finished(summary, false, error.class, diagnosed);
             }
             return { ok: false, summary, error };
@@ -134,8 +134,8 @@ export class PipelineRunHandler {
                 const diagnostic = errorDiagnostic(error);
                 return fail(pipeline, error, diagnostic ? [diagnostic] : []);
             }
-            this.lastRun.set(pipeline.root, { runId: summary.runId, pipeline });
-            const diagnosed = this.diagnostics.replace(pipeline.root, []);
+            this.lastRun.set(pipeline.id, { runId: summary.runId, pipeline });
+            const diagnosed = this.diagnostics.replace(pipeline.id, []);
             this.finished(summary, true, undefined, diagnosed);
             return {
                 ok: true, summary,
@@ -173,7 +173,7 @@ export class PipelineRunHandler {
             if (!state.ok) {
                 return { ok: false, summary: done, error: toRunError(state.error, uri => pipeline.sourceUris.has(uri)) };
             }
-            this.lastRun.set(pipeline.root, { runId: done.runId, pipeline });
+            this.lastRun.set(pipeline.id, { runId: done.runId, pipeline });
             return { ok: true, restored: true, summary: done, datasets: toDatasetPreviews(pipeline.ir, state.datasets, undefined, new Set()), flows: [] };
         } catch (error) {
             console.error('pipelineSql/pipelineState failed:', error);
@@ -213,7 +213,7 @@ export class PipelineRunHandler {
         }
         let ir: PipelineIR;
         let pipeline: PipelineLocation & { sourceUris?: ReadonlySet<string> };
-        const record = this.lastRun.get(located.root);
+        const record = this.lastRun.get(located.id);
         if (record) {
             // The events behind the rows shown: those of the pipeline as it was run.
             ({ pipeline } = record);

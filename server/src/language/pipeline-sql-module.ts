@@ -29,6 +29,8 @@ import { PipelineSqlScopeComputation } from './references/pipeline-sql-scope-com
 import { PipelineSqlScopeProvider } from './references/pipeline-sql-scope-provider.js';
 import { PipelineSymbolIndex } from './references/pipeline-symbol-index.js';
 import { PipelineRegistry } from './pipeline/pipeline-registry.js';
+import { ProjectModel } from '../project/project-model.js';
+import { langiumFileHost } from '../project/file-host.js';
 import { PipelineSqlWorkspaceManager } from './pipeline/pipeline-sql-workspace-manager.js';
 import { PipelineModelService } from './pipeline/pipeline-model.js';
 import { SampleCatalog } from './pipeline/sample-catalog.js';
@@ -40,7 +42,9 @@ import { PipelineSqlTypeComputer, type TypeComputer } from './types/pipeline-sql
 /** Workspace-wide services this project adds to Langium's shared services. */
 export type PipelineSqlAddedSharedServices = {
     pipeline: {
-        /** Which pipeline (root folder) each document belongs to. */
+        /** The pipeline project model: which pipelines there are, their files, parameters and folders. */
+        Project: ProjectModel;
+        /** Which pipeline each document belongs to (a synchronous view of the project model). */
         Registry: PipelineRegistry;
     };
 };
@@ -125,10 +129,11 @@ export const PipelineSqlModule: Module<PipelineSqlServices, PartialLangiumServic
 /** The dependency-injection module of the shared (workspace-wide) services we add or replace. */
 export const PipelineSqlSharedModule: Module<PipelineSqlSharedServices, PartialLangiumSharedServices & PipelineSqlAddedSharedServices> = {
     pipeline: {
-        Registry: () => new PipelineRegistry(),
+        Project: (shared) => new ProjectModel(langiumFileHost(shared.workspace.FileSystemProvider)),
+        Registry: (shared) => new PipelineRegistry(shared.pipeline.Project),
     },
     workspace: {
-        WorkspaceManager: (shared) => new PipelineSqlWorkspaceManager(shared, () => shared.pipeline.Registry),
+        WorkspaceManager: (shared) => new PipelineSqlWorkspaceManager(shared),
         DocumentBuilder: (shared) => new PipelineSqlDocumentBuilder(shared),
     },
     lsp: {

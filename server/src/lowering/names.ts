@@ -4,51 +4,38 @@ import type { SourceSpan } from '../../../engine/src/index.js';
 import { unescapeSparkString } from '../language/parser/pipeline-sql-value-converter.js';
 import { LoweringError, LoweringErrorClass } from './lowering-error.js';
 import { spanOf, spanOfCst, fileOf } from './source-spans.js';
-
-const parameterPattern = /\$\{([^}\r\n]*)\}/g;
+import type { PipelineParameters as ProjectParameters } from '../project/parameters.js';
 
 /**
- * Pipeline parameters: the pipeline configuration (`configuration:` of spark-pipeline.yml) and the
- * `SET key = value` statements of the pipeline's files. `${name}` in a dataset, table or column name,
- * and in a string literal, is replaced by the value, as Spark's variable substitution does.
+ * Pipeline parameters for the lowering: the project's one substitution
+ * ({@link ProjectParameters}, `server/src/project/parameters.ts`), where a name that holds a
+ * parameter without a value is an error at its place.
  */
 export class PipelineParameters {
 
-    constructor(private readonly conf: Readonly<Record<string, string>>) {}
+    constructor(readonly values: ProjectParameters) {}
 
     /** The value of a parameter: an exact key first, then a key that differs only in case. */
     lookup(name: string): string | undefined {
-        const key = name.trim().replace(/^(hiveconf|hivevar|spark):/i, '');
-        if (Object.hasOwn(this.conf, key)) {
-            return this.conf[key];
-        }
-        const lower = key.toLowerCase();
-        return Object.entries(this.conf).find(([k]) => k.toLowerCase() === lower)?.[1];
+        return this.values.lookup(name);
     }
 
     /** Replaces every `${name}` of a name; a parameter without a value is an error at `span`. */
     substituteName(text: string, span: SourceSpan): string {
-        return text.replace(parameterPattern, (_match, name: string) => {
-            const value = this.lookup(name);
-            if (value === undefined) {
-                const where = text === `\${${name}}` ? '' : ` (in '${text}')`;
-                throw new LoweringError(LoweringErrorClass.unboundParameter,
-                    `The pipeline parameter '\${${name}}'${where} has no value; define it under 'configuration:' in spark-pipeline.yml or with SET ${name} = ... .`, span);
-            }
-            return value;
+        return this.values.substitute(text, name => {
+            const where = text === `\${${name}}` ? '' : ` (in '${text}')`;
+            throw new LoweringError(LoweringErrorClass.unboundParameter,
+                `The pipeline parameter '\${${name}}'${where} has no value; define it under 'configuration:' of the pipeline or with SET ${name} = ... .`, span);
         });
     }
 
     /** Replaces the `${name}` of a string literal that have a value and keeps the others as written (Spark does the same). */
     substituteString(text: string): string {
-        return text.replace(parameterPattern, (match, name: string) => this.lookup(name) ?? match);
+        return this.values.substitute(text);
     }
 }
 
-/** True when a text holds a `${...}` parameter. */
-export function hasParameter(text: string): boolean {
-    return text.includes('${');
-}
+export { hasParameter } from '../project/parameters.js';
 
 /** The value of one name token: back quotes removed, keywords as written. */
 function leafText(leaf: LeafCstNode): string {

@@ -12,6 +12,7 @@ import { IssueCodes } from '../language/validation/issue-codes.js';
 import { checkCollation, lowerDataType } from './data-types.js';
 import { LoweringError, LoweringErrorClass, type LoweringProblem } from './lowering-error.js';
 import { nameParts, PipelineParameters, withoutLive } from './names.js';
+import { PipelineParameters as ProjectParameters } from '../project/parameters.js';
 import type { PipelineSettings } from './pipeline-configuration.js';
 import { QueryLowering } from './queries.js';
 import { fileOf, spanBetween, spanOf, spanOfCst } from './source-spans.js';
@@ -79,7 +80,7 @@ class PipelineLowering {
                 this.configure(statement);
             }
         }
-        this.parameters = new PipelineParameters(this.conf);
+        this.parameters = new PipelineParameters(new ProjectParameters(this.conf));
         const datasets: DatasetName[] = [];
         for (const statement of this.statements(this.documents)) {
             if (ast.isCreateStreamingTable(statement) || ast.isCreateMaterializedView(statement) || ast.isCreateView(statement) || ast.isCreateTable(statement)) {
@@ -96,7 +97,7 @@ class PipelineLowering {
             defaults: this.defaults,
             parameters: this.parameters,
         };
-        const rawParameters = new PipelineParameters(this.rawConf);
+        const rawParameters = new ProjectParameters(this.rawConf);
         this.queries = new QueryLowering({
             parameters: this.parameters,
             resolveTable: ref => resolveTableSource(ref, this.names),

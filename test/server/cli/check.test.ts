@@ -2,7 +2,9 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { checkFiles, collectFiles, formatCliDiagnostic } from '../../../server/src/cli/check.js';
+import { NodeFileSystem } from 'langium/node';
+import { checkPaths, formatCliDiagnostic, planCheck } from '../../../server/src/cli/check.js';
+import { createPipelineSqlServices } from '../../../server/src/language/pipeline-sql-module.js';
 import { runCli } from '../../../server/src/cli/main.js';
 
 let dir: string;
@@ -21,9 +23,9 @@ afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 
 describe('pipeline-sql check', () => {
     test('a pipeline folder checks the files its spark-pipeline.yml includes, and only those', async () => {
-        const files = collectFiles([dir]);
-        expect([...files.report].map(f => path.relative(dir, f)).sort()).toEqual(['transformations/bad.sql', 'transformations/good.sql']);
-        const diagnostics = await checkFiles(files);
+        const plan = await planCheck([dir], createPipelineSqlServices(NodeFileSystem));
+        expect(plan.pipelines.flatMap(p => p.sources).map(f => path.relative(dir, f)).sort()).toEqual(['transformations/bad.sql', 'transformations/good.sql']);
+        const diagnostics = await checkPaths([dir]);
         expect(diagnostics.map(d => ({ ...d, file: path.basename(d.file) }))).toEqual([
             expect.objectContaining({ file: 'bad.sql', line: 2, column: 5, severity: 'error', code: 'PARSE_SYNTAX_ERROR' }),
         ]);
@@ -51,9 +53,11 @@ describe('pipeline-sql check with the pipeline model', () => {
     afterAll(() => fs.rmSync(root, { recursive: true, force: true }));
 
     test('sources are typed by their sample files and by samples/*.sql; each file is checked against them', async () => {
-        const files = collectFiles([root]);
-        expect([...files.report].map(f => path.relative(root, f)).sort()).toEqual(['samples/catalog.sql', 'transformations/orders.sql', 'transformations/users.sql']);
-        const diagnostics = await checkFiles(files);
+        const services = createPipelineSqlServices(NodeFileSystem);
+        const plan = await planCheck([root], services);
+        expect([...plan.pipelines[0].sources, ...services.shared.pipeline.Project.catalogFilesOf(plan.pipelines[0])].map(f => path.relative(root, f)).sort())
+            .toEqual(['samples/catalog.sql', 'transformations/orders.sql', 'transformations/users.sql']);
+        const diagnostics = await checkPaths([root]);
         expect(diagnostics.map(d => `${path.basename(d.file)}:${d.line}:${d.column} ${d.severity} ${d.code} ${d.message}`)).toEqual([
             'orders.sql:1:76 error UNRESOLVED_COLUMN.WITH_SUGGESTION Column \'amnt\' does not exist in \'raw.orders\' (order_id, amount, placed_at). Did you mean \'amount\'?',
         ]);

@@ -208,7 +208,7 @@ describe('failures exit with 1 and say what and where', () => {
             fs.mkdirSync(path.join(empty, 'b'));
             fs.writeFileSync(path.join(empty, 'a', 'spark-pipeline.yml'), 'name: a\n');
             fs.writeFileSync(path.join(empty, 'b', 'spark-pipeline.yml'), 'name: b\n');
-            await expect(run(empty)).rejects.toThrow(/holds 2 pipelines; run one of them/);
+            await expect(run(empty)).rejects.toThrow(/holds 2 pipelines; choose one with --pipeline: a \(.*\), b \(/);
         } finally {
             fs.rmSync(empty, { recursive: true, force: true });
         }

@@ -32,10 +32,10 @@ function newHandler(): PipelineRunHandler {
  * Copies a pipeline folder (from the repository) into the workspace and registers it as a pipeline
  * root, as the workspace manager does. State left in the repository's copy by `npm run demo` stays behind.
  */
-function copyPipeline(from: string, name = path.basename(from)): string {
+async function copyPipeline(from: string, name = path.basename(from)): Promise<string> {
     const to = path.join(tmp, name);
     fs.cpSync(path.join(repoRoot, from), to, { recursive: true, filter: source => path.basename(source) !== '.pipeline-sql' });
-    PipelineSql.pipeline.Registry.addRoot(to);
+    await PipelineSql.shared.pipeline.Project.loadFolder(to);
     return to;
 }
 
@@ -91,8 +91,8 @@ afterAll(() => {
 describe('users-cdc sample', () => {
     let root: string;
     let historyFile: string;
-    beforeAll(() => {
-        root = copyPipeline('samples/users-cdc');
+    beforeAll(async () => {
+        root = await copyPipeline('samples/users-cdc');
         historyFile = path.join(root, 'transformations/03_users_history.sql');
     });
 
@@ -209,7 +209,7 @@ describe('users-cdc sample', () => {
 
 describe('cancellation', () => {
     test('cancelling a run rolls the update back: the state is as before', async () => {
-        const root = copyPipeline('samples/users-cdc', 'users-cancel');
+        const root = await copyPipeline('samples/users-cdc', 'users-cancel');
         const file = path.join(root, 'transformations/01_bronze_changes.sql');
         const source = new CancellationTokenSource();
         const progress = recorder();
@@ -234,7 +234,7 @@ describe('cancellation', () => {
 
 describe('runtime errors become diagnostics on the responsible clause', () => {
     test('a NULL sequence value is reported on SEQUENCE BY with the error class as code, and cleared by the next successful run', async () => {
-        const root = copyPipeline('test/fixtures/preview/broken-sequence');
+        const root = await copyPipeline('test/fixtures/preview/broken-sequence');
         const file = path.join(root, 'transformations/customers.sql');
         const outcome = await handler.run(params(file, { scope: 'upstream', dataset: 'customers' }), CancellationToken.None);
         expect(outcome.ok).toBe(false);
@@ -261,7 +261,7 @@ describe('runtime errors become diagnostics on the responsible clause', () => {
     });
 
     test('a pipeline with a syntax error does not run; the error names the clause', async () => {
-        const root = copyPipeline('test/fixtures/preview/markup-values', 'syntax-error');
+        const root = await copyPipeline('test/fixtures/preview/markup-values', 'syntax-error');
         const file = path.join(root, 'transformations/comments.sql');
         fs.writeFileSync(file, 'CREATE OR REFRESH STREAMNG TABLE comments AS SELECT 1 AS id;\n');
         const outcome = await handler.run(params(file), CancellationToken.None);
@@ -273,7 +273,7 @@ describe('runtime errors become diagnostics on the responsible clause', () => {
         fs.cpSync(path.join(repoRoot, 'test/fixtures/preview/markup-values'), to, { recursive: true });
         const specFile = path.join(to, 'spark-pipeline.yml');
         fs.writeFileSync(specFile, 'name: bad\nlibraries: [unclosed\n');
-        PipelineSql.pipeline.Registry.addRoot(to);
+        await PipelineSql.shared.pipeline.Project.loadFolder(to);
         const outcome = await handler.run(params(path.join(to, 'transformations/comments.sql')), CancellationToken.None);
         expect(outcome).toMatchObject({ ok: false, error: { class: 'PIPELINE_SQL_INVALID_PROJECT_FILE', location: { uri: uriOf(specFile) } } });
         if (!outcome.ok) {
@@ -285,7 +285,7 @@ describe('runtime errors become diagnostics on the responsible clause', () => {
 
 describe('bitemporal pipelines', () => {
     test('golden 09 as a pipeline folder: the six rows of the four steps, marked as a bitemporal target', async () => {
-        const root = copyPipeline('test/fixtures/preview/company-bitemporal');
+        const root = await copyPipeline('test/fixtures/preview/company-bitemporal');
         const outcome = await handler.run(params(path.join(root, 'transformations/company.sql'), { scope: 'upstream', dataset: 'company_bitemporal' }), CancellationToken.None);
         const target = dataset(outcome, 'company_bitemporal');
         expect(target.cdc).toEqual({ storedAs: 'bitemporal', keys: ['company_id'], flow: 'company_bitemporal', snapshot: false });
@@ -301,7 +301,7 @@ describe('bitemporal pipelines', () => {
     });
 
     test('the prices sample keeps both timelines', async () => {
-        const root = copyPipeline('samples/prices-bitemporal');
+        const root = await copyPipeline('samples/prices-bitemporal');
         const outcome = await handler.run(params(path.join(root, 'transformations/prices.sql')), CancellationToken.None);
         expect(dataset(outcome, 'prices').cdc?.storedAs).toBe('bitemporal');
         expect(dataset(outcome, 'current_prices').rows.map(r => r.instrument).sort()).toEqual(['ACME', 'INITECH']);

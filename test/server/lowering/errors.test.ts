@@ -72,7 +72,7 @@ describe('statements and clauses that are no part of a pipeline, or incomplete',
         ['CREATE MATERIALIZED VIEW v (a INT, b) AS SELECT 1, 2',
             "pipeline.sql:1:28-1:38 PIPELINE_SQL_INVALID_PIPELINE The column list of 'v' gives types for some columns only; give every column a type, or none."],
         ['CREATE MATERIALIZED VIEW v AS SELECT * FROM ${missing}.t',
-            "pipeline.sql:1:45-1:57 UNBOUND_SQL_PARAMETER The pipeline parameter '${missing}' has no value; define it under 'configuration:' in spark-pipeline.yml or with SET missing = ... ."],
+            "pipeline.sql:1:45-1:57 UNBOUND_SQL_PARAMETER The pipeline parameter '${missing}' has no value; define it under 'configuration:' of the pipeline or with SET missing = ... ."],
     ])('%s', async (sql, problem) => {
         expect(await firstProblem(sql)).toContain(problem);
     });

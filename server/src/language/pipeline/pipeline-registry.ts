@@ -1,8 +1,8 @@
-import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { URI } from 'langium';
-import { isPipelineLibrary, parsePipelineSpec, type PipelineSpec } from '../../../../common/pipeline-files.js';
-import { findSpecFile } from '../../workspace/pipeline-roots.js';
+import { compileGlob } from '../../project/glob.js';
+import type { ProjectModel } from '../../project/project-model.js';
+import type { PipelineProject } from '../../project/project-types.js';
 
 /** What a document is to its pipeline. */
 export type DocumentRole =
@@ -11,23 +11,39 @@ export type DocumentRole =
     /** A `samples/*.sql` file of a pipeline root: its `CREATE TABLE`s declare sample catalog tables. */
     | 'catalog';
 
+/** What the language services need of a pipeline's settings. */
+export interface PipelineSpec {
+    name?: string;
+    /** Include globs of an in-memory pipeline ({@link PipelineRegistry.addRoot}); empty: every `.sql` file below the root. */
+    includes: string[];
+    catalog?: string;
+    schema?: string;
+    /** Pipeline parameters (`configuration`), the values of `${name}` in the SQL sources. */
+    configuration?: Record<string, string>;
+    /** Runs continuously instead of triggered (`continuous: true`). */
+    continuous?: boolean;
+}
+
 /** A pipeline: the set of documents that see each other's datasets. */
 export interface PipelineInfo {
     /**
-     * Stable identity: the root folder's path for a pipeline root, or `file:<uri>` for a document
-     * that belongs to no root and forms a pipeline of its own.
+     * Stable identity: the pipeline's id in the project model (its root folder, or
+     * `<bundle root>#<key>`), or `file:<uri>` for a document that belongs to no pipeline and forms
+     * one of its own.
      */
     readonly id: string;
     /** The root folder (absolute file-system path); undefined for a standalone document. */
     readonly rootPath?: string;
-    /** The project file, when the root has one. */
+    /** The file that defines the pipeline, when there is one. */
     readonly specFile?: string;
-    /** What the project file says (libraries, default catalog and schema, parameters). */
+    /** Its name, default catalog and schema, and parameters. */
     readonly spec?: PipelineSpec;
-    /** Why the project file could not be read, if it could not. */
+    /** Why a project file of the pipeline could not be read, if it could not. */
     readonly specError?: string;
-    /** The sample catalog folder (`<root>/samples`); undefined for a standalone document. */
+    /** The sample catalog folder; undefined for a standalone document. */
     readonly samplesPath?: string;
+    /** The model's pipeline (undefined for standalone documents and in-memory roots). */
+    readonly project?: PipelineProject;
 }
 
 /** The pipeline a document belongs to, and its role there. */
@@ -36,51 +52,63 @@ export interface PipelineMembership {
     readonly role: DocumentRole;
 }
 
+/** An in-memory pipeline root registered by {@link PipelineRegistry.addRoot}. */
+interface VirtualRoot {
+    readonly info: PipelineInfo;
+    readonly includes: ReturnType<typeof compileGlob>[];
+}
+
 /**
- * Which pipeline each document belongs to (a Pipeline SQL service, `pipeline.Registry`). Pipeline
- * roots are registered by whoever loads them (the language server's workspace manager, the CLI,
- * tests); a document under no registered root is looked up on disk (the nearest folder with a
- * `spark-pipeline.yml`), and otherwise forms a pipeline of its own, so that two pipelines, or two
- * unrelated files, never see each other's datasets.
+ * Which pipeline each document belongs to (a Pipeline SQL service, `pipeline.Registry`): a thin,
+ * synchronous view of the project model ({@link ProjectModel}, the only code that knows what a
+ * pipeline is). A document listed as a source by a pipeline belongs to it; a `samples/*.sql` file of
+ * a pipeline is its catalog; any other document forms a pipeline of its own, so that two pipelines,
+ * or two unrelated files, never see each other's datasets. Tests and embedders may also register
+ * in-memory roots ({@link addRoot}).
  */
 export class PipelineRegistry {
 
-    private readonly roots = new Map<string, PipelineInfo>();
-    // Memoises URI → membership. It depends only on the registered roots (not on document contents),
-    // so it is cleared when a root is added or removed rather than on document changes.
+    private readonly virtualRoots = new Map<string, VirtualRoot>();
+    // Memoises URI → membership; cleared when the pipelines change.
     private readonly memberships = new Map<string, PipelineMembership>();
+    private readonly infos = new Map<string, PipelineInfo>();
     private readonly listeners: Array<() => void> = [];
 
+    constructor(readonly project: ProjectModel) {
+        project.onDidChange(() => this.changed());
+    }
+
     /**
-     * Registers (or refreshes) a pipeline root folder; reads its project file when `spec` is not given.
-     * `specFile` names the project file when it is not on disk (tests with an in-memory file system).
+     * Registers (or replaces) an in-memory pipeline root: every `.sql` file below it is a source (or
+     * those the spec's `includes` globs match), `samples/*.sql` its catalog. For tests and for
+     * embedders whose files are not on disk; folders on disk are loaded with the project model.
      */
-    addRoot(rootPath: string, spec?: PipelineSpec, specFile?: string): PipelineInfo {
+    addRoot(rootPath: string, spec: PipelineSpec = { includes: [] }, specFile?: string): PipelineInfo {
         const root = path.resolve(rootPath);
-        const info = spec ? this.makeInfo(root, specFile ?? findSpecFile(root), spec) : this.readRoot(root);
-        this.roots.set(root, info);
+        const info: PipelineInfo = { id: root, rootPath: root, specFile, spec, samplesPath: path.join(root, 'samples') };
+        this.virtualRoots.set(root, { info, includes: spec.includes.map(g => compileGlob(g)) });
         this.changed();
         return info;
     }
 
-    /** Forgets a pipeline root. */
+    /** Forgets an in-memory root. */
     removeRoot(rootPath: string): void {
-        if (this.roots.delete(path.resolve(rootPath))) {
+        if (this.virtualRoots.delete(path.resolve(rootPath))) {
             this.changed();
         }
     }
 
-    /** Every registered pipeline root. */
+    /** Every pipeline: the project model's and the in-memory roots. */
     allRoots(): PipelineInfo[] {
-        return [...this.roots.values()];
+        return [...this.project.allPipelines().map(p => this.infoOf(p)), ...[...this.virtualRoots.values()].map(v => v.info)];
     }
 
-    /** The registered root folder with this path, if any. */
-    getRoot(rootPath: string): PipelineInfo | undefined {
-        return this.roots.get(path.resolve(rootPath));
+    /** A pipeline by id. */
+    getPipeline(id: string): PipelineInfo | undefined {
+        return this.allRoots().find(p => p.id === id);
     }
 
-    /** Called whenever the set of roots (and so the membership of documents) changes. */
+    /** Called whenever the pipelines (and so the membership of documents) change. */
     onDidChangeRoots(listener: () => void): void {
         this.listeners.push(listener);
     }
@@ -102,11 +130,47 @@ export class PipelineRegistry {
     }
 
     /**
-     * Whether a file belongs to a registered root, as a source or as a catalog file. Files that are
-     * not members stand alone: they are validated only while open.
+     * Whether a file belongs to a pipeline of the workspace (or an in-memory root), as a source or as
+     * a catalog file: such files are loaded and checked even when closed. Others stand alone and are
+     * validated only while open.
      */
     isRootMember(uri: URI): boolean {
-        return this.membershipOf(uri).pipeline.rootPath !== undefined && this.roots.has(this.membershipOf(uri).pipeline.rootPath!);
+        if (uri.scheme !== 'file') {
+            return false;
+        }
+        const membership = this.membershipOf(uri);
+        if (membership.pipeline.project) {
+            return this.project.isWorkspaceMember(uri.fsPath);
+        }
+        return membership.pipeline.rootPath !== undefined && this.virtualRoots.has(membership.pipeline.rootPath);
+    }
+
+    /** The pipelines whose root folder contains a file (any file: sources, sample data, project files). */
+    pipelinesContaining(filePath: string): PipelineInfo[] {
+        const file = path.resolve(filePath);
+        return [
+            ...this.project.pipelinesContaining(file).map(p => this.infoOf(p)),
+            ...[...this.virtualRoots.values()].filter(v => file.startsWith(v.info.rootPath! + path.sep)).map(v => v.info),
+        ];
+    }
+
+    /** The registry's view of a model pipeline (one object per pipeline and change). */
+    infoOf(project: PipelineProject): PipelineInfo {
+        let info = this.infos.get(project.id);
+        if (!info || info.project !== project) {
+            const errors = project.problems.filter(p => p.code === 'PIPELINE_SQL_INVALID_PROJECT_FILE');
+            info = {
+                id: project.id,
+                rootPath: project.root,
+                specFile: project.specFile,
+                spec: { name: project.name, includes: [], catalog: project.catalog, schema: project.schema, configuration: { ...project.configuration }, continuous: project.continuous },
+                specError: errors.length > 0 ? errors.map(e => e.message).join('\n') : undefined,
+                samplesPath: project.samplesDir,
+                project,
+            };
+            this.infos.set(project.id, info);
+        }
+        return info;
     }
 
     private computeMembership(uri: URI): PipelineMembership {
@@ -115,69 +179,38 @@ export class PipelineRegistry {
             return standalone;
         }
         const filePath = path.resolve(uri.fsPath);
-        const root = this.registeredRootOf(filePath) ?? this.discoverRoot(filePath);
-        if (!root?.rootPath) {
-            return standalone;
+        const catalogOwner = this.project.pipelineOfCatalogFile(filePath);
+        if (catalogOwner) {
+            return { pipeline: this.infoOf(catalogOwner), role: 'catalog' };
         }
-        const relative = path.relative(root.rootPath, filePath).split(path.sep).join('/');
-        if (/^samples\/[^/]+\.sql$/i.test(relative)) {
-            return { pipeline: root, role: 'catalog' };
+        const owner = this.project.pipelinesOfSource(filePath)[0];
+        if (owner) {
+            return { pipeline: this.infoOf(owner), role: 'pipeline' };
         }
-        return isPipelineLibrary(root.spec, relative) ? { pipeline: root, role: 'pipeline' } : standalone;
+        const virtual = this.virtualRootOf(filePath);
+        if (virtual) {
+            const relative = path.relative(virtual.info.rootPath!, filePath).split(path.sep).join('/');
+            if (/^samples\/[^/]+\.sql$/i.test(relative)) {
+                return { pipeline: virtual.info, role: 'catalog' };
+            }
+            const member = virtual.includes.length === 0
+                ? !relative.split('/').slice(0, -1).includes('samples')
+                : virtual.includes.some(glob => glob.matches(relative));
+            return member ? { pipeline: virtual.info, role: 'pipeline' } : standalone;
+        }
+        return standalone;
     }
 
-    /** The deepest registered root whose folder contains a file (any file: sources, sample data, project files). */
-    rootContaining(filePath: string): PipelineInfo | undefined {
-        return this.registeredRootOf(path.resolve(filePath));
-    }
-
-    /** The deepest registered root whose folder contains the file. */
-    private registeredRootOf(filePath: string): PipelineInfo | undefined {
-        let best: PipelineInfo | undefined;
-        for (const info of this.roots.values()) {
-            const root = info.rootPath!;
-            if ((filePath.startsWith(root + path.sep) || filePath === root) && (!best || root.length > best.rootPath!.length)) {
-                best = info;
+    /** The deepest in-memory root containing a file. */
+    private virtualRootOf(filePath: string): VirtualRoot | undefined {
+        let best: VirtualRoot | undefined;
+        for (const root of this.virtualRoots.values()) {
+            const dir = root.info.rootPath!;
+            if ((filePath.startsWith(dir + path.sep) || filePath === dir) && (!best || dir.length > best.info.rootPath!.length)) {
+                best = root;
             }
         }
         return best;
-    }
-
-    /**
-     * A document outside every registered root may still sit in a pipeline folder on disk (a file
-     * opened from outside the workspace): the nearest folder above it with a project file. The root
-     * is not registered, so its other files are not loaded; the document sees its catalog only.
-     */
-    private discoverRoot(filePath: string): PipelineInfo | undefined {
-        let dir = path.dirname(filePath);
-        for (;;) {
-            const specFile = findSpecFile(dir);
-            if (specFile) {
-                return this.readRoot(dir);
-            }
-            const parent = path.dirname(dir);
-            if (parent === dir) {
-                return undefined;
-            }
-            dir = parent;
-        }
-    }
-
-    private readRoot(root: string): PipelineInfo {
-        const specFile = findSpecFile(root);
-        if (!specFile) {
-            return this.makeInfo(root, undefined, undefined);
-        }
-        try {
-            return this.makeInfo(root, specFile, parsePipelineSpec(fs.readFileSync(specFile, 'utf8')));
-        } catch (error) {
-            // An unreadable project file: every .sql file of the folder counts (as the client decides).
-            return { ...this.makeInfo(root, specFile, undefined), specError: error instanceof Error ? error.message : String(error) };
-        }
-    }
-
-    private makeInfo(root: string, specFile: string | undefined, spec: PipelineSpec | undefined): PipelineInfo {
-        return { id: root, rootPath: root, specFile, spec, samplesPath: path.join(root, 'samples') };
     }
 
     private changed(): void {

@@ -1,9 +1,8 @@
-import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { LangiumDocument, URI } from 'langium';
 import { Cancellation, DefaultDocumentBuilder, DocumentState, interruptAndCheck, URI as Uri } from 'langium';
-import { PipelineSpecFileNames } from '../../../../common/pipeline-files.js';
-import { listCatalogFiles, loadPipelineRoot } from '../../workspace/pipeline-roots.js';
+import { findPipelineStatement } from '../../../../common/pipeline-files.js';
+import type { ProjectModel } from '../../project/project-model.js';
 import type { PipelineSqlServices, PipelineSqlSharedServices } from '../pipeline-sql-module.js';
 import type { DependencyRecord, PipelineDependencies } from './pipeline-dependencies.js';
 import type { PipelineRegistry } from './pipeline-registry.js';
@@ -19,16 +18,25 @@ import { formatOfFile } from '../../../../engine/src/spark/sample-files.js';
  * - after Langium's update, the documents whose recorded dependency digest changed (see
  *   {@link PipelineDependencies}) are relinked and revalidated, round after round, following the
  *   names the revalidated documents mention, until no digest changes;
- * - a changed `spark-pipeline.yml` re-reads the pipeline root (loading and unloading files), and a
- *   changed sample data file revalidates the documents of its pipeline whose digest changed.
+ * - a change that can change the pipelines (a project file, a library file created or deleted, a
+ *   plain folder's file gaining or losing its pipeline statement) reloads the project model first,
+ *   then loads the files that became members and unloads those that no longer are; a document
+ *   opened from outside the workspace gets its enclosing pipeline read first;
+ * - a changed sample data file revalidates the documents of its pipeline whose digest changed.
  */
 export class PipelineSqlDocumentBuilder extends DefaultDocumentBuilder {
 
     private readonly registry: PipelineRegistry;
+    private readonly project: ProjectModel;
+    /** Set by {@link reloadProject}: the next update reloads the project model. */
+    private forceReload = false;
+    /** Whether each plain-folder document had a pipeline statement when last edited. */
+    private readonly statements = new Map<string, boolean>();
 
     constructor(shared: PipelineSqlSharedServices) {
         super(shared);
         this.registry = shared.pipeline.Registry;
+        this.project = shared.pipeline.Project;
     }
 
     private dependencies(uri: URI): PipelineDependencies | undefined {
@@ -45,16 +53,16 @@ export class PipelineSqlDocumentBuilder extends DefaultDocumentBuilder {
         const dirtyPipelines = new Set<string>();
         const extraChanged: URI[] = [];
         const extraDeleted: URI[] = [];
+        await this.refreshProject(changed, deleted, extraChanged, extraDeleted);
         for (const uri of [...changed, ...deleted]) {
             const name = uri.path.slice(uri.path.lastIndexOf('/') + 1);
-            if ((PipelineSpecFileNames as readonly string[]).includes(name)) {
-                this.reloadRoot(path.dirname(uri.fsPath), extraChanged, extraDeleted);
-            } else if (formatOfFile(name) && uri.scheme === 'file') {
+            if (formatOfFile(name) && uri.scheme === 'file') {
                 // A sample data file: forget its cached schema and recheck its pipeline.
-                const pipeline = this.registry.rootContaining(uri.fsPath);
-                if (pipeline?.samplesPath && uri.fsPath.startsWith(pipeline.samplesPath + path.sep)) {
-                    this.invalidateSamples(uri);
-                    dirtyPipelines.add(pipeline.id);
+                for (const pipeline of this.registry.pipelinesContaining(uri.fsPath)) {
+                    if (pipeline.samplesPath && uri.fsPath.startsWith(pipeline.samplesPath + path.sep)) {
+                        this.invalidateSamples(uri);
+                        dirtyPipelines.add(pipeline.id);
+                    }
                 }
             }
         }
@@ -153,6 +161,15 @@ export class PipelineSqlDocumentBuilder extends DefaultDocumentBuilder {
         }
     }
 
+    /**
+     * Reloads the project model (a setting it depends on changed: the bundle target, the allowed
+     * folders) and rebuilds the documents whose pipeline changed. Call under the workspace lock.
+     */
+    async reloadProject(cancelToken = Cancellation.CancellationToken.None): Promise<void> {
+        this.forceReload = true;
+        await this.update([], [], cancelToken);
+    }
+
     /** Revalidates the given documents (all loaded documents by default), e.g. after a settings change. */
     async revalidate(documents: LangiumDocument[] = this.langiumDocuments.all.toArray(), cancelToken = Cancellation.CancellationToken.None): Promise<void> {
         for (const document of documents) {
@@ -171,40 +188,81 @@ export class PipelineSqlDocumentBuilder extends DefaultDocumentBuilder {
     }
 
     /**
-     * A project file changed, appeared or went away: re-read the root, load the files it now lists
-     * and unload those it no longer does (files open in the editor stay, as standalone documents).
+     * Brings the project model up to date before a build: reads the pipeline enclosing a document
+     * opened from outside the workspace, and reloads the pipelines when a change can change them.
+     * After a reload, the files that became members are loaded, those that no longer are unloaded
+     * (files open in the editor stay, as standalone documents), and every loaded document is rebuilt
+     * (its role or pipeline may have changed).
      */
-    private reloadRoot(root: string, changed: URI[], deleted: URI[]): void {
-        const before = this.langiumDocuments.all
-            .filter(d => this.registry.isRootMember(d.uri) && this.registry.pipelineOf(d.uri).rootPath === path.resolve(root))
-            .map(d => d.uri.toString()).toSet();
-        const exists = fs.existsSync(root) && fs.statSync(root).isDirectory();
-        if (!exists) {
-            this.registry.removeRoot(root);
-        } else {
-            const loaded = loadPipelineRoot(root);
-            this.registry.addRoot(root, loaded.spec);
-            for (const file of [...loaded.files, ...listCatalogFiles(root)]) {
-                const uri = Uri.file(file);
-                if (!before.has(uri.toString())) {
-                    changed.push(uri);
-                }
-                before.delete(uri.toString());
+    private async refreshProject(changed: readonly URI[], deleted: readonly URI[], extraChanged: URI[], extraDeleted: URI[]): Promise<void> {
+        let outside = false;
+        let reload = this.forceReload;
+        this.forceReload = false;
+        for (const uri of changed) {
+            if (uri.scheme !== 'file') {
+                continue;
+            }
+            const known = this.langiumDocuments.hasDocument(uri);
+            if (!known && this.textDocuments?.get(uri) && await this.project.ensureFile(uri.fsPath)) {
+                outside = true;
+            }
+            reload ||= known ? this.statementChanged(uri) : this.project.affectsPipelines(uri.fsPath, 'created');
+        }
+        for (const uri of deleted) {
+            reload ||= uri.scheme === 'file' && this.project.affectsPipelines(uri.fsPath, 'deleted');
+        }
+        if (!reload) {
+            if (outside) {
+                // The document opened from outside now has a pipeline: rebuild it with its settings.
+                changed.forEach(u => extraChanged.push(u));
+            }
+            return;
+        }
+        const roles = new Map(this.langiumDocuments.all.map(d => [d.uri.toString(), this.membershipKey(d.uri)] as const).toArray());
+        const { before, after } = await this.project.reload();
+        for (const file of after) {
+            if (!before.has(file)) {
+                extraChanged.push(Uri.file(file));
             }
         }
-        for (const key of before) {
-            const uri = Uri.parse(key);
-            if (this.textDocuments?.get(uri)) {
-                changed.push(uri);
-            } else {
-                deleted.push(uri);
+        const gone = new Set<string>();
+        for (const file of before) {
+            const uri = Uri.file(file);
+            if (!after.has(file) && this.langiumDocuments.hasDocument(uri) && !this.textDocuments?.get(uri)) {
+                extraDeleted.push(uri);
+                gone.add(uri.toString());
             }
         }
-        // Every document of the pipeline may have a new role (catalog, source, standalone).
+        // Documents whose pipeline, role or pipeline settings changed are rebuilt; the others keep their state.
         for (const document of this.langiumDocuments.all) {
-            if (document.uri.scheme === 'file' && document.uri.fsPath.startsWith(path.resolve(root) + path.sep)) {
-                changed.push(document.uri);
+            const key = document.uri.toString();
+            if (!gone.has(key) && roles.get(key) !== this.membershipKey(document.uri)) {
+                extraChanged.push(document.uri);
             }
         }
+    }
+
+    /** What a document's diagnostics depend on in the project model: its pipeline, role and the pipeline's settings. */
+    private membershipKey(uri: URI): string {
+        const { pipeline, role } = this.registry.membershipOf(uri);
+        return JSON.stringify([pipeline.id, role, pipeline.spec, pipeline.samplesPath]);
+    }
+
+    /**
+     * Whether an edit of a loaded document can change the pipelines: a file of a plain folder gained
+     * its first pipeline statement or lost its last one (its membership depends on them).
+     */
+    private statementChanged(uri: URI): boolean {
+        const text = this.textDocuments?.get(uri)?.getText();
+        if (text === undefined || !this.project.affectsPipelines(uri.fsPath, 'changed')) {
+            return false;
+        }
+        const member = this.project.pipelinesOfSource(uri.fsPath).length > 0;
+        const hasStatement = findPipelineStatement(text) !== undefined;
+        const key = uri.toString();
+        // What the file said the last time we looked (a member without one of its own belongs beside another).
+        const had = this.statements.get(key) ?? (member ? hasStatement : false);
+        this.statements.set(key, hasStatement);
+        return had !== hasStatement;
     }
 }

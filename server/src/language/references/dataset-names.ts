@@ -187,17 +187,6 @@ export function closestNames(name: string, candidates: Iterable<string>, limit =
     return scored.sort((a, b) => a.distance - b.distance || a.candidate.localeCompare(b.candidate)).slice(0, limit).map(s => s.candidate);
 }
 
-/**
- * Replaces the pipeline parameters `${name}` whose values the project file's `configuration` gives;
- * unknown parameters stay as written.
- */
-export function substituteParameters(text: string, configuration: Readonly<Record<string, string>> | undefined): string {
-    if (!configuration || !text.includes('${')) {
-        return text;
-    }
-    return text.replace(/\$\{([^}]*)\}/g, (whole, key: string) => configuration[key.trim()] ?? whole);
-}
-
 function isSubsequence(short: string, long: string): boolean {
     let i = 0;
     for (const c of long) {

@@ -1,5 +1,5 @@
 import type { AstNode } from 'langium';
-import type { PipelineSpec } from '../../../../common/pipeline-files.js';
+import type { PipelineSpec } from '../pipeline/pipeline-registry.js';
 import * as ast from '../generated/ast.js';
 import { splitName, type NamespaceDefaults } from './dataset-names.js';
 

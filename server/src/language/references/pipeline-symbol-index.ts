@@ -1,10 +1,11 @@
-import type { AstNodeDescription, IndexManager, URI } from 'langium';
-import { DocumentCache, DocumentState, MultiMap, WorkspaceCache } from 'langium';
+import type { AstNodeDescription, IndexManager } from 'langium';
+import { DocumentCache, DocumentState, MultiMap, URI, WorkspaceCache } from 'langium';
 import type { LangiumSharedServices } from 'langium/lsp';
 import * as ast from '../generated/ast.js';
 import type { DocumentRole, PipelineInfo, PipelineRegistry } from '../pipeline/pipeline-registry.js';
+import { PipelineParameters } from '../../project/parameters.js';
 import {
-    lastKey, parseTableName, referenceMatchesCatalogTable, referenceMatchesDataset, substituteParameters,
+    lastKey, parseTableName, referenceMatchesCatalogTable, referenceMatchesDataset,
     type NamespaceDefaults, type TableName,
 } from './dataset-names.js';
 import { namespaceDefaultsAt } from './pipeline-namespaces.js';
@@ -42,6 +43,8 @@ export class PipelineSymbolIndex {
     private readonly indexManager: IndexManager;
     private readonly registry: PipelineRegistry;
     private readonly cache: WorkspaceCache<string, Map<string, PipelineSymbols>>;
+    private readonly parameters: WorkspaceCache<string, PipelineParameters>;
+    private readonly documents: LangiumSharedServices['workspace']['LangiumDocuments'];
     /** The symbols each document declares, kept until it is indexed again. */
     private readonly documentSymbols: DocumentCache<string, DeclaredSymbol[]>;
 
@@ -49,9 +52,12 @@ export class PipelineSymbolIndex {
         this.indexManager = shared.workspace.IndexManager;
         this.registry = registry;
         this.cache = new WorkspaceCache(shared, DocumentState.IndexedContent);
+        this.parameters = new WorkspaceCache(shared, DocumentState.IndexedContent);
+        this.documents = shared.workspace.LangiumDocuments;
         this.documentSymbols = new DocumentCache(shared, DocumentState.IndexedContent);
         registry.onDidChangeRoots(() => {
             this.cache.clear();
+            this.parameters.clear();
             this.documentSymbols.clear();
         });
     }
@@ -79,7 +85,32 @@ export class PipelineSymbolIndex {
 
     /** Parses a name written in a document of this pipeline, substituting the parameters it knows. */
     parseName(pipeline: PipelineInfo, text: string): TableName {
-        return parseTableName(substituteParameters(text, pipeline.spec?.configuration));
+        return parseTableName(this.parametersOf(pipeline).substitute(text));
+    }
+
+    /**
+     * The parameters of a pipeline: its `configuration`, then the `SET key = value` statements of its
+     * files in file order (a later one wins), as the lowering for a run applies them.
+     */
+    parametersOf(pipeline: PipelineInfo): PipelineParameters {
+        return this.parameters.get(pipeline.id, () => {
+            const sets: Array<[string, string]> = [];
+            const documents = this.documents.all
+                .filter(d => d.state >= DocumentState.Parsed && this.registry.membershipOf(d.uri).role === 'pipeline' && this.registry.pipelineOf(d.uri).id === pipeline.id)
+                .toArray()
+                .sort((a, b) => (a.uri.toString() < b.uri.toString() ? -1 : 1));
+            for (const document of documents) {
+                const root = document.parseResult.value;
+                if (ast.isPipelineFile(root)) {
+                    for (const statement of root.statements) {
+                        if (ast.isSetStatement(statement) && !statement.scope && statement.key !== undefined && statement.value !== undefined) {
+                            sets.push([statement.key, statement.value]);
+                        }
+                    }
+                }
+            }
+            return new PipelineParameters(pipeline.spec?.configuration ?? {}).with(sets);
+        });
     }
 
     private all(): Map<string, PipelineSymbols> {
@@ -90,7 +121,9 @@ export class PipelineSymbolIndex {
                 byDocument.add(description.documentUri.toString(), description);
             }
             for (const key of [...byDocument.keys()].sort()) {
-                const declared = this.documentSymbols.get(key, 'symbols', () => this.declare(byDocument.get(key)));
+                // The names depend on the pipeline's parameters, which other files' SETs may change.
+                const pipeline = this.registry.pipelineOf(URI.parse(key));
+                const declared = this.documentSymbols.get(key, `symbols ${this.parametersOf(pipeline).fingerprint()}`, () => this.declare(byDocument.get(key)));
                 for (const symbol of declared) {
                     const pipelineId = this.registry.pipelineOf(symbol.documentUri).id;
                     let symbols = result.get(pipelineId);

@@ -2,7 +2,9 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
-import { checkFiles, collectFiles, type CliDiagnostic } from '../../../../server/src/cli/check.js';
+import { checkPaths, planCheck, type CliDiagnostic } from '../../../../server/src/cli/check.js';
+import { NodeFileSystem } from 'langium/node';
+import { createPipelineSqlServices } from '../../../../server/src/language/pipeline-sql-module.js';
 import { repoRoot, sharedRoot } from '../../../helpers/parse.js';
 
 const corpusDir = path.join(sharedRoot, 'corpus/pipelines');
@@ -59,7 +61,7 @@ describe.runIf(haveShared)('real-world pipelines of ../shared/corpus/pipelines',
             const copy = path.join(folder, path.basename(file));
             fs.writeFileSync(copy, fs.readFileSync(file, 'utf8').replace(/(?<!\$)\{(\w+)\}/g, '$1'));
             // Syntax errors are the parser's corpus test's business; this test is about the semantic checks.
-            const found = errors(await checkFiles(collectFiles([folder]))).filter(e => !e.endsWith('PARSE_SYNTAX_ERROR'));
+            const found = errors(await checkPaths([copy])).filter(e => !e.endsWith('PARSE_SYNTAX_ERROR'));
             if (found.length > 0) {
                 reported[path.basename(file)] = found.map(e => e.slice(e.indexOf(':') + 1));
             }
@@ -101,7 +103,7 @@ describe.runIf(haveShared)('the pipelines of the golden cases (../shared/golden)
     test('every case checks without errors and warnings, except the analysis errors the spec detects statically (golden 26)', async () => {
         const results: Record<string, string[]> = {};
         for (const c of cases) {
-            const diagnostics = await checkFiles(collectFiles([buildCase(c)]));
+            const diagnostics = await checkPaths([buildCase(c)]);
             results[c.name] = diagnostics.filter(d => d.severity === 'error' || d.severity === 'warning').map(d => `${d.severity} ${d.code}`);
         }
         const expected = Object.fromEntries(cases.map(c => [c.name,
@@ -114,8 +116,10 @@ describe.runIf(haveShared)('the pipelines of the golden cases (../shared/golden)
 describe('the sample pipelines of the repository (samples/)', () => {
     test('check on samples/ reports nothing at all', async () => {
         const roots = fs.readdirSync(path.join(repoRoot, 'samples')).map(d => path.join(repoRoot, 'samples', d));
-        const diagnostics = await checkFiles(collectFiles(roots));
+        const diagnostics = await checkPaths(roots);
         expect(diagnostics.map(d => `${d.file}:${d.line} ${d.severity} ${d.code} ${d.message}`)).toEqual([]);
-        expect(collectFiles(roots).report.size).toBe(9);
+        const plan = await planCheck(roots, createPipelineSqlServices(NodeFileSystem));
+        expect(plan.pipelines.map(p => p.name).sort()).toEqual(['inventory-snapshots', 'prices-bitemporal', 'users-cdc']);
+        expect(plan.pipelines.flatMap(p => p.sources).length).toBe(6);
     });
 });

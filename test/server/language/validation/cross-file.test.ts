@@ -12,12 +12,12 @@ let services: ReturnType<typeof createPipelineSqlServices>;
 /** The documents validated by the last update, by file name. */
 let validated: string[];
 
-beforeEach(() => {
+beforeEach(async () => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pipeline-sql-xfile-'));
     fs.writeFileSync(path.join(dir, 'spark-pipeline.yml'), 'name: xfile\nlibraries:\n  - glob:\n      include: transformations/**\n');
     fs.mkdirSync(path.join(dir, 'transformations'));
     services = createPipelineSqlServices(NodeFileSystem);
-    services.PipelineSql.pipeline.Registry.addRoot(dir);
+    await services.shared.pipeline.Project.loadFolder(dir);
     validated = [];
     services.shared.workspace.DocumentBuilder.onDocumentPhase(DocumentState.Validated, d => {
         validated.push(path.basename(d.uri.fsPath));
@@ -33,6 +33,10 @@ async function open(files: Record<string, string>): Promise<void> {
     const documents = [];
     for (const [file, text] of Object.entries(files)) {
         fs.writeFileSync(uri(file).fsPath, text);
+    }
+    // The project model lists the pipeline's files as the workspace manager's start-up does.
+    await services.shared.pipeline.Project.loadFolder(dir);
+    for (const file of Object.keys(files)) {
         documents.push(await services.shared.workspace.LangiumDocuments.getOrCreateDocument(uri(file)));
     }
     await services.shared.workspace.DocumentBuilder.build(documents, { validation: true });

@@ -1,0 +1,109 @@
+/**
+ * The language server's side of the project model: the problems of project files (a YAML error in
+ * databricks.yml, spark-pipeline.yml or a resource file, an unknown field or target, a library that
+ * names nothing) published as diagnostics on their YAML lines, and the settings the model follows
+ * (`pipelineSql.bundle.target`; `pipelineSql.run.allowedPaths`, honoured only in a trusted workspace).
+ * A broken project file never stops the server: it is a diagnostic, and the pipelines that can
+ * still be read are served.
+ */
+import { URI } from 'langium';
+import type { Connection, Diagnostic } from 'vscode-languageserver';
+import { DiagnosticSeverity } from 'vscode-languageserver';
+import type { PipelineSqlServices, PipelineSqlSharedServices } from '../language/pipeline-sql-module.js';
+import type { PipelineSqlDocumentBuilder } from '../language/pipeline/pipeline-sql-document-builder.js';
+import type { TargetProfile } from '../language/pipeline/pipeline-sql-settings.js';
+import type { ProjectProblem } from './project-types.js';
+
+const severities: Record<ProjectProblem['severity'], DiagnosticSeverity> = {
+    error: DiagnosticSeverity.Error, warning: DiagnosticSeverity.Warning, info: DiagnosticSeverity.Information,
+};
+
+/** A project problem as an LSP diagnostic (0-based positions). */
+export function problemToDiagnostic(problem: ProjectProblem): Diagnostic {
+    return {
+        range: { start: { line: problem.line - 1, character: problem.column - 1 }, end: { line: problem.endLine - 1, character: problem.endColumn - 1 } },
+        severity: severities[problem.severity], code: problem.code, source: 'pipeline-sql', message: problem.message,
+    };
+}
+
+/** The problems shown under a target: Spark's own checks of spark-pipeline.yml only for the spark-4.x targets. */
+export function problemsFor(problems: readonly ProjectProblem[], target: TargetProfile): ProjectProblem[] {
+    return problems.filter(p => !(p as { onlyFor?: string }).onlyFor || target !== 'databricks');
+}
+
+/** The project-model settings of the client (`pipelineSql.bundle.target`, `pipelineSql.run.allowedPaths`). */
+export interface ProjectSettingValues {
+    readonly bundleTarget?: string;
+    readonly allowedPaths?: readonly string[];
+}
+
+/**
+ * Publishes project-file diagnostics whenever the model or the target profile changes, and applies
+ * the project settings. Returns a function that tells whether the workspace is trusted (the trust
+ * gate calls it); until then allowed paths are not honoured.
+ */
+export function registerProjectDiagnostics(connection: Connection, shared: PipelineSqlSharedServices, services: PipelineSqlServices): { setTrusted(trusted: boolean): void } {
+    const project = shared.pipeline.Project;
+    const settings = services.pipeline.Settings;
+    const published = new Set<string>();
+    const publish = (): void => {
+        const byFile = new Map<string, Diagnostic[]>();
+        for (const problem of problemsFor(project.problems(), settings.target)) {
+            const uri = URI.file(problem.file).toString();
+            byFile.set(uri, [...(byFile.get(uri) ?? []), problemToDiagnostic(problem)]);
+        }
+        for (const uri of published) {
+            if (!byFile.has(uri)) {
+                void connection.sendDiagnostics({ uri, diagnostics: [] });
+            }
+        }
+        published.clear();
+        for (const [uri, diagnostics] of byFile) {
+            void connection.sendDiagnostics({ uri, diagnostics });
+            published.add(uri);
+        }
+    };
+    project.onDidChange(publish);
+    settings.onDidChangeTarget(publish);
+
+    let values: ProjectSettingValues = {};
+    let trusted = false;
+    const apply = (): void => {
+        const next = { bundleTarget: values.bundleTarget || undefined, allowedReadPaths: trusted ? [...(values.allowedPaths ?? [])] : [] };
+        const current = project.currentOptions;
+        if (JSON.stringify(next) === JSON.stringify({ bundleTarget: current.bundleTarget, allowedReadPaths: [...(current.allowedReadPaths ?? [])] })) {
+            return;
+        }
+        project.setOptions(next);
+        const builder = shared.workspace.DocumentBuilder as PipelineSqlDocumentBuilder;
+        void shared.workspace.WorkspaceManager.ready
+            .then(() => shared.workspace.WorkspaceLock.write(token => builder.reloadProject(token)))
+            .catch((error: unknown) => console.error('Reloading the pipelines after a settings change failed:', error));
+    };
+    const read = (configuration: unknown): void => {
+        const section = configuration as { bundle?: { target?: unknown }; run?: { allowedPaths?: unknown } } | undefined;
+        const target = section?.bundle?.target;
+        const allowed = section?.run?.allowedPaths;
+        values = {
+            bundleTarget: typeof target === 'string' ? target : undefined,
+            allowedPaths: Array.isArray(allowed) ? allowed.filter((p): p is string => typeof p === 'string') : [],
+        };
+        apply();
+    };
+    const configuration = shared.workspace.ConfigurationProvider;
+    void configuration.ready.then(async () => read({
+        bundle: await configuration.getConfiguration('pipeline-sql', 'bundle'),
+        run: await configuration.getConfiguration('pipeline-sql', 'run'),
+    })).catch((error: unknown) => console.error('Reading the pipeline settings failed:', error));
+    configuration.onConfigurationSectionUpdate(update => {
+        if (update.section === 'pipelineSql') {
+            read(update.configuration);
+        }
+    });
+    return {
+        setTrusted(value: boolean): void {
+            trusted = value;
+            apply();
+        },
+    };
+}
