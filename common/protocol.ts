@@ -147,6 +147,41 @@ export interface ChangeEventsParams {
  */
 export const ChangeEventsRequest = new RequestType<ChangeEventsParams, Outcome<RowsModel>, void>('pipelineSql/changeEvents');
 
+/** Parameters of {@link DocumentPipelineRequest}. */
+export interface DocumentPipelineParams {
+    readonly uri: string;
+}
+
+/** A pipeline as the client shows it (language status, detection reasons). */
+export interface PipelineSummary {
+    /** The project model's id: the root folder, or `<bundle root>#<key>`. */
+    readonly id: string;
+    readonly name: string;
+    /** A bundle pipeline's resource key. */
+    readonly key?: string;
+    readonly layout: 'bundle' | 'spark-pipeline' | 'folder';
+    /** The file that defines it (databricks.yml's resource file, spark-pipeline.yml), as a URI. */
+    readonly specUri?: string;
+    readonly bundle?: { readonly name?: string; readonly target?: string };
+}
+
+/** Which pipelines a file belongs to, as the server's project model says. */
+export interface DocumentPipelineInfo {
+    /** Whether the file is pipeline SQL: a source or a sample catalog file of a pipeline. */
+    readonly isPipeline: boolean;
+    readonly role?: 'source' | 'catalog';
+    /** The pipelines that list it (several when pipelines share a file). */
+    readonly pipelines: readonly PipelineSummary[];
+    /** A one-line explanation for the language status. */
+    readonly reason: string;
+}
+
+/**
+ * Client → server, when a `.sql` document opens or the pipelines changed: whether the project model
+ * counts the file as pipeline SQL (language detection) and which pipeline it is in (status item).
+ */
+export const DocumentPipelineRequest = new RequestType<DocumentPipelineParams, DocumentPipelineInfo, void>('pipelineSql/documentPipeline');
+
 //#endregion
 
 //#region Server → Client
@@ -170,5 +205,8 @@ export interface RunFinishedParams {
  * in the language status of the pipeline's documents.
  */
 export const RunFinishedNotification = new NotificationType<RunFinishedParams>('pipelineSql/runFinished');
+
+/** Server → client, after the project model changed (a project file, a library file created or deleted, a setting). */
+export const PipelinesChangedNotification = new NotificationType<Record<string, never>>('pipelineSql/pipelinesChanged');
 
 //#endregion

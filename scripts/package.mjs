@@ -72,6 +72,8 @@ export function checkVsixEntries(entries, binding) {
         'extension/out/webview/main.js',
         'extension/out/webview/preview.css',
         'extension/syntaxes/pipeline-sql.tmLanguage.json',
+        'extension/schemas/spark-pipeline.schema.json',
+        'extension/schemas/bundle-pipelines.schema.json',
         'extension/language-configuration.json',
         'extension/readme.md',
         'extension/LICENSE.txt',

@@ -4,6 +4,7 @@ import { PipelineSqlClient } from './language-client.js';
 import { DetectionReasons, registerLanguageDetection } from './language-detection.js';
 import { registerPreview } from './preview/register-preview.js';
 import { registerLanguageStatus } from './status.js';
+import { registerPipelineStatus } from './pipeline-status.js';
 
 let client: PipelineSqlClient | undefined;
 
@@ -20,7 +21,8 @@ export function activate(context: vscode.ExtensionContext): void {
             log,
             reasons,
             client,
-            registerLanguageDetection(reasons, log),
+            registerLanguageDetection(client, reasons, log),
+            registerPipelineStatus(client),
             registerLanguageStatus(client, reasons),
             registerCommands(client),
             registerPreview(context, client),

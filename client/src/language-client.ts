@@ -23,7 +23,9 @@ export class PipelineSqlClient implements vscode.Disposable {
     // One set of watchers for the whole session; a restarted client reuses them.
     private readonly watchers = [
         vscode.workspace.createFileSystemWatcher('**/*.sql'),
-        vscode.workspace.createFileSystemWatcher('**/spark-pipeline.{yml,yaml}'),
+        // Project files (spark-pipeline.yml, databricks.yml and the resource files it includes) and
+        // Python libraries: the server's project model reloads when they change.
+        vscode.workspace.createFileSystemWatcher('**/*.{yml,yaml,py}'),
     ];
     private readonly disposables: vscode.Disposable[] = [this.stateEmitter, ...this.watchers];
 

@@ -1,8 +1,8 @@
 import * as vscode from 'vscode';
-import {
-    decidePipelineFile, describePipelineDecision, PipelineSpecFileNames, type PipelineFileHost,
-} from '../../common/pipeline-files.js';
+import { findPipelineStatement } from '../../common/pipeline-files.js';
+import { DocumentPipelineRequest, PipelinesChangedNotification, type DocumentPipelineInfo } from '../../common/protocol.js';
 import { fileAssociations, isDetectionEnabled, LanguageId } from './config.js';
+import type { PipelineSqlClient } from './language-client.js';
 import { associationPatterns, LanguageSwitchMemory } from './language-mode-policy.js';
 
 /** Why each open document is (or is not) in the Pipeline SQL mode, for the language status item. */
@@ -35,36 +35,33 @@ export class DetectionReasons {
     }
 }
 
-/**
- * Opens `.sql` files that belong to a pipeline in the Pipeline SQL mode. For every document VS Code
- * opens as `sql`, it asks the pure decision in `common/pipeline-files.ts` (the nearest
- * `spark-pipeline.yml` and its `libraries` globs, else the text's statements) and, when the answer is
- * yes, calls `languages.setTextDocumentLanguage`. Plain SQL files keep their mode; so do files the
- * user pinned to `sql` in `files.associations` or switched back to SQL by hand.
- */
-export function registerLanguageDetection(reasons: DetectionReasons, log: vscode.LogOutputChannel): vscode.Disposable {
-    // Project files are read once per session and forgotten when any of them changes.
-    const specCache = new Map<string, Promise<string | undefined>>();
-    const switchedAway = new LanguageSwitchMemory();
+/** Project files whose presence makes the server's project model worth asking. */
+const ProjectFilesGlob = '**/{databricks,spark-pipeline}.{yml,yaml}';
 
-    const hostFor = (document: vscode.TextDocument): PipelineFileHost => {
-        // Only documents backed by a file system can lie in a pipeline folder; others are judged by their text.
-        if (vscode.workspace.fs.isWritableFileSystem(document.uri.scheme) === undefined) {
-            return { readFile: () => Promise.resolve(undefined) };
+/**
+ * Opens `.sql` files that belong to a pipeline in the Pipeline SQL mode. A document VS Code opens as
+ * `sql` is switched with `languages.setTextDocumentLanguage` when its text has a pipeline-only
+ * statement, or when the server's project model lists it (a library of a bundle pipeline or of a
+ * spark-pipeline.yml, or pipeline SQL of a plain folder). The server tells when the pipelines change
+ * (a new file under a pipeline's libraries, an edited project file): open `sql` documents are asked
+ * about again, so a new file switches without being reopened; so does a `sql` document whose text
+ * gains a pipeline statement. Plain SQL files keep their mode; so do files the user pinned to `sql` in
+ * `files.associations` or switched back to SQL by hand.
+ */
+export function registerLanguageDetection(client: PipelineSqlClient, reasons: DetectionReasons, log: vscode.LogOutputChannel): vscode.Disposable {
+    const switchedAway = new LanguageSwitchMemory();
+    let projectFiles: Promise<boolean> | undefined;
+    const hasProjectFiles = (): Promise<boolean> => {
+        projectFiles ??= Promise.resolve(vscode.workspace.findFiles(ProjectFilesGlob, '**/node_modules/**', 1)).then(found => found.length > 0, () => false);
+        return projectFiles;
+    };
+
+    const askServer = async (document: vscode.TextDocument): Promise<DocumentPipelineInfo | undefined> => {
+        if (document.uri.scheme !== 'file' || !(client.state === 'running' || await hasProjectFiles())) {
+            return undefined;
         }
-        return {
-            readFile: (filePath: string) => {
-                const uri = document.uri.with({ path: filePath, query: '', fragment: '' });
-                const key = uri.toString();
-                let text = specCache.get(key);
-                if (!text) {
-                    text = readIfExists(uri);
-                    text.catch(() => specCache.delete(key));
-                    specCache.set(key, text);
-                }
-                return text;
-            },
-        };
+        const language = await client.running();
+        return language.sendRequest(DocumentPipelineRequest, { uri: document.uri.toString() });
     };
 
     const consider = async (document: vscode.TextDocument): Promise<void> => {
@@ -74,12 +71,14 @@ export function registerLanguageDetection(reasons: DetectionReasons, log: vscode
         if (switchedAway.isSwitchAway(document.uri.toString()) || isPinnedToSql(document)) {
             return;
         }
-        const decision = await decidePipelineFile(document.uri.path, document.getText(), hostFor(document));
-        // The document may have been closed or switched by someone else while we read project files.
-        if (decision.isPipeline && !document.isClosed && document.languageId === 'sql') {
+        const statement = findPipelineStatement(document.getText());
+        const info = statement ? undefined : await askServer(document);
+        const reason = statement ? `Contains a pipeline statement (${statement}).` : info?.isPipeline ? info.reason : undefined;
+        // The document may have been closed or switched by someone else while we asked.
+        if (reason && !document.isClosed && document.languageId === 'sql') {
             const switched = await vscode.languages.setTextDocumentLanguage(document, LanguageId);
-            reasons.set(switched.uri, describePipelineDecision(decision));
-            log.info(`${vscode.workspace.asRelativePath(document.uri)}: Pipeline SQL mode. ${describePipelineDecision(decision)}`);
+            reasons.set(switched.uri, reason);
+            log.info(`${vscode.workspace.asRelativePath(document.uri)}: Pipeline SQL mode. ${reason}`);
         }
     };
     const considerSafely = (document: vscode.TextDocument): void => {
@@ -88,34 +87,51 @@ export function registerLanguageDetection(reasons: DetectionReasons, log: vscode
             log.error(`Could not decide the language of ${document.uri.toString()}: ${error instanceof Error ? error.message : String(error)}`);
         });
     };
+    const reconsiderOpen = (): void => vscode.workspace.textDocuments.filter(d => d.languageId === 'sql').forEach(considerSafely);
 
-    const specWatchers = PipelineSpecFileNames.map(name => vscode.workspace.createFileSystemWatcher(`**/${name}`));
+    // Typing a pipeline statement into a plain SQL document switches it (checked once typing pauses).
+    const typing = new Map<string, ReturnType<typeof setTimeout>>();
+    const onEdit = (event: vscode.TextDocumentChangeEvent): void => {
+        const { document } = event;
+        if (document.languageId !== 'sql' || event.contentChanges.length === 0) {
+            return;
+        }
+        const key = document.uri.toString();
+        clearTimeout(typing.get(key));
+        typing.set(key, setTimeout(() => {
+            typing.delete(key);
+            if (findPipelineStatement(document.getText())) {
+                considerSafely(document);
+            }
+        }, 400));
+    };
+
+    const projectWatcher = vscode.workspace.createFileSystemWatcher(ProjectFilesGlob);
     const disposables: vscode.Disposable[] = [
-        ...specWatchers,
-        ...specWatchers.flatMap(w => [w.onDidCreate, w.onDidChange, w.onDidDelete].map(on => on(() => specCache.clear()))),
+        projectWatcher,
+        projectWatcher.onDidCreate(() => { projectFiles = Promise.resolve(true); }),
         vscode.workspace.onDidOpenTextDocument(considerSafely),
+        vscode.workspace.onDidChangeTextDocument(onEdit),
         vscode.workspace.onDidCloseTextDocument(document => {
             if (document.languageId === LanguageId) {
                 switchedAway.closedAsPipelineSql(document.uri.toString());
             }
             reasons.delete(document.uri);
         }),
+        // The server says when the pipelines changed: a file may have become a library.
+        client.onDidChangeState(state => {
+            if (state === 'running') {
+                void client.running().then(language => {
+                    language.onNotification(PipelinesChangedNotification, reconsiderOpen);
+                    reconsiderOpen();
+                });
+            }
+        }),
+        { dispose: () => typing.forEach(timer => clearTimeout(timer)) },
     ];
     // Documents opened before the extension activated (activation itself may come from opening one).
     vscode.workspace.textDocuments.forEach(considerSafely);
     return vscode.Disposable.from(...disposables);
-}
-
-/** Reads a file as UTF-8; undefined when it does not exist (the common case while walking up folders). */
-async function readIfExists(uri: vscode.Uri): Promise<string | undefined> {
-    try {
-        return new TextDecoder('utf-8').decode(await vscode.workspace.fs.readFile(uri));
-    } catch (error) {
-        if (error instanceof vscode.FileSystemError) {
-            return undefined;
-        }
-        throw error;
-    }
 }
 
 /** Whether the user's `files.associations` map this document to plain `sql` explicitly. */

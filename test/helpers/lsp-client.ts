@@ -18,6 +18,9 @@ export interface StdioServer {
     settled(uri: string, accept?: (p: PublishDiagnosticsParams) => boolean): Promise<PublishDiagnosticsParams>;
     /** Every URI the server has published diagnostics for so far. */
     readonly publishedUris: ReadonlySet<string>;
+    /** The diagnostics last published for each URI, and how many publications there were in all. */
+    readonly lastPublished: ReadonlyMap<string, PublishDiagnosticsParams>;
+    readonly publications: number;
     stop(): Promise<void>;
 }
 
@@ -27,7 +30,9 @@ export async function startStdioServer(rootDir: string): Promise<StdioServer> {
     const connection = createProtocolConnection(new StreamMessageReader(child.stdout!), new StreamMessageWriter(child.stdin!));
     const waiting: Array<{ uri: string; accept: (p: PublishDiagnosticsParams) => boolean; resolve: (p: PublishDiagnosticsParams) => void }> = [];
     const latest = new Map<string, PublishDiagnosticsParams>();
+    let publications = 0;
     connection.onNotification(PublishDiagnosticsNotification.type, params => {
+        publications++;
         latest.set(params.uri, params);
         const i = waiting.findIndex(w => w.uri === params.uri && w.accept(params));
         if (i >= 0) {
@@ -50,6 +55,12 @@ export async function startStdioServer(rootDir: string): Promise<StdioServer> {
         },
         get publishedUris() {
             return new Set(latest.keys());
+        },
+        get lastPublished() {
+            return new Map(latest);
+        },
+        get publications() {
+            return publications;
         },
         async stop() {
             connection.dispose();

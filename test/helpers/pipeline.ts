@@ -2,7 +2,7 @@ import type { LangiumDocument } from 'langium';
 import { EmptyFileSystem, URI } from 'langium';
 import { clearDocuments } from 'langium/test';
 import type { Diagnostic } from 'vscode-languageserver';
-import type { PipelineSpec } from '../../common/pipeline-files.js';
+import type { PipelineSpec } from '../../server/src/language/pipeline/pipeline-registry.js';
 import { createPipelineSqlServices, type PipelineSqlServices } from '../../server/src/language/index.js';
 import type { PipelineSqlSharedServices } from '../../server/src/language/pipeline-sql-module.js';
 import type { TargetProfile } from '../../server/src/language/pipeline/pipeline-sql-settings.js';

@@ -12,7 +12,11 @@ import { DiagnosticSeverity } from 'vscode-languageserver';
 import type { PipelineSqlServices, PipelineSqlSharedServices } from '../language/pipeline-sql-module.js';
 import type { PipelineSqlDocumentBuilder } from '../language/pipeline/pipeline-sql-document-builder.js';
 import type { TargetProfile } from '../language/pipeline/pipeline-sql-settings.js';
-import type { ProjectProblem } from './project-types.js';
+import type { PipelineProject, ProjectProblem } from './project-types.js';
+import {
+    DocumentPipelineRequest, PipelinesChangedNotification, type DocumentPipelineInfo, type PipelineSummary,
+} from '../../../common/protocol.js';
+import * as path from 'node:path';
 
 const severities: Record<ProjectProblem['severity'], DiagnosticSeverity> = {
     error: DiagnosticSeverity.Error, warning: DiagnosticSeverity.Warning, info: DiagnosticSeverity.Information,
@@ -64,7 +68,17 @@ export function registerProjectDiagnostics(connection: Connection, shared: Pipel
         }
     };
     project.onDidChange(publish);
+    project.onDidChange(() => void connection.sendNotification(PipelinesChangedNotification, {}));
     settings.onDidChangeTarget(publish);
+    connection.onRequest(DocumentPipelineRequest, async params => {
+        try {
+            await shared.workspace.WorkspaceManager.ready;
+            return await documentPipeline(shared, params.uri);
+        } catch (error) {
+            console.error('pipelineSql/documentPipeline failed:', error);
+            return { isPipeline: false, pipelines: [], reason: `The pipelines could not be read: ${error instanceof Error ? error.message : String(error)}` };
+        }
+    });
 
     let values: ProjectSettingValues = {};
     let trusted = false;
@@ -105,5 +119,42 @@ export function registerProjectDiagnostics(connection: Connection, shared: Pipel
             trusted = value;
             apply();
         },
+    };
+}
+
+/** A pipeline as the client shows it. */
+export function summarize(pipeline: PipelineProject): PipelineSummary {
+    return {
+        id: pipeline.id, name: pipeline.name, key: pipeline.key, layout: pipeline.layout,
+        specUri: pipeline.specFile ? URI.file(pipeline.specFile).toString() : undefined,
+        bundle: pipeline.bundle ? { name: pipeline.bundle.name, target: pipeline.bundle.target } : undefined,
+    };
+}
+
+/** Whether the project model counts a file as pipeline SQL, and why (the answer to `pipelineSql/documentPipeline`). */
+export async function documentPipeline(shared: PipelineSqlSharedServices, uriText: string): Promise<DocumentPipelineInfo> {
+    const uri = URI.parse(uriText);
+    if (uri.scheme !== 'file') {
+        return { isPipeline: false, pipelines: [], reason: 'Not a file on disk: only its statements can tell.' };
+    }
+    const project = shared.pipeline.Project;
+    const file = uri.fsPath;
+    await project.ensureFile(file);
+    const describe = (p: PipelineProject): string => p.layout === 'bundle'
+        ? `the libraries of the pipeline '${p.name}' (${p.key}) of the bundle${p.bundle?.name ? ` '${p.bundle.name}'` : ''}${p.bundle?.target ? `, target ${p.bundle.target}` : ''}`
+        : p.layout === 'spark-pipeline' ? `the libraries of ${path.basename(p.specFile ?? 'spark-pipeline.yml')} (pipeline '${p.name}')`
+            : `the pipeline SQL of the folder ${path.basename(p.root)} (a pipeline statement in it or beside it)`;
+    const sources = project.pipelinesOfSource(file);
+    if (sources.length > 0) {
+        return { isPipeline: true, role: 'source', pipelines: sources.map(summarize), reason: `Listed in ${sources.map(describe).join(' and in ')}.` };
+    }
+    const catalog = project.pipelineOfCatalogFile(file);
+    if (catalog) {
+        return { isPipeline: true, role: 'catalog', pipelines: [summarize(catalog)], reason: `Declares sample tables of the pipeline '${catalog.name}'.` };
+    }
+    const container = project.pipelinesContaining(file);
+    return {
+        isPipeline: false, pipelines: [],
+        reason: container.length > 0 ? `In the folder of the pipeline '${container[0].name}', but not listed in its libraries.` : 'Not in a pipeline folder.',
     };
 }

@@ -1,0 +1,19 @@
+import { describe, expect, test } from 'vitest';
+import { pipelineStatusText } from '../../client/src/pipeline-status-text.js';
+
+describe('the Pipeline status item', () => {
+    test('names the pipeline and the bundle target, and says why the file belongs to it', () => {
+        expect(pipelineStatusText({
+            isPipeline: true, role: 'source', reason: 'Listed in the libraries of the pipeline \'shop_orders_dev\' (orders) of the bundle \'shop\', target dev.',
+            pipelines: [{ id: '/b#orders', key: 'orders', name: 'shop_orders_dev', layout: 'bundle', bundle: { name: 'shop', target: 'dev' } }],
+        })).toEqual({
+            text: '$(type-hierarchy) shop_orders_dev · dev',
+            detail: 'Bundle shop, target dev. Listed in the libraries of the pipeline \'shop_orders_dev\' (orders) of the bundle \'shop\', target dev.',
+        });
+    });
+
+    test('a spark-pipeline.yml pipeline has no target; a file in no pipeline says so', () => {
+        expect(pipelineStatusText({ isPipeline: true, reason: 'r', pipelines: [{ id: '/p', name: 'orders', layout: 'spark-pipeline' }] }).text).toBe('$(type-hierarchy) orders');
+        expect(pipelineStatusText({ isPipeline: false, reason: 'Not in a pipeline folder.', pipelines: [] })).toEqual({ text: 'No pipeline', detail: 'Not in a pipeline folder.' });
+    });
+});

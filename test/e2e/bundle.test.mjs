@@ -1,0 +1,169 @@
+// Real VS Code end-to-end test of a Databricks Asset Bundle with two pipelines that both define
+// `gold` (test/fixtures/bundles/shop): the diagnostics of both pipelines and no duplicate-dataset
+// error, the Pipeline status item naming the pipeline and bundle target of the active file, "Run
+// flow" in each pipeline, and a new .sql file under a pipeline's libraries switching to Pipeline SQL.
+// Screenshots go to test-artifacts/e2e/bundle-*.png.
+import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { after, before, test } from 'node:test';
+import { packageExtension } from '../../scripts/package.mjs';
+import {
+    createRecorder, launchBrowser, makeRunDir, repo, shotsDir, startCodeServer, toolsReady, waitUntil,
+} from './harness.mjs';
+
+let runDir;
+let workspace;
+let server;
+let browser;
+let page;
+const recorder = createRecorder('bundle-');
+const screenshot = name => recorder.screenshot(page, name);
+const lap = step => recorder.lap(step);
+
+const editor = () => page.locator('.editor-group-container.active .editor-instance .monaco-editor').first();
+const webview = () => page.frameLocator('iframe.webview.ready').frameLocator('iframe#active-frame');
+const languageMode = () => page.locator('[id="status.editor.mode"]').first();
+
+/** Opens a workspace file through Quick Open and waits for its text to render. */
+async function openFile(relativePath, firstWords) {
+    await page.keyboard.press('Control+P');
+    const input = page.locator('.quick-input-widget input');
+    await input.waitFor({ state: 'visible' });
+    await input.fill(relativePath);
+    const row = page.locator('.quick-input-list .monaco-list-row', { hasText: path.basename(relativePath) })
+        .filter({ hasText: path.dirname(relativePath).split('/').pop() }).first();
+    await row.click();
+    await page.locator('.tab.active', { hasText: path.basename(relativePath) }).waitFor();
+    await editor().locator('.view-lines', { hasText: firstWords }).waitFor();
+}
+
+/** The text of the language status hover (the `{}` next to the mode), once it contains `expected`. */
+async function languageStatus(expected) {
+    return waitUntil(`the language status to say "${expected}"`, async () => {
+        await page.keyboard.press('Escape');
+        await page.locator('[id="status.languageStatus"]').first().click();
+        const hover = page.locator('.hover-language-status').first();
+        await hover.waitFor({ timeout: 5_000 }).catch(() => undefined);
+        return (await page.locator('.monaco-hover').first().textContent().catch(() => '')) ?? '';
+    }, t => t.includes(expected), 60_000);
+}
+
+/** Clicks the "Run flow" lens above the statement that starts with `statement` and waits for the run. */
+async function runFlow(statement, dataset) {
+    const lines = editor().locator('.view-lines');
+    await lines.locator('.view-line', { hasText: statement }).first().waitFor();
+    const lens = editor().locator('.codelens-decoration a', { hasText: 'Run flow' }).last();
+    await lens.waitFor({ timeout: 60_000 });
+    await lens.click();
+    const header = webview().locator('.run-header');
+    await waitUntil(`the run of ${dataset} to finish`, () => header.textContent({ timeout: 60_000 }).catch(() => ''),
+        t => /✓ Succeeded|✗ Failed/.test(t) && t.includes(dataset), 120_000);
+    return (await header.textContent()) ?? '';
+}
+
+async function closeAllEditors() {
+    await page.keyboard.press('Escape');
+    await page.keyboard.press('F1');
+    await page.locator('.quick-input-widget input').fill('>View: Close All Editor Groups');
+    await page.locator('.quick-input-list .monaco-list-row', { hasText: 'Close All Editor Groups' }).first().waitFor();
+    await page.keyboard.press('Enter');
+    await page.locator('.editor-group-container .tab').first().waitFor({ state: 'detached', timeout: 10_000 });
+}
+
+const typos = {
+    'src/orders/gold.sql': '\nCREATE MATERIALIZED VIEW orders_typo AS SELECT amout FROM orders_bronze;\n',
+    'src/customers/gold.sql': '\nCREATE MATERIALIZED VIEW customers_typo AS SELECT nmae FROM customers_clean;\n',
+};
+
+before(async () => {
+    assert.ok(toolsReady(), 'code-server, Node 24 or chromium are missing: run scripts/e2e-setup.sh (scripts/e2e.mjs does).');
+    fs.mkdirSync(shotsDir, { recursive: true });
+    for (const old of fs.readdirSync(shotsDir).filter(f => f.startsWith('bundle-'))) {
+        fs.rmSync(path.join(shotsDir, old), { recursive: true, force: true });
+    }
+    runDir = makeRunDir();
+    const vsix = process.env.PIPELINE_SQL_VSIX ?? packageExtension(path.join(runDir, 'pipeline-sql.vsix'));
+    lap('build + package');
+    workspace = path.join(runDir, 'shop');
+    fs.cpSync(path.join(repo, 'test/fixtures/bundles/shop'), workspace, { recursive: true, filter: f => path.basename(f) !== '.pipeline-sql' });
+    // One mistake in each pipeline, so that the Problems view shows the diagnostics of both.
+    for (const [file, text] of Object.entries(typos)) {
+        fs.appendFileSync(path.join(workspace, file), text);
+    }
+    server = await startCodeServer({ vsix, workspace, runDir });
+    lap('install + start code-server');
+    browser = await launchBrowser(runDir);
+    page = browser.page;
+    await page.setViewportSize({ width: 1700, height: 1000 });
+    await page.goto(`${server.url}/?folder=${encodeURIComponent(workspace)}`);
+    await page.getByRole('treeitem', { name: 'resources' }).waitFor({ timeout: 120_000 });
+    lap('workbench loaded');
+});
+
+after(async () => {
+    await browser?.context.close();
+    server?.stop();
+    if (server && fs.existsSync(server.logFile)) {
+        fs.copyFileSync(server.logFile, path.join(shotsDir, 'bundle-code-server.log'));
+    }
+    if (runDir) {
+        fs.rmSync(runDir, { recursive: true, force: true });
+    }
+    recorder.report('e2e bundle');
+});
+
+test('both pipelines\' diagnostics are shown, and gold defined in each is no duplicate', { timeout: 180_000 }, async () => {
+    await openFile('src/orders/gold.sql', 'CREATE MATERIALIZED VIEW gold');
+    await waitUntil('the Pipeline SQL mode', async () => (await languageMode().textContent())?.trim(), v => v === 'Pipeline SQL', 60_000);
+    await page.keyboard.press('Control+Shift+M');
+    const problems = page.locator('.markers-panel');
+    await waitUntil('both pipelines\' problems', () => problems.textContent().catch(() => ''),
+        t => t.includes("'amout'") && t.includes("'nmae'"), 90_000);
+    const text = await problems.textContent();
+    assert.ok(!/DUPLICATE|more than once/i.test(text ?? ''), `no duplicate-dataset error: ${text}`);
+    await screenshot('problems-of-both-pipelines');
+    await page.keyboard.press('Control+Shift+M');
+});
+
+test('the Pipeline status item names the pipeline and bundle target of the active file', { timeout: 120_000 }, async () => {
+    await openFile('src/orders/gold.sql', 'CREATE MATERIALIZED VIEW gold');
+    assert.match(await languageStatus('shop_orders_dev · dev'), /Bundle shop, target dev/);
+    await screenshot('status-orders');
+    await openFile('src/customers/gold.sql', 'CREATE MATERIALIZED VIEW gold');
+    assert.match(await languageStatus('shop_customers · dev'), /Listed in the libraries of the pipeline 'shop_customers' \(customers\)/);
+    await screenshot('status-customers');
+    await page.keyboard.press('Escape');
+});
+
+test('"Run flow" runs gold in each pipeline, from that pipeline\'s own sources', { timeout: 300_000 }, async () => {
+    // Fix the two mistakes on disk (the editors reload them): a pipeline with errors does not run.
+    for (const file of Object.keys(typos)) {
+        fs.copyFileSync(path.join(repo, 'test/fixtures/bundles/shop', file), path.join(workspace, file));
+    }
+    await closeAllEditors();
+    await openFile('src/orders/gold.sql', 'CREATE MATERIALIZED VIEW gold');
+    await waitUntil('the fix to reach the editor', () => editor().locator('.view-lines').textContent(), t => !(t ?? '').includes('orders_typo'), 30_000);
+    const orders = await runFlow('CREATE MATERIALIZED VIEW gold', 'gold');
+    assert.match(orders, /✓ Succeeded/);
+    assert.match(await webview().locator('body').textContent(), /total/);
+    await screenshot('run-orders-gold');
+    await closeAllEditors();
+    await openFile('src/customers/gold.sql', 'CREATE MATERIALIZED VIEW gold');
+    await waitUntil('the fix to reach the editor', () => editor().locator('.view-lines').textContent(), t => !(t ?? '').includes('customers_typo'), 30_000);
+    const customers = await runFlow('CREATE MATERIALIZED VIEW gold', 'gold');
+    assert.match(customers, /✓ Succeeded/);
+    assert.match(await webview().locator('body').textContent(), /customers_in_city/);
+    await screenshot('run-customers-gold');
+    // Each pipeline keeps its own state beside databricks.yml.
+    assert.ok(fs.existsSync(path.join(workspace, '.pipeline-sql', 'orders')));
+    assert.ok(fs.existsSync(path.join(workspace, '.pipeline-sql', 'customers')));
+    await closeAllEditors();
+});
+
+test('a new .sql file under a pipeline\'s libraries opens in the Pipeline SQL mode', { timeout: 120_000 }, async () => {
+    fs.writeFileSync(path.join(workspace, 'src/orders/silver.sql'), '-- a new file of the orders pipeline\nSELECT 1 AS one;\n');
+    await openFile('src/orders/silver.sql', 'a new file of the orders pipeline');
+    await waitUntil('the new file to switch to Pipeline SQL', async () => (await languageMode().textContent())?.trim(), v => v === 'Pipeline SQL', 60_000);
+    await screenshot('new-file-pipeline-sql');
+});
