@@ -119,7 +119,7 @@ describe('the sample pipelines of the repository (samples/)', () => {
         const diagnostics = await checkPaths(roots);
         expect(diagnostics.map(d => `${d.file}:${d.line} ${d.severity} ${d.code} ${d.message}`)).toEqual([]);
         const plan = await planCheck(roots, createPipelineSqlServices(NodeFileSystem));
-        expect(plan.pipelines.map(p => p.name).sort()).toEqual(['inventory-snapshots', 'prices-bitemporal', 'users-cdc']);
+        expect(plan.pipelines.map(p => p.name).sort()).toEqual(['inventory_snapshots', 'prices_bitemporal', 'users_cdc']);
         expect(plan.pipelines.flatMap(p => p.sources).length).toBe(6);
     });
 });
