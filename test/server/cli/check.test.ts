@@ -73,3 +73,21 @@ describe('pipeline-sql check with the pipeline model', () => {
         await expect(runCli(['check', '--target', 'spark-3', root], () => undefined)).rejects.toThrow(/--target takes one of databricks, spark-4.1, spark-4.2, not 'spark-3'/);
     });
 });
+
+describe('parameters: check and run agree on ${...} names', () => {
+    test('SET env = dev and configuration {Env: dev} both make ${env}_a the dataset dev_a that others read', async () => {
+        const root = fs.mkdtempSync(path.join(os.tmpdir(), 'pipeline-sql-check-params-'));
+        try {
+            fs.mkdirSync(path.join(root, 'set/t'), { recursive: true });
+            fs.writeFileSync(path.join(root, 'set/spark-pipeline.yml'), 'name: set\nlibraries:\n  - glob:\n      include: t/**\n');
+            fs.writeFileSync(path.join(root, 'set/t/a.sql'), 'SET env = dev;\nCREATE MATERIALIZED VIEW ${env}_a AS SELECT 1 AS x;\n');
+            fs.writeFileSync(path.join(root, 'set/t/b.sql'), 'CREATE MATERIALIZED VIEW b AS SELECT x FROM dev_a;\n');
+            fs.mkdirSync(path.join(root, 'conf/t'), { recursive: true });
+            fs.writeFileSync(path.join(root, 'conf/spark-pipeline.yml'), 'name: conf\nconfiguration:\n  Env: dev\nlibraries:\n  - glob:\n      include: t/**\n');
+            fs.writeFileSync(path.join(root, 'conf/t/a.sql'), 'CREATE MATERIALIZED VIEW ${env}_a AS SELECT 1 AS x;\nCREATE MATERIALIZED VIEW b AS SELECT x FROM dev_a;\n');
+            expect(await checkPaths([root])).toEqual([]);
+        } finally {
+            fs.rmSync(root, { recursive: true, force: true });
+        }
+    });
+});

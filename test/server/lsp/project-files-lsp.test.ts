@@ -1,0 +1,65 @@
+// The project model in the language server, over stdio: project-file problems as diagnostics on
+// their YAML lines (a broken file never stops the server), pipelineSql/documentPipeline for the
+// client's detection and status item, and a new library file becoming pipeline SQL without a restart.
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { afterAll, beforeAll, expect, test } from 'vitest';
+import { DidChangeWatchedFilesNotification, FileChangeType } from 'vscode-languageserver-protocol/node.js';
+import { DocumentPipelineRequest, PipelinesChangedNotification } from '../../../common/protocol.js';
+import { repoRoot, startStdioServer, type StdioServer } from '../../helpers/lsp-client.js';
+
+let server: StdioServer;
+let dir: string;
+const uri = (relative: string): string => `file://${path.join(dir, relative)}`;
+
+beforeAll(async () => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pipeline-sql-lsp-project-'));
+    fs.cpSync(path.join(repoRoot, 'test/fixtures/bundles/shop'), path.join(dir, 'shop'), { recursive: true, filter: f => path.basename(f) !== '.pipeline-sql' });
+    fs.mkdirSync(path.join(dir, 'broken/transformations'), { recursive: true });
+    fs.writeFileSync(path.join(dir, 'broken/spark-pipeline.yml'), 'name: broken\nlibraries:\n  - glob: {include: [unclosed\n');
+    fs.writeFileSync(path.join(dir, 'broken/transformations/t.sql'), 'CREATE MATERIALIZED VIEW t AS SELECT 1 AS x;\nCREATE MATERIALIZED VIEW u AS SELECT y FROM t;\n');
+    server = await startStdioServer(dir);
+});
+
+afterAll(async () => {
+    await server.stop();
+    fs.rmSync(dir, { recursive: true, force: true });
+});
+
+test('a YAML error at start-up is a diagnostic on its line, and the folder\'s SQL is still checked', async () => {
+    const yaml = await server.settled(uri('broken/spark-pipeline.yml'));
+    expect(yaml.diagnostics.map(d => `${d.range.start.line + 1} ${d.code}`)).toEqual([expect.stringMatching(/^[34] PIPELINE_SQL_INVALID_PROJECT_FILE$/)]);
+    const sql = await server.settled(uri('broken/transformations/t.sql'), p => p.diagnostics.length > 0);
+    expect(sql.diagnostics.map(d => String(d.code))).toEqual(['UNRESOLVED_COLUMN.WITH_SUGGESTION']);
+});
+
+test('documentPipeline names the bundle pipeline and target of a file; a file no pipeline lists is not pipeline SQL', async () => {
+    expect(await server.connection.sendRequest(DocumentPipelineRequest, { uri: uri('shop/src/orders/gold.sql') })).toMatchObject({
+        isPipeline: true, role: 'source',
+        pipelines: [{ id: `${path.join(dir, 'shop')}#orders`, key: 'orders', name: 'shop_orders_dev', layout: 'bundle', bundle: { name: 'shop', target: 'dev' } }],
+    });
+    fs.writeFileSync(path.join(dir, 'shop/scratch.sql'), 'SELECT 1;\n');
+    expect(await server.connection.sendRequest(DocumentPipelineRequest, { uri: uri('shop/scratch.sql') })).toMatchObject({
+        isPipeline: false, reason: "In the folder of the pipeline 'shop_customers', but not listed in its libraries.",
+    });
+});
+
+test('a new file under a pipeline\'s glob becomes pipeline SQL: the server reloads and says the pipelines changed', async () => {
+    const changed = new Promise<void>(resolve => server.connection.onNotification(PipelinesChangedNotification, () => resolve()));
+    fs.writeFileSync(path.join(dir, 'shop/src/orders/silver.sql'), 'CREATE MATERIALIZED VIEW silver AS SELECT customer_id FROM gold;\n');
+    const published = server.diagnostics(uri('shop/src/orders/silver.sql'));
+    await server.connection.sendNotification(DidChangeWatchedFilesNotification.type, { changes: [{ uri: uri('shop/src/orders/silver.sql'), type: FileChangeType.Created }] });
+    await changed;
+    expect((await published).diagnostics).toEqual([]);
+    expect(await server.connection.sendRequest(DocumentPipelineRequest, { uri: uri('shop/src/orders/silver.sql') })).toMatchObject({ isPipeline: true, pipelines: [{ key: 'orders' }] });
+});
+
+test('saving a resource file with a YAML error publishes it on its line; the server keeps answering', async () => {
+    const file = path.join(dir, 'shop/resources/customers.pipeline.yml');
+    const broken = server.diagnostics(uri('shop/resources/customers.pipeline.yml'), p => p.diagnostics.length > 0);
+    fs.writeFileSync(file, 'resources:\n  pipelines:\n    customers:\n      name: [oops\n');
+    await server.connection.sendNotification(DidChangeWatchedFilesNotification.type, { changes: [{ uri: uri('shop/resources/customers.pipeline.yml'), type: FileChangeType.Changed }] });
+    expect((await broken).diagnostics.map(d => String(d.code))).toEqual(['PIPELINE_SQL_INVALID_PROJECT_FILE']);
+    expect(await server.connection.sendRequest(DocumentPipelineRequest, { uri: uri('shop/src/orders/gold.sql') })).toMatchObject({ isPipeline: true });
+});
