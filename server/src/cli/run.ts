@@ -9,7 +9,7 @@ import {
 import { createPipelineSqlServices, type PipelineSqlServices, type PipelineSqlSharedServices } from '../language/pipeline-sql-module.js';
 import { findEnclosingRoot } from '../project/discovery.js';
 import type { PipelineProject } from '../project/project-types.js';
-import { prepareRun, realReadRoots } from '../project/run-preparation.js';
+import { engineIdentity, prepareRun, realReadRoots } from '../project/run-preparation.js';
 import { buildFiles, CliUsageError, displayPath, toCliDiagnostic, type CliDiagnostic } from './check.js';
 import { formatFailure, formatSuccess } from './run-output.js';
 
@@ -236,8 +236,9 @@ export async function runCommand(args: string[], io: RunIO = defaultIO, services
     }
 
     const progress = io.progress ? new ProgressLine(io.err) : undefined;
+    const identity = engineIdentity(pipeline);
     const result = await runUpdate(prepared.ir, {
-        stateDir, samplesDir, rootDir: pipeline.root, readRoots, limit,
+        stateDir, samplesDir, rootDir: pipeline.root, readRoots, limit, pipeline: identity,
         now: options.now,
         fullRefresh: options.fullRefresh,
         refresh: options.refresh,
@@ -246,7 +247,7 @@ export async function runCommand(args: string[], io: RunIO = defaultIO, services
     progress?.clear();
     if (!result.ok) {
         // What the last successful update left, so that the failure can be read against it.
-        const state = await readStateQuietly(prepared.ir, stateDir, samplesDir, pipeline.root, readRoots, options.now, limit);
+        const state = await readStateQuietly(prepared.ir, stateDir, samplesDir, pipeline.root, readRoots, options.now, limit, identity);
         return fail(result.error, state ? { datasets: state } : {});
     }
     if (options.json) {
@@ -280,11 +281,12 @@ export function successDocument(result: UpdateSuccess): object {
     return { ok: true, datasets, metrics: result.metrics };
 }
 
-async function readStateQuietly(pipeline: PipelineIR, stateDir: string, samplesDir: string, rootDir: string, readRoots: string[], now: string | undefined, limit: number): Promise<Record<string, DatasetResult> | undefined> {
+async function readStateQuietly(pipeline: PipelineIR, stateDir: string, samplesDir: string, rootDir: string, readRoots: string[], now: string | undefined, limit: number,
+    identity: { id: string; name: string }): Promise<Record<string, DatasetResult> | undefined> {
     if (!fs.existsSync(stateDir)) {
         return undefined;
     }
-    const state = await readState(pipeline, { stateDir, samplesDir, rootDir, readRoots, now, limit });
+    const state = await readState(pipeline, { stateDir, samplesDir, rootDir, readRoots, now, limit, pipeline: identity });
     return state.ok ? state.datasets : undefined;
 }
 

@@ -14,6 +14,7 @@ import type {
 } from '../../../common/protocol.js';
 import type { Outcome, RowsModel, RunErrorModel, RunOutcome, RunSummary } from '../../../common/result-model.js';
 import type { PipelineSqlServices } from '../language/pipeline-sql-module.js';
+import { engineIdentity } from '../project/run-preparation.js';
 import { isRunError, locatePipeline, preparePipeline, type DocumentDiagnostic, type PipelineLocation, type PreparedPipeline } from './pipeline-sources.js';
 import { fileUri, toDatasetPreviews, toFlowReports, toRunError, updatedDatasets } from './run-results.js';
 import type { RuntimeDiagnostics } from './runtime-diagnostics.js';
@@ -116,7 +117,7 @@ export class PipelineRunHandler {
             let result;
             try {
                 result = await runUpdate(pipeline.ir, {
-                    stateDir: pipeline.stateDir, samplesDir: pipeline.samplesDir, rootDir: pipeline.root, limit: maxRows,
+                    stateDir: pipeline.stateDir, samplesDir: pipeline.samplesDir, rootDir: pipeline.root, pipeline: engineIdentity(pipeline.project), limit: maxRows,
                     fullRefresh, refresh, signal: abort.signal,
                     onProgress: event => progress?.report(percentage(event), event.message),
                 });
@@ -168,7 +169,7 @@ export class PipelineRunHandler {
                 return { ok: false, summary: summary(prepared.location), error: prepared.error };
             }
             const pipeline = prepared.pipeline;
-            const state = await readState(pipeline.ir, { stateDir: pipeline.stateDir, samplesDir: pipeline.samplesDir, rootDir: pipeline.root, limit: maxRows });
+            const state = await readState(pipeline.ir, { stateDir: pipeline.stateDir, samplesDir: pipeline.samplesDir, rootDir: pipeline.root, pipeline: engineIdentity(pipeline.project), limit: maxRows });
             const done = summary(pipeline);
             if (!state.ok) {
                 return { ok: false, summary: done, error: toRunError(state.error, uri => pipeline.sourceUris.has(uri)) };
@@ -191,7 +192,7 @@ export class PipelineRunHandler {
         const limit = clampRows(params.limit, 1000);
         const offset = Math.max(0, Math.floor(params.offset));
         // The engine reads from the start: the same query as the run's first rows, so the order matches.
-        const state = await readState(pipeline.ir, { stateDir: pipeline.stateDir, samplesDir: pipeline.samplesDir, rootDir: pipeline.root, limit: Math.min(MAX_ROWS, offset + limit) });
+        const state = await readState(pipeline.ir, { stateDir: pipeline.stateDir, samplesDir: pipeline.samplesDir, rootDir: pipeline.root, pipeline: engineIdentity(pipeline.project), limit: Math.min(MAX_ROWS, offset + limit) });
         if (!state.ok) {
             return failure(toRunError(state.error, uri => pipeline.sourceUris.has(uri)));
         }
@@ -227,7 +228,7 @@ export class PipelineRunHandler {
             ir = prepared.pipeline.ir;
         }
         const events = await readChangeEvents(ir, params.dataset, {
-            stateDir: pipeline.stateDir, samplesDir: pipeline.samplesDir, rootDir: pipeline.root, limit: clampRows(params.maxRows), keys: { ...params.key },
+            stateDir: pipeline.stateDir, samplesDir: pipeline.samplesDir, rootDir: pipeline.root, pipeline: engineIdentity(pipeline.project), limit: clampRows(params.maxRows), keys: { ...params.key },
         });
         if (!events.ok) {
             return failure(toRunError(events.error, uri => pipeline.sourceUris?.has(uri) ?? false));

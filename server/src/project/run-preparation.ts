@@ -123,3 +123,15 @@ export async function realReadRoots(pipeline: PipelineProject): Promise<string[]
     }
     return [...new Set(roots)];
 }
+
+/**
+ * The identity the engine records in a pipeline's state (and checks, so that another pipeline's
+ * state is refused): stable across machines and checkouts, so not a path: the bundle and the
+ * pipeline's key, or the layout and the pipeline's name.
+ */
+export function engineIdentity(pipeline: PipelineProject): { id: string; name: string } {
+    const id = pipeline.layout === 'bundle'
+        ? `bundle:${pipeline.bundle?.name ?? pipeline.root.split(/[\\/]/).pop()}#${pipeline.key}`
+        : `${pipeline.layout}:${pipeline.name}`;
+    return { id, name: pipeline.name };
+}
