@@ -40,6 +40,12 @@ export function registerPipelineStatus(client: PipelineSqlClient): vscode.Dispos
     return vscode.Disposable.from(
         item,
         vscode.window.onDidChangeActiveTextEditor(safely),
+        // Detection switches a document to Pipeline SQL after it became active: answer for it then.
+        vscode.workspace.onDidOpenTextDocument(document => {
+            if (document.languageId === LanguageId) {
+                setTimeout(safely, 0);
+            }
+        }),
         client.onDidChangeState(state => {
             if (state === 'running') {
                 void client.running().then(language => {
