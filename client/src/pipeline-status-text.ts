@@ -9,8 +9,9 @@ export function pipelineStatusText(info: DocumentPipelineInfo | undefined): { te
     const names = pipelines.map(p => p.name).join(', ');
     const target = pipelines.find(p => p.bundle?.target)?.bundle?.target;
     const bundle = pipelines.find(p => p.bundle)?.bundle;
+    // Why the file is Pipeline SQL is the other status item's; this one says where the pipeline comes from.
     const detail = bundle
-        ? `Bundle ${bundle.name ?? ''}${target ? `, target ${target}` : ''}. ${info.reason}`.replace('Bundle ,', 'Bundle,')
-        : info.reason;
+        ? `Bundle ${bundle.name ?? ''}${target ? `, target ${target}` : ''}`.replace('Bundle ,', 'Bundle,')
+        : pipelines[0].layout === 'spark-pipeline' ? 'Defined by spark-pipeline.yml' : 'A folder of pipeline SQL without project file';
     return { text: `$(type-hierarchy) ${names}${target ? ` · ${target}` : ''}`, detail };
 }

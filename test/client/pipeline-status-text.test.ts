@@ -8,12 +8,13 @@ describe('the Pipeline status item', () => {
             pipelines: [{ id: '/b#orders', key: 'orders', name: 'shop_orders_dev', layout: 'bundle', bundle: { name: 'shop', target: 'dev' } }],
         })).toEqual({
             text: '$(type-hierarchy) shop_orders_dev · dev',
-            detail: 'Bundle shop, target dev. Listed in the libraries of the pipeline \'shop_orders_dev\' (orders) of the bundle \'shop\', target dev.',
+            detail: 'Bundle shop, target dev',
         });
     });
 
     test('a spark-pipeline.yml pipeline has no target; a file in no pipeline says so', () => {
-        expect(pipelineStatusText({ isPipeline: true, reason: 'r', pipelines: [{ id: '/p', name: 'orders', layout: 'spark-pipeline' }] }).text).toBe('$(type-hierarchy) orders');
+        expect(pipelineStatusText({ isPipeline: true, reason: 'r', pipelines: [{ id: '/p', name: 'orders', layout: 'spark-pipeline' }] }))
+            .toEqual({ text: '$(type-hierarchy) orders', detail: 'Defined by spark-pipeline.yml' });
         expect(pipelineStatusText({ isPipeline: false, reason: 'Not in a pipeline folder.', pipelines: [] })).toEqual({ text: 'No pipeline', detail: 'Not in a pipeline folder.' });
     });
 });
