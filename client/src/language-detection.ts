@@ -71,14 +71,23 @@ export function registerLanguageDetection(client: PipelineSqlClient, reasons: De
         if (switchedAway.isSwitchAway(document.uri.toString()) || isPinnedToSql(document)) {
             return;
         }
+        // A pipeline statement switches at once; the project model's answer (asked next) is the better reason.
         const statement = findPipelineStatement(document.getText());
-        const info = statement ? undefined : await askServer(document);
-        const reason = statement ? `Contains a pipeline statement (${statement}).` : info?.isPipeline ? info.reason : undefined;
+        let switched: vscode.TextDocument | undefined;
+        if (statement) {
+            switched = await vscode.languages.setTextDocumentLanguage(document, LanguageId);
+            reasons.set(switched.uri, `Contains a pipeline statement (${statement}).`);
+        }
+        const info = await askServer(document);
         // The document may have been closed or switched by someone else while we asked.
-        if (reason && !document.isClosed && document.languageId === 'sql') {
-            const switched = await vscode.languages.setTextDocumentLanguage(document, LanguageId);
-            reasons.set(switched.uri, reason);
-            log.info(`${vscode.workspace.asRelativePath(document.uri)}: Pipeline SQL mode. ${reason}`);
+        if (!switched && info?.isPipeline && !document.isClosed && document.languageId === 'sql') {
+            switched = await vscode.languages.setTextDocumentLanguage(document, LanguageId);
+        }
+        if (switched && info?.isPipeline) {
+            reasons.set(switched.uri, info.reason);
+        }
+        if (switched) {
+            log.info(`${vscode.workspace.asRelativePath(document.uri)}: Pipeline SQL mode. ${reasons.get(switched.uri) ?? ''}`);
         }
     };
     const considerSafely = (document: vscode.TextDocument): void => {
