@@ -71,7 +71,8 @@ export async function loadSparkPipeline(root: string, specFile: string, host: Pr
     if (!yaml.invalid) {
         problems.push(...sparkChecks(yaml, doc));
     }
-    const entries = libraryEntries(doc.libraries ?? doc.definitions, root, [doc.libraries !== undefined ? 'libraries' : 'definitions']);
+    // A file that is not YAML has no trustworthy libraries: its folder's .sql files count, as without libraries.
+    const entries = yaml.invalid ? [] : libraryEntries(doc.libraries ?? doc.definitions, root, [doc.libraries !== undefined ? 'libraries' : 'definitions']);
     const files = await listFiles(root, host);
     const resolved = resolveLibraries(entries, root, files);
     resolved.forEach((r, i) => {
