@@ -121,14 +121,17 @@ const timestampPattern = /^(\d{4})-(\d{2})-(\d{2})[ T](\d{2}):(\d{2})(?::(\d{2})
 const BIGINT_MAX = 9223372036854775807n;
 const BIGINT_MIN = -9223372036854775808n;
 
+const daysInMonth = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+
 function validDate(year: string, month: string, day: string): boolean {
+    const y = Number(year);
     const m = Number(month);
     const d = Number(day);
     if (m < 1 || m > 12 || d < 1) {
         return false;
     }
-    const days = new Date(Date.UTC(Number(year), m, 0)).getUTCDate();
-    return d <= days;
+    const leap = m === 2 && y % 4 === 0 && (y % 100 !== 0 || y % 400 === 0);
+    return d <= daysInMonth[m - 1] + (leap ? 1 : 0);
 }
 
 /** The type of an integer's text: BIGINT, else DECIMAL(p,0), else DOUBLE. */
@@ -146,6 +149,10 @@ function integerType(text: string): DataType {
 
 /** The type of a string that may be a date or a date-time (JSON strings); else STRING. */
 function temporalType(value: string): DataType {
+    // Most strings are not dates: `yyyy-` decides at once.
+    if (value.length < 10 || value.charCodeAt(4) !== 0x2d || value.charCodeAt(7) !== 0x2d) {
+        return t.string;
+    }
     const date = datePattern.exec(value);
     if (date) {
         return validDate(date[1], date[2], date[3]) ? t.date : t.string;
@@ -220,6 +227,8 @@ export function parseCsv(text: string, dialect: CsvDialect, complete: boolean): 
     let i = 0;
     let fieldStart = true;
     const n = text.length;
+    // A one-character delimiter: runs of plain text are matched by a sticky pattern.
+    const plain = delimiter.length === 1 ? new RegExp(`[^\\n\\r${delimiter.replace(/[\\\]^-]/g, '\\$&')}]*`, 'y') : undefined;
     while (i < n) {
         const c = text[i];
         if (fieldStart && quote !== '' && c === quote) {
@@ -282,10 +291,17 @@ export function parseCsv(text: string, dialect: CsvDialect, complete: boolean): 
             fieldStart = true;
             continue;
         }
-        // Plain text up to the next delimiter, quote or line end, in one slice.
-        let j = i + 1;
-        while (j < n && text[j] !== '\n' && text[j] !== '\r' && !text.startsWith(delimiter, j)) {
-            j++;
+        // Plain text up to the next delimiter or line end, in one slice.
+        let j: number;
+        if (plain) {
+            plain.lastIndex = i + 1;
+            plain.exec(text);
+            j = plain.lastIndex;
+        } else {
+            j = i + 1;
+            while (j < n && text[j] !== '\n' && text[j] !== '\r' && !text.startsWith(delimiter, j)) {
+                j++;
+            }
         }
         value += text.slice(i, j);
         i = j;
@@ -341,6 +357,9 @@ export class JsonSyntaxError extends Error {
     }
 }
 
+/** A JSON number or literal at a position (sticky). */
+const wordPattern = /-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?|true|false|null/y;
+
 interface ObjectFrame { kind: 'object'; fields: StructField[]; index: Map<string, number>; key?: string; line: number }
 interface ArrayFrame { kind: 'array'; element?: DataType; records: boolean; line: number }
 type Frame = ObjectFrame | ArrayFrame;
@@ -352,7 +371,20 @@ type Frame = ObjectFrame | ArrayFrame;
  * Throws `JsonSyntaxError` for malformed text and for nesting deeper than `MaxJsonDepth`.
  */
 export function inferJsonColumns(text: string, complete = true): StructField[] {
-    let columns: StructField[] = [];
+    const columns: StructField[] = [];
+    const columnIndex = new Map<string, number>();
+    const addRecord = (fields: readonly StructField[]): void => {
+        for (const column of fields) {
+            const key = column.name.toLowerCase();
+            const at = columnIndex.get(key);
+            if (at === undefined) {
+                columnIndex.set(key, columns.length);
+                columns.push(column);
+            } else if (columns[at].type !== column.type) {
+                columns[at] = { name: columns[at].name, type: widenInferred(columns[at].type, column.type) };
+            }
+        }
+    };
     const stack: Frame[] = [];
     let i = 0;
     let line = 1;
@@ -367,14 +399,14 @@ export function inferJsonColumns(text: string, complete = true): StructField[] {
         const top = stack[stack.length - 1];
         if (!top) {
             if (type?.kind === 'struct') {
-                columns = mergeColumns(columns, type.fields);
+                addRecord(type.fields);
             }
             return;
         }
         if (top.kind === 'array') {
             if (top.records) {
                 if (type?.kind === 'struct') {
-                    columns = mergeColumns(columns, type.fields);
+                    addRecord(type.fields);
                 }
             } else if (type) {
                 top.element = widenInferred(top.element, type);
@@ -541,7 +573,8 @@ export function inferJsonColumns(text: string, complete = true): StructField[] {
             addValue(temporalType(value));
             continue;
         }
-        const word = /^(?:-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?|true|false|null)/.exec(text.slice(i, i + 400));
+        wordPattern.lastIndex = i;
+        const word = wordPattern.exec(text);
         if (!word) {
             throw error(`Unexpected ${describe(c)}`);
         }
