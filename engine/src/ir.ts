@@ -158,8 +158,12 @@ export type ColumnSelectionIR =
 export interface AutoCdcFlowIR extends FlowBaseIR {
     kind: 'auto_cdc';
     once: boolean;
-    /** `FROM [STREAM] src`: a table or view reference (read as a stream unless `once`). */
-    source: TableRelationIR;
+    /**
+     * `FROM [STREAM] src`: a table or view reference (read as a stream unless `once`), or a subquery
+     * `FROM (SELECT ... FROM STREAM(src) ...)` read like a temporary view inlined (its relations are read
+     * as written: STREAM(...) incrementally).
+     */
+    source: TableRelationIR | SubqueryRelationIR;
     keys: { columns: string[]; span?: SourceSpan };
     /** `IGNORE NULL UPDATES [ON (list) | ON * EXCEPT (list)]`; bare clause = `{ kind: 'all' }`. */
     ignoreNullUpdates?: { columns: ColumnSelectionIR; span?: SourceSpan };

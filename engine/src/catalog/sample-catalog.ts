@@ -202,7 +202,12 @@ export function attachInferredColumns(pipeline: PipelineIR, dirs: SampleDirs): v
     for (const flow of pipeline.flows) {
         switch (flow.kind) {
             case 'auto_cdc':
-                visit(flow.source);
+                // A subquery source (A28) is read like a query.
+                if (flow.source.kind === 'table') {
+                    visit(flow.source);
+                } else {
+                    forEachTableRelation(flow.source.query, visit);
+                }
                 break;
             case 'snapshot':
                 forEachTableRelation(flow.snapshot.query, visit);

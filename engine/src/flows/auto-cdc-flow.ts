@@ -12,7 +12,7 @@
 import type { AutoCdcFlowIR, ColumnSelectionIR, DatasetIR, ExprIR, QueryIR, SourceSpan } from '../ir.js';
 import { EngineError, ErrorClass, PipelineRuntimeError } from '../errors.js';
 import { toRows } from '../db/values.js';
-import { quoteIdent } from '../sql/quote.js';
+import { quoteIdent, quoteString } from '../sql/quote.js';
 import { Scope } from '../sql/translate.js';
 import { formatType, isOrderable, sameType, T, toDuckType, type Column } from '../sql/types.js';
 import type { UpdateContext } from '../update/context.js';
@@ -110,7 +110,7 @@ function analyse(flow: AutoCdcFlowIR, srcColumns: Column[], key: string): CdcAna
     const tracked = flow.storedAs.type === 'scd2'
         ? selectColumns(flow.trackHistory?.selection, data, 'TRACK HISTORY ON', flow.trackHistory?.span, context).map(c => c.name)
         : data.map(c => c.name);
-    return { layout: { keys, data, seqType: T.int, authoring, tracked }, selected, srcColumns };
+    return { layout: { keys, data, seqType: T.int, authoring, tracked, upsertWinsTies: flow.storedAs.type === 'scd1' }, selected, srcColumns };
 }
 
 /** Runs one AUTO CDC flow for the current update. */
@@ -128,7 +128,9 @@ export async function runAutoCdcFlow(ctx: UpdateContext, flow: AutoCdcFlowIR, da
     }
     const sources = new FlowSources(ctx, flow.name, flow.once ? 'batch' : 'stream');
     const sourceQuery: QueryIR = { kind: 'query', body: { kind: 'select', distinct: false, items: [{ kind: 'star' }], from: [flow.source] } };
-    sources.forceStreaming.add(flow.source);
+    if (flow.source.kind === 'table') {
+        sources.forceStreaming.add(flow.source);
+    }
     await sources.prepare(sourceQuery);
     const source = sources.translate(sourceQuery);
     const srcColumns = await sources.describe(source.sql, flow.source.span ?? flow.span);
@@ -170,20 +172,29 @@ export async function runAutoCdcFlow(ctx: UpdateContext, flow: AutoCdcFlowIR, da
         throw new PipelineRuntimeError(ErrorClass.nonOrderableSequence,
             `The SYSTEM SEQUENCE BY expression of '${flow.name}' has type ${formatType(layout.sysType)}, which cannot be ordered.`, { ...context, span: flow.systemSequenceBy?.span });
     }
-    const outputColumns = [...analysis.selected];
+    const partial = layout.authoring.kind !== 'all';
+    const compact = mode === 'scd1' && !partial;
+    const annotated = mode === 'scd2' && !partial;
+    // Several flows into one target: its columns are the union of theirs, in first-seen order (A27).
+    const union = await targetColumns(ctx, key, analysis.selected, compact ? 'state' : 'log');
+    const keyNames = new Set(layout.keys.map(k => k.name.toLowerCase()));
+    layout.data = union.columns.filter(c => !keyNames.has(c.name.toLowerCase()));
+    if (mode === 'scd2') {
+        layout.tracked = selectColumns(flow.trackHistory?.selection, layout.data, 'TRACK HISTORY ON', flow.trackHistory?.span, context).map(c => c.name);
+    } else {
+        layout.tracked = layout.data.map(c => c.name);
+    }
+    const outputColumns = [...union.columns];
     if (mode !== 'scd1') {
         outputColumns.push({ name: '__START_AT', type: layout.seqType }, { name: '__END_AT', type: layout.seqType });
     }
     if (mode === 'bitemporal') {
         outputColumns.push({ name: '__SYSTEM_START_AT', type: layout.sysType! }, { name: '__SYSTEM_END_AT', type: layout.sysType! });
     }
-    const partial = layout.authoring.kind !== 'all';
-    const compact = mode === 'scd1' && !partial;
-    const annotated = mode === 'scd2' && !partial;
     // A log annotated for a full-row SCD2 definition, now read by a partial-update one: back to a plain log.
     const previous = !compact && !annotated ? await leaveAnnotatedLog(ctx, key) : undefined;
     if (!compact && !annotated) {
-        await ensureTable(ctx, dataset, key, outputColumns, { appendOnly: false, extra: outputColumns.slice(analysis.selected.length) });
+        await ensureTable(ctx, dataset, key, outputColumns, { appendOnly: false, extra: outputColumns.slice(union.columns.length) });
     }
     if (previous) {
         await ctx.db.run(`INSERT INTO ${ctx.store.datasetTable(key)} BY NAME SELECT * FROM ${previous}`);
@@ -192,14 +203,15 @@ export async function runAutoCdcFlow(ctx: UpdateContext, flow: AutoCdcFlowIR, da
 
     const base = await nextArrival(ctx, key);
     // Arrival order breaks ties between equal sequences; Parquet files give it for free.
-    const arrival = raw ? undefined : sources.arrivalOrdered(flow.source);
+    const arrival = raw || flow.source.kind !== 'table' ? undefined : sources.arrivalOrdered(flow.source);
     if (arrival) {
         input = arrival.sql;
     }
     const arrivalSql = arrival ? `${base} + "__src".${q(ARRIVAL_COLUMN)}` : `${base} + row_number() OVER () - 1`;
     const items = [
         ...layout.keys.map(k => `"__src".${q(k.name)}`),
-        ...layout.data.map(c => `"__src".${q(c.name)}`),
+        // A column of the target that this flow's source lacks is NULL in the events it writes (A27).
+        ...layout.data.map(c => (union.missing.has(c.name.toLowerCase()) ? `CAST(NULL AS ${toDuckType(c.type)}) AS ${q(c.name)}` : `"__src".${q(c.name)}`)),
         `${seqSql} AS ${q(SEQ)}`,
         ...(sysSql ? [`${sysSql} AS ${q(SYS)}`] : []),
         `CAST(CASE WHEN (${truncateSql}) IS TRUE THEN 2 WHEN (${deleteSql}) IS TRUE THEN 1 ELSE 0 END AS TINYINT) AS ${q(KIND)}`,
@@ -232,13 +244,59 @@ export async function runAutoCdcFlow(ctx: UpdateContext, flow: AutoCdcFlowIR, da
     return { status: 'completed', rows: result.events };
 }
 
-/** The next arrival number of a CDC target (events are numbered in arrival order across updates). */
-export async function nextArrival(ctx: UpdateContext, key: string): Promise<bigint> {
+/** The meta table of a CDC target (`cdc.<target>__meta`: next arrival number, latest truncate, column order), created if missing. */
+async function ensureMeta(ctx: UpdateContext, key: string): Promise<string> {
     const meta = ctx.store.stateTable('cdc', key, 'meta');
     if (!(await ctx.store.tableExists('cdc', `${key}__meta`))) {
         await ctx.db.run(`CREATE TABLE ${meta} AS SELECT CAST(1 AS BIGINT) AS next_arrival`);
     }
+    return meta;
+}
+
+/** The next arrival number of a CDC target (events are numbered in arrival order across updates). */
+export async function nextArrival(ctx: UpdateContext, key: string): Promise<bigint> {
+    const meta = await ensureMeta(ctx, key);
     return BigInt((await ctx.db.scalar(`SELECT next_arrival FROM ${meta}`)) as bigint);
+}
+
+/**
+ * The columns (keys and data) of a CDC target that several flows may write (spec A27): the union of
+ * every flow's selected columns, in the order they were first seen — the order recorded in the
+ * target's meta table, then this flow's new columns, then columns only the state still has. The
+ * state table (`role`) gets the columns it lacks; `missing` names (lower case) the columns this
+ * flow's source does not have, which are NULL in the events it writes.
+ */
+export async function targetColumns(ctx: UpdateContext, key: string, selected: Column[], role: 'state' | 'log'): Promise<{ columns: Column[]; missing: Set<string> }> {
+    const meta = await ensureMeta(ctx, key);
+    const hasOrder = (await ctx.db.describe(`SELECT * FROM ${meta}`)).some(c => c.name === 'columns');
+    const recorded = hasOrder ? await ctx.db.scalar(`SELECT columns FROM ${meta}`) : null;
+    const order: string[] = typeof recorded === 'string' ? JSON.parse(recorded) as string[] : [];
+    const table = ctx.store.stateTable('cdc', key, role);
+    const exists = await ctx.store.tableExists('cdc', `${key}__${role}`);
+    const stored = exists ? (await ctx.db.describe(`SELECT * FROM ${table}`)).filter(c => !c.name.startsWith('__psql_')) : [];
+    const known = new Set(order.map(n => n.toLowerCase()));
+    for (const column of [...selected, ...stored]) {
+        if (!known.has(column.name.toLowerCase())) {
+            known.add(column.name.toLowerCase());
+            order.push(column.name);
+        }
+    }
+    const columns = order
+        .map(name => findColumn(selected, name) ?? findColumn(stored, name))
+        .filter((c): c is Column => c !== undefined);
+    const names = JSON.stringify(columns.map(c => c.name));
+    if (names !== (typeof recorded === 'string' ? recorded : undefined)) {
+        if (!hasOrder) {
+            await ctx.db.run(`ALTER TABLE ${meta} ADD COLUMN columns VARCHAR`);
+        }
+        await ctx.db.run(`UPDATE ${meta} SET columns = ${quoteString(names)}`);
+    }
+    if (exists) {
+        for (const column of columns.filter(c => !findColumn(stored, c.name))) {
+            await ctx.db.run(`ALTER TABLE ${table} ADD COLUMN ${q(column.name)} ${toDuckType(column.type)}`);
+        }
+    }
+    return { columns, missing: new Set(columns.filter(c => !findColumn(selected, c.name)).map(c => c.name.toLowerCase())) };
 }
 
 /** Records the next arrival number after an update's events. */
@@ -281,12 +339,7 @@ async function failOnInvalid(ctx: UpdateContext, writer: CdcWriter, layout: CdcL
         const rows = await ctx.db.query(`SELECT ${columns} FROM ${events} AS "__e" WHERE ${where} LIMIT 1`);
         return JSON.stringify(toRows(rows.columns, rows.rows)[0]);
     };
-    const nullKey = layout.keys.map(k => `${q(k.name)} IS NULL`).join(' OR ');
-    if (counts.nullKeys > 0) {
-        throw new PipelineRuntimeError(ErrorClass.nullKey,
-            `${counts.nullKeys} change event(s) of '${writer.name}' have a NULL key column (KEYS ${layout.keys.map(k => k.name).join(', ')}), e.g. ${await sample(`${q(KIND)} <> 2 AND (${nullKey})`)}.`,
-            { ...context, span: writer.keysSpan ?? writer.span });
-    }
+    // The sequence is checked before the key, as Spark does: a row with both NULL is NULL_SEQUENCE (spec 6.2).
     if (counts.nullSequences > 0) {
         throw new PipelineRuntimeError(ErrorClass.nullSequence,
             `${counts.nullSequences} change event(s) of '${writer.name}' have a NULL SEQUENCE BY value, e.g. ${await sample(`${q(SEQ)} IS NULL`)}.`,
@@ -296,6 +349,12 @@ async function failOnInvalid(ctx: UpdateContext, writer: CdcWriter, layout: CdcL
         throw new PipelineRuntimeError(ErrorClass.nullSequence,
             `${counts.nullSystemSequences} change event(s) of '${writer.name}' have a NULL SYSTEM SEQUENCE BY value, e.g. ${await sample(`${q(SYS)} IS NULL`)}.`,
             { ...context, span: writer.systemSpan ?? writer.span });
+    }
+    const nullKey = layout.keys.map(k => `${q(k.name)} IS NULL`).join(' OR ');
+    if (counts.nullKeys > 0) {
+        throw new PipelineRuntimeError(ErrorClass.nullKey,
+            `${counts.nullKeys} change event(s) of '${writer.name}' have a NULL key column (KEYS ${layout.keys.map(k => k.name).join(', ')}), e.g. ${await sample(`${q(KIND)} <> 2 AND (${nullKey})`)}.`,
+            { ...context, span: writer.keysSpan ?? writer.span });
     }
 }
 
@@ -399,7 +458,8 @@ async function ensureScd1View(ctx: UpdateContext, dataset: DatasetIR, key: strin
     const state = ctx.store.stateTable('cdc', key, 'state');
     const trunc = `(SELECT trunc_seq FROM ${ctx.store.stateTable('cdc', key, 'meta')})`;
     const ord = (sql: string): string => orderKey(sql, layout.seqType);
-    const visible = `${q(KIND)} = 0 AND (${trunc} IS NULL OR ${ord(q(SEQ))} > ${ord(trunc)})`;
+    // An upsert at the truncate's own sequence wins over it (A5).
+    const visible = `${q(KIND)} = 0 AND (${trunc} IS NULL OR ${ord(q(SEQ))} >= ${ord(trunc)})`;
     const produced = outputColumns.map(c => ({ column: c, sql: q(c.name) }));
     await ensureTargetView(ctx, dataset, key, produced, state, visible, { flow: writer.name, span: writer.span });
 }

@@ -4,9 +4,11 @@
 //   events: key columns, data columns, __psql_seq, [__psql_sys], __psql_kind (0 upsert, 1 delete,
 //           2 truncate), [__psql_ctu], __psql_arr (arrival number)
 //
-// Per-key event order is ascending sequence, then upserts before deletes (a delete wins at an equal
-// sequence), then arrival order (spec 6.5). Because each result is a function of the set of events,
-// out-of-order arrival and any split of the events into updates give the same target.
+// Per-key event order is ascending sequence, then at an equal sequence the kind that wins comes last
+// (SCD2 and BITEMPORAL: upserts before deletes, a delete wins; SCD1: deletes before upserts, an upsert
+// wins — spec 6.2, A5, as Spark's processors do), then arrival order (spec 6.5). Because each result is
+// a function of the set of events, out-of-order arrival and any split of the events into updates give
+// the same target.
 import { quoteIdent, quoteString } from '../sql/quote.js';
 import type { Column } from '../sql/types.js';
 import type { DataType } from '../ir.js';
@@ -39,7 +41,12 @@ export interface CdcLayout {
     authoring: Authoring;
     /** SCD2: names of tracked data columns. */
     tracked: string[];
+    /** SCD1: at an equal key and sequence an upsert wins over a delete or truncate (A5); otherwise the delete wins. */
+    upsertWinsTies?: boolean;
 }
+
+/** What the per-key event order depends on. */
+export type EventOrdering = Pick<CdcLayout, 'seqType' | 'upsertWinsTies'>;
 
 /**
  * An expression whose ordering is Spark's ordering of `sql` (a value of `type`): for a STRUCT,
@@ -59,12 +66,12 @@ export function orderKey(sql: string, type: DataType): string {
 const q = quoteIdent;
 
 /**
- * A single sortable value giving the per-key event order (sequence, then upsert before delete,
- * then arrival), for the columns of an event under `prefix` (`''` or `"alias".`). Integral, date and
+ * A single sortable value giving the per-key event order (sequence, then the winning kind last, then
+ * arrival), for the columns of an event under `prefix` (`''` or `"alias".`). Integral, date and
  * timestamp sequences pack into one HUGEINT — sequence in the high 64 bits, kind and arrival below —
  * which DuckDB compares and sorts faster than a struct; other types use a struct.
  */
-export function eventRank(layout: { seqType: DataType }, prefix: string): string {
+export function eventRank(layout: EventOrdering, prefix: string): string {
     const seq = `${prefix}${q(SEQ)}`;
     const kind = `${prefix}${q(KIND)}`;
     const arr = `${prefix}${q(ARR)}`;
@@ -75,12 +82,18 @@ export function eventRank(layout: { seqType: DataType }, prefix: string): string
     } else if (kindOf === 'date' || kindOf === 'timestamp' || kindOf === 'timestamp_ntz') {
         ordinal = `epoch_us(CAST(${seq} AS TIMESTAMP))`;
     }
+    const wins = winsTie(layout, kind);
     if (ordinal) {
         // A truncate (kind 2) ranks like a delete. One HUGEINT multiplication, not two: a
         // multiplication costs several times an addition (about 12 ms per million events here).
-        return `(CAST(${ordinal} AS HUGEINT) * 18446744073709551616 + CASE WHEN ${kind} > 0 THEN CAST(9223372036854775808 AS HUGEINT) ELSE CAST(0 AS HUGEINT) END + ${arr})`;
+        return `(CAST(${ordinal} AS HUGEINT) * 18446744073709551616 + CASE WHEN ${wins} THEN CAST(9223372036854775808 AS HUGEINT) ELSE CAST(0 AS HUGEINT) END + ${arr})`;
     }
-    return `struct_pack(o := ${orderKey(seq, layout.seqType)}, k := least(${kind}, 1), a := ${arr})`;
+    return `struct_pack(o := ${orderKey(seq, layout.seqType)}, k := CAST(${wins} AS INTEGER), a := ${arr})`;
+}
+
+/** True for an event of the kind that wins at an equal sequence (`kind`: the event's kind column). */
+function winsTie(layout: EventOrdering, kind: string): string {
+    return layout.upsertWinsTies ? `${kind} = 0` : `${kind} > 0`;
 }
 
 function keyList(layout: CdcLayout, prefix = ''): string {
@@ -109,13 +122,19 @@ function authored(layout: CdcLayout, column: string, valueSql: string): string {
     }
 }
 
+/** True for a struct column merged leaf by leaf (IGNORE NULL UPDATES covers it). */
+function mergedByLeaf(layout: CdcLayout, column: string, type: DataType): boolean {
+    return layout.authoring.kind === 'ignore_nulls' && layout.authoring.nullChecked.has(column.toLowerCase()) && type.kind === 'struct';
+}
+
 /**
  * The value of a data column merged over the upserts since the key's last delete (spec 7.2): the
  * value from the latest upsert that authored it. Struct columns under IGNORE NULL UPDATES merge per
- * leaf field. `window` partitions by key (and step) and the delete epoch, ordered by event order.
+ * leaf field (then `nullIfNoLeaf` makes a struct without any value NULL, A26). `window` partitions
+ * by key (and step) and the delete epoch, ordered by event order.
  */
 function mergedValue(layout: CdcLayout, column: string, valueSql: string, type: DataType, window: string): string {
-    if (layout.authoring.kind === 'ignore_nulls' && layout.authoring.nullChecked.has(column.toLowerCase()) && type.kind === 'struct') {
+    if (mergedByLeaf(layout, column, type) && type.kind === 'struct') {
         const fields = type.fields.map(f => {
             const leaf = `struct_extract(${valueSql}, ${quoteString(f.name)})`;
             const nested: CdcLayout = { ...layout, authoring: { kind: 'ignore_nulls', nullChecked: new Set([f.name.toLowerCase()]) } };
@@ -125,6 +144,26 @@ function mergedValue(layout: CdcLayout, column: string, valueSql: string, type: 
     }
     const condition = `${q(KIND)} = 0 AND ${authored(layout, column, valueSql)}`;
     return `struct_extract(last_value(CASE WHEN ${condition} THEN struct_pack(v := ${valueSql}) END IGNORE NULLS) OVER (${window}), 'v')`;
+}
+
+/** True when every leaf of a struct value is NULL (or the value is): no event gave it a value. */
+function noLeaf(sql: string, type: DataType): string {
+    if (type.kind !== 'struct' || type.fields.length === 0) {
+        return `(${sql} IS NULL)`;
+    }
+    return `(${type.fields.map(f => noLeaf(`struct_extract(${sql}, ${quoteString(f.name)})`, f.type)).join(' AND ')})`;
+}
+
+/**
+ * A merged struct as Spark gives it (A26): NULL when none of its leaves has a value, else the struct
+ * with each nested struct treated the same way; never a struct of NULLs.
+ */
+function nullIfNoLeaf(sql: string, type: DataType): string {
+    if (type.kind !== 'struct' || type.fields.length === 0) {
+        return sql;
+    }
+    const fields = type.fields.map(f => `${q(f.name)} := ${nullIfNoLeaf(`struct_extract(${sql}, ${quoteString(f.name)})`, f.type)}`);
+    return `CASE WHEN ${noLeaf(sql, type)} THEN NULL ELSE struct_pack(${fields.join(', ')}) END`;
 }
 
 /**
@@ -143,7 +182,12 @@ function orderedEvents(layout: CdcLayout, events: string, partition: string): st
     if (merged.length === 0) {
         return epochs;
     }
-    return `SELECT * REPLACE (${merged.join(', ')}) FROM (${epochs})`;
+    const mergedRows = `SELECT * REPLACE (${merged.join(', ')}) FROM (${epochs})`;
+    const structs = layout.data.filter(c => mergedByLeaf(layout, c.name, c.type));
+    if (structs.length === 0) {
+        return mergedRows;
+    }
+    return `SELECT * REPLACE (${structs.map(c => `${nullIfNoLeaf(q(c.name), c.type)} AS ${q(c.name)}`).join(', ')}) FROM (${mergedRows})`;
 }
 
 /** SCD type 1 from a full event log (partial authoring, truncates as deletes): the surviving rows. */
@@ -189,9 +233,9 @@ export const START = '__psql_s';
 /** Annotation column of an SCD2 event log: the version end of a visible version row (NULL: open). */
 export const END = '__psql_e';
 
-/** The per-key event order as ORDER BY items: sequence, upsert before delete, arrival. */
-export function eventOrder(layout: { seqType: DataType }, prefix = ''): string {
-    return `${orderKey(`${prefix}${q(SEQ)}`, layout.seqType)}, least(${prefix}${q(KIND)}, 1), ${prefix}${q(ARR)}`;
+/** The per-key event order as ORDER BY items: sequence, the winning kind last, arrival. */
+export function eventOrder(layout: EventOrdering, prefix = ''): string {
+    return `${orderKey(`${prefix}${q(SEQ)}`, layout.seqType)}, ${winsTie(layout, `${prefix}${q(KIND)}`)}, ${prefix}${q(ARR)}`;
 }
 
 /**

@@ -13,7 +13,7 @@ import { autoName } from '../sql/translate.js';
 import { formatType, isOrderable, sameType, toDuckType, type Column } from '../sql/types.js';
 import type { UpdateContext } from '../update/context.js';
 import { FlowSources, emptyVersionRelation } from '../update/sources.js';
-import { applyScd1Compact, runMapped, selectColumns } from './auto-cdc-flow.js';
+import { applyScd1Compact, runMapped, selectColumns, targetColumns } from './auto-cdc-flow.js';
 import { ARR, KIND, SEQ, orderKey, type CdcLayout } from './cdc-sql.js';
 import type { FlowOutcome } from './flow-outcome.js';
 import { appendRows, diffByKey, ensureTable } from './target.js';
@@ -72,7 +72,7 @@ export async function runSnapshotFlow(ctx: UpdateContext, flow: SnapshotFlowIR, 
     }
     if (!(await ctx.store.tableExists('ds', key))) {
         // Nothing to load yet: create an empty target typed from the snapshot query.
-        const sources = new FlowSources(ctx, flow.name, 'batch', { allowCurrent: flow.version !== undefined, allowLast: false, current: { sql: '(SELECT NULL AS "__version" WHERE FALSE)' } });
+        const sources = new FlowSources(ctx, flow.name, 'batch', { allowCurrent: flow.version !== undefined, allowLast: false, query: 'snapshot', current: { sql: '(SELECT NULL AS "__version" WHERE FALSE)' } });
         await sources.prepare(flow.snapshot.query);
         const columns = await sources.describe(sources.translate(flow.snapshot.query).sql, flow.snapshot.span ?? flow.span);
         await ensureTable(ctx, dataset, key, columns, { appendOnly: false });
@@ -157,12 +157,12 @@ async function evaluateVersion(ctx: UpdateContext, flow: SnapshotFlowIR, version
     } else {
         // Before the first commit the relation is empty; its type is the version query's own type.
         const name = versionColumnName(query);
-        const probe = new FlowSources(ctx, flow.name, 'batch', { allowCurrent: false, allowLast: true, last: { sql: `(SELECT NULL AS ${q(name)} WHERE FALSE)` } });
+        const probe = new FlowSources(ctx, flow.name, 'batch', { allowCurrent: false, allowLast: true, query: 'version', last: { sql: `(SELECT NULL AS ${q(name)} WHERE FALSE)` } });
         await probe.prepare(query);
         const probed = await probe.describe(probe.translate(query).sql, context.span);
         last = emptyVersionRelation(name, probed.length === 1 ? toDuckType(probed[0].type) : 'VARCHAR');
     }
-    const sources = new FlowSources(ctx, flow.name, 'batch', { allowCurrent: false, allowLast: true, last: { sql: last, columns: storedColumn ? [storedColumn] : undefined } });
+    const sources = new FlowSources(ctx, flow.name, 'batch', { allowCurrent: false, allowLast: true, query: 'version', last: { sql: last, columns: storedColumn ? [storedColumn] : undefined } });
     await sources.prepare(query);
     const translated = sources.translate(query);
     const ver = ctx.tempName('version');
@@ -208,7 +208,7 @@ async function evaluateVersion(ctx: UpdateContext, flow: SnapshotFlowIR, version
 async function applySnapshot(ctx: UpdateContext, flow: SnapshotFlowIR, dataset: DatasetIR, key: string, ver: string, sharedWithCdc: boolean, net: NetChanges): Promise<number> {
     const context = { flow: flow.name, dataset: key };
     // current_snapshot_version() exists only for flows with WITH VERSION (spec 11.3).
-    const sources = new FlowSources(ctx, flow.name, 'batch', { allowCurrent: flow.version !== undefined, allowLast: false, current: { sql: `(SELECT * FROM ${ver})` } });
+    const sources = new FlowSources(ctx, flow.name, 'batch', { allowCurrent: flow.version !== undefined, allowLast: false, query: 'snapshot', current: { sql: `(SELECT * FROM ${ver})` } });
     await sources.prepare(flow.snapshot.query);
     const translated = sources.translate(flow.snapshot.query);
     const snap = ctx.tempName('snapshot');
@@ -249,7 +249,7 @@ async function applySnapshot(ctx: UpdateContext, flow: SnapshotFlowIR, dataset: 
     const changed = Number(await ctx.db.scalar(`SELECT count(*) FROM ${diff}`));
     const version = `(SELECT ${q(versionColumn.name)} FROM ${ver})`;
     if (sharedWithCdc) {
-        await applyAsEvents(ctx, flow, dataset, key, diff, keyColumns, data, columns, versionColumn, version);
+        await applyAsEvents(ctx, flow, dataset, key, diff, keyColumns, columns, versionColumn, version);
     } else if (flow.storedAs.type === 'scd1') {
         await applyScd1(ctx, dataset, key, diff, keyColumns, columns, flow, net);
     } else {
@@ -306,20 +306,24 @@ async function applyScd2(ctx: UpdateContext, dataset: DatasetIR, key: string, di
 }
 
 /** Snapshot + AUTO CDC on one SCD1 target: the diff becomes change events at sequence = version. */
-async function applyAsEvents(ctx: UpdateContext, flow: SnapshotFlowIR, dataset: DatasetIR, key: string, diff: string, keyColumns: Column[], data: Column[], columns: Column[], versionColumn: Column, version: string): Promise<void> {
+async function applyAsEvents(ctx: UpdateContext, flow: SnapshotFlowIR, dataset: DatasetIR, key: string, diff: string, keyColumns: Column[], columns: Column[], versionColumn: Column, version: string): Promise<void> {
     const meta = ctx.store.stateTable('cdc', key, 'meta');
     if (!(await ctx.store.tableExists('cdc', `${key}__meta`))) {
         await ctx.db.run(`CREATE TABLE ${meta} AS SELECT CAST(1 AS BIGINT) AS next_arrival`);
     }
     const base = BigInt((await ctx.db.scalar(`SELECT next_arrival FROM ${meta}`)) as bigint);
+    // The target may have more columns than the snapshot (A27): those are NULL in its events.
+    const union = await targetColumns(ctx, key, columns, 'state');
+    const cols = union.columns.map(c => (union.missing.has(c.name.toLowerCase()) ? `CAST(NULL AS ${toDuckType(c.type)}) AS ${q(c.name)}` : q(c.name))).join(', ');
+    const keyNames = new Set(keyColumns.map(k => k.name.toLowerCase()));
+    const unionData = union.columns.filter(c => !keyNames.has(c.name.toLowerCase()));
     const ev = ctx.tempName('events');
-    const cols = columns.map(c => q(c.name)).join(', ');
     await ctx.db.run(`CREATE TEMP TABLE ${ev} AS SELECT ${cols}, ${version} AS ${q(SEQ)}, CAST(CASE WHEN "__psql_op" = 'delete' THEN 1 ELSE 0 END AS TINYINT) AS ${q(KIND)}, `
         + `CAST(${base} + row_number() OVER () - 1 AS BIGINT) AS ${q(ARR)} FROM ${diff}`);
     const count = Number(await ctx.db.scalar(`SELECT count(*) FROM ${ev}`));
     await ctx.db.run(`UPDATE ${meta} SET next_arrival = ${base + BigInt(count)}`);
-    const layout: CdcLayout = { keys: keyColumns, data, seqType: versionColumn.type, authoring: { kind: 'all' }, tracked: data.map(c => c.name) };
-    const result = await applyScd1Compact(ctx, dataset, key, layout, ev, columns, {
+    const layout: CdcLayout = { keys: keyColumns, data: unionData, seqType: versionColumn.type, authoring: { kind: 'all' }, tracked: unionData.map(c => c.name), upsertWinsTies: true };
+    const result = await applyScd1Compact(ctx, dataset, key, layout, ev, union.columns, {
         name: flow.name, span: flow.span, sequenceSpan: flow.version?.span, keysSpan: flow.keys.span, run: sql => ctx.db.run(sql),
     });
     ctx.addChanges(key, result);

@@ -58,8 +58,20 @@ export async function ensureTable(ctx: UpdateContext, dataset: DatasetIR, key: s
     }
     let current = await tableColumns(ctx, key);
     if (!dataset.columns) {
-        for (const column of columns) {
-            if (!current.some(c => c.name.toLowerCase() === column.name.toLowerCase())) {
+        const has = (list: Column[], name: string) => list.some(c => c.name.toLowerCase() === name.toLowerCase());
+        const added = columns.filter(c => !has(current, c.name));
+        const system = current.filter(c => has(options.extra ?? [], c.name));
+        if (added.length > 0 && system.length > 0) {
+            // System columns (__START_AT, ...) stay last: the table is rewritten with the new columns before them.
+            const order = [...current.filter(c => !has(system, c.name)), ...added, ...system];
+            const rowId = (await ctx.db.describe(`SELECT * FROM ${table}`)).some(c => c.name === ROW_ID) ? `, ${quoteIdent(ROW_ID)}` : '';
+            const rewritten = `${key}__psql_rewrite`;
+            const items = order.map(c => (has(current, c.name) ? quoteIdent(c.name) : `CAST(NULL AS ${toDuckType(c.type)}) AS ${quoteIdent(c.name)}`));
+            await ctx.db.run(`CREATE TABLE ${ctx.store.datasetTable(rewritten)} AS SELECT ${items.join(', ')}${rowId} FROM ${table}`);
+            await ctx.db.run(`DROP TABLE ${table}`);
+            await ctx.db.run(`ALTER TABLE ${ctx.store.datasetTable(rewritten)} RENAME TO ${quoteIdent(key)}`);
+        } else {
+            for (const column of added) {
                 await ctx.db.run(`ALTER TABLE ${table} ADD COLUMN ${columnDefinition(column)}`);
             }
         }

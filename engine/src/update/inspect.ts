@@ -104,7 +104,9 @@ export async function readChangeEvents(pipeline: PipelineIR, dataset: string, op
         const columns = await ctx.db.describe(`SELECT * FROM ${table}`);
         const seqType = columns.find(c => c.name === SEQ)!.type;
         const data = columns.filter(c => !c.name.startsWith('__psql_'));
-        const keyColumns = (plan.flowsByTarget.get(key) ?? []).flatMap(f => (f.kind === 'auto_cdc' || f.kind === 'snapshot' ? [f.keys.columns] : []))[0] ?? [];
+        const cdcFlows = (plan.flowsByTarget.get(key) ?? []).filter(f => f.kind === 'auto_cdc' || f.kind === 'snapshot');
+        const keyColumns = cdcFlows[0]?.keys.columns ?? [];
+        const upsertWinsTies = cdcFlows[0]?.storedAs.type === 'scd1';
         const filters = Object.entries(options.keys ?? {}).map(([name, value]) => {
             const column = data.find(c => c.name.toLowerCase() === name.toLowerCase());
             if (!column) {
@@ -120,7 +122,7 @@ export async function readChangeEvents(pipeline: PipelineIR, dataset: string, op
             `${quoteIdent(ARR)} AS "_arrival"`,
         ];
         const where = filters.length > 0 ? ` WHERE ${filters.join(' AND ')}` : '';
-        const order = [...keyColumns.map(quoteIdent), eventRank({ seqType }, '')].join(', ');
+        const order = [...keyColumns.map(quoteIdent), eventRank({ seqType, upsertWinsTies }, '')].join(', ');
         const limit = ctx.options.limit;
         const result = await ctx.db.query(`SELECT ${items.join(', ')} FROM ${table}${where} ORDER BY ${order} LIMIT ${limit}`);
         const rowCount = Number(await ctx.db.scalar(`SELECT count(*) FROM ${table}${where}`));

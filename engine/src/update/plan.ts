@@ -222,6 +222,15 @@ function checkFlowCombination(target: DatasetIR, flows: FlowIR[]): void {
             throw new PipelineDefinitionError(ErrorClass.cdcFlowsIncompatible,
                 `The AUTO CDC flows '${first.name}' and '${flow.name}' write the same table with different KEYS or STORED AS.`, { span: flow.span, flow: flow.name, dataset: key });
         }
+        // One target's events are folded with one rule: the flows must agree on how an upsert merges and what opens a version.
+        const rule = (f: AutoCdcFlowIR) => JSON.stringify([
+            f.ignoreNullUpdates?.columns ?? null, f.columnsToUpdate ? true : null, f.trackHistory?.selection ?? null,
+        ]).toLowerCase();
+        if (rule(first) !== rule(flow)) {
+            throw new PipelineDefinitionError(ErrorClass.cdcFlowsIncompatible,
+                `The AUTO CDC flows '${first.name}' and '${flow.name}' write the same table with different IGNORE NULL UPDATES, COLUMNS TO UPDATE or TRACK HISTORY clauses; `
+                + 'the local engine merges all events of a target by one rule, so give them the same clauses.', { span: flow.span, flow: flow.name, dataset: key });
+        }
     }
     if (snapshots.length === 1 && cdc.length > 0) {
         const snapshot = snapshots[0];

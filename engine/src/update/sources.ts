@@ -35,6 +35,8 @@ export interface SnapshotBindings {
     /** Where the functions may be used, for INVALID_USAGE_OF_SNAPSHOT_VERSION_FUNCTION. */
     allowCurrent: boolean;
     allowLast: boolean;
+    /** Which query of the snapshot flow is read: its FROM SNAPSHOT query or its WITH VERSION query. */
+    query: 'snapshot' | 'version';
 }
 
 /** Table resolution and streaming checkpoints of one flow. */
@@ -128,8 +130,7 @@ export class FlowSources {
                 const binding = source.which === 'current' ? this.snapshot?.current : this.snapshot?.last;
                 const allowed = source.which === 'current' ? this.snapshot?.allowCurrent : this.snapshot?.allowLast;
                 if (!allowed || !binding) {
-                    const where = source.which === 'current' ? 'inside FROM SNAPSHOT (...) of a flow with WITH VERSION' : 'inside WITH VERSION (...)';
-                    throw new EngineError(ErrorClass.invalidSnapshotFunctionUsage, `${source.which}_snapshot_version() can only be used ${where}.`, { span: relation.span });
+                    throw snapshotVersionMisuse(source.which, this.snapshot?.query, relation.span);
                 }
                 return binding;
             }
@@ -266,6 +267,25 @@ export class FlowSources {
             throw this.mapError(error, span);
         }
     }
+}
+
+/**
+ * current_snapshot_version() / last_snapshot_version() where they do not exist (spec 11.3, V15).
+ * Outside their clause Spark resolves the name as an ordinary table-valued function, which is not
+ * defined: UNRESOLVABLE_TABLE_VALUED_FUNCTION. current_snapshot_version() in the FROM SNAPSHOT query of
+ * a flow without WITH VERSION is INVALID_USAGE_OF_SNAPSHOT_VERSION_FUNCTION.
+ */
+export function snapshotVersionMisuse(which: 'current' | 'last', query: 'snapshot' | 'version' | undefined, span: SourceSpan | undefined): EngineError {
+    const name = `${which}_snapshot_version`;
+    if (which === 'current' && query === 'snapshot') {
+        return new EngineError(ErrorClass.invalidSnapshotFunctionUsage,
+            `${name}() can only be used in a snapshot flow that has WITH VERSION (...); this flow takes its version implicitly.`, { span });
+    }
+    const where = which === 'current'
+        ? 'inside the FROM SNAPSHOT (...) query of an AUTO CDC FROM SNAPSHOT flow with WITH VERSION (...)'
+        : 'inside the WITH VERSION (...) query of an AUTO CDC FROM SNAPSHOT flow';
+    return new EngineError(ErrorClass.unresolvableTableFunction,
+        `Could not resolve \`${name}\` to a table-valued function: it exists only ${where}.`, { span });
 }
 
 /** The typed empty relation used for last_snapshot_version() before the first commit. */

@@ -2,7 +2,7 @@ import type { AstNode, LangiumDocument } from 'langium';
 import { GrammarUtils, URI } from 'langium';
 import type {
     AppendFlowIR, AutoCdcFlowIR, CatalogTableIR, ColumnIR, ColumnSelectionIR, DatasetIR, ExpectationIR, FlowBaseIR, FlowIR,
-    PipelineIR, QueryIR, SampleDirs, SnapshotFlowIR, SourceSpan, TableRelationIR,
+    PipelineIR, QueryIR, SampleDirs, SnapshotFlowIR, SourceSpan, SubqueryRelationIR, TableRelationIR,
 } from '../../../engine/src/index.js';
 import { attachInferredColumns, sampleDirs } from '../../../engine/src/index.js';
 import * as ast from '../language/generated/ast.js';
@@ -484,11 +484,10 @@ class PipelineLowering {
 
     private autoCdc(spec: ast.AutoCdcSpec, base: FlowBaseIR, once: boolean): AutoCdcFlowIR {
         const sourceRef = spec.source;
-        if (!sourceRef.table) {
-            throw new LoweringError(LoweringErrorClass.unsupported,
-                'The source of AUTO CDC is a table or view (FROM STREAM(name)); put the query in a temporary view and read that.', spanOf(sourceRef));
-        }
-        const source: TableRelationIR = this.queries.tableRelation(sourceRef.table, sourceRef.streaming, spanOf(sourceRef));
+        // `FROM (SELECT ... FROM STREAM(x) ...)` / `FROM (WITH ...)`: read like a temporary view inlined (A28).
+        const source: TableRelationIR | SubqueryRelationIR = sourceRef.table
+            ? this.queries.tableRelation(sourceRef.table, sourceRef.streaming, spanOf(sourceRef))
+            : { kind: 'subquery', query: this.queries.query(sourceRef.query!), span: spanOf(sourceRef) };
         const flow: Partial<AutoCdcFlowIR> & FlowBaseIR = {
             ...base, kind: 'auto_cdc', once, source,
             keys: { columns: this.columnList(spec.keys.names, spec.keys, 'KEYS'), span: this.clauseSpan(spec, 'KEYS', spec.keys) },

@@ -50,16 +50,18 @@ describe('AUTO CDC stored as SCD type 1', () => {
         expect(rowsOf(result.datasets.t.rows, 'id', 'name')).toEqual(expected([2, 'b2'], [3, 'c']));
     });
 
-    it('a delete wins over an upsert with the same key and sequence, whatever the arrival order', async () => {
+    it('an upsert wins over a delete with the same key and sequence, whatever the arrival order (A5, as Spark\'s SCD1 processor)', async () => {
         ws = new Workspace();
         ws.append('src', [
             { id: 1, name: 'a', city: 'x', seq: 1, op: 'UPSERT' },
             { id: 1, name: null, city: null, seq: 5, op: 'DELETE' },
             { id: 1, name: 'same-seq', city: 'x', seq: 5, op: 'UPSERT' },
             { id: 2, name: 'kept', city: 'x', seq: 5, op: 'UPSERT' },
+            { id: 3, name: 'upsert first', city: 'x', seq: 5, op: 'UPSERT' },
+            { id: 3, name: null, city: null, seq: 5, op: 'DELETE' },
         ]);
         const result = await ws.ok(cdc());
-        expect(rowsOf(result.datasets.t.rows, 'id', 'name')).toEqual(expected([2, 'kept']));
+        expect(rowsOf(result.datasets.t.rows, 'id', 'name')).toEqual(expected([1, 'same-seq'], [2, 'kept'], [3, 'upsert first']));
     });
 
     it('IGNORE NULL UPDATES ON (list) keeps listed columns when the update is NULL and applies other NULLs', async () => {

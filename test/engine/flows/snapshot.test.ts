@@ -21,9 +21,9 @@ const nextVersion = (): QueryIR => select([[call('min', col('v')), 'v']], {
     having: isNull(call('min', col('v')), true),
 });
 
-function snapshotPipeline(options: { storedAs?: 'scd1' | 'scd2'; version?: QueryIR | null; once?: boolean; trackHistory?: ReturnType<typeof sel.list> } = {}): PipelineIR {
+function snapshotPipeline(options: { storedAs?: 'scd1' | 'scd2'; snapshot?: QueryIR; version?: QueryIR | null; once?: boolean; trackHistory?: ReturnType<typeof sel.list> } = {}): PipelineIR {
     return pipeline([streamingTable('target')], [snapshotFlow('snap_flow', 'target', {
-        snapshot: options.version === null ? selectStar(table('snaps')) : current(),
+        snapshot: options.snapshot ?? (options.version === null ? selectStar(table('snaps')) : current()),
         version: options.version === null ? undefined : options.version ?? nextVersion(),
         keys: ['Key'], storedAs: options.storedAs, once: options.once, trackHistory: options.trackHistory,
     })], catalog);
@@ -124,11 +124,22 @@ describe('AUTO CDC FROM SNAPSHOT', () => {
         expect((await ws.fails(asString)).class).toBe('AUTO_CDC_FROM_SNAPSHOT_VERSION_SCHEMA_CHANGED');
     });
 
-    it('current_snapshot_version() outside FROM SNAPSHOT is INVALID_USAGE_OF_SNAPSHOT_VERSION_FUNCTION', async () => {
+    it('current_snapshot_version() outside FROM SNAPSHOT is UNRESOLVABLE_TABLE_VALUED_FUNCTION (Databricks: an ordinary table-valued function that does not exist)', async () => {
         ws = new Workspace();
         ws.append('snaps', [row(1, 'a', 1)]);
         const ir = pipeline([streamingTable('t')], [appendFlow('t', 't', select(['*'], { from: [stream('snaps'), snapshotVersion('current')] }))], catalog);
-        expect((await ws.fails(ir)).class).toBe('INVALID_USAGE_OF_SNAPSHOT_VERSION_FUNCTION');
+        const error = await ws.fails(ir);
+        expect(error.class).toBe('UNRESOLVABLE_TABLE_VALUED_FUNCTION');
+        expect(error.message).toContain('Could not resolve `current_snapshot_version` to a table-valued function');
+    });
+
+    it('last_snapshot_version() in the FROM SNAPSHOT query, current_snapshot_version() in the WITH VERSION query: UNRESOLVABLE_TABLE_VALUED_FUNCTION', async () => {
+        ws = new Workspace();
+        ws.append('snaps', [row(1, 'a', 1)]);
+        const lastInSnapshot = snapshotPipeline({ snapshot: select(['*'], { from: [table('snaps'), snapshotVersion('last')] }) });
+        expect((await ws.fails(lastInSnapshot)).class).toBe('UNRESOLVABLE_TABLE_VALUED_FUNCTION');
+        const currentInVersion = snapshotPipeline({ version: select([[call('max', col('v')), 'v']], { from: [table('snaps'), snapshotVersion('current')] }) });
+        expect((await ws.fails(currentInVersion)).class).toBe('UNRESOLVABLE_TABLE_VALUED_FUNCTION');
     });
 
     it('current_snapshot_version() in a snapshot flow without WITH VERSION is INVALID_USAGE_OF_SNAPSHOT_VERSION_FUNCTION', async () => {

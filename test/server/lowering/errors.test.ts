@@ -16,8 +16,6 @@ describe('constructs the local engine cannot run', () => {
             'pipeline.sql:1:47-1:62 PIPELINE_SQL_UNSUPPORTED_FEATURE Time travel (VERSION AS OF) cannot run locally: the sample catalog keeps no table versions.'],
         [`${st}APPLY CHANGES INTO t FROM STREAM(s) KEYS (id) WHERE x > 1 SEQUENCE BY ts`,
             'pipeline.sql:2:47-2:58 PIPELINE_SQL_UNSUPPORTED_FEATURE The legacy flow filter WHERE of APPLY CHANGES cannot run locally; filter the source in a temporary view and read the view.'],
-        [`${st}CREATE FLOW f AS AUTO CDC INTO t FROM (SELECT * FROM s) KEYS (id) SEQUENCE BY a`,
-            'pipeline.sql:2:39-2:56 PIPELINE_SQL_UNSUPPORTED_FEATURE The source of AUTO CDC is a table or view (FROM STREAM(name)); put the query in a temporary view and read that.'],
         ['CREATE STREAMING TABLE t (a INT MASK m.f)',
             'pipeline.sql:1:33-1:41 PIPELINE_SQL_UNSUPPORTED_FEATURE The column mask m.f cannot run locally; a local run would show the unmasked values.'],
         ['CREATE STREAMING TABLE t (id BIGINT GENERATED ALWAYS AS IDENTITY) AS SELECT * FROM STREAM(s)',

@@ -451,7 +451,7 @@ export const KEYWORD_DOCS: readonly KeywordDoc[] = [
         id: 'CURRENT_SNAPSHOT_VERSION',
         syntax: 'current_snapshot_version()',
         summary: 'One-row relation holding the version the snapshot flow is processing in this iteration. Valid only inside FROM SNAPSHOT (…) of a flow that has WITH VERSION '
-            + '(INVALID_USAGE_OF_SNAPSHOT_VERSION_FUNCTION elsewhere).',
+            + '(UNRESOLVABLE_TABLE_VALUED_FUNCTION elsewhere; INVALID_USAGE_OF_SNAPSHOT_VERSION_FUNCTION in a flow without WITH VERSION).',
         example: 'FROM SNAPSHOT (SELECT * FROM snaps WHERE d = (SELECT v FROM current_snapshot_version()))',
         spark: 'no',
         seeAlso: ['FROM SNAPSHOT', 'LAST_SNAPSHOT_VERSION'],

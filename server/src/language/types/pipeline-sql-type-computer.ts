@@ -201,6 +201,9 @@ export class PipelineSqlTypeComputer implements TypeComputer {
         let result: RelationType;
         if (flows.length > 0) {
             result = mergeFlowSchemas(flows.map(f => this.flowSchema(f)));
+            if (flows.some(f => f.cdc || f.snapshot)) {
+                result = systemColumnsLast(result);
+            }
         } else if (dataset.query) {
             result = this.querySchema(dataset.query);
         } else {
@@ -936,6 +939,17 @@ function mergeFlowSchemas(schemas: readonly RelationType[]): RelationType {
         }
     }
     return relationOf(columns, schemas.every(s => s.complete));
+}
+
+/**
+ * The columns of a target written by several AUTO CDC flows, as the engine makes them (spec A27, A11):
+ * the union of the flows' columns in first-seen order, then the system columns in doc order.
+ */
+function systemColumnsLast(schema: RelationType): RelationType {
+    const system = ['__START_AT', '__END_AT', '__SYSTEM_START_AT', '__SYSTEM_END_AT'];
+    const isSystem = (c: Column) => system.some(s => sameName(s, c.name));
+    const columns = [...schema.columns.filter(c => !isSystem(c)), ...system.flatMap(s => schema.columns.filter(c => sameName(s, c.name)))];
+    return relationOf(columns, schema.complete);
 }
 
 /** The type reached by following struct fields / map keys from a column's type. */

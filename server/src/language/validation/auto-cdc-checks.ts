@@ -226,14 +226,13 @@ export class AutoCdcChecks {
         }
     }
 
-    /** V11 for change feeds: AUTO CDC reads a stream, AUTO CDC ONCE a batch; the source is a table, not a subquery. */
+    /**
+     * V11 for change feeds: AUTO CDC reads a stream, AUTO CDC ONCE a batch. A subquery source
+     * (`FROM (SELECT ... FROM STREAM(x))`) is read like a temporary view inlined (A28): its own reads say how.
+     */
     checkAutoCdcSource = (spec: ast.AutoCdcSpec, accept: ValidationAcceptor): void => {
         const source = spec.source;
         if (!source) {
-            return;
-        }
-        if (source.query) {
-            report(accept, Issues.AutoCdcSourceNotTable, undefined, { node: source });
             return;
         }
         const table = source.table;
@@ -295,7 +294,12 @@ export class AutoCdcChecks {
         }
     };
 
-    /** V15: `current_snapshot_version()` only in FROM SNAPSHOT (...) with WITH VERSION; `last_snapshot_version()` only in WITH VERSION (...). */
+    /**
+     * V15 (spec 11.3): `current_snapshot_version()` exists only in FROM SNAPSHOT (...), `last_snapshot_version()`
+     * only in WITH VERSION (...); elsewhere Spark resolves the name as an ordinary table-valued function,
+     * which is not defined (UNRESOLVABLE_TABLE_VALUED_FUNCTION). `current_snapshot_version()` in a flow
+     * without WITH VERSION is INVALID_USAGE_OF_SNAPSHOT_VERSION_FUNCTION. The engine says the same at run time.
+     */
     checkSnapshotVersionFunction = (call: ast.TableFunctionCall, accept: ValidationAcceptor): void => {
         const name = (call.name ?? '').toLowerCase();
         if (name !== 'current_snapshot_version' && name !== 'last_snapshot_version') {
@@ -303,14 +307,18 @@ export class AutoCdcChecks {
         }
         const spec = AstUtils.getContainerOfType(call, ast.isSnapshotSpec);
         const inside = (query: ast.Query | undefined): boolean => query !== undefined && AstUtils.getContainerOfType(call, (n): n is ast.Query => n === query) !== undefined;
+        const where = { node: call, property: 'name' } as const;
         if (name === 'current_snapshot_version') {
-            if (!spec || !inside(spec.snapshotQuery) || !spec.versionQuery) {
+            if (!spec || !inside(spec.snapshotQuery)) {
+                report(accept, Issues.UnresolvableSnapshotVersionFunction,
+                    { fn: 'current_snapshot_version', allowed: 'inside the FROM SNAPSHOT (...) query of an AUTO CDC FROM SNAPSHOT flow with WITH VERSION (...)' }, where);
+            } else if (!spec.versionQuery) {
                 report(accept, Issues.InvalidSnapshotVersionFunction,
-                    { fn: 'current_snapshot_version', allowed: 'inside the FROM SNAPSHOT (...) query of a flow that has WITH VERSION (...)' }, { node: call, property: 'name' });
+                    { fn: 'current_snapshot_version', allowed: 'inside the FROM SNAPSHOT (...) query of a flow that has WITH VERSION (...)' }, where);
             }
         } else if (!spec || !inside(spec.versionQuery)) {
-            report(accept, Issues.InvalidSnapshotVersionFunction,
-                { fn: 'last_snapshot_version', allowed: 'inside the WITH VERSION (...) query of an AUTO CDC FROM SNAPSHOT flow' }, { node: call, property: 'name' });
+            report(accept, Issues.UnresolvableSnapshotVersionFunction,
+                { fn: 'last_snapshot_version', allowed: 'inside the WITH VERSION (...) query of an AUTO CDC FROM SNAPSHOT flow' }, where);
         }
     };
 

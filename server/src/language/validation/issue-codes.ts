@@ -53,6 +53,8 @@ export const Issues = {
         `COLUMNS TO UPDATE cannot be combined with ${a.with}; use either partial updates or ${a.with}.`),
     InvalidSnapshotVersionFunction: issue<{ fn: string; allowed: string }>('INVALID_USAGE_OF_SNAPSHOT_VERSION_FUNCTION', 'error', 'V15', a =>
         `${a.fn}() can only be used ${a.allowed}.`),
+    UnresolvableSnapshotVersionFunction: issue<{ fn: string; allowed: string }>('UNRESOLVABLE_TABLE_VALUED_FUNCTION', 'error', 'V15', a =>
+        `Could not resolve ${q(a.fn)} to a table-valued function: it exists only ${a.allowed}.`),
     AutoCdcColumnNotFound: issue<{ column: string; clause: string; schema: string; candidates?: readonly string[] }>(
         'AUTOCDC_COLUMNS_NOT_FOUND_IN_SCHEMA', 'error', 'V21', a =>
             `Column ${q(a.column)} in ${a.clause} is not a column of ${a.schema}.${didYouMean(a.candidates)}`),
@@ -71,8 +73,6 @@ export const Issues = {
         `${a.clause} must come before ${a.before}; Databricks accepts the AUTO CDC clauses only in the documented order `
         + '(KEYS, IGNORE NULL UPDATES, APPLY AS DELETE WHEN, APPLY AS TRUNCATE WHEN, SEQUENCE BY, SYSTEM SEQUENCE BY, COLUMNS, STORED AS, TRACK HISTORY ON, COLUMNS TO UPDATE).'),
     DuplicateClause: issue<{ clause: string }>('DUPLICATE_CLAUSES', 'error', 'V26', a => `${a.clause} appears more than once; write it once.`),
-    AutoCdcSourceNotTable: issue('PIPELINE_SQL_AUTO_CDC_SOURCE_NOT_TABLE', 'warning', undefined, () =>
-        'The documented source of AUTO CDC is a table or view (optionally STREAM(...)), not a subquery; a temporary view holding the query is the documented form.'),
     //#endregion
 
     //#region Flows and targets (V8–V14, V16–V18, V25)

@@ -122,6 +122,15 @@ describe('schema inference of datasets', () => {
         ]);
     });
 
+    test('Spark AutoCdcScd1MultiPipeline: AUTO CDC flows with different source columns give their target the union, first-seen order, system columns last (A27)', async () => {
+        expect(await infer(`CREATE STREAMING TABLE users_all;
+            CREATE FLOW from_cdc AS AUTO CDC INTO users_all FROM STREAM(cdc.users) KEYS (user_id) SEQUENCE BY seq COLUMNS (user_id, name) STORED AS SCD TYPE 2;
+            CREATE FLOW from_shop AS AUTO CDC INTO users_all FROM (SELECT CAST(customer_id AS INT) AS user_id, tier, CAST(1 AS BIGINT) AS seq FROM STREAM(shop.customers))
+              KEYS (user_id) SEQUENCE BY seq COLUMNS * EXCEPT (seq) STORED AS SCD TYPE 2;`, 'users_all')).toEqual([
+            'users_all: user_id int, name string, tier string, __START_AT bigint, __END_AT bigint',
+        ]);
+    });
+
     test('snapshot targets get the snapshot query\'s columns, SCD2 adds validity columns typed like the version', async () => {
         expect(await infer(`CREATE STREAMING TABLE snap;
             CREATE FLOW s AS AUTO CDC INTO snap FROM SNAPSHOT (SELECT order_id, status FROM shop.orders WHERE placed_at = (SELECT v FROM current_snapshot_version()))

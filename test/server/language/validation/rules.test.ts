@@ -163,11 +163,17 @@ describe('V12–V18: targets and the flows sharing them', () => {
         expect(await check('CREATE STREAMING TABLE x AS SELECT * FROM STREAM(raw.events);\nCREATE TABLE y FLOW INSERT BY NAME SELECT * FROM x;')).toEqual([]);
     });
 
-    test('V15 INVALID_USAGE_OF_SNAPSHOT_VERSION_FUNCTION', async () => {
+    test('V15: the snapshot-version functions outside their clause are UNRESOLVABLE_TABLE_VALUED_FUNCTION (Databricks), misuse inside a snapshot flow INVALID_USAGE_OF_SNAPSHOT_VERSION_FUNCTION', async () => {
         expect(await check('CREATE STREAMING TABLE t;\nCREATE FLOW f AS AUTO CDC INTO t FROM SNAPSHOT (SELECT k, v FROM snaps WHERE ver = (SELECT ver FROM current_snapshot_version())) KEYS (k);\n'
-            + 'CREATE MATERIALIZED VIEW m AS SELECT * FROM last_snapshot_version();')).toEqual([
+            + 'CREATE MATERIALIZED VIEW m AS SELECT * FROM last_snapshot_version();\n'
+            + 'CREATE MATERIALIZED VIEW n AS SELECT * FROM current_snapshot_version();\n'
+            + 'CREATE STREAMING TABLE u;\nCREATE FLOW g AS AUTO CDC INTO u FROM SNAPSHOT (SELECT k, v FROM snaps WHERE ver > (SELECT ver FROM last_snapshot_version()))\n'
+            + 'WITH VERSION (SELECT max(ver) AS ver FROM snaps, current_snapshot_version() HAVING max(ver) IS NOT NULL) KEYS (k);')).toEqual([
             '[2:101..2:125] error INVALID_USAGE_OF_SNAPSHOT_VERSION_FUNCTION current_snapshot_version() can only be used inside the FROM SNAPSHOT (...) query of a flow that has WITH VERSION (...).',
-            '[3:45..3:66] error INVALID_USAGE_OF_SNAPSHOT_VERSION_FUNCTION last_snapshot_version() can only be used inside the WITH VERSION (...) query of an AUTO CDC FROM SNAPSHOT flow.',
+            '[3:45..3:66] error UNRESOLVABLE_TABLE_VALUED_FUNCTION Could not resolve \'last_snapshot_version\' to a table-valued function: it exists only inside the WITH VERSION (...) query of an AUTO CDC FROM SNAPSHOT flow.',
+            '[4:45..4:69] error UNRESOLVABLE_TABLE_VALUED_FUNCTION Could not resolve \'current_snapshot_version\' to a table-valued function: it exists only inside the FROM SNAPSHOT (...) query of an AUTO CDC FROM SNAPSHOT flow with WITH VERSION (...).',
+            '[6:101..6:122] error UNRESOLVABLE_TABLE_VALUED_FUNCTION Could not resolve \'last_snapshot_version\' to a table-valued function: it exists only inside the WITH VERSION (...) query of an AUTO CDC FROM SNAPSHOT flow.',
+            '[7:50..7:74] error UNRESOLVABLE_TABLE_VALUED_FUNCTION Could not resolve \'current_snapshot_version\' to a table-valued function: it exists only inside the FROM SNAPSHOT (...) query of an AUTO CDC FROM SNAPSHOT flow with WITH VERSION (...).',
         ]);
         expect(await check('CREATE STREAMING TABLE t;\nCREATE FLOW f AS AUTO CDC INTO t FROM SNAPSHOT (SELECT k, v FROM snaps WHERE ver = (SELECT ver FROM current_snapshot_version()))\n'
             + 'WITH VERSION (SELECT max(ver) AS ver FROM snaps WHERE NOT EXISTS (SELECT 1 FROM last_snapshot_version()) OR ver > (SELECT ver FROM last_snapshot_version()) HAVING max(ver) IS NOT NULL)\n'
