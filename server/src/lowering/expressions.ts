@@ -109,6 +109,9 @@ export class ExpressionLowering {
                 return { kind: 'subquery', query: this.ctx.lowerQuery(node.query), span };
             case ast.Lambda.$type:
                 return { kind: 'lambda', params: [...node.parameters], body: this.lower(node.body), span };
+            case ast.StructField.$type:
+                // Only ever a field of a struct constructor (the grammar builds the first field from the parsed expression).
+                return this.lower(node.expression);
             case ast.StructConstructor.$type:
                 return { kind: 'struct', fields: node.fields.map((f, i) => ({ name: f.alias ?? fieldNameOf(f.expression, i), value: this.lower(f.expression) })), span };
             case ast.TupleExpression.$type:

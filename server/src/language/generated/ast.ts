@@ -1223,7 +1223,7 @@ export function isExpectation(item: unknown): item is Expectation {
     return reflection.isInstance(item, Expectation.$type);
 }
 
-export type Expression = BetweenExpression | BinaryExpression | BinaryLiteral | BooleanLiteral | CaseExpression | CastExpression | ExistsExpression | ExtractExpression | InExpression | IntervalLiteral | IsExpression | JsonPath | Lambda | LikeExpression | NameExpression | NullLiteral | NumberLiteral | OverlayExpression | ParameterMarker | PositionExpression | Star | StringLiteral | StructConstructor | StructFieldAccess | SubqueryExpression | Subscript | SubstringExpression | TrimExpression | TupleExpression | TypedLiteral | UnaryExpression;
+export type Expression = BetweenExpression | BinaryExpression | BinaryLiteral | BooleanLiteral | CaseExpression | CastExpression | ExistsExpression | ExtractExpression | InExpression | IntervalLiteral | IsExpression | JsonPath | Lambda | LikeExpression | NameExpression | NullLiteral | NumberLiteral | OverlayExpression | ParameterMarker | PositionExpression | Star | StringLiteral | StructConstructor | StructField | StructFieldAccess | SubqueryExpression | Subscript | SubstringExpression | TrimExpression | TupleExpression | TypedLiteral | UnaryExpression;
 
 export const Expression = {
     $type: 'Expression'
@@ -2995,7 +2995,7 @@ export function isStructConstructor(item: unknown): item is StructConstructor {
 }
 
 export interface StructField extends langium.AstNode {
-    readonly $container: StructConstructor;
+    readonly $container: AliasedExpression | ApplyAsDeleteClause | ApplyAsTruncateClause | Assignment | BetweenExpression | BinaryExpression | CaseExpression | CaseWhen | CastExpression | DefaultProperty | DeleteStatement | Expectation | ExtractExpression | FlowWhereClause | FrameBound | FunctionArgument | FunctionCall | GeneratedAsProperty | GroupByClause | GroupingSets | InExpression | InsertFlow | InsertStatement | IntervalPart | IsExpression | JoinRelation | JsonPath | Lambda | LikeExpression | MaskProperty | OverlayExpression | PipeJoin | PipeOrganization | PipeWhere | PositionExpression | Query | ReplaceUsingSpec | RowFilterClause | SelectItem | SelectQuery | SequenceByClause | SortItem | StructConstructor | StructField | StructFieldAccess | Subscript | SubstringExpression | SystemSequenceByClause | TableArgument | TableConstraint | TableSample | TemporalClause | TrimExpression | TupleExpression | UnaryExpression | UpdateStatement | ValuesRelation | WindowSpec;
     readonly $type: 'StructField';
     alias?: string;
     expression: Expression;
@@ -5964,7 +5964,7 @@ export class PipelineSqlAstReflection extends langium.AbstractAstReflection {
                     name: StructField.expression
                 }
             },
-            superTypes: []
+            superTypes: [Expression.$type]
         },
         StructFieldAccess: {
             name: StructFieldAccess.$type,

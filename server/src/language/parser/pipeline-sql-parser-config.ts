@@ -1,4 +1,4 @@
-import type { IProduction, OptionalProductionType } from 'chevrotain';
+import type { Alternative, IProduction, OptionalProductionType } from 'chevrotain';
 import {
     Alternation, NonTerminal, Option, Repetition, RepetitionMandatory, RepetitionMandatoryWithSeparator,
     RepetitionWithSeparator, Terminal,
@@ -36,8 +36,63 @@ const sharedStarters: Readonly<Record<string, ReadonlySet<string>>> = {
 };
 
 /**
- * The lookahead strategy: Langium's ALL(*) (from chevrotain-allstar) with two adjustments.
+ * Special forms that share their first two tokens with an ordinary call (`substring(s FROM 1)` and
+ * `substring(s, 1)`), by grammar rule, with the keyword that tells them apart inside the parentheses.
+ */
+const specialFormKeywords: Readonly<Record<string, string>> = {
+    SubstringExpression: 'FROM',
+    TrimExpression: 'FROM',
+    PositionExpression: 'IN',
+    OverlayExpression: 'PLACING',
+};
+
+/**
+ * Tokens that continue a query after a parenthesised query and can never follow an expression inside
+ * parentheses: `((SELECT 1) UNION (SELECT 2))`, `((SELECT a FROM t) ORDER BY a LIMIT 1)`.
+ */
+const queryContinuations: ReadonlySet<string> = new Set([
+    'UNION', 'EXCEPT', 'MINUS', 'INTERSECT', '|>', 'ORDER', 'CLUSTER', 'DISTRIBUTE', 'SORT', 'WINDOW', 'LIMIT', 'OFFSET',
+]);
+
+/** The rule whose alternatives after `(` are a query or something else. */
+const queryRule = 'Query';
+
+/**
+ * What a parenthesised group holds, as far as a choice between a query and an expression goes; `unknown`
+ * when its first word can start either (`TABLE t` is a query, `table.*` an expression).
+ */
+type GroupContent = 'query' | 'other' | 'either' | 'unknown';
+
+/** An alternative that is a query after a fixed run of tokens: `(` Query, `EXISTS (` Query, or Query itself. */
+interface QueryAlternative {
+    index: number;
+    /** The token names before the query. */
+    prefix: string[];
+}
+
+/** An alternative that is a special form of a call (`SUBSTRING (` ... `FROM` ...). */
+interface SpecialFormAlternative {
+    index: number;
+    starters: ReadonlySet<string>;
+    keyword: string;
+}
+
+/**
+ * The lookahead strategy: Langium's ALL(*) (from chevrotain-allstar) with three adjustments.
  *
+ * - Bounded choices where ALL(*) would scan ahead without bound. chevrotain-allstar simulates every
+ *   alternative with its full rule stack, so a choice it cannot make within a few tokens costs time
+ *   that grows with the input it scans, and exponentially with the nesting in it. The grammar is
+ *   left-factored so that most choices starting with `(` are made within a few tokens. Two kinds of
+ *   choice remain where the grammar cannot factor the common part out without changing the tree, and
+ *   they are decided here by a linear scan of the tokens, not by simulating the grammar:
+ *   - a query or something else in parentheses when the parenthesis is followed by another `(`
+ *     (`((SELECT 1) UNION (SELECT 2))` against `((SELECT 1) + 1)` and `(((a + 1) * 2))`): the run of
+ *     `(` is skipped; unless a query keyword follows it, the group is no query; otherwise the token
+ *     after the first inner group tells (a set operator, ORDER BY or LIMIT continue a query);
+ *   - a special form against an ordinary call with the same name (`substring(s FROM 1)` against
+ *     `substring(s, 1)`): the special form's keyword at the top level of the parentheses tells.
+ *   When the scan rules an alternative out, ALL(*) chooses among the others (within a few tokens).
  * - ALL(*) decides most optional constructs by their first token. When that token is one of the
  *   {@link sharedStarters} of the rule, the full prediction runs instead, so the construct is entered only when the
  *   input really continues it. Other tokens keep the one-token decision, which commits early and so
@@ -49,6 +104,23 @@ const sharedStarters: Readonly<Record<string, ReadonlySet<string>>> = {
  */
 export class PipelineSqlLookaheadStrategy extends LLStarLookaheadStrategy {
 
+    /** Tokens that start a query and no expression (`SELECT`, `WITH`, `FROM`, `VALUES`). */
+    private queryStarters: ReadonlySet<string> = new Set();
+    /** Tokens other than `(` that start both a query and an expression (`TABLE`). */
+    private sharedQueryStarters: ReadonlySet<string> = new Set();
+
+    override initialize(options: Parameters<LLStarLookaheadStrategy['initialize']>[0]): void {
+        super.initialize(options);
+        const query = options.rules.find(rule => ruleName(rule.name) === queryRule);
+        const expression = options.rules.find(rule => ruleName(rule.name) === 'Expression');
+        if (query && expression) {
+            const inExpression = firstTokens(new NonTerminal({ nonTerminalName: expression.name, referencedRule: expression }), new Set());
+            const starters = firstTokens(new NonTerminal({ nonTerminalName: query.name, referencedRule: query }), new Set());
+            this.queryStarters = new Set([...starters].filter(name => name !== '(' && !inExpression.has(name)));
+            this.sharedQueryStarters = new Set([...starters].filter(name => name !== '(' && inExpression.has(name)));
+        }
+    }
+
     override buildLookaheadForAlternation(options: AlternationOptions): AlternationLookahead {
         const predict = super.buildLookaheadForAlternation(options);
         const alternation = findAlternation(options.rule.definition, options.prodOccurrence);
@@ -56,8 +128,59 @@ export class PipelineSqlLookaheadStrategy extends LLStarLookaheadStrategy {
             return predict;
         }
         const starters = alternation.definition.map(alternative => firstTokens(alternative, new Set()));
+        const queries: QueryAlternative[] = [];
+        const specialForms: SpecialFormAlternative[] = [];
+        alternation.definition.forEach((production, index) => {
+            const alternative = production as Alternative;
+            const prefix = queryPrefix(alternative.definition);
+            if (prefix !== undefined && starters.some((names, other) => other !== index && names.has(prefix[0] ?? '('))) {
+                queries.push({ index, prefix });
+            }
+            const only = alternative.definition.length === 1 ? alternative.definition[0] : undefined;
+            if (only instanceof NonTerminal && Object.hasOwn(specialFormKeywords, ruleName(only.nonTerminalName))) {
+                specialForms.push({ index, starters: starters[index], keyword: specialFormKeywords[ruleName(only.nonTerminalName)] });
+            }
+        });
+        const bounded = queries.length > 0 || specialForms.length > 0;
+        const predictWithGates = bounded ? super.buildLookaheadForAlternation({ ...options, hasPredicates: true }) : undefined;
+        const starterSets = { query: this.queryStarters, shared: this.sharedQueryStarters };
         return function (this: ThisParameterType<AlternationLookahead>, orAlts) {
-            const prediction = predict.call(this, orAlts);
+            let prediction: number | undefined;
+            if (bounded) {
+                const token: TokenName = i => this.LA(i).tokenType.name;
+                const excluded = new Set<number>();
+                const next = token(1);
+                for (const query of queries) {
+                    if (!query.prefix.every((name, i) => token(i + 1) === name)) {
+                        continue;
+                    }
+                    const content = groupContent(token, query.prefix.length + 1, starterSets);
+                    if (content === 'unknown') {
+                        continue;
+                    }
+                    const firstOther = starters.findIndex((names, index) => index !== query.index && names.has(next));
+                    if (content === 'query' || (content === 'either' && query.index < firstOther)) {
+                        return query.index;
+                    }
+                    excluded.add(query.index);
+                }
+                for (const form of specialForms) {
+                    if (form.starters.has(next) && token(2) === '(') {
+                        if (hasTopLevelKeyword(token, 3, form.keyword)) {
+                            return form.index;
+                        }
+                        excluded.add(form.index);
+                    }
+                }
+                if (excluded.size > 0) {
+                    const gates = alternation.definition.map((_, index) => ({ ALT: () => undefined, GATE: excluded.has(index) ? () => false : undefined }));
+                    prediction = predictWithGates!.call(this, gates);
+                } else {
+                    prediction = predict.call(this, orAlts);
+                }
+            } else {
+                prediction = predict.call(this, orAlts);
+            }
             if (prediction !== undefined) {
                 return prediction;
             }
@@ -69,7 +192,7 @@ export class PipelineSqlLookaheadStrategy extends LLStarLookaheadStrategy {
 
     override buildLookaheadForOptional(options: OptionalOptions): OptionalLookahead {
         const fast = super.buildLookaheadForOptional(options);
-        const candidates = sharedStarters[options.rule.name.replace(/\u200B$/, '')];
+        const candidates = sharedStarters[ruleName(options.rule.name)];
         const production = candidates && findProduction(options.rule.definition, options.prodType, options.prodOccurrence);
         const starters = production ? [...firstTokens(production, new Set())].filter(name => candidates.has(name)) : [];
         if (starters.length === 0) {
@@ -183,4 +306,97 @@ function collectSequence(nodes: readonly IProduction[], into: Set<string>, visit
         }
     }
     return true;
+}
+
+/** A grammar rule's name as written (Langium appends a zero-width space to the names it gives Chevrotain). */
+function ruleName(name: string): string {
+    return name.replace(/\u200B$/, '');
+}
+
+/**
+ * The token names before a query at the start of an alternative (`(` for `'(' query=Query ')'`, none
+ * for `query=Query`), looking into the rules it starts with; `undefined` when it does not start that way.
+ */
+function queryPrefix(definition: readonly IProduction[], depth = 0): string[] | undefined {
+    const prefix: string[] = [];
+    for (const node of definition) {
+        if (node instanceof Terminal) {
+            prefix.push(node.terminalType.name);
+        } else if (node instanceof NonTerminal && ruleName(node.nonTerminalName) === queryRule) {
+            return prefix;
+        } else if (node instanceof NonTerminal && prefix.length === 0 && depth < 3) {
+            return queryPrefix(node.referencedRule.definition, depth + 1);
+        } else {
+            return undefined;
+        }
+    }
+    return undefined;
+}
+
+/** The name of the token type at a lookahead offset (1 is the next token). */
+type TokenName = (offset: number) => string;
+
+/**
+ * What the group that starts at token `offset` (just inside a `(`) holds: a query, something else, or
+ * either (`((SELECT 1))` reads the same as a query or as an expression). A linear scan of the tokens.
+ */
+function groupContent(token: TokenName, offset: number, starters: { query: ReadonlySet<string>; shared: ReadonlySet<string> }): GroupContent {
+    let i = offset;
+    while (token(i) === '(') {
+        i++;
+    }
+    const first = token(i);
+    if (starters.shared.has(first)) {
+        return 'unknown';
+    }
+    if (!starters.query.has(first)) {
+        return 'other';
+    }
+    if (i === offset) {
+        return 'query';
+    }
+    const close = matchingParenthesis(token, offset);
+    if (close === undefined) {
+        return 'query';
+    }
+    const after = token(close + 1);
+    return queryContinuations.has(after) ? 'query' : after === ')' ? 'either' : 'other';
+}
+
+/** The offset of the `)` that closes the `(` at `offset`, or `undefined` at the end of the input. */
+function matchingParenthesis(token: TokenName, offset: number): number | undefined {
+    let depth = 0;
+    for (let i = offset; ; i++) {
+        const name = token(i);
+        if (name === '(') {
+            depth++;
+        } else if (name === ')') {
+            depth--;
+            if (depth === 0) {
+                return i;
+            }
+        } else if (name === 'EOF' || name === ';') {
+            return undefined;
+        }
+    }
+}
+
+/** Whether `keyword` stands at the top level of the parentheses whose contents start at token `offset`. */
+function hasTopLevelKeyword(token: TokenName, offset: number, keyword: string): boolean {
+    let depth = 0;
+    for (let i = offset; ; i++) {
+        const name = token(i);
+        if (name === '(') {
+            depth++;
+        } else if (name === ')') {
+            if (depth === 0) {
+                return false;
+            }
+            depth--;
+        } else if (name === 'EOF' || name === ';') {
+            return false;
+        } else if (depth === 0 && name === keyword && !(keyword === 'FROM' && token(i - 1) === 'DISTINCT')) {
+            return true;
+        }
+    }
 }

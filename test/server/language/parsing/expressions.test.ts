@@ -141,3 +141,40 @@ describe('functions and special forms', () => {
         ['IDENTIFIER(\'abs\')(c1) + IDENTIFIER(\'a\' || \'b\')', '(abs(c1) + ab)'],
     ]);
 });
+
+describe('parentheses: a subquery, a query in parentheses, a tuple, a struct, a lambda or a grouping', () => {
+    const select1 = 'Query(body: SelectQuery(items: [SelectItem(expression: 1)]))';
+    check([
+        ['((SELECT 1) + 1)', `((${select1}) + 1)`],
+        ['((SELECT 1))', `(${select1})`],
+        ['((SELECT 1) UNION (SELECT 2))',
+            '(Query(body: SetOperation(left: ParenthesizedQuery(query: Query(body: SelectQuery(items: [SelectItem(expression: 1)]))), '
+            + 'operator: \'UNION\', right: ParenthesizedQuery(query: Query(body: SelectQuery(items: [SelectItem(expression: 2)]))))))'],
+        ['((SELECT 1) LIMIT 1)', `(Query(body: ParenthesizedQuery(query: ${select1}), limit: 1))`],
+        ['(TABLE t)', '(Query(body: TableQuery(table: DatasetRef(ref: @t))))'],
+        ['(((a + 1) * 2))', '((a + 1) * 2)'],
+        ['((1, 2), (3, 4))', '((1, 2), (3, 4))'],
+        ['((1 AS a, 2 AS b))', '(1 AS a, 2 AS b)'],
+        ['((a, b) -> a + b)', '(a, b) -> (a + b)'],
+        ['a IN ((1), (2))', '(a IN (1, 2))'],
+        ['a IN ((SELECT 1) UNION (SELECT 2))',
+            '(a IN (Query(body: SetOperation(left: ParenthesizedQuery(query: Query(body: SelectQuery(items: [SelectItem(expression: 1)]))), '
+            + 'operator: \'UNION\', right: ParenthesizedQuery(query: Query(body: SelectQuery(items: [SelectItem(expression: 2)])))))))'],
+        ['EXISTS ((SELECT 1))', `EXISTS (Query(body: ParenthesizedQuery(query: ${select1})))`],
+        ['EXISTS (TABLE t)', 'EXISTS (Query(body: TableQuery(table: DatasetRef(ref: @t))))'],
+        ['exists(xs, x -> x > 0)', 'exists(xs, (x) -> (x > 0))'],
+        [`${'('.repeat(25)}a + 1${')'.repeat(25)}`, '(a + 1)'],
+        ['(((((((id + 1) * 2) - 3) / 4) + 5) * 6) - 7)', '(((((((id + 1) * 2) - 3) / 4) + 5) * 6) - 7)'],
+    ]);
+});
+
+describe('special forms nested in calls of the same name', () => {
+    check([
+        ['substring(substring(s FROM 2), 1, 2)', 'substring(SUBSTRING(s FROM 2), 1, 2)'],
+        ['SUBSTRING(substring(s, 1) FROM 2)', 'SUBSTRING(substring(s, 1) FROM 2)'],
+        ['trim(trim(BOTH \'x\' FROM s))', 'trim(TRIM(BOTH \'x\' FROM s))'],
+        ['position(POSITION(\'a\' IN s), t)', 'position(POSITION(\'a\' IN s), t)'],
+        ['overlay(OVERLAY(s PLACING \'x\' FROM 2), \'y\', 1)', 'overlay(OVERLAY(s PLACING \'x\' FROM 2), \'y\', 1)'],
+        ['substring(a IS DISTINCT FROM b, 1)', 'substring((a IS DISTINCT FROM b), 1)'],
+    ]);
+});
