@@ -19,6 +19,7 @@ import {
 import { PipelineSqlLexer } from './parser/pipeline-sql-lexer.js';
 import { PipelineSqlValueConverter } from './parser/pipeline-sql-value-converter.js';
 import { createPipelineSqlParserConfig } from './parser/pipeline-sql-parser-config.js';
+import { createPipelineSqlCompletionParser, createPipelineSqlParser } from './parser/pipeline-sql-parser.js';
 import { PipelineSqlTokenBuilder } from './parser/pipeline-sql-token-builder.js';
 import { PipelineSqlParserErrorMessageProvider } from './parser/pipeline-sql-parser-error-message-provider.js';
 import { PipelineSqlLexerErrorMessageProvider } from './parser/pipeline-sql-lexer-error-message-provider.js';
@@ -83,6 +84,8 @@ export type PipelineSqlServices = LangiumServices & PipelineSqlAddedServices & {
 export const PipelineSqlModule: Module<PipelineSqlServices, PartialLangiumServices & PipelineSqlAddedServices> = {
     parser: {
         Lexer: (services) => new PipelineSqlLexer(services),
+        LangiumParser: (services) => createPipelineSqlParser(services),
+        CompletionParser: (services) => createPipelineSqlCompletionParser(services),
         TokenBuilder: () => new PipelineSqlTokenBuilder(),
         ValueConverter: () => new PipelineSqlValueConverter(),
         ParserConfig: () => createPipelineSqlParserConfig(),
