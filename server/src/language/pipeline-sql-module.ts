@@ -25,7 +25,7 @@ import { PipelineSqlParserErrorMessageProvider } from './parser/pipeline-sql-par
 import { PipelineSqlLexerErrorMessageProvider } from './parser/pipeline-sql-lexer-error-message-provider.js';
 import { PipelineSqlSemanticTokenProvider } from './lsp/pipeline-sql-semantic-token-provider.js';
 import { PipelineSqlCodeLensProvider } from './lsp/pipeline-sql-code-lens-provider.js';
-import { PipelineSqlGeneratedModule, PipelineSqlGeneratedSharedModule } from './generated/module.js';
+import { PipelineSqlGeneratedModule, PipelineSqlGeneratedSharedModule, PipelineSqlLanguageMetaData } from './generated/module.js';
 import { PipelineSqlScopeComputation } from './references/pipeline-sql-scope-computation.js';
 import { PipelineSqlScopeProvider } from './references/pipeline-sql-scope-provider.js';
 import { PipelineSymbolIndex } from './references/pipeline-symbol-index.js';
@@ -82,6 +82,10 @@ export type PipelineSqlServices = LangiumServices & PipelineSqlAddedServices & {
 
 /** The dependency-injection module that binds our service implementations. */
 export const PipelineSqlModule: Module<PipelineSqlServices, PartialLangiumServices & PipelineSqlAddedServices> = {
+    // Production mode: Chevrotain skips its self-checks of the grammar and the tokens when the lexer and
+    // the parser are built (a third of their start-up). A unit test builds them in development mode,
+    // which runs the checks (test/server/language/parsing/grammar-checks.test.ts).
+    LanguageMetaData: () => ({ ...PipelineSqlLanguageMetaData, mode: 'production' }),
     parser: {
         Lexer: (services) => new PipelineSqlLexer(services),
         LangiumParser: (services) => createPipelineSqlParser(services),

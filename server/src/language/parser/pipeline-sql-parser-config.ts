@@ -63,6 +63,22 @@ const queryRule = 'Query';
  */
 type GroupContent = 'query' | 'other' | 'either' | 'unknown';
 
+/** What the lookahead strategy knows of one parser's grammar, computed on the first prediction. */
+interface GrammarAnalysis {
+    rules: Parameters<LLStarLookaheadStrategy['initialize']>[0]['rules'];
+    allStar?: { atn: unknown; dfas: unknown };
+    /** Tokens that start a query and no expression (`SELECT`, `WITH`, `FROM`, `VALUES`). */
+    queryStarters?: ReadonlySet<string>;
+    /** Tokens other than `(` that start both a query and an expression (`TABLE`). */
+    sharedQueryStarters?: ReadonlySet<string>;
+}
+
+/** ALL(*)'s automaton and prediction caches, which chevrotain-allstar keeps in two private fields. */
+interface AllStarState {
+    atn: unknown;
+    dfas: unknown;
+}
+
 /** An alternative that is a query after a fixed run of tokens: `(` Query, `EXISTS (` Query, or Query itself. */
 interface QueryAlternative {
     index: number;
@@ -104,24 +120,61 @@ interface SpecialFormAlternative {
  */
 export class PipelineSqlLookaheadStrategy extends LLStarLookaheadStrategy {
 
-    /** Tokens that start a query and no expression (`SELECT`, `WITH`, `FROM`, `VALUES`). */
-    private queryStarters: ReadonlySet<string> = new Set();
-    /** Tokens other than `(` that start both a query and an expression (`TABLE`). */
-    private sharedQueryStarters: ReadonlySet<string> = new Set();
+    /** The grammar of the parser being built (the last `initialize`), analysed on first use. */
+    private grammar?: GrammarAnalysis;
 
+    /**
+     * Chevrotain calls this once per parser, before it asks for the lookahead function of every choice.
+     * The analysis (ALL(*)'s automaton, the query starters) waits for the first prediction.
+     */
     override initialize(options: Parameters<LLStarLookaheadStrategy['initialize']>[0]): void {
-        super.initialize(options);
-        const query = options.rules.find(rule => ruleName(rule.name) === queryRule);
-        const expression = options.rules.find(rule => ruleName(rule.name) === 'Expression');
-        if (query && expression) {
-            const inExpression = firstTokens(new NonTerminal({ nonTerminalName: expression.name, referencedRule: expression }), new Set());
-            const starters = firstTokens(new NonTerminal({ nonTerminalName: query.name, referencedRule: query }), new Set());
-            this.queryStarters = new Set([...starters].filter(name => name !== '(' && !inExpression.has(name)));
-            this.sharedQueryStarters = new Set([...starters].filter(name => name !== '(' && inExpression.has(name)));
-        }
+        this.grammar = { rules: options.rules };
     }
 
+    /**
+     * The lookahead function of a choice, built on its first call: a parser predicts only the choices
+     * the input reaches, so most of the grammar's 2,000 choices never need one, and start-up is faster.
+     */
     override buildLookaheadForAlternation(options: AlternationOptions): AlternationLookahead {
+        const grammar = this.grammar!;
+        let lookahead: AlternationLookahead | undefined;
+        return (parser => function (this: ThisParameterType<AlternationLookahead>, orAlts) {
+            lookahead ??= parser.withGrammar(grammar, () => parser.alternationLookahead(options, grammar));
+            return lookahead.call(this, orAlts);
+        })(this);
+    }
+
+    override buildLookaheadForOptional(options: OptionalOptions): OptionalLookahead {
+        const grammar = this.grammar!;
+        let lookahead: OptionalLookahead | undefined;
+        return (parser => function (this: ThisParameterType<OptionalLookahead>) {
+            lookahead ??= parser.withGrammar(grammar, () => parser.optionalLookahead(options));
+            return lookahead.call(this);
+        })(this);
+    }
+
+    /**
+     * Runs `build` with ALL(*)'s state for `grammar` (the strategy is shared by the parser and the
+     * completion parser, each with its own grammar objects).
+     */
+    private withGrammar<T>(grammar: GrammarAnalysis, build: () => T): T {
+        const state = this as unknown as AllStarState;
+        if (grammar.allStar === undefined) {
+            super.initialize({ rules: grammar.rules });
+            grammar.allStar = { atn: state.atn, dfas: state.dfas };
+            const query = grammar.rules.find(rule => ruleName(rule.name) === queryRule);
+            const expression = grammar.rules.find(rule => ruleName(rule.name) === 'Expression');
+            const inExpression = expression ? firstTokens(new NonTerminal({ nonTerminalName: expression.name, referencedRule: expression }), new Set()) : new Set();
+            const starters = query ? firstTokens(new NonTerminal({ nonTerminalName: query.name, referencedRule: query }), new Set()) : new Set<string>();
+            grammar.queryStarters = new Set([...starters].filter(name => name !== '(' && !inExpression.has(name)));
+            grammar.sharedQueryStarters = new Set([...starters].filter(name => name !== '(' && inExpression.has(name)));
+        }
+        state.atn = grammar.allStar.atn;
+        state.dfas = grammar.allStar.dfas;
+        return build();
+    }
+
+    private alternationLookahead(options: AlternationOptions, grammar: GrammarAnalysis): AlternationLookahead {
         const predict = super.buildLookaheadForAlternation(options);
         const alternation = findAlternation(options.rule.definition, options.prodOccurrence);
         if (alternation === undefined) {
@@ -143,7 +196,7 @@ export class PipelineSqlLookaheadStrategy extends LLStarLookaheadStrategy {
         });
         const bounded = queries.length > 0 || specialForms.length > 0;
         const predictWithGates = bounded ? super.buildLookaheadForAlternation({ ...options, hasPredicates: true }) : undefined;
-        const starterSets = { query: this.queryStarters, shared: this.sharedQueryStarters };
+        const starterSets = { query: grammar.queryStarters!, shared: grammar.sharedQueryStarters! };
         return function (this: ThisParameterType<AlternationLookahead>, orAlts) {
             let prediction: number | undefined;
             if (bounded) {
@@ -190,7 +243,7 @@ export class PipelineSqlLookaheadStrategy extends LLStarLookaheadStrategy {
         };
     }
 
-    override buildLookaheadForOptional(options: OptionalOptions): OptionalLookahead {
+    private optionalLookahead(options: OptionalOptions): OptionalLookahead {
         const fast = super.buildLookaheadForOptional(options);
         const candidates = sharedStarters[ruleName(options.rule.name)];
         const production = candidates && findProduction(options.rule.definition, options.prodType, options.prodOccurrence);

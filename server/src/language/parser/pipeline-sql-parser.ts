@@ -1,5 +1,6 @@
 import type { AstNode, CompletionParserResult, LangiumCoreServices, Lexer, LexerResult, ParseResult, ParserOptions, TokenizeOptions } from 'langium';
 import { createParser, LangiumCompletionParser, LangiumParser } from 'langium';
+import { lazyFollows } from './lazy-follows.js';
 import { cutTooDeepStatements, nestedTooDeeplyMessage } from './nesting-limit.js';
 
 type LexingError = LexerResult['errors'][number];
@@ -62,11 +63,36 @@ export class PipelineSqlParser extends LangiumParser {
     }
 }
 
+/** Chevrotain's parser state that {@link finalizeWithLazyFollows} adjusts. */
+interface RecoveryState {
+    recoveryEnabled: boolean;
+    resyncFollows: unknown;
+    gastProductionsCache: Parameters<typeof lazyFollows>[0];
+}
+
+/**
+ * Finalizes a parser (Chevrotain's self-analysis) without computing the follow sets of error recovery,
+ * which {@link lazyFollows} then computes per rule when recovery first needs them.
+ */
+function finalizeWithLazyFollows(parser: LangiumParser | LangiumCompletionParser): void {
+    const wrapper = (parser as unknown as { wrapper: RecoveryState }).wrapper;
+    const recovery = wrapper.recoveryEnabled;
+    wrapper.recoveryEnabled = false;
+    try {
+        parser.finalize();
+    } finally {
+        wrapper.recoveryEnabled = recovery;
+    }
+    if (recovery) {
+        wrapper.resyncFollows = lazyFollows(wrapper.gastProductionsCache);
+    }
+}
+
 /** Creates and finalizes the parser, as Langium's `createLangiumParser` does for its own. */
 export function createPipelineSqlParser(services: LangiumCoreServices): PipelineSqlParser {
     const parser = new PipelineSqlParser(services);
     createParser(services.Grammar, parser, services.parser.Lexer.definition);
-    parser.finalize();
+    finalizeWithLazyFollows(parser);
     return parser;
 }
 
@@ -92,7 +118,7 @@ export class PipelineSqlCompletionParser extends LangiumCompletionParser {
 export function createPipelineSqlCompletionParser(services: LangiumCoreServices): PipelineSqlCompletionParser {
     const parser = new PipelineSqlCompletionParser(services);
     createParser(services.Grammar, parser, services.parser.Lexer.definition);
-    parser.finalize();
+    finalizeWithLazyFollows(parser);
     return parser;
 }
 
