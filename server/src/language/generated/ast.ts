@@ -966,6 +966,7 @@ export interface CreateStreamingTable extends CreateModifiers {
     readonly $type: 'CreateStreamingTable';
     clauses: Array<TableClause>;
     flow?: InlineFlow;
+    incremental: boolean;
     live: boolean;
     name: string;
     query?: Query;
@@ -979,6 +980,7 @@ export const CreateStreamingTable = {
     flow: 'flow',
     global: 'global',
     ifNotExists: 'ifNotExists',
+    incremental: 'incremental',
     live: 'live',
     name: 'name',
     orRefresh: 'orRefresh',
@@ -4462,6 +4464,10 @@ export class PipelineSqlAstReflection extends langium.AbstractAstReflection {
                 },
                 ifNotExists: {
                     name: CreateStreamingTable.ifNotExists,
+                    defaultValue: false
+                },
+                incremental: {
+                    name: CreateStreamingTable.incremental,
                     defaultValue: false
                 },
                 live: {

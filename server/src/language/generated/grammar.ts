@@ -11892,18 +11892,51 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                     }
                   },
                   {
-                    "$type": "Keyword",
-                    "value": "STREAMING"
-                  },
-                  {
-                    "$type": "Assignment",
-                    "feature": "live",
-                    "operator": "?=",
-                    "terminal": {
-                      "$type": "Keyword",
-                      "value": "LIVE"
-                    },
-                    "cardinality": "?"
+                    "$type": "Alternatives",
+                    "elements": [
+                      {
+                        "$type": "Group",
+                        "elements": [
+                          {
+                            "$type": "Keyword",
+                            "value": "STREAMING"
+                          },
+                          {
+                            "$type": "Assignment",
+                            "feature": "live",
+                            "operator": "?=",
+                            "terminal": {
+                              "$type": "Keyword",
+                              "value": "LIVE"
+                            },
+                            "cardinality": "?"
+                          }
+                        ]
+                      },
+                      {
+                        "$type": "Group",
+                        "elements": [
+                          {
+                            "$type": "Assignment",
+                            "feature": "incremental",
+                            "operator": "?=",
+                            "terminal": {
+                              "$type": "Keyword",
+                              "value": "INCREMENTAL"
+                            }
+                          },
+                          {
+                            "$type": "Assignment",
+                            "feature": "live",
+                            "operator": "?=",
+                            "terminal": {
+                              "$type": "Keyword",
+                              "value": "LIVE"
+                            }
+                          }
+                        ]
+                      }
+                    ]
                   },
                   {
                     "$type": "Keyword",
@@ -17271,6 +17304,15 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
         }
       ],
       "attributes": [
+        {
+          "$type": "TypeAttribute",
+          "name": "incremental",
+          "type": {
+            "$type": "SimpleType",
+            "primitiveType": "boolean"
+          },
+          "isOptional": false
+        },
         {
           "$type": "TypeAttribute",
           "name": "live",

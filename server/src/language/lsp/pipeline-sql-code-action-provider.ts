@@ -137,6 +137,15 @@ export class PipelineSqlCodeActionProvider implements CodeActionProvider {
                 edit.replace(document, { start: live.range.start, end: table.range.start }, '');
                 return [this.action('Change to CREATE STREAMING TABLE', diagnostic, edit, true)];
             }
+            case 'incremental-live-table': {
+                const incremental = keyword('INCREMENTAL');
+                const table = keyword('TABLE');
+                if (!incremental || !table) {
+                    return [];
+                }
+                edit.replace(document, { start: incremental.range.start, end: table.range.start }, 'STREAMING ');
+                return [this.action('Change to CREATE STREAMING TABLE', diagnostic, edit, true)];
+            }
             case 'live-view': {
                 const first = ['TEMPORARY', 'TEMP', 'STREAMING', 'LIVE'].map(keyword).filter(k => k !== undefined).sort((a, b) => a!.offset - b!.offset)[0];
                 const view = keyword('VIEW');

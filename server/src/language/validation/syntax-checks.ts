@@ -54,12 +54,16 @@ export class SyntaxChecks {
         report(accept, Issues.UnsupportedInTarget, { feature, target: describeTarget(target), note }, location, { feature: featureId });
     }
 
-    /** `CREATE LIVE TABLE`, `STREAMING LIVE TABLE`, `LIVE VIEW`: legacy spellings with a modern form. */
+    /** `CREATE LIVE TABLE`, `STREAMING LIVE TABLE`, `INCREMENTAL LIVE TABLE`, `LIVE VIEW`: legacy spellings with a modern form. */
     checkLegacyDataset = (node: ast.CreateStreamingTable | ast.CreateMaterializedView | ast.CreateView, accept: ValidationAcceptor): void => {
         if (ast.isCreateMaterializedView(node) && node.legacyLiveTable) {
             report(accept, Issues.DeprecatedLiveTable, { legacy: 'CREATE LIVE TABLE', modern: 'CREATE MATERIALIZED VIEW' },
                 { node, property: 'legacyLiveTable' }, { legacy: 'live-table' });
             this.unsupported('CREATE LIVE TABLE', { node, property: 'legacyLiveTable' }, accept);
+        } else if (ast.isCreateStreamingTable(node) && node.incremental) {
+            report(accept, Issues.DeprecatedLiveTable, { legacy: 'CREATE INCREMENTAL LIVE TABLE', modern: 'CREATE STREAMING TABLE' },
+                { node, property: 'incremental' }, { legacy: 'incremental-live-table' });
+            this.unsupported('LIVE', { node, property: 'live' }, accept);
         } else if (ast.isCreateStreamingTable(node) && node.live) {
             report(accept, Issues.DeprecatedLiveTable, { legacy: 'CREATE STREAMING LIVE TABLE', modern: 'CREATE STREAMING TABLE' },
                 { node, property: 'live' }, { legacy: 'streaming-live-table' });

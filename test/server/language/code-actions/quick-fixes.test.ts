@@ -69,13 +69,16 @@ describe('legacy syntax', () => {
         expect(result.after).toEqual([]);
     });
 
-    test('CREATE LIVE TABLE, STREAMING LIVE TABLE and TEMPORARY LIVE VIEW get their modern forms', async () => {
+    test('CREATE LIVE TABLE, STREAMING LIVE TABLE, INCREMENTAL LIVE TABLE and TEMPORARY LIVE VIEW get their modern forms', async () => {
         const mv = await applyFix({ 'a.sql': 'CREATE OR REFRESH LIVE TABLE m AS SELECT * FROM raw.events;' }, 'a.sql', 'PIPELINE_SQL_DEPRECATED_LIVE_DATASET', undefined, true);
         expect(mv.files['a.sql']).toBe('CREATE OR REFRESH MATERIALIZED VIEW m AS SELECT * FROM raw.events;');
         expect(mv.after).toEqual([]);
         const st = await applyFix({ 'a.sql': 'CREATE STREAMING LIVE TABLE s AS SELECT * FROM STREAM(raw.events);' }, 'a.sql', 'PIPELINE_SQL_DEPRECATED_LIVE_DATASET', undefined, true);
         expect(st.files['a.sql']).toBe('CREATE STREAMING TABLE s AS SELECT * FROM STREAM(raw.events);');
         expect(st.after).toEqual([]);
+        const incremental = await applyFix({ 'a.sql': 'CREATE INCREMENTAL LIVE TABLE s AS SELECT * FROM STREAM(raw.events);' }, 'a.sql', 'PIPELINE_SQL_DEPRECATED_LIVE_DATASET', undefined, true);
+        expect(incremental.files['a.sql']).toBe('CREATE STREAMING TABLE s AS SELECT * FROM STREAM(raw.events);');
+        expect(incremental.after).toEqual([]);
         const view = await applyFix({ 'a.sql': 'CREATE TEMPORARY STREAMING LIVE VIEW v AS SELECT * FROM STREAM(raw.events);\nCREATE STREAMING TABLE s AS SELECT * FROM STREAM(v);' },
             'a.sql', 'PIPELINE_SQL_DEPRECATED_LIVE_DATASET', undefined, true);
         expect(view.files['a.sql']).toBe('CREATE TEMPORARY VIEW v AS SELECT * FROM STREAM(raw.events);\nCREATE STREAMING TABLE s AS SELECT * FROM STREAM(v);');

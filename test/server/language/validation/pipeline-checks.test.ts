@@ -164,6 +164,17 @@ describe('deprecated syntax and target profiles', () => {
         ]);
     });
 
+    test('legacy CREATE INCREMENTAL LIVE TABLE is a streaming live table (the early DLT name), with the legacy hint', async () => {
+        // The target of a legacy APPLY CHANGES, with expectations, as early Delta Live Tables notebooks wrote it.
+        expect(await check('CREATE INCREMENTAL LIVE TABLE customers (CONSTRAINT valid_id EXPECT (id IS NOT NULL) ON VIOLATION DROP ROW)\n'
+            + 'COMMENT "clean customers" TBLPROPERTIES ("quality" = "silver");\n'
+            + 'APPLY CHANGES INTO customers FROM STREAM(cdc.users) KEYS (id) SEQUENCE BY seq;', { hints: true })).toEqual([
+            '[1:8..1:19] hint PIPELINE_SQL_DEPRECATED_LIVE_DATASET CREATE INCREMENTAL LIVE TABLE is legacy syntax; write CREATE STREAMING TABLE.',
+            '[3:1..3:19] hint PIPELINE_SQL_DEPRECATED_APPLY_CHANGES APPLY CHANGES INTO is the legacy name of AUTO CDC; write CREATE FLOW name AS AUTO CDC INTO target ...',
+        ]);
+        expect(await check('CREATE INCREMENTAL LIVE TABLE b AS SELECT * FROM STREAM(read_files(\'/data\', format => \'json\'));')).toEqual([]);
+    });
+
     const databricksOnly = 'CREATE OR REFRESH PRIVATE STREAMING TABLE t (CONSTRAINT ok EXPECT (id > 0));\n'
         + 'CREATE FLOW f AS AUTO CDC INTO t FROM STREAM(cdc.users) KEYS (id) APPLY AS TRUNCATE WHEN op = \'T\' SEQUENCE BY seq;\n'
         + 'CREATE STREAMING TABLE s AS SELECT * FROM STREAM read_files(\'/x\', format => \'json\');';
