@@ -349,6 +349,7 @@ class PipelineLowering {
     private checkColumnProperty(property: ast.ColumnProperty): void {
         switch (property.$type) {
             case ast.PrimaryKeyProperty.$type:
+            case ast.ForeignKeyProperty.$type:
                 // Informational in Unity Catalog, never enforced.
                 return;
             case ast.CollateProperty.$type:

@@ -51,6 +51,7 @@ export type PipelineSqlKeywordNames =
     | ">>"
     | ">>>"
     | "?"
+    | "ACTION"
     | "AGGREGATE"
     | "ALL"
     | "ALTER"
@@ -163,6 +164,7 @@ export type PipelineSqlKeywordNames =
     | "MANAGED"
     | "MAP"
     | "MASK"
+    | "MATCH"
     | "MATERIALIZED"
     | "MAX"
     | "MICROSECOND"
@@ -180,6 +182,7 @@ export type PipelineSqlKeywordNames =
     | "NANOSECOND"
     | "NANOSECONDS"
     | "NATURAL"
+    | "NO"
     | "NONE"
     | "NORELY"
     | "NOT"
@@ -687,7 +690,7 @@ export function isColumnDef(item: unknown): item is ColumnDef {
 }
 
 export interface ColumnNameList extends langium.AstNode {
-    readonly $container: AutoCdcSpec | ReplaceUsingSpec | SnapshotSpec | TableConstraint;
+    readonly $container: AutoCdcSpec | ForeignKeyProperty | ReplaceUsingSpec | SnapshotSpec | TableConstraint;
     readonly $type: 'ColumnNameList';
     names: Array<ColumnPath>;
 }
@@ -707,7 +710,7 @@ export function isColumnPath(item: unknown): item is ColumnPath {
     return typeof item === 'string';
 }
 
-export type ColumnProperty = CollateProperty | CommentProperty | DefaultProperty | GeneratedAsProperty | IdentityProperty | MaskProperty | NotNullProperty | PrimaryKeyProperty;
+export type ColumnProperty = CollateProperty | CommentProperty | DefaultProperty | ForeignKeyProperty | GeneratedAsProperty | IdentityProperty | MaskProperty | NotNullProperty | PrimaryKeyProperty;
 
 export const ColumnProperty = {
     $type: 'ColumnProperty'
@@ -1275,6 +1278,33 @@ export const FlowWhereClause = {
 
 export function isFlowWhereClause(item: unknown): item is FlowWhereClause {
     return reflection.isInstance(item, FlowWhereClause.$type);
+}
+
+export type ForeignKeyOption = string;
+
+export function isForeignKeyOption(item: unknown): item is ForeignKeyOption {
+    return typeof item === 'string';
+}
+
+export interface ForeignKeyProperty extends langium.AstNode {
+    readonly $container: ColumnDef;
+    readonly $type: 'ForeignKeyProperty';
+    name?: Identifier;
+    options: Array<ForeignKeyOption>;
+    referencedColumns?: ColumnNameList;
+    referencedTable: QualifiedName;
+}
+
+export const ForeignKeyProperty = {
+    $type: 'ForeignKeyProperty',
+    name: 'name',
+    options: 'options',
+    referencedColumns: 'referencedColumns',
+    referencedTable: 'referencedTable'
+} as const;
+
+export function isForeignKeyProperty(item: unknown): item is ForeignKeyProperty {
+    return reflection.isInstance(item, ForeignKeyProperty.$type);
 }
 
 export interface FrameBound extends langium.AstNode {
@@ -2479,11 +2509,13 @@ export interface PrimaryKeyProperty extends langium.AstNode {
     readonly $container: ColumnDef;
     readonly $type: 'PrimaryKeyProperty';
     name?: Identifier;
+    options: Array<ConstraintOption>;
 }
 
 export const PrimaryKeyProperty = {
     $type: 'PrimaryKeyProperty',
-    name: 'name'
+    name: 'name',
+    options: 'options'
 } as const;
 
 export function isPrimaryKeyProperty(item: unknown): item is PrimaryKeyProperty {
@@ -2847,10 +2879,10 @@ export function isSnapshotSpec(item: unknown): item is SnapshotSpec {
     return reflection.isInstance(item, SnapshotSpec.$type);
 }
 
-export type SoftKeyword = 'AGGREGATE' | 'ALWAYS' | 'ARRAY' | 'ASC' | 'AT' | 'AUTO' | 'BITEMPORAL' | 'BUCKET' | 'CASCADE' | 'CATALOG' | 'CDC' | 'CHANGES' | 'CHECK' | 'COLLATE' | 'COLLATION' | 'COLUMNS' | 'COMMENT' | 'CRON' | 'CURRENT' | 'DATABASE' | 'DATE' | 'DAY' | 'DAYS' | 'DEFAULT' | 'DEFERRABLE' | 'DEFERRED' | 'DELAY' | 'DESC' | 'ENFORCED' | 'EVERY' | 'EXCLUDE' | 'EXPECT' | 'EXTEND' | 'EXTERNAL' | 'EXTRACT' | 'FAIL' | 'FIRST' | 'FLOW' | 'FOLLOWING' | 'FOREIGN' | 'FUNCTION' | 'GENERATED' | 'GLOBAL' | 'GROUPING' | 'HISTORY' | 'HOUR' | 'HOURS' | 'IDENTITY' | 'INCLUDE' | 'INCREMENT' | 'INCREMENTAL' | 'INITIALLY' | 'KEY' | 'KEYS' | 'LAST' | 'LEVEL' | 'LIVE' | 'LOCATION' | 'MANAGED' | 'MAP' | 'MASK' | 'MATERIALIZED' | 'MAX' | 'MICROSECOND' | 'MICROSECONDS' | 'MILLISECOND' | 'MILLISECONDS' | 'MINUTE' | 'MINUTES' | 'MONTH' | 'MONTHS' | 'MOST' | 'NAME' | 'NAMESPACE' | 'NANOSECOND' | 'NANOSECONDS' | 'NONE' | 'NORELY' | 'NULLS' | 'OF' | 'ONCE' | 'OPTIONS' | 'OUT' | 'OUTER' | 'OVERLAY' | 'OVERWRITE' | 'OWNER' | 'PARTITION' | 'PARTITIONED' | 'PERCENT' | 'PLACING' | 'POLICY' | 'POSITION' | 'PRECEDING' | 'PRIMARY' | 'PRIVATE' | 'PURGE' | 'RANGE' | 'RECURSION' | 'RECURSIVE' | 'REFERENCES' | 'REFRESH' | 'RELY' | 'REPEATABLE' | 'REPLACE' | 'RESTRICT' | 'ROW' | 'ROWS' | 'SCD' | 'SCHEDULE' | 'SCHEMA' | 'SECOND' | 'SECONDS' | 'SEQUENCE' | 'SETS' | 'SINGLE' | 'SNAPSHOT' | 'START' | 'STORED' | 'STREAMING' | 'STRICT' | 'STRUCT' | 'SUBSTR' | 'SUBSTRING' | 'SYSTEM' | 'SYSTEM_TIME' | 'SYSTEM_VERSION' | 'TBLPROPERTIES' | 'TEMP' | 'TEMPORARY' | 'TIME' | 'TIMESERIES' | 'TIMESTAMP' | 'TIMESTAMP_LTZ' | 'TIMESTAMP_NTZ' | 'TO' | 'TRACK' | 'TRIGGER' | 'TRIM' | 'TRUNCATE' | 'TYPE' | 'UNKNOWN' | 'UPDATES' | 'VERSION' | 'VIEW' | 'VIOLATION' | 'WEEK' | 'WEEKS' | 'YEAR' | 'YEARS' | 'ZONE';
+export type SoftKeyword = 'ACTION' | 'AGGREGATE' | 'ALWAYS' | 'ARRAY' | 'ASC' | 'AT' | 'AUTO' | 'BITEMPORAL' | 'BUCKET' | 'CASCADE' | 'CATALOG' | 'CDC' | 'CHANGES' | 'CHECK' | 'COLLATE' | 'COLLATION' | 'COLUMNS' | 'COMMENT' | 'CRON' | 'CURRENT' | 'DATABASE' | 'DATE' | 'DAY' | 'DAYS' | 'DEFAULT' | 'DEFERRABLE' | 'DEFERRED' | 'DELAY' | 'DESC' | 'ENFORCED' | 'EVERY' | 'EXCLUDE' | 'EXPECT' | 'EXTEND' | 'EXTERNAL' | 'EXTRACT' | 'FAIL' | 'FIRST' | 'FLOW' | 'FOLLOWING' | 'FOREIGN' | 'FUNCTION' | 'GENERATED' | 'GLOBAL' | 'GROUPING' | 'HISTORY' | 'HOUR' | 'HOURS' | 'IDENTITY' | 'INCLUDE' | 'INCREMENT' | 'INCREMENTAL' | 'INITIALLY' | 'KEY' | 'KEYS' | 'LAST' | 'LEVEL' | 'LIVE' | 'LOCATION' | 'MANAGED' | 'MAP' | 'MASK' | 'MATCH' | 'MATERIALIZED' | 'MAX' | 'MICROSECOND' | 'MICROSECONDS' | 'MILLISECOND' | 'MILLISECONDS' | 'MINUTE' | 'MINUTES' | 'MONTH' | 'MONTHS' | 'MOST' | 'NAME' | 'NAMESPACE' | 'NANOSECOND' | 'NANOSECONDS' | 'NO' | 'NONE' | 'NORELY' | 'NULLS' | 'OF' | 'ONCE' | 'OPTIONS' | 'OUT' | 'OUTER' | 'OVERLAY' | 'OVERWRITE' | 'OWNER' | 'PARTITION' | 'PARTITIONED' | 'PERCENT' | 'PLACING' | 'POLICY' | 'POSITION' | 'PRECEDING' | 'PRIMARY' | 'PRIVATE' | 'PURGE' | 'RANGE' | 'RECURSION' | 'RECURSIVE' | 'REFERENCES' | 'REFRESH' | 'RELY' | 'REPEATABLE' | 'REPLACE' | 'RESTRICT' | 'ROW' | 'ROWS' | 'SCD' | 'SCHEDULE' | 'SCHEMA' | 'SECOND' | 'SECONDS' | 'SEQUENCE' | 'SETS' | 'SINGLE' | 'SNAPSHOT' | 'START' | 'STORED' | 'STREAMING' | 'STRICT' | 'STRUCT' | 'SUBSTR' | 'SUBSTRING' | 'SYSTEM' | 'SYSTEM_TIME' | 'SYSTEM_VERSION' | 'TBLPROPERTIES' | 'TEMP' | 'TEMPORARY' | 'TIME' | 'TIMESERIES' | 'TIMESTAMP' | 'TIMESTAMP_LTZ' | 'TIMESTAMP_NTZ' | 'TO' | 'TRACK' | 'TRIGGER' | 'TRIM' | 'TRUNCATE' | 'TYPE' | 'UNKNOWN' | 'UPDATES' | 'VERSION' | 'VIEW' | 'VIOLATION' | 'WEEK' | 'WEEKS' | 'YEAR' | 'YEARS' | 'ZONE';
 
 export function isSoftKeyword(item: unknown): item is SoftKeyword {
-    return item === 'AGGREGATE' || item === 'ALWAYS' || item === 'ARRAY' || item === 'ASC' || item === 'AT' || item === 'AUTO' || item === 'BITEMPORAL' || item === 'BUCKET' || item === 'CASCADE' || item === 'CATALOG' || item === 'CDC' || item === 'CHANGES' || item === 'CHECK' || item === 'COLLATE' || item === 'COLLATION' || item === 'COLUMNS' || item === 'COMMENT' || item === 'CRON' || item === 'CURRENT' || item === 'DATABASE' || item === 'DATE' || item === 'DAY' || item === 'DAYS' || item === 'DEFAULT' || item === 'DEFERRABLE' || item === 'DEFERRED' || item === 'DELAY' || item === 'DESC' || item === 'ENFORCED' || item === 'EVERY' || item === 'EXCLUDE' || item === 'EXPECT' || item === 'EXTEND' || item === 'EXTERNAL' || item === 'EXTRACT' || item === 'FAIL' || item === 'FIRST' || item === 'FLOW' || item === 'FOLLOWING' || item === 'FOREIGN' || item === 'FUNCTION' || item === 'GENERATED' || item === 'GLOBAL' || item === 'GROUPING' || item === 'HISTORY' || item === 'HOUR' || item === 'HOURS' || item === 'IDENTITY' || item === 'INCLUDE' || item === 'INCREMENT' || item === 'INCREMENTAL' || item === 'INITIALLY' || item === 'KEY' || item === 'KEYS' || item === 'LAST' || item === 'LEVEL' || item === 'LIVE' || item === 'LOCATION' || item === 'MANAGED' || item === 'MAP' || item === 'MASK' || item === 'MATERIALIZED' || item === 'MAX' || item === 'MICROSECOND' || item === 'MICROSECONDS' || item === 'MILLISECOND' || item === 'MILLISECONDS' || item === 'MINUTE' || item === 'MINUTES' || item === 'MONTH' || item === 'MONTHS' || item === 'MOST' || item === 'NAME' || item === 'NAMESPACE' || item === 'NANOSECOND' || item === 'NANOSECONDS' || item === 'NONE' || item === 'NORELY' || item === 'NULLS' || item === 'OF' || item === 'ONCE' || item === 'OPTIONS' || item === 'OUT' || item === 'OUTER' || item === 'OVERLAY' || item === 'OVERWRITE' || item === 'OWNER' || item === 'PARTITION' || item === 'PARTITIONED' || item === 'PERCENT' || item === 'PLACING' || item === 'POLICY' || item === 'POSITION' || item === 'PRECEDING' || item === 'PRIMARY' || item === 'PRIVATE' || item === 'PURGE' || item === 'RANGE' || item === 'RECURSION' || item === 'RECURSIVE' || item === 'REFERENCES' || item === 'REFRESH' || item === 'RELY' || item === 'REPEATABLE' || item === 'REPLACE' || item === 'RESTRICT' || item === 'ROW' || item === 'ROWS' || item === 'SCD' || item === 'SCHEDULE' || item === 'SCHEMA' || item === 'SECOND' || item === 'SECONDS' || item === 'SEQUENCE' || item === 'SETS' || item === 'SINGLE' || item === 'SNAPSHOT' || item === 'START' || item === 'STORED' || item === 'STREAMING' || item === 'STRICT' || item === 'STRUCT' || item === 'SUBSTR' || item === 'SUBSTRING' || item === 'SYSTEM' || item === 'SYSTEM_TIME' || item === 'SYSTEM_VERSION' || item === 'TBLPROPERTIES' || item === 'TEMP' || item === 'TEMPORARY' || item === 'TIME' || item === 'TIMESERIES' || item === 'TIMESTAMP' || item === 'TIMESTAMP_LTZ' || item === 'TIMESTAMP_NTZ' || item === 'TO' || item === 'TRACK' || item === 'TRIGGER' || item === 'TRIM' || item === 'TRUNCATE' || item === 'TYPE' || item === 'UNKNOWN' || item === 'UPDATES' || item === 'VERSION' || item === 'VIEW' || item === 'VIOLATION' || item === 'WEEK' || item === 'WEEKS' || item === 'YEAR' || item === 'YEARS' || item === 'ZONE';
+    return item === 'ACTION' || item === 'AGGREGATE' || item === 'ALWAYS' || item === 'ARRAY' || item === 'ASC' || item === 'AT' || item === 'AUTO' || item === 'BITEMPORAL' || item === 'BUCKET' || item === 'CASCADE' || item === 'CATALOG' || item === 'CDC' || item === 'CHANGES' || item === 'CHECK' || item === 'COLLATE' || item === 'COLLATION' || item === 'COLUMNS' || item === 'COMMENT' || item === 'CRON' || item === 'CURRENT' || item === 'DATABASE' || item === 'DATE' || item === 'DAY' || item === 'DAYS' || item === 'DEFAULT' || item === 'DEFERRABLE' || item === 'DEFERRED' || item === 'DELAY' || item === 'DESC' || item === 'ENFORCED' || item === 'EVERY' || item === 'EXCLUDE' || item === 'EXPECT' || item === 'EXTEND' || item === 'EXTERNAL' || item === 'EXTRACT' || item === 'FAIL' || item === 'FIRST' || item === 'FLOW' || item === 'FOLLOWING' || item === 'FOREIGN' || item === 'FUNCTION' || item === 'GENERATED' || item === 'GLOBAL' || item === 'GROUPING' || item === 'HISTORY' || item === 'HOUR' || item === 'HOURS' || item === 'IDENTITY' || item === 'INCLUDE' || item === 'INCREMENT' || item === 'INCREMENTAL' || item === 'INITIALLY' || item === 'KEY' || item === 'KEYS' || item === 'LAST' || item === 'LEVEL' || item === 'LIVE' || item === 'LOCATION' || item === 'MANAGED' || item === 'MAP' || item === 'MASK' || item === 'MATCH' || item === 'MATERIALIZED' || item === 'MAX' || item === 'MICROSECOND' || item === 'MICROSECONDS' || item === 'MILLISECOND' || item === 'MILLISECONDS' || item === 'MINUTE' || item === 'MINUTES' || item === 'MONTH' || item === 'MONTHS' || item === 'MOST' || item === 'NAME' || item === 'NAMESPACE' || item === 'NANOSECOND' || item === 'NANOSECONDS' || item === 'NO' || item === 'NONE' || item === 'NORELY' || item === 'NULLS' || item === 'OF' || item === 'ONCE' || item === 'OPTIONS' || item === 'OUT' || item === 'OUTER' || item === 'OVERLAY' || item === 'OVERWRITE' || item === 'OWNER' || item === 'PARTITION' || item === 'PARTITIONED' || item === 'PERCENT' || item === 'PLACING' || item === 'POLICY' || item === 'POSITION' || item === 'PRECEDING' || item === 'PRIMARY' || item === 'PRIVATE' || item === 'PURGE' || item === 'RANGE' || item === 'RECURSION' || item === 'RECURSIVE' || item === 'REFERENCES' || item === 'REFRESH' || item === 'RELY' || item === 'REPEATABLE' || item === 'REPLACE' || item === 'RESTRICT' || item === 'ROW' || item === 'ROWS' || item === 'SCD' || item === 'SCHEDULE' || item === 'SCHEMA' || item === 'SECOND' || item === 'SECONDS' || item === 'SEQUENCE' || item === 'SETS' || item === 'SINGLE' || item === 'SNAPSHOT' || item === 'START' || item === 'STORED' || item === 'STREAMING' || item === 'STRICT' || item === 'STRUCT' || item === 'SUBSTR' || item === 'SUBSTRING' || item === 'SYSTEM' || item === 'SYSTEM_TIME' || item === 'SYSTEM_VERSION' || item === 'TBLPROPERTIES' || item === 'TEMP' || item === 'TEMPORARY' || item === 'TIME' || item === 'TIMESERIES' || item === 'TIMESTAMP' || item === 'TIMESTAMP_LTZ' || item === 'TIMESTAMP_NTZ' || item === 'TO' || item === 'TRACK' || item === 'TRIGGER' || item === 'TRIM' || item === 'TRUNCATE' || item === 'TYPE' || item === 'UNKNOWN' || item === 'UPDATES' || item === 'VERSION' || item === 'VIEW' || item === 'VIOLATION' || item === 'WEEK' || item === 'WEEKS' || item === 'YEAR' || item === 'YEARS' || item === 'ZONE';
 }
 
 export interface SortItem extends langium.AstNode {
@@ -3197,7 +3229,7 @@ export interface TableConstraint extends langium.AstNode {
     columns?: ColumnNameList;
     foreignKey: boolean;
     name?: Identifier;
-    options: Array<ConstraintOption>;
+    options: Array<ForeignKeyOption>;
     primaryKey: boolean;
     referencedColumns?: ColumnNameList;
     referencedTable?: QualifiedName;
@@ -3779,6 +3811,7 @@ export type PipelineSqlAstType = {
     ExtractExpression: ExtractExpression
     FlowBody: FlowBody
     FlowWhereClause: FlowWhereClause
+    ForeignKeyProperty: ForeignKeyProperty
     FrameBound: FrameBound
     FromClause: FromClause
     FunctionArgument: FunctionArgument
@@ -4753,6 +4786,25 @@ export class PipelineSqlAstReflection extends langium.AbstractAstReflection {
             },
             superTypes: [AutoCdcClause.$type]
         },
+        ForeignKeyProperty: {
+            name: ForeignKeyProperty.$type,
+            properties: {
+                name: {
+                    name: ForeignKeyProperty.name
+                },
+                options: {
+                    name: ForeignKeyProperty.options,
+                    defaultValue: []
+                },
+                referencedColumns: {
+                    name: ForeignKeyProperty.referencedColumns
+                },
+                referencedTable: {
+                    name: ForeignKeyProperty.referencedTable
+                }
+            },
+            superTypes: [ColumnProperty.$type]
+        },
         FrameBound: {
             name: FrameBound.$type,
             properties: {
@@ -5602,6 +5654,10 @@ export class PipelineSqlAstReflection extends langium.AbstractAstReflection {
             properties: {
                 name: {
                     name: PrimaryKeyProperty.name
+                },
+                options: {
+                    name: PrimaryKeyProperty.options,
+                    defaultValue: []
                 }
             },
             superTypes: [ColumnProperty.$type]

@@ -8,7 +8,7 @@ import { CstUtils, DefaultValueConverter, GrammarAST as Ast, isLeafCstNode } fro
 const keywordPhraseRules = new Set([
     'LikeOperator', 'LikeQuantifier', 'IsTest', 'IntervalUnit', 'TypedLiteralType', 'TrimSide', 'NullTreatment',
     'FrameUnit', 'FrameDirection', 'SetOperator', 'IntersectOperator', 'SetQuantifier', 'GroupingModifier',
-    'GroupingSetsKind', 'TemporalKind', 'SampleUnit', 'UnpivotNulls', 'IdentityOptionKind', 'ConstraintOption',
+    'GroupingSetsKind', 'TemporalKind', 'SampleUnit', 'UnpivotNulls', 'IdentityOptionKind', 'ConstraintOption', 'ForeignKeyOption',
     'RefreshPolicy', 'SetScope', 'UseScope', 'NamespaceKind', 'AlterObjectKind', 'StatementEnd', 'DropObjectKind', 'DropOption',
 ]);
 

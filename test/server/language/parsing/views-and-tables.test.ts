@@ -77,6 +77,25 @@ describe('CREATE TABLE', () => {
             + 'flow: InlineFlow(body: InsertFlow(byName, query: Query(body: SelectQuery(items: [SelectItem(expression: 1), SelectItem(expression: 2)])))))');
     });
 
+    test('column-level foreign keys, as Databricks\' column_constraint writes them: [CONSTRAINT n] [FOREIGN KEY] REFERENCES t [(c)] [options]', async () => {
+        expect(await tree(`CREATE MATERIALIZED VIEW f (
+            k BIGINT NOT NULL CONSTRAINT fk_k FOREIGN KEY REFERENCES dim_t (id) NOT ENFORCED RELY,
+            j BIGINT REFERENCES cat.sch.dim_t,
+            m BIGINT CONSTRAINT m_fk REFERENCES dim_t(id) MATCH FULL ON DELETE NO ACTION,
+            p BIGINT CONSTRAINT pk PRIMARY KEY RELY,
+            action STRING, match STRING, no INT
+        ) AS SELECT 1 AS k`)).toBe(
+            'CreateMaterializedView(name: \'f\', spec: TableSpec(elements: ['
+            + 'ColumnDef(name: \'k\', type: BIGINT, properties: [NotNullProperty, ForeignKeyProperty(name: \'fk_k\', referencedTable: \'dim_t\', '
+            + 'referencedColumns: ColumnNameList(names: [\'id\']), options: [\'NOT ENFORCED\', \'RELY\'])]), '
+            + 'ColumnDef(name: \'j\', type: BIGINT, properties: [ForeignKeyProperty(referencedTable: \'cat.sch.dim_t\')]), '
+            + 'ColumnDef(name: \'m\', type: BIGINT, properties: [ForeignKeyProperty(name: \'m_fk\', referencedTable: \'dim_t\', '
+            + 'referencedColumns: ColumnNameList(names: [\'id\']), options: [\'MATCH FULL\', \'ON DELETE NO ACTION\'])]), '
+            + 'ColumnDef(name: \'p\', type: BIGINT, properties: [PrimaryKeyProperty(name: \'pk\', options: [\'RELY\'])]), '
+            + 'ColumnDef(name: \'action\', type: STRING), ColumnDef(name: \'match\', type: STRING), ColumnDef(name: \'no\', type: INT)]), '
+            + 'query: Query(body: SelectQuery(items: [SelectItem(expression: 1, alias: \'k\')])))');
+    });
+
     test('CREATE TABLE ... AS query, and informational key constraints', async () => {
         expect(await tree('CREATE TABLE t AS SELECT 1')).toBe('CreateTable(name: \'t\', query: Query(body: SelectQuery(items: [SelectItem(expression: 1)])))');
         expect(await tree(`CREATE TABLE o (id BIGINT PRIMARY KEY, c BIGINT,
