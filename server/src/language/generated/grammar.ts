@@ -11988,7 +11988,8 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                         "elements": [
                           {
                             "$type": "Keyword",
-                            "value": "AS"
+                            "value": "AS",
+                            "cardinality": "?"
                           },
                           {
                             "$type": "Assignment",
@@ -12142,7 +12143,8 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                   },
                   {
                     "$type": "Keyword",
-                    "value": "AS"
+                    "value": "AS",
+                    "cardinality": "?"
                   },
                   {
                     "$type": "Assignment",

@@ -39,6 +39,8 @@ export class PipelineSqlCodeActionProvider implements CodeActionProvider {
             [IssueCodes.DeprecatedApplyChanges]: this.migrateApplyChanges,
             [IssueCodes.DeprecatedLiveTable]: this.migrateLiveDataset,
             [IssueCodes.DeprecatedLivePrefix]: this.dropLivePrefix,
+            [IssueCodes.QueryWithoutAs]: (diagnostic, document) => [
+                this.action('Add AS before the query', diagnostic, new EditCollector().insert(document, diagnostic.range.start, 'AS '), true)],
             [IssueCodes.TableNotFound]: this.renameTo('Change to'),
             [IssueCodes.FlowTargetNotFound]: this.renameTo('Change the target to'),
             [IssueCodes.UnresolvedFunction]: this.renameTo('Change to'),

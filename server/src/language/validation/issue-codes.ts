@@ -171,6 +171,8 @@ export const Issues = {
         `The LIVE. prefix is legacy; datasets of the pipeline are read by their plain name (${a.name}).`),
     DeprecatedLiveTable: issue<{ legacy: string; modern: string }>('PIPELINE_SQL_DEPRECATED_LIVE_DATASET', 'hint', undefined, a =>
         `${a.legacy} is legacy syntax; write ${a.modern}.`),
+    QueryWithoutAs: issue('PIPELINE_SQL_QUERY_WITHOUT_AS', 'hint', undefined, () =>
+        'The query of this dataset has no AS before it, which Databricks accepts (Spark\'s CTAS rule makes AS optional); add AS for Apache Spark.'),
     DeprecatedApplyChanges: issue('PIPELINE_SQL_DEPRECATED_APPLY_CHANGES', 'hint', undefined, () =>
         'APPLY CHANGES INTO is the legacy name of AUTO CDC; write CREATE FLOW name AS AUTO CDC INTO target ...'),
     DeprecatedSnapshotTable: issue('PIPELINE_SQL_DEPRECATED_SNAPSHOT_TABLE', 'hint', undefined, () =>

@@ -3,6 +3,7 @@
  * features the chosen target runtime lacks (spec section 17, the `pipelineSql.target` setting).
  */
 import type { ValidationAcceptor, ValidationChecks } from 'langium';
+import { CstUtils, isLeafCstNode } from 'langium';
 import { getFunction } from '../builtins/functions.js';
 import { getKeywordDoc } from '../builtins/keyword-docs.js';
 import * as ast from '../generated/ast.js';
@@ -19,8 +20,8 @@ export class SyntaxChecks {
     /** The checks of this class, by node type. */
     checks(): ValidationChecks<ast.PipelineSqlAstType> {
         return {
-            CreateStreamingTable: [this.checkLegacyDataset, this.checkDatasetFeatures],
-            CreateMaterializedView: [this.checkLegacyDataset, this.checkDatasetFeatures],
+            CreateStreamingTable: [this.checkLegacyDataset, this.checkDatasetFeatures, this.checkQueryWithoutAs],
+            CreateMaterializedView: [this.checkLegacyDataset, this.checkDatasetFeatures, this.checkQueryWithoutAs],
             CreateView: [this.checkLegacyDataset, this.checkDatasetFeatures],
             CreateTable: this.checkDatasetFeatures,
             CreateFlow: this.checkFlowFeatures,
@@ -72,6 +73,19 @@ export class SyntaxChecks {
             report(accept, Issues.DeprecatedLiveTable, { legacy: `CREATE ${node.temporary ? 'TEMPORARY ' : ''}${node.streaming ? 'STREAMING ' : ''}LIVE VIEW`, modern: 'CREATE TEMPORARY VIEW' },
                 { node, property: 'live' }, { legacy: 'live-view' });
             this.unsupported('LIVE', { node, property: 'live' }, accept);
+        }
+    };
+
+    /** `CREATE STREAMING TABLE t SELECT ...` without AS: valid (Spark's CTAS rule makes AS optional); a hint adds it for Apache Spark. */
+    checkQueryWithoutAs = (node: ast.CreateStreamingTable | ast.CreateMaterializedView, accept: ValidationAcceptor): void => {
+        const query = node.query?.$cstNode;
+        if (!query || !node.$cstNode) {
+            return;
+        }
+        const leaves = CstUtils.streamCst(node.$cstNode).filter(n => isLeafCstNode(n) && !n.hidden).toArray();
+        const first = leaves.findIndex(leaf => leaf.offset >= query.offset);
+        if (first > 0 && leaves[first - 1].text.toUpperCase() !== 'AS') {
+            report(accept, Issues.QueryWithoutAs, undefined, { node: node.query!, range: leaves[first].range });
         }
     };
 
@@ -176,3 +190,4 @@ export class SyntaxChecks {
         }
     };
 }
+

@@ -69,6 +69,12 @@ describe('legacy syntax', () => {
         expect(result.after).toEqual([]);
     });
 
+    test('a dataset query without AS gets AS', async () => {
+        const result = await applyFix({ 'a.sql': 'CREATE STREAMING TABLE s SELECT * FROM STREAM(raw.events);' }, 'a.sql', 'PIPELINE_SQL_QUERY_WITHOUT_AS', undefined, true);
+        expect(result.files['a.sql']).toBe('CREATE STREAMING TABLE s AS SELECT * FROM STREAM(raw.events);');
+        expect(result.after).toEqual([]);
+    });
+
     test('CREATE LIVE TABLE, STREAMING LIVE TABLE, INCREMENTAL LIVE TABLE and TEMPORARY LIVE VIEW get their modern forms', async () => {
         const mv = await applyFix({ 'a.sql': 'CREATE OR REFRESH LIVE TABLE m AS SELECT * FROM raw.events;' }, 'a.sql', 'PIPELINE_SQL_DEPRECATED_LIVE_DATASET', undefined, true);
         expect(mv.files['a.sql']).toBe('CREATE OR REFRESH MATERIALIZED VIEW m AS SELECT * FROM raw.events;');

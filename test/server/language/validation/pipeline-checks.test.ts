@@ -164,6 +164,14 @@ describe('deprecated syntax and target profiles', () => {
         ]);
     });
 
+    test('CREATE STREAMING TABLE / MATERIALIZED VIEW without AS before the query is valid (Spark\'s CTAS rule makes AS optional), with a hint to add it', async () => {
+        expect(await check('CREATE STREAMING TABLE s SELECT * FROM STREAM(read_files(\'/data\', format => \'json\'));\n'
+            + 'CREATE OR REFRESH MATERIALIZED VIEW m COMMENT \'x\' SELECT * FROM s;\nCREATE MATERIALIZED VIEW n AS SELECT * FROM m;', { hints: true })).toEqual([
+            '[1:26..1:32] hint PIPELINE_SQL_QUERY_WITHOUT_AS The query of this dataset has no AS before it, which Databricks accepts (Spark\'s CTAS rule makes AS optional); add AS for Apache Spark.',
+            '[2:51..2:57] hint PIPELINE_SQL_QUERY_WITHOUT_AS The query of this dataset has no AS before it, which Databricks accepts (Spark\'s CTAS rule makes AS optional); add AS for Apache Spark.',
+        ]);
+    });
+
     test('legacy CREATE INCREMENTAL LIVE TABLE is a streaming live table (the early DLT name), with the legacy hint', async () => {
         // The target of a legacy APPLY CHANGES, with expectations, as early Delta Live Tables notebooks wrote it.
         expect(await check('CREATE INCREMENTAL LIVE TABLE customers (CONSTRAINT valid_id EXPECT (id IS NOT NULL) ON VIOLATION DROP ROW)\n'
