@@ -17,6 +17,7 @@ export const PipelineSqlTerminals = {
     STRING: /'(\\.|[^'\\])*'|"(\\.|[^"\\])*"/,
     NUMBER: /(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?([bB][dD]|[lLsSyYdDfF])?(?![\w$])/,
     ID: /(\d*[_a-zA-Z]|\$\{[^}\r\n]*\})(\w|\$\{[^}\r\n]*\})*/,
+    CONFIG_VALUE: /[^\s\S]/,
 };
 
 export type PipelineSqlTerminalNames = keyof typeof PipelineSqlTerminals;
@@ -841,10 +842,10 @@ export function isConfigKey(item: unknown): item is ConfigKey {
     return typeof item === 'string';
 }
 
-export type ConfigValue = string;
+export type ConfigValue = StringValue | string;
 
 export function isConfigValue(item: unknown): item is ConfigValue {
-    return typeof item === 'string';
+    return isStringValue(item) || (typeof item === 'string' && (/[^\s\S]/.test(item)));
 }
 
 export type ConstraintOption = string;

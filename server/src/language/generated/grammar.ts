@@ -102,35 +102,28 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
           {
             "$type": "RuleCall",
             "rule": {
-              "$ref": "#/rules@137"
+              "$ref": "#/rules@138"
             },
             "arguments": []
           },
           {
             "$type": "RuleCall",
             "rule": {
-              "$ref": "#/rules@165"
+              "$ref": "#/rules@166"
             },
             "arguments": []
           },
           {
             "$type": "RuleCall",
             "rule": {
-              "$ref": "#/rules@183"
+              "$ref": "#/rules@184"
             },
             "arguments": []
           },
           {
             "$type": "RuleCall",
             "rule": {
-              "$ref": "#/rules@188"
-            },
-            "arguments": []
-          },
-          {
-            "$type": "RuleCall",
-            "rule": {
-              "$ref": "#/rules@190"
+              "$ref": "#/rules@189"
             },
             "arguments": []
           },
@@ -158,21 +151,28 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
           {
             "$type": "RuleCall",
             "rule": {
-              "$ref": "#/rules@195"
+              "$ref": "#/rules@194"
             },
             "arguments": []
           },
           {
             "$type": "RuleCall",
             "rule": {
-              "$ref": "#/rules@148"
+              "$ref": "#/rules@196"
             },
             "arguments": []
           },
           {
             "$type": "RuleCall",
             "rule": {
-              "$ref": "#/rules@81"
+              "$ref": "#/rules@149"
+            },
+            "arguments": []
+          },
+          {
+            "$type": "RuleCall",
+            "rule": {
+              "$ref": "#/rules@82"
             },
             "arguments": []
           }
@@ -294,6 +294,17 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
       "hidden": false
     },
     {
+      "$type": "TerminalRule",
+      "name": "CONFIG_VALUE",
+      "definition": {
+        "$type": "RegexToken",
+        "regex": "/[^\\\\s\\\\S]/",
+        "parenthesized": false
+      },
+      "fragment": false,
+      "hidden": false
+    },
+    {
       "$type": "ParserRule",
       "name": "Identifier",
       "dataType": "string",
@@ -317,13 +328,6 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
           {
             "$type": "RuleCall",
             "rule": {
-              "$ref": "#/rules@28"
-            },
-            "arguments": []
-          },
-          {
-            "$type": "RuleCall",
-            "rule": {
               "$ref": "#/rules@29"
             },
             "arguments": []
@@ -331,14 +335,14 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
           {
             "$type": "RuleCall",
             "rule": {
-              "$ref": "#/rules@18"
+              "$ref": "#/rules@30"
             },
             "arguments": []
           },
           {
             "$type": "RuleCall",
             "rule": {
-              "$ref": "#/rules@14"
+              "$ref": "#/rules@19"
             },
             "arguments": []
           },
@@ -352,14 +356,21 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
           {
             "$type": "RuleCall",
             "rule": {
-              "$ref": "#/rules@17"
+              "$ref": "#/rules@16"
             },
             "arguments": []
           },
           {
             "$type": "RuleCall",
             "rule": {
-              "$ref": "#/rules@16"
+              "$ref": "#/rules@18"
+            },
+            "arguments": []
+          },
+          {
+            "$type": "RuleCall",
+            "rule": {
+              "$ref": "#/rules@17"
             },
             "arguments": []
           }
@@ -450,7 +461,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                   {
                     "$type": "RuleCall",
                     "rule": {
-                      "$ref": "#/rules@48"
+                      "$ref": "#/rules@49"
                     },
                     "arguments": []
                   },
@@ -464,7 +475,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                       {
                         "$type": "RuleCall",
                         "rule": {
-                          "$ref": "#/rules@48"
+                          "$ref": "#/rules@49"
                         },
                         "arguments": []
                       }
@@ -483,7 +494,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                   {
                     "$type": "RuleCall",
                     "rule": {
-                      "$ref": "#/rules@20"
+                      "$ref": "#/rules@21"
                     },
                     "arguments": []
                   }
@@ -496,7 +507,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
               {
                 "$type": "RuleCall",
                 "rule": {
-                  "$ref": "#/rules@20"
+                  "$ref": "#/rules@21"
                 },
                 "arguments": []
               }
@@ -536,14 +547,14 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
           {
             "$type": "RuleCall",
             "rule": {
-              "$ref": "#/rules@28"
+              "$ref": "#/rules@29"
             },
             "arguments": []
           },
           {
             "$type": "RuleCall",
             "rule": {
-              "$ref": "#/rules@18"
+              "$ref": "#/rules@19"
             },
             "arguments": []
           }
@@ -577,14 +588,14 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
           {
             "$type": "RuleCall",
             "rule": {
-              "$ref": "#/rules@28"
+              "$ref": "#/rules@29"
             },
             "arguments": []
           },
           {
             "$type": "RuleCall",
             "rule": {
-              "$ref": "#/rules@29"
+              "$ref": "#/rules@30"
             },
             "arguments": []
           }
@@ -607,14 +618,14 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
               {
                 "$type": "RuleCall",
                 "rule": {
-                  "$ref": "#/rules@20"
+                  "$ref": "#/rules@21"
                 },
                 "arguments": []
               },
               {
                 "$type": "RuleCall",
                 "rule": {
-                  "$ref": "#/rules@18"
+                  "$ref": "#/rules@19"
                 },
                 "arguments": []
               }
@@ -633,21 +644,21 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                   {
                     "$type": "RuleCall",
                     "rule": {
-                      "$ref": "#/rules@20"
+                      "$ref": "#/rules@21"
                     },
                     "arguments": []
                   },
                   {
                     "$type": "RuleCall",
                     "rule": {
-                      "$ref": "#/rules@18"
+                      "$ref": "#/rules@19"
                     },
                     "arguments": []
                   },
                   {
                     "$type": "RuleCall",
                     "rule": {
-                      "$ref": "#/rules@30"
+                      "$ref": "#/rules@31"
                     },
                     "arguments": []
                   }
@@ -686,13 +697,6 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
           {
             "$type": "RuleCall",
             "rule": {
-              "$ref": "#/rules@28"
-            },
-            "arguments": []
-          },
-          {
-            "$type": "RuleCall",
-            "rule": {
               "$ref": "#/rules@29"
             },
             "arguments": []
@@ -707,14 +711,14 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
           {
             "$type": "RuleCall",
             "rule": {
-              "$ref": "#/rules@18"
+              "$ref": "#/rules@31"
             },
             "arguments": []
           },
           {
             "$type": "RuleCall",
             "rule": {
-              "$ref": "#/rules@14"
+              "$ref": "#/rules@19"
             },
             "arguments": []
           },
@@ -728,14 +732,21 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
           {
             "$type": "RuleCall",
             "rule": {
-              "$ref": "#/rules@17"
+              "$ref": "#/rules@16"
             },
             "arguments": []
           },
           {
             "$type": "RuleCall",
             "rule": {
-              "$ref": "#/rules@16"
+              "$ref": "#/rules@18"
+            },
+            "arguments": []
+          },
+          {
+            "$type": "RuleCall",
+            "rule": {
+              "$ref": "#/rules@17"
             },
             "arguments": []
           }
@@ -769,13 +780,6 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
           {
             "$type": "RuleCall",
             "rule": {
-              "$ref": "#/rules@28"
-            },
-            "arguments": []
-          },
-          {
-            "$type": "RuleCall",
-            "rule": {
               "$ref": "#/rules@29"
             },
             "arguments": []
@@ -783,21 +787,28 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
           {
             "$type": "RuleCall",
             "rule": {
+              "$ref": "#/rules@30"
+            },
+            "arguments": []
+          },
+          {
+            "$type": "RuleCall",
+            "rule": {
+              "$ref": "#/rules@19"
+            },
+            "arguments": []
+          },
+          {
+            "$type": "RuleCall",
+            "rule": {
+              "$ref": "#/rules@15"
+            },
+            "arguments": []
+          },
+          {
+            "$type": "RuleCall",
+            "rule": {
               "$ref": "#/rules@18"
-            },
-            "arguments": []
-          },
-          {
-            "$type": "RuleCall",
-            "rule": {
-              "$ref": "#/rules@14"
-            },
-            "arguments": []
-          },
-          {
-            "$type": "RuleCall",
-            "rule": {
-              "$ref": "#/rules@17"
             },
             "arguments": []
           }
@@ -817,7 +828,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
           {
             "$type": "RuleCall",
             "rule": {
-              "$ref": "#/rules@13"
+              "$ref": "#/rules@14"
             },
             "arguments": []
           },
@@ -831,7 +842,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
               {
                 "$type": "RuleCall",
                 "rule": {
-                  "$ref": "#/rules@22"
+                  "$ref": "#/rules@23"
                 },
                 "arguments": []
               }
@@ -871,14 +882,28 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
               {
                 "$type": "RuleCall",
                 "rule": {
-                  "$ref": "#/rules@28"
+                  "$ref": "#/rules@29"
                 },
                 "arguments": []
               },
               {
                 "$type": "RuleCall",
                 "rule": {
-                  "$ref": "#/rules@29"
+                  "$ref": "#/rules@30"
+                },
+                "arguments": []
+              },
+              {
+                "$type": "RuleCall",
+                "rule": {
+                  "$ref": "#/rules@19"
+                },
+                "arguments": []
+              },
+              {
+                "$type": "RuleCall",
+                "rule": {
+                  "$ref": "#/rules@16"
                 },
                 "arguments": []
               },
@@ -892,21 +917,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
               {
                 "$type": "RuleCall",
                 "rule": {
-                  "$ref": "#/rules@15"
-                },
-                "arguments": []
-              },
-              {
-                "$type": "RuleCall",
-                "rule": {
                   "$ref": "#/rules@17"
-                },
-                "arguments": []
-              },
-              {
-                "$type": "RuleCall",
-                "rule": {
-                  "$ref": "#/rules@16"
                 },
                 "arguments": []
               }
@@ -922,7 +933,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
               {
                 "$type": "RuleCall",
                 "rule": {
-                  "$ref": "#/rules@22"
+                  "$ref": "#/rules@23"
                 },
                 "arguments": []
               }
@@ -945,7 +956,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
           {
             "$type": "RuleCall",
             "rule": {
-              "$ref": "#/rules@14"
+              "$ref": "#/rules@15"
             },
             "arguments": []
           },
@@ -959,7 +970,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
               {
                 "$type": "RuleCall",
                 "rule": {
-                  "$ref": "#/rules@22"
+                  "$ref": "#/rules@23"
                 },
                 "arguments": []
               }
@@ -982,7 +993,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
           {
             "$type": "RuleCall",
             "rule": {
-              "$ref": "#/rules@13"
+              "$ref": "#/rules@14"
             },
             "arguments": []
           },
@@ -996,7 +1007,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
               {
                 "$type": "RuleCall",
                 "rule": {
-                  "$ref": "#/rules@22"
+                  "$ref": "#/rules@23"
                 },
                 "arguments": []
               }
@@ -2022,7 +2033,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
       "definition": {
         "$type": "RuleCall",
         "rule": {
-          "$ref": "#/rules@32"
+          "$ref": "#/rules@33"
         },
         "arguments": []
       },
@@ -2036,7 +2047,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
       "call": {
         "$type": "RuleCall",
         "rule": {
-          "$ref": "#/rules@33"
+          "$ref": "#/rules@34"
         },
         "arguments": []
       },
@@ -2096,7 +2107,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                 "terminal": {
                   "$type": "RuleCall",
                   "rule": {
-                    "$ref": "#/rules@34"
+                    "$ref": "#/rules@35"
                   },
                   "arguments": []
                 }
@@ -2108,7 +2119,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                 "terminal": {
                   "$type": "RuleCall",
                   "rule": {
-                    "$ref": "#/rules@33"
+                    "$ref": "#/rules@34"
                   },
                   "arguments": []
                 }
@@ -2118,7 +2129,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
           {
             "$type": "RuleCall",
             "rule": {
-              "$ref": "#/rules@35"
+              "$ref": "#/rules@36"
             },
             "arguments": []
           }
@@ -2162,7 +2173,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
           {
             "$type": "RuleCall",
             "rule": {
-              "$ref": "#/rules@39"
+              "$ref": "#/rules@40"
             },
             "arguments": []
           },
@@ -2202,7 +2213,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                     "terminal": {
                       "$type": "RuleCall",
                       "rule": {
-                        "$ref": "#/rules@39"
+                        "$ref": "#/rules@40"
                       },
                       "arguments": []
                     }
@@ -2218,7 +2229,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                     "terminal": {
                       "$type": "RuleCall",
                       "rule": {
-                        "$ref": "#/rules@39"
+                        "$ref": "#/rules@40"
                       },
                       "arguments": []
                     }
@@ -2268,7 +2279,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                             "terminal": {
                               "$type": "RuleCall",
                               "rule": {
-                                "$ref": "#/rules@31"
+                                "$ref": "#/rules@32"
                               },
                               "arguments": []
                             }
@@ -2287,7 +2298,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                                 "terminal": {
                                   "$type": "RuleCall",
                                   "rule": {
-                                    "$ref": "#/rules@31"
+                                    "$ref": "#/rules@32"
                                   },
                                   "arguments": []
                                 }
@@ -2304,7 +2315,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                         "terminal": {
                           "$type": "RuleCall",
                           "rule": {
-                            "$ref": "#/rules@81"
+                            "$ref": "#/rules@82"
                           },
                           "arguments": []
                         }
@@ -2346,7 +2357,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                     "terminal": {
                       "$type": "RuleCall",
                       "rule": {
-                        "$ref": "#/rules@36"
+                        "$ref": "#/rules@37"
                       },
                       "arguments": []
                     }
@@ -2364,7 +2375,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                             "terminal": {
                               "$type": "RuleCall",
                               "rule": {
-                                "$ref": "#/rules@37"
+                                "$ref": "#/rules@38"
                               },
                               "arguments": []
                             }
@@ -2380,7 +2391,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                             "terminal": {
                               "$type": "RuleCall",
                               "rule": {
-                                "$ref": "#/rules@31"
+                                "$ref": "#/rules@32"
                               },
                               "arguments": []
                             }
@@ -2399,7 +2410,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                                 "terminal": {
                                   "$type": "RuleCall",
                                   "rule": {
-                                    "$ref": "#/rules@31"
+                                    "$ref": "#/rules@32"
                                   },
                                   "arguments": []
                                 }
@@ -2423,7 +2434,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                             "terminal": {
                               "$type": "RuleCall",
                               "rule": {
-                                "$ref": "#/rules@39"
+                                "$ref": "#/rules@40"
                               },
                               "arguments": []
                             }
@@ -2442,7 +2453,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                                 "terminal": {
                                   "$type": "RuleCall",
                                   "rule": {
-                                    "$ref": "#/rules@48"
+                                    "$ref": "#/rules@49"
                                   },
                                   "arguments": []
                                 }
@@ -2492,7 +2503,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                         "terminal": {
                           "$type": "RuleCall",
                           "rule": {
-                            "$ref": "#/rules@38"
+                            "$ref": "#/rules@39"
                           },
                           "arguments": []
                         }
@@ -2515,7 +2526,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                             "terminal": {
                               "$type": "RuleCall",
                               "rule": {
-                                "$ref": "#/rules@39"
+                                "$ref": "#/rules@40"
                               },
                               "arguments": []
                             }
@@ -2628,7 +2639,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
       "definition": {
         "$type": "RuleCall",
         "rule": {
-          "$ref": "#/rules@40"
+          "$ref": "#/rules@41"
         },
         "arguments": []
       },
@@ -2642,7 +2653,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
       "call": {
         "$type": "RuleCall",
         "rule": {
-          "$ref": "#/rules@41"
+          "$ref": "#/rules@42"
         },
         "arguments": []
       },
@@ -2829,7 +2840,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                 "terminal": {
                   "$type": "RuleCall",
                   "rule": {
-                    "$ref": "#/rules@41"
+                    "$ref": "#/rules@42"
                   },
                   "arguments": []
                 }
@@ -2839,7 +2850,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
           {
             "$type": "RuleCall",
             "rule": {
-              "$ref": "#/rules@42"
+              "$ref": "#/rules@43"
             },
             "arguments": []
           }
@@ -2862,7 +2873,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
           {
             "$type": "RuleCall",
             "rule": {
-              "$ref": "#/rules@44"
+              "$ref": "#/rules@45"
             },
             "arguments": []
           },
@@ -2892,7 +2903,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                     "terminal": {
                       "$type": "RuleCall",
                       "rule": {
-                        "$ref": "#/rules@22"
+                        "$ref": "#/rules@23"
                       },
                       "arguments": []
                     }
@@ -2922,7 +2933,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                     "terminal": {
                       "$type": "RuleCall",
                       "rule": {
-                        "$ref": "#/rules@31"
+                        "$ref": "#/rules@32"
                       },
                       "arguments": []
                     }
@@ -2956,7 +2967,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                     "terminal": {
                       "$type": "RuleCall",
                       "rule": {
-                        "$ref": "#/rules@78"
+                        "$ref": "#/rules@79"
                       },
                       "arguments": []
                     }
@@ -2986,7 +2997,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                     "terminal": {
                       "$type": "RuleCall",
                       "rule": {
-                        "$ref": "#/rules@43"
+                        "$ref": "#/rules@44"
                       },
                       "arguments": []
                     }
@@ -3015,7 +3026,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
               {
                 "$type": "RuleCall",
                 "rule": {
-                  "$ref": "#/rules@13"
+                  "$ref": "#/rules@14"
                 },
                 "arguments": []
               },
@@ -3066,7 +3077,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                   {
                     "$type": "RuleCall",
                     "rule": {
-                      "$ref": "#/rules@22"
+                      "$ref": "#/rules@23"
                     },
                     "arguments": []
                   }
@@ -3126,14 +3137,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
           {
             "$type": "RuleCall",
             "rule": {
-              "$ref": "#/rules@47"
-            },
-            "arguments": []
-          },
-          {
-            "$type": "RuleCall",
-            "rule": {
-              "$ref": "#/rules@54"
+              "$ref": "#/rules@48"
             },
             "arguments": []
           },
@@ -3147,7 +3151,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
           {
             "$type": "RuleCall",
             "rule": {
-              "$ref": "#/rules@57"
+              "$ref": "#/rules@56"
             },
             "arguments": []
           },
@@ -3175,7 +3179,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
           {
             "$type": "RuleCall",
             "rule": {
-              "$ref": "#/rules@62"
+              "$ref": "#/rules@61"
             },
             "arguments": []
           },
@@ -3196,27 +3200,6 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
           {
             "$type": "RuleCall",
             "rule": {
-              "$ref": "#/rules@67"
-            },
-            "arguments": []
-          },
-          {
-            "$type": "RuleCall",
-            "rule": {
-              "$ref": "#/rules@77"
-            },
-            "arguments": []
-          },
-          {
-            "$type": "RuleCall",
-            "rule": {
-              "$ref": "#/rules@45"
-            },
-            "arguments": []
-          },
-          {
-            "$type": "RuleCall",
-            "rule": {
               "$ref": "#/rules@65"
             },
             "arguments": []
@@ -3224,7 +3207,35 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
           {
             "$type": "RuleCall",
             "rule": {
+              "$ref": "#/rules@68"
+            },
+            "arguments": []
+          },
+          {
+            "$type": "RuleCall",
+            "rule": {
+              "$ref": "#/rules@78"
+            },
+            "arguments": []
+          },
+          {
+            "$type": "RuleCall",
+            "rule": {
+              "$ref": "#/rules@46"
+            },
+            "arguments": []
+          },
+          {
+            "$type": "RuleCall",
+            "rule": {
               "$ref": "#/rules@66"
+            },
+            "arguments": []
+          },
+          {
+            "$type": "RuleCall",
+            "rule": {
+              "$ref": "#/rules@67"
             },
             "arguments": []
           }
@@ -3251,7 +3262,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
           {
             "$type": "RuleCall",
             "rule": {
-              "$ref": "#/rules@31"
+              "$ref": "#/rules@32"
             },
             "arguments": []
           },
@@ -3284,7 +3295,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                         "terminal": {
                           "$type": "RuleCall",
                           "rule": {
-                            "$ref": "#/rules@31"
+                            "$ref": "#/rules@32"
                           },
                           "arguments": []
                         }
@@ -3316,7 +3327,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                     "terminal": {
                       "$type": "RuleCall",
                       "rule": {
-                        "$ref": "#/rules@13"
+                        "$ref": "#/rules@14"
                       },
                       "arguments": []
                     }
@@ -3344,7 +3355,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                         "terminal": {
                           "$type": "RuleCall",
                           "rule": {
-                            "$ref": "#/rules@46"
+                            "$ref": "#/rules@47"
                           },
                           "arguments": []
                         }
@@ -3383,7 +3394,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
             "terminal": {
               "$type": "RuleCall",
               "rule": {
-                "$ref": "#/rules@31"
+                "$ref": "#/rules@32"
               },
               "arguments": []
             }
@@ -3402,7 +3413,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                 "terminal": {
                   "$type": "RuleCall",
                   "rule": {
-                    "$ref": "#/rules@13"
+                    "$ref": "#/rules@14"
                   },
                   "arguments": []
                 }
@@ -3467,7 +3478,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                 "terminal": {
                   "$type": "RuleCall",
                   "rule": {
-                    "$ref": "#/rules@48"
+                    "$ref": "#/rules@49"
                   },
                   "arguments": []
                 }
@@ -3537,7 +3548,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                 "terminal": {
                   "$type": "RuleCall",
                   "rule": {
-                    "$ref": "#/rules@49"
+                    "$ref": "#/rules@50"
                   },
                   "arguments": []
                 }
@@ -3549,7 +3560,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                 "terminal": {
                   "$type": "RuleCall",
                   "rule": {
-                    "$ref": "#/rules@48"
+                    "$ref": "#/rules@49"
                   },
                   "arguments": []
                 }
@@ -3583,7 +3594,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
           {
             "$type": "RuleCall",
             "rule": {
-              "$ref": "#/rules@50"
+              "$ref": "#/rules@51"
             },
             "arguments": []
           }
@@ -3674,7 +3685,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                 "terminal": {
                   "$type": "RuleCall",
                   "rule": {
-                    "$ref": "#/rules@52"
+                    "$ref": "#/rules@53"
                   },
                   "arguments": []
                 }
@@ -3686,7 +3697,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                 "terminal": {
                   "$type": "RuleCall",
                   "rule": {
-                    "$ref": "#/rules@51"
+                    "$ref": "#/rules@52"
                   },
                   "arguments": []
                 },
@@ -3721,7 +3732,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                     "terminal": {
                       "$type": "RuleCall",
                       "rule": {
-                        "$ref": "#/rules@48"
+                        "$ref": "#/rules@49"
                       },
                       "arguments": []
                     }
@@ -3781,7 +3792,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                     {
                       "$type": "RuleCall",
                       "rule": {
-                        "$ref": "#/rules@48"
+                        "$ref": "#/rules@49"
                       },
                       "arguments": []
                     }
@@ -3802,7 +3813,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                     "terminal": {
                       "$type": "RuleCall",
                       "rule": {
-                        "$ref": "#/rules@31"
+                        "$ref": "#/rules@32"
                       },
                       "arguments": []
                     }
@@ -3822,7 +3833,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
             "terminal": {
               "$type": "RuleCall",
               "rule": {
-                "$ref": "#/rules@53"
+                "$ref": "#/rules@54"
               },
               "arguments": []
             }
@@ -3869,7 +3880,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
             "terminal": {
               "$type": "RuleCall",
               "rule": {
-                "$ref": "#/rules@48"
+                "$ref": "#/rules@49"
               },
               "arguments": []
             }
@@ -3881,7 +3892,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
             "terminal": {
               "$type": "RuleCall",
               "rule": {
-                "$ref": "#/rules@53"
+                "$ref": "#/rules@54"
               },
               "arguments": []
             }
@@ -3897,7 +3908,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
             "terminal": {
               "$type": "RuleCall",
               "rule": {
-                "$ref": "#/rules@53"
+                "$ref": "#/rules@54"
               },
               "arguments": []
             }
@@ -4021,7 +4032,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                 "terminal": {
                   "$type": "RuleCall",
                   "rule": {
-                    "$ref": "#/rules@20"
+                    "$ref": "#/rules@21"
                   },
                   "arguments": []
                 }
@@ -4067,7 +4078,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
             "terminal": {
               "$type": "RuleCall",
               "rule": {
-                "$ref": "#/rules@31"
+                "$ref": "#/rules@32"
               },
               "arguments": []
             },
@@ -4080,7 +4091,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
             "terminal": {
               "$type": "RuleCall",
               "rule": {
-                "$ref": "#/rules@56"
+                "$ref": "#/rules@57"
               },
               "arguments": []
             },
@@ -4100,7 +4111,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                 "terminal": {
                   "$type": "RuleCall",
                   "rule": {
-                    "$ref": "#/rules@31"
+                    "$ref": "#/rules@32"
                   },
                   "arguments": []
                 }
@@ -4135,7 +4146,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
             "terminal": {
               "$type": "RuleCall",
               "rule": {
-                "$ref": "#/rules@31"
+                "$ref": "#/rules@32"
               },
               "arguments": []
             }
@@ -4151,7 +4162,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
             "terminal": {
               "$type": "RuleCall",
               "rule": {
-                "$ref": "#/rules@31"
+                "$ref": "#/rules@32"
               },
               "arguments": []
             }
@@ -4201,7 +4212,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
             "terminal": {
               "$type": "RuleCall",
               "rule": {
-                "$ref": "#/rules@31"
+                "$ref": "#/rules@32"
               },
               "arguments": []
             }
@@ -4217,7 +4228,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
             "terminal": {
               "$type": "RuleCall",
               "rule": {
-                "$ref": "#/rules@78"
+                "$ref": "#/rules@79"
               },
               "arguments": []
             }
@@ -4253,7 +4264,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
             "terminal": {
               "$type": "RuleCall",
               "rule": {
-                "$ref": "#/rules@20"
+                "$ref": "#/rules@21"
               },
               "arguments": []
             }
@@ -4269,7 +4280,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
             "terminal": {
               "$type": "RuleCall",
               "rule": {
-                "$ref": "#/rules@31"
+                "$ref": "#/rules@32"
               },
               "arguments": []
             }
@@ -4305,7 +4316,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
             "terminal": {
               "$type": "RuleCall",
               "rule": {
-                "$ref": "#/rules@39"
+                "$ref": "#/rules@40"
               },
               "arguments": []
             }
@@ -4321,7 +4332,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
             "terminal": {
               "$type": "RuleCall",
               "rule": {
-                "$ref": "#/rules@31"
+                "$ref": "#/rules@32"
               },
               "arguments": []
             }
@@ -4357,7 +4368,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
             "terminal": {
               "$type": "RuleCall",
               "rule": {
-                "$ref": "#/rules@61"
+                "$ref": "#/rules@62"
               },
               "arguments": []
             },
@@ -4370,7 +4381,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
             "terminal": {
               "$type": "RuleCall",
               "rule": {
-                "$ref": "#/rules@31"
+                "$ref": "#/rules@32"
               },
               "arguments": []
             },
@@ -4387,7 +4398,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
             "terminal": {
               "$type": "RuleCall",
               "rule": {
-                "$ref": "#/rules@31"
+                "$ref": "#/rules@32"
               },
               "arguments": []
             }
@@ -4457,7 +4468,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
             "terminal": {
               "$type": "RuleCall",
               "rule": {
-                "$ref": "#/rules@31"
+                "$ref": "#/rules@32"
               },
               "arguments": []
             }
@@ -4473,7 +4484,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
             "terminal": {
               "$type": "RuleCall",
               "rule": {
-                "$ref": "#/rules@31"
+                "$ref": "#/rules@32"
               },
               "arguments": []
             }
@@ -4492,7 +4503,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                 "terminal": {
                   "$type": "RuleCall",
                   "rule": {
-                    "$ref": "#/rules@31"
+                    "$ref": "#/rules@32"
                   },
                   "arguments": []
                 }
@@ -4531,7 +4542,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
             "terminal": {
               "$type": "RuleCall",
               "rule": {
-                "$ref": "#/rules@31"
+                "$ref": "#/rules@32"
               },
               "arguments": []
             }
@@ -4547,7 +4558,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
             "terminal": {
               "$type": "RuleCall",
               "rule": {
-                "$ref": "#/rules@31"
+                "$ref": "#/rules@32"
               },
               "arguments": []
             }
@@ -4563,7 +4574,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
             "terminal": {
               "$type": "RuleCall",
               "rule": {
-                "$ref": "#/rules@31"
+                "$ref": "#/rules@32"
               },
               "arguments": []
             }
@@ -4582,7 +4593,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                 "terminal": {
                   "$type": "RuleCall",
                   "rule": {
-                    "$ref": "#/rules@31"
+                    "$ref": "#/rules@32"
                   },
                   "arguments": []
                 }
@@ -4621,7 +4632,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
             "terminal": {
               "$type": "RuleCall",
               "rule": {
-                "$ref": "#/rules@81"
+                "$ref": "#/rules@82"
               },
               "arguments": []
             }
@@ -4653,7 +4664,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
             "terminal": {
               "$type": "RuleCall",
               "rule": {
-                "$ref": "#/rules@81"
+                "$ref": "#/rules@82"
               },
               "arguments": []
             }
@@ -4684,7 +4695,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                 "terminal": {
                   "$type": "RuleCall",
                   "rule": {
-                    "$ref": "#/rules@13"
+                    "$ref": "#/rules@14"
                   },
                   "arguments": []
                 }
@@ -4703,7 +4714,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                     "terminal": {
                       "$type": "RuleCall",
                       "rule": {
-                        "$ref": "#/rules@13"
+                        "$ref": "#/rules@14"
                       },
                       "arguments": []
                     }
@@ -4722,7 +4733,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                         "terminal": {
                           "$type": "RuleCall",
                           "rule": {
-                            "$ref": "#/rules@13"
+                            "$ref": "#/rules@14"
                           },
                           "arguments": []
                         }
@@ -4749,7 +4760,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
             "terminal": {
               "$type": "RuleCall",
               "rule": {
-                "$ref": "#/rules@31"
+                "$ref": "#/rules@32"
               },
               "arguments": []
             }
@@ -4782,7 +4793,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
             "terminal": {
               "$type": "RuleCall",
               "rule": {
-                "$ref": "#/rules@23"
+                "$ref": "#/rules@24"
               },
               "arguments": []
             }
@@ -4801,7 +4812,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                 "terminal": {
                   "$type": "RuleCall",
                   "rule": {
-                    "$ref": "#/rules@22"
+                    "$ref": "#/rules@23"
                   },
                   "arguments": []
                 }
@@ -4851,7 +4862,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                     "terminal": {
                       "$type": "RuleCall",
                       "rule": {
-                        "$ref": "#/rules@70"
+                        "$ref": "#/rules@71"
                       },
                       "arguments": []
                     }
@@ -4870,7 +4881,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                         "terminal": {
                           "$type": "RuleCall",
                           "rule": {
-                            "$ref": "#/rules@70"
+                            "$ref": "#/rules@71"
                           },
                           "arguments": []
                         }
@@ -4888,7 +4899,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                 "terminal": {
                   "$type": "RuleCall",
                   "rule": {
-                    "$ref": "#/rules@69"
+                    "$ref": "#/rules@70"
                   },
                   "arguments": []
                 },
@@ -4928,7 +4939,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                     "terminal": {
                       "$type": "RuleCall",
                       "rule": {
-                        "$ref": "#/rules@76"
+                        "$ref": "#/rules@77"
                       },
                       "arguments": []
                     }
@@ -4947,7 +4958,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                         "terminal": {
                           "$type": "RuleCall",
                           "rule": {
-                            "$ref": "#/rules@76"
+                            "$ref": "#/rules@77"
                           },
                           "arguments": []
                         }
@@ -4984,7 +4995,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                     "terminal": {
                       "$type": "RuleCall",
                       "rule": {
-                        "$ref": "#/rules@31"
+                        "$ref": "#/rules@32"
                       },
                       "arguments": []
                     }
@@ -5003,7 +5014,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                 "terminal": {
                   "$type": "RuleCall",
                   "rule": {
-                    "$ref": "#/rules@69"
+                    "$ref": "#/rules@70"
                   },
                   "arguments": []
                 },
@@ -5026,7 +5037,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                         "terminal": {
                           "$type": "RuleCall",
                           "rule": {
-                            "$ref": "#/rules@13"
+                            "$ref": "#/rules@14"
                           },
                           "arguments": []
                         }
@@ -5038,7 +5049,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                         "terminal": {
                           "$type": "RuleCall",
                           "rule": {
-                            "$ref": "#/rules@71"
+                            "$ref": "#/rules@72"
                           },
                           "arguments": []
                         }
@@ -5073,7 +5084,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
             "terminal": {
               "$type": "RuleCall",
               "rule": {
-                "$ref": "#/rules@23"
+                "$ref": "#/rules@24"
               },
               "arguments": []
             }
@@ -5092,7 +5103,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                 "terminal": {
                   "$type": "RuleCall",
                   "rule": {
-                    "$ref": "#/rules@22"
+                    "$ref": "#/rules@23"
                   },
                   "arguments": []
                 }
@@ -5133,7 +5144,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                 "terminal": {
                   "$type": "RuleCall",
                   "rule": {
-                    "$ref": "#/rules@70"
+                    "$ref": "#/rules@71"
                   },
                   "arguments": []
                 }
@@ -5152,7 +5163,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                     "terminal": {
                       "$type": "RuleCall",
                       "rule": {
-                        "$ref": "#/rules@70"
+                        "$ref": "#/rules@71"
                       },
                       "arguments": []
                     }
@@ -5228,7 +5239,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                 "terminal": {
                   "$type": "RuleCall",
                   "rule": {
-                    "$ref": "#/rules@13"
+                    "$ref": "#/rules@14"
                   },
                   "arguments": []
                 }
@@ -5247,7 +5258,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
             "terminal": {
               "$type": "RuleCall",
               "rule": {
-                "$ref": "#/rules@31"
+                "$ref": "#/rules@32"
               },
               "arguments": []
             }
@@ -5266,7 +5277,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                 "terminal": {
                   "$type": "RuleCall",
                   "rule": {
-                    "$ref": "#/rules@13"
+                    "$ref": "#/rules@14"
                   },
                   "arguments": []
                 }
@@ -5297,7 +5308,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
             "terminal": {
               "$type": "RuleCall",
               "rule": {
-                "$ref": "#/rules@13"
+                "$ref": "#/rules@14"
               },
               "arguments": []
             },
@@ -5330,7 +5341,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                 "terminal": {
                   "$type": "RuleCall",
                   "rule": {
-                    "$ref": "#/rules@31"
+                    "$ref": "#/rules@32"
                   },
                   "arguments": []
                 }
@@ -5349,7 +5360,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                     "terminal": {
                       "$type": "RuleCall",
                       "rule": {
-                        "$ref": "#/rules@31"
+                        "$ref": "#/rules@32"
                       },
                       "arguments": []
                     }
@@ -5387,7 +5398,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                 "terminal": {
                   "$type": "RuleCall",
                   "rule": {
-                    "$ref": "#/rules@76"
+                    "$ref": "#/rules@77"
                   },
                   "arguments": []
                 }
@@ -5406,7 +5417,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                     "terminal": {
                       "$type": "RuleCall",
                       "rule": {
-                        "$ref": "#/rules@76"
+                        "$ref": "#/rules@77"
                       },
                       "arguments": []
                     }
@@ -5424,7 +5435,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
             "terminal": {
               "$type": "RuleCall",
               "rule": {
-                "$ref": "#/rules@72"
+                "$ref": "#/rules@73"
               },
               "arguments": []
             },
@@ -5453,7 +5464,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
             "terminal": {
               "$type": "RuleCall",
               "rule": {
-                "$ref": "#/rules@73"
+                "$ref": "#/rules@74"
               },
               "arguments": []
             }
@@ -5475,7 +5486,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                     "terminal": {
                       "$type": "RuleCall",
                       "rule": {
-                        "$ref": "#/rules@74"
+                        "$ref": "#/rules@75"
                       },
                       "arguments": []
                     }
@@ -5491,7 +5502,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                     "terminal": {
                       "$type": "RuleCall",
                       "rule": {
-                        "$ref": "#/rules@74"
+                        "$ref": "#/rules@75"
                       },
                       "arguments": []
                     }
@@ -5505,7 +5516,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                 "terminal": {
                   "$type": "RuleCall",
                   "rule": {
-                    "$ref": "#/rules@74"
+                    "$ref": "#/rules@75"
                   },
                   "arguments": []
                 }
@@ -5567,7 +5578,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                     "terminal": {
                       "$type": "RuleCall",
                       "rule": {
-                        "$ref": "#/rules@39"
+                        "$ref": "#/rules@40"
                       },
                       "arguments": []
                     }
@@ -5581,7 +5592,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                 "terminal": {
                   "$type": "RuleCall",
                   "rule": {
-                    "$ref": "#/rules@75"
+                    "$ref": "#/rules@76"
                   },
                   "arguments": []
                 }
@@ -5658,7 +5669,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                 "terminal": {
                   "$type": "RuleCall",
                   "rule": {
-                    "$ref": "#/rules@31"
+                    "$ref": "#/rules@32"
                   },
                   "arguments": []
                 }
@@ -5744,7 +5755,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                 "terminal": {
                   "$type": "RuleCall",
                   "rule": {
-                    "$ref": "#/rules@13"
+                    "$ref": "#/rules@14"
                   },
                   "arguments": []
                 }
@@ -5778,7 +5789,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                 "terminal": {
                   "$type": "RuleCall",
                   "rule": {
-                    "$ref": "#/rules@27"
+                    "$ref": "#/rules@28"
                   },
                   "arguments": []
                 }
@@ -5797,7 +5808,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                     "terminal": {
                       "$type": "RuleCall",
                       "rule": {
-                        "$ref": "#/rules@27"
+                        "$ref": "#/rules@28"
                       },
                       "arguments": []
                     }
@@ -5849,7 +5860,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                 "terminal": {
                   "$type": "RuleCall",
                   "rule": {
-                    "$ref": "#/rules@78"
+                    "$ref": "#/rules@79"
                   },
                   "arguments": []
                 }
@@ -5885,7 +5896,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                 "terminal": {
                   "$type": "RuleCall",
                   "rule": {
-                    "$ref": "#/rules@78"
+                    "$ref": "#/rules@79"
                   },
                   "arguments": []
                 }
@@ -5901,7 +5912,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                 "terminal": {
                   "$type": "RuleCall",
                   "rule": {
-                    "$ref": "#/rules@78"
+                    "$ref": "#/rules@79"
                   },
                   "arguments": []
                 }
@@ -5950,7 +5961,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                             "terminal": {
                               "$type": "RuleCall",
                               "rule": {
-                                "$ref": "#/rules@79"
+                                "$ref": "#/rules@80"
                               },
                               "arguments": []
                             }
@@ -5969,7 +5980,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                                 "terminal": {
                                   "$type": "RuleCall",
                                   "rule": {
-                                    "$ref": "#/rules@79"
+                                    "$ref": "#/rules@80"
                                   },
                                   "arguments": []
                                 }
@@ -6014,7 +6025,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                     "terminal": {
                       "$type": "RuleCall",
                       "rule": {
-                        "$ref": "#/rules@53"
+                        "$ref": "#/rules@54"
                       },
                       "arguments": []
                     }
@@ -6033,7 +6044,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                         "terminal": {
                           "$type": "RuleCall",
                           "rule": {
-                            "$ref": "#/rules@53"
+                            "$ref": "#/rules@54"
                           },
                           "arguments": []
                         }
@@ -6063,7 +6074,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                 "terminal": {
                   "$type": "RuleCall",
                   "rule": {
-                    "$ref": "#/rules@80"
+                    "$ref": "#/rules@81"
                   },
                   "arguments": []
                 }
@@ -6130,7 +6141,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                     "terminal": {
                       "$type": "RuleCall",
                       "rule": {
-                        "$ref": "#/rules@13"
+                        "$ref": "#/rules@14"
                       },
                       "arguments": []
                     }
@@ -6159,7 +6170,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
             "terminal": {
               "$type": "RuleCall",
               "rule": {
-                "$ref": "#/rules@13"
+                "$ref": "#/rules@14"
               },
               "arguments": []
             }
@@ -6176,7 +6187,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
             "terminal": {
               "$type": "RuleCall",
               "rule": {
-                "$ref": "#/rules@78"
+                "$ref": "#/rules@79"
               },
               "arguments": []
             }
@@ -6214,7 +6225,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                 "terminal": {
                   "$type": "RuleCall",
                   "rule": {
-                    "$ref": "#/rules@48"
+                    "$ref": "#/rules@49"
                   },
                   "arguments": []
                 }
@@ -6298,7 +6309,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                 "terminal": {
                   "$type": "RuleCall",
                   "rule": {
-                    "$ref": "#/rules@83"
+                    "$ref": "#/rules@84"
                   },
                   "arguments": []
                 }
@@ -6317,7 +6328,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                     "terminal": {
                       "$type": "RuleCall",
                       "rule": {
-                        "$ref": "#/rules@83"
+                        "$ref": "#/rules@84"
                       },
                       "arguments": []
                     }
@@ -6335,7 +6346,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
             "terminal": {
               "$type": "RuleCall",
               "rule": {
-                "$ref": "#/rules@84"
+                "$ref": "#/rules@85"
               },
               "arguments": []
             }
@@ -6343,7 +6354,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
           {
             "$type": "RuleCall",
             "rule": {
-              "$ref": "#/rules@82"
+              "$ref": "#/rules@83"
             },
             "arguments": []
           }
@@ -6378,7 +6389,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                 "terminal": {
                   "$type": "RuleCall",
                   "rule": {
-                    "$ref": "#/rules@76"
+                    "$ref": "#/rules@77"
                   },
                   "arguments": []
                 }
@@ -6397,7 +6408,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                     "terminal": {
                       "$type": "RuleCall",
                       "rule": {
-                        "$ref": "#/rules@76"
+                        "$ref": "#/rules@77"
                       },
                       "arguments": []
                     }
@@ -6426,7 +6437,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                 "terminal": {
                   "$type": "RuleCall",
                   "rule": {
-                    "$ref": "#/rules@31"
+                    "$ref": "#/rules@32"
                   },
                   "arguments": []
                 }
@@ -6445,7 +6456,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                     "terminal": {
                       "$type": "RuleCall",
                       "rule": {
-                        "$ref": "#/rules@31"
+                        "$ref": "#/rules@32"
                       },
                       "arguments": []
                     }
@@ -6474,7 +6485,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                 "terminal": {
                   "$type": "RuleCall",
                   "rule": {
-                    "$ref": "#/rules@31"
+                    "$ref": "#/rules@32"
                   },
                   "arguments": []
                 }
@@ -6493,7 +6504,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                     "terminal": {
                       "$type": "RuleCall",
                       "rule": {
-                        "$ref": "#/rules@31"
+                        "$ref": "#/rules@32"
                       },
                       "arguments": []
                     }
@@ -6522,7 +6533,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                 "terminal": {
                   "$type": "RuleCall",
                   "rule": {
-                    "$ref": "#/rules@76"
+                    "$ref": "#/rules@77"
                   },
                   "arguments": []
                 }
@@ -6541,7 +6552,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                     "terminal": {
                       "$type": "RuleCall",
                       "rule": {
-                        "$ref": "#/rules@76"
+                        "$ref": "#/rules@77"
                       },
                       "arguments": []
                     }
@@ -6559,7 +6570,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
             "terminal": {
               "$type": "RuleCall",
               "rule": {
-                "$ref": "#/rules@103"
+                "$ref": "#/rules@104"
               },
               "arguments": []
             },
@@ -6591,7 +6602,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                     "terminal": {
                       "$type": "RuleCall",
                       "rule": {
-                        "$ref": "#/rules@31"
+                        "$ref": "#/rules@32"
                       },
                       "arguments": []
                     }
@@ -6615,7 +6626,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                 "terminal": {
                   "$type": "RuleCall",
                   "rule": {
-                    "$ref": "#/rules@31"
+                    "$ref": "#/rules@32"
                   },
                   "arguments": []
                 }
@@ -6641,7 +6652,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
             "terminal": {
               "$type": "RuleCall",
               "rule": {
-                "$ref": "#/rules@13"
+                "$ref": "#/rules@14"
               },
               "arguments": []
             }
@@ -6660,7 +6671,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                 "terminal": {
                   "$type": "RuleCall",
                   "rule": {
-                    "$ref": "#/rules@13"
+                    "$ref": "#/rules@14"
                   },
                   "arguments": []
                 }
@@ -6679,7 +6690,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                     "terminal": {
                       "$type": "RuleCall",
                       "rule": {
-                        "$ref": "#/rules@13"
+                        "$ref": "#/rules@14"
                       },
                       "arguments": []
                     }
@@ -6740,7 +6751,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
             "terminal": {
               "$type": "RuleCall",
               "rule": {
-                "$ref": "#/rules@81"
+                "$ref": "#/rules@82"
               },
               "arguments": []
             }
@@ -6768,7 +6779,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
           {
             "$type": "RuleCall",
             "rule": {
-              "$ref": "#/rules@85"
+              "$ref": "#/rules@86"
             },
             "arguments": []
           },
@@ -6794,7 +6805,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                     "terminal": {
                       "$type": "RuleCall",
                       "rule": {
-                        "$ref": "#/rules@86"
+                        "$ref": "#/rules@87"
                       },
                       "arguments": []
                     }
@@ -6806,7 +6817,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                     "terminal": {
                       "$type": "RuleCall",
                       "rule": {
-                        "$ref": "#/rules@88"
+                        "$ref": "#/rules@89"
                       },
                       "arguments": []
                     },
@@ -6819,7 +6830,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                     "terminal": {
                       "$type": "RuleCall",
                       "rule": {
-                        "$ref": "#/rules@85"
+                        "$ref": "#/rules@86"
                       },
                       "arguments": []
                     }
@@ -6849,7 +6860,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                     "terminal": {
                       "$type": "RuleCall",
                       "rule": {
-                        "$ref": "#/rules@132"
+                        "$ref": "#/rules@133"
                       },
                       "arguments": []
                     }
@@ -6873,7 +6884,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                         "terminal": {
                           "$type": "RuleCall",
                           "rule": {
-                            "$ref": "#/rules@87"
+                            "$ref": "#/rules@88"
                           },
                           "arguments": []
                         }
@@ -6885,7 +6896,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                         "terminal": {
                           "$type": "RuleCall",
                           "rule": {
-                            "$ref": "#/rules@88"
+                            "$ref": "#/rules@89"
                           },
                           "arguments": []
                         },
@@ -6898,7 +6909,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                         "terminal": {
                           "$type": "RuleCall",
                           "rule": {
-                            "$ref": "#/rules@89"
+                            "$ref": "#/rules@90"
                           },
                           "arguments": []
                         }
@@ -6930,7 +6941,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
           {
             "$type": "RuleCall",
             "rule": {
-              "$ref": "#/rules@89"
+              "$ref": "#/rules@90"
             },
             "arguments": []
           },
@@ -6953,7 +6964,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                 "terminal": {
                   "$type": "RuleCall",
                   "rule": {
-                    "$ref": "#/rules@87"
+                    "$ref": "#/rules@88"
                   },
                   "arguments": []
                 }
@@ -6965,7 +6976,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                 "terminal": {
                   "$type": "RuleCall",
                   "rule": {
-                    "$ref": "#/rules@88"
+                    "$ref": "#/rules@89"
                   },
                   "arguments": []
                 },
@@ -6978,7 +6989,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                 "terminal": {
                   "$type": "RuleCall",
                   "rule": {
-                    "$ref": "#/rules@89"
+                    "$ref": "#/rules@90"
                   },
                   "arguments": []
                 }
@@ -7063,13 +7074,6 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
           {
             "$type": "RuleCall",
             "rule": {
-              "$ref": "#/rules@92"
-            },
-            "arguments": []
-          },
-          {
-            "$type": "RuleCall",
-            "rule": {
               "$ref": "#/rules@93"
             },
             "arguments": []
@@ -7077,21 +7081,28 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
           {
             "$type": "RuleCall",
             "rule": {
+              "$ref": "#/rules@94"
+            },
+            "arguments": []
+          },
+          {
+            "$type": "RuleCall",
+            "rule": {
+              "$ref": "#/rules@92"
+            },
+            "arguments": []
+          },
+          {
+            "$type": "RuleCall",
+            "rule": {
+              "$ref": "#/rules@122"
+            },
+            "arguments": []
+          },
+          {
+            "$type": "RuleCall",
+            "rule": {
               "$ref": "#/rules@91"
-            },
-            "arguments": []
-          },
-          {
-            "$type": "RuleCall",
-            "rule": {
-              "$ref": "#/rules@121"
-            },
-            "arguments": []
-          },
-          {
-            "$type": "RuleCall",
-            "rule": {
-              "$ref": "#/rules@90"
             },
             "arguments": []
           }
@@ -7118,7 +7129,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
             "terminal": {
               "$type": "RuleCall",
               "rule": {
-                "$ref": "#/rules@81"
+                "$ref": "#/rules@82"
               },
               "arguments": []
             }
@@ -7150,7 +7161,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
             "terminal": {
               "$type": "RuleCall",
               "rule": {
-                "$ref": "#/rules@136"
+                "$ref": "#/rules@137"
               },
               "arguments": []
             }
@@ -7170,7 +7181,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
           {
             "$type": "RuleCall",
             "rule": {
-              "$ref": "#/rules@94"
+              "$ref": "#/rules@95"
             },
             "arguments": []
           },
@@ -7181,7 +7192,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
             "terminal": {
               "$type": "RuleCall",
               "rule": {
-                "$ref": "#/rules@105"
+                "$ref": "#/rules@106"
               },
               "arguments": []
             },
@@ -7190,7 +7201,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
           {
             "$type": "RuleCall",
             "rule": {
-              "$ref": "#/rules@95"
+              "$ref": "#/rules@96"
             },
             "arguments": []
           }
@@ -7217,7 +7228,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
             "terminal": {
               "$type": "RuleCall",
               "rule": {
-                "$ref": "#/rules@105"
+                "$ref": "#/rules@106"
               },
               "arguments": []
             }
@@ -7228,14 +7239,14 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
               {
                 "$type": "RuleCall",
                 "rule": {
-                  "$ref": "#/rules@94"
+                  "$ref": "#/rules@95"
                 },
                 "arguments": []
               },
               {
                 "$type": "RuleCall",
                 "rule": {
-                  "$ref": "#/rules@95"
+                  "$ref": "#/rules@96"
                 },
                 "arguments": []
               }
@@ -7285,7 +7296,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
             "terminal": {
               "$type": "RuleCall",
               "rule": {
-                "$ref": "#/rules@96"
+                "$ref": "#/rules@97"
               },
               "arguments": []
             }
@@ -7304,7 +7315,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                 "terminal": {
                   "$type": "RuleCall",
                   "rule": {
-                    "$ref": "#/rules@96"
+                    "$ref": "#/rules@97"
                   },
                   "arguments": []
                 }
@@ -7338,7 +7349,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                 "terminal": {
                   "$type": "RuleCall",
                   "rule": {
-                    "$ref": "#/rules@31"
+                    "$ref": "#/rules@32"
                   },
                   "arguments": []
                 }
@@ -7353,7 +7364,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
             "terminal": {
               "$type": "RuleCall",
               "rule": {
-                "$ref": "#/rules@98"
+                "$ref": "#/rules@99"
               },
               "arguments": []
             },
@@ -7373,7 +7384,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                 "terminal": {
                   "$type": "RuleCall",
                   "rule": {
-                    "$ref": "#/rules@31"
+                    "$ref": "#/rules@32"
                   },
                   "arguments": []
                 }
@@ -7388,7 +7399,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
             "terminal": {
               "$type": "RuleCall",
               "rule": {
-                "$ref": "#/rules@103"
+                "$ref": "#/rules@104"
               },
               "arguments": []
             },
@@ -7408,7 +7419,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                 "terminal": {
                   "$type": "RuleCall",
                   "rule": {
-                    "$ref": "#/rules@31"
+                    "$ref": "#/rules@32"
                   },
                   "arguments": []
                 }
@@ -7434,7 +7445,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
             "terminal": {
               "$type": "RuleCall",
               "rule": {
-                "$ref": "#/rules@31"
+                "$ref": "#/rules@32"
               },
               "arguments": []
             }
@@ -7459,7 +7470,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                         "terminal": {
                           "$type": "RuleCall",
                           "rule": {
-                            "$ref": "#/rules@97"
+                            "$ref": "#/rules@98"
                           },
                           "arguments": []
                         }
@@ -7478,7 +7489,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                             "terminal": {
                               "$type": "RuleCall",
                               "rule": {
-                                "$ref": "#/rules@97"
+                                "$ref": "#/rules@98"
                               },
                               "arguments": []
                             }
@@ -7497,7 +7508,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                                 "terminal": {
                                   "$type": "RuleCall",
                                   "rule": {
-                                    "$ref": "#/rules@97"
+                                    "$ref": "#/rules@98"
                                   },
                                   "arguments": []
                                 }
@@ -7522,7 +7533,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                 "terminal": {
                   "$type": "RuleCall",
                   "rule": {
-                    "$ref": "#/rules@19"
+                    "$ref": "#/rules@20"
                   },
                   "arguments": []
                 }
@@ -7546,7 +7557,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
           {
             "$type": "RuleCall",
             "rule": {
-              "$ref": "#/rules@13"
+              "$ref": "#/rules@14"
             },
             "arguments": []
           },
@@ -7596,7 +7607,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                     "terminal": {
                       "$type": "RuleCall",
                       "rule": {
-                        "$ref": "#/rules@100"
+                        "$ref": "#/rules@101"
                       },
                       "arguments": []
                     }
@@ -7615,7 +7626,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                         "terminal": {
                           "$type": "RuleCall",
                           "rule": {
-                            "$ref": "#/rules@100"
+                            "$ref": "#/rules@101"
                           },
                           "arguments": []
                         }
@@ -7644,7 +7655,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                     "terminal": {
                       "$type": "RuleCall",
                       "rule": {
-                        "$ref": "#/rules@99"
+                        "$ref": "#/rules@100"
                       },
                       "arguments": []
                     }
@@ -7673,7 +7684,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                     "terminal": {
                       "$type": "RuleCall",
                       "rule": {
-                        "$ref": "#/rules@102"
+                        "$ref": "#/rules@103"
                       },
                       "arguments": []
                     }
@@ -7692,7 +7703,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                         "terminal": {
                           "$type": "RuleCall",
                           "rule": {
-                            "$ref": "#/rules@102"
+                            "$ref": "#/rules@103"
                           },
                           "arguments": []
                         }
@@ -7763,7 +7774,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                 "terminal": {
                   "$type": "RuleCall",
                   "rule": {
-                    "$ref": "#/rules@101"
+                    "$ref": "#/rules@102"
                   },
                   "arguments": []
                 }
@@ -7779,7 +7790,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                 "terminal": {
                   "$type": "RuleCall",
                   "rule": {
-                    "$ref": "#/rules@102"
+                    "$ref": "#/rules@103"
                   },
                   "arguments": []
                 }
@@ -7798,7 +7809,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                     "terminal": {
                       "$type": "RuleCall",
                       "rule": {
-                        "$ref": "#/rules@102"
+                        "$ref": "#/rules@103"
                       },
                       "arguments": []
                     }
@@ -7815,7 +7826,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
           {
             "$type": "RuleCall",
             "rule": {
-              "$ref": "#/rules@31"
+              "$ref": "#/rules@32"
             },
             "arguments": []
           }
@@ -7892,7 +7903,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
           {
             "$type": "RuleCall",
             "rule": {
-              "$ref": "#/rules@100"
+              "$ref": "#/rules@101"
             },
             "arguments": []
           }
@@ -7919,7 +7930,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
             "terminal": {
               "$type": "RuleCall",
               "rule": {
-                "$ref": "#/rules@104"
+                "$ref": "#/rules@105"
               },
               "arguments": []
             }
@@ -7938,7 +7949,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                 "terminal": {
                   "$type": "RuleCall",
                   "rule": {
-                    "$ref": "#/rules@104"
+                    "$ref": "#/rules@105"
                   },
                   "arguments": []
                 }
@@ -7965,7 +7976,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
             "terminal": {
               "$type": "RuleCall",
               "rule": {
-                "$ref": "#/rules@13"
+                "$ref": "#/rules@14"
               },
               "arguments": []
             }
@@ -7984,7 +7995,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                 "terminal": {
                   "$type": "RuleCall",
                   "rule": {
-                    "$ref": "#/rules@71"
+                    "$ref": "#/rules@72"
                   },
                   "arguments": []
                 }
@@ -7996,7 +8007,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                 "terminal": {
                   "$type": "RuleCall",
                   "rule": {
-                    "$ref": "#/rules@13"
+                    "$ref": "#/rules@14"
                   },
                   "arguments": []
                 }
@@ -8026,7 +8037,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
             "terminal": {
               "$type": "RuleCall",
               "rule": {
-                "$ref": "#/rules@107"
+                "$ref": "#/rules@108"
               },
               "arguments": []
             }
@@ -8045,7 +8056,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                 "terminal": {
                   "$type": "RuleCall",
                   "rule": {
-                    "$ref": "#/rules@107"
+                    "$ref": "#/rules@108"
                   },
                   "arguments": []
                 }
@@ -8060,7 +8071,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
             "terminal": {
               "$type": "RuleCall",
               "rule": {
-                "$ref": "#/rules@106"
+                "$ref": "#/rules@107"
               },
               "arguments": []
             },
@@ -8103,7 +8114,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
             "terminal": {
               "$type": "RuleCall",
               "rule": {
-                "$ref": "#/rules@68"
+                "$ref": "#/rules@69"
               },
               "arguments": []
             }
@@ -8121,7 +8132,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                     "terminal": {
                       "$type": "RuleCall",
                       "rule": {
-                        "$ref": "#/rules@19"
+                        "$ref": "#/rules@20"
                       },
                       "arguments": []
                     }
@@ -8141,7 +8152,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                         "terminal": {
                           "$type": "RuleCall",
                           "rule": {
-                            "$ref": "#/rules@13"
+                            "$ref": "#/rules@14"
                           },
                           "arguments": []
                         }
@@ -8160,7 +8171,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                             "terminal": {
                               "$type": "RuleCall",
                               "rule": {
-                                "$ref": "#/rules@13"
+                                "$ref": "#/rules@14"
                               },
                               "arguments": []
                             }
@@ -8187,7 +8198,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                     "terminal": {
                       "$type": "RuleCall",
                       "rule": {
-                        "$ref": "#/rules@13"
+                        "$ref": "#/rules@14"
                       },
                       "arguments": []
                     }
@@ -8206,7 +8217,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                         "terminal": {
                           "$type": "RuleCall",
                           "rule": {
-                            "$ref": "#/rules@13"
+                            "$ref": "#/rules@14"
                           },
                           "arguments": []
                         }
@@ -8238,7 +8249,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
           {
             "$type": "RuleCall",
             "rule": {
-              "$ref": "#/rules@109"
+              "$ref": "#/rules@110"
             },
             "arguments": []
           },
@@ -8274,7 +8285,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                     "terminal": {
                       "$type": "RuleCall",
                       "rule": {
-                        "$ref": "#/rules@108"
+                        "$ref": "#/rules@109"
                       },
                       "arguments": []
                     },
@@ -8291,7 +8302,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                     "terminal": {
                       "$type": "RuleCall",
                       "rule": {
-                        "$ref": "#/rules@109"
+                        "$ref": "#/rules@110"
                       },
                       "arguments": []
                     }
@@ -8313,7 +8324,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                             "terminal": {
                               "$type": "RuleCall",
                               "rule": {
-                                "$ref": "#/rules@31"
+                                "$ref": "#/rules@32"
                               },
                               "arguments": []
                             }
@@ -8338,7 +8349,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                             "terminal": {
                               "$type": "RuleCall",
                               "rule": {
-                                "$ref": "#/rules@13"
+                                "$ref": "#/rules@14"
                               },
                               "arguments": []
                             }
@@ -8357,7 +8368,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                                 "terminal": {
                                   "$type": "RuleCall",
                                   "rule": {
-                                    "$ref": "#/rules@13"
+                                    "$ref": "#/rules@14"
                                   },
                                   "arguments": []
                                 }
@@ -8395,7 +8406,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                     "terminal": {
                       "$type": "RuleCall",
                       "rule": {
-                        "$ref": "#/rules@127"
+                        "$ref": "#/rules@128"
                       },
                       "arguments": []
                     }
@@ -8403,7 +8414,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                   {
                     "$type": "RuleCall",
                     "rule": {
-                      "$ref": "#/rules@123"
+                      "$ref": "#/rules@124"
                     },
                     "arguments": [],
                     "cardinality": "?"
@@ -8429,7 +8440,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                     "terminal": {
                       "$type": "RuleCall",
                       "rule": {
-                        "$ref": "#/rules@129"
+                        "$ref": "#/rules@130"
                       },
                       "arguments": []
                     }
@@ -8437,7 +8448,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                   {
                     "$type": "RuleCall",
                     "rule": {
-                      "$ref": "#/rules@123"
+                      "$ref": "#/rules@124"
                     },
                     "arguments": [],
                     "cardinality": "?"
@@ -8550,21 +8561,14 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
           {
             "$type": "RuleCall",
             "rule": {
-              "$ref": "#/rules@110"
+              "$ref": "#/rules@111"
             },
             "arguments": []
           },
           {
             "$type": "RuleCall",
             "rule": {
-              "$ref": "#/rules@115"
-            },
-            "arguments": []
-          },
-          {
-            "$type": "RuleCall",
-            "rule": {
-              "$ref": "#/rules@118"
+              "$ref": "#/rules@116"
             },
             "arguments": []
           },
@@ -8578,7 +8582,14 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
           {
             "$type": "RuleCall",
             "rule": {
-              "$ref": "#/rules@121"
+              "$ref": "#/rules@120"
+            },
+            "arguments": []
+          },
+          {
+            "$type": "RuleCall",
+            "rule": {
+              "$ref": "#/rules@122"
             },
             "arguments": []
           }
@@ -8623,7 +8634,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                         "terminal": {
                           "$type": "RuleCall",
                           "rule": {
-                            "$ref": "#/rules@136"
+                            "$ref": "#/rules@137"
                           },
                           "arguments": []
                         }
@@ -8653,7 +8664,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                         "terminal": {
                           "$type": "RuleCall",
                           "rule": {
-                            "$ref": "#/rules@136"
+                            "$ref": "#/rules@137"
                           },
                           "arguments": []
                         }
@@ -8667,7 +8678,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                     "terminal": {
                       "$type": "RuleCall",
                       "rule": {
-                        "$ref": "#/rules@111"
+                        "$ref": "#/rules@112"
                       },
                       "arguments": []
                     }
@@ -8681,7 +8692,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                 "terminal": {
                   "$type": "RuleCall",
                   "rule": {
-                    "$ref": "#/rules@113"
+                    "$ref": "#/rules@114"
                   },
                   "arguments": []
                 },
@@ -8690,7 +8701,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
               {
                 "$type": "RuleCall",
                 "rule": {
-                  "$ref": "#/rules@122"
+                  "$ref": "#/rules@123"
                 },
                 "arguments": []
               }
@@ -8706,7 +8717,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                 "terminal": {
                   "$type": "RuleCall",
                   "rule": {
-                    "$ref": "#/rules@112"
+                    "$ref": "#/rules@113"
                   },
                   "arguments": []
                 }
@@ -8718,7 +8729,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                 "terminal": {
                   "$type": "RuleCall",
                   "rule": {
-                    "$ref": "#/rules@113"
+                    "$ref": "#/rules@114"
                   },
                   "arguments": []
                 },
@@ -8731,7 +8742,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                 "terminal": {
                   "$type": "RuleCall",
                   "rule": {
-                    "$ref": "#/rules@124"
+                    "$ref": "#/rules@125"
                   },
                   "arguments": []
                 },
@@ -8744,7 +8755,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                 "terminal": {
                   "$type": "RuleCall",
                   "rule": {
-                    "$ref": "#/rules@126"
+                    "$ref": "#/rules@127"
                   },
                   "arguments": []
                 },
@@ -8764,7 +8775,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                     "terminal": {
                       "$type": "RuleCall",
                       "rule": {
-                        "$ref": "#/rules@13"
+                        "$ref": "#/rules@14"
                       },
                       "arguments": []
                     }
@@ -8783,7 +8794,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                         "terminal": {
                           "$type": "RuleCall",
                           "rule": {
-                            "$ref": "#/rules@13"
+                            "$ref": "#/rules@14"
                           },
                           "arguments": []
                         }
@@ -8802,7 +8813,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                             "terminal": {
                               "$type": "RuleCall",
                               "rule": {
-                                "$ref": "#/rules@13"
+                                "$ref": "#/rules@14"
                               },
                               "arguments": []
                             }
@@ -8847,7 +8858,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
           "terminal": {
             "$type": "RuleCall",
             "rule": {
-              "$ref": "#/rules@25"
+              "$ref": "#/rules@26"
             },
             "arguments": []
           },
@@ -8878,7 +8889,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
           "terminal": {
             "$type": "RuleCall",
             "rule": {
-              "$ref": "#/rules@26"
+              "$ref": "#/rules@27"
             },
             "arguments": []
           },
@@ -8911,7 +8922,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                 "terminal": {
                   "$type": "RuleCall",
                   "rule": {
-                    "$ref": "#/rules@114"
+                    "$ref": "#/rules@115"
                   },
                   "arguments": []
                 }
@@ -8933,7 +8944,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
             "terminal": {
               "$type": "RuleCall",
               "rule": {
-                "$ref": "#/rules@39"
+                "$ref": "#/rules@40"
               },
               "arguments": []
             }
@@ -9013,7 +9024,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                 "terminal": {
                   "$type": "RuleCall",
                   "rule": {
-                    "$ref": "#/rules@21"
+                    "$ref": "#/rules@22"
                   },
                   "arguments": []
                 }
@@ -9032,7 +9043,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                     "terminal": {
                       "$type": "RuleCall",
                       "rule": {
-                        "$ref": "#/rules@116"
+                        "$ref": "#/rules@117"
                       },
                       "arguments": []
                     }
@@ -9051,7 +9062,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                         "terminal": {
                           "$type": "RuleCall",
                           "rule": {
-                            "$ref": "#/rules@116"
+                            "$ref": "#/rules@117"
                           },
                           "arguments": []
                         }
@@ -9069,7 +9080,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
               {
                 "$type": "RuleCall",
                 "rule": {
-                  "$ref": "#/rules@122"
+                  "$ref": "#/rules@123"
                 },
                 "arguments": []
               }
@@ -9098,7 +9109,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                 "terminal": {
                   "$type": "RuleCall",
                   "rule": {
-                    "$ref": "#/rules@21"
+                    "$ref": "#/rules@22"
                   },
                   "arguments": []
                 }
@@ -9117,7 +9128,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                     "terminal": {
                       "$type": "RuleCall",
                       "rule": {
-                        "$ref": "#/rules@116"
+                        "$ref": "#/rules@117"
                       },
                       "arguments": []
                     }
@@ -9136,7 +9147,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                         "terminal": {
                           "$type": "RuleCall",
                           "rule": {
-                            "$ref": "#/rules@116"
+                            "$ref": "#/rules@117"
                           },
                           "arguments": []
                         }
@@ -9158,7 +9169,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
               {
                 "$type": "RuleCall",
                 "rule": {
-                  "$ref": "#/rules@122"
+                  "$ref": "#/rules@123"
                 },
                 "arguments": []
               }
@@ -9190,7 +9201,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                 "terminal": {
                   "$type": "RuleCall",
                   "rule": {
-                    "$ref": "#/rules@13"
+                    "$ref": "#/rules@14"
                   },
                   "arguments": []
                 }
@@ -9212,7 +9223,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                 "terminal": {
                   "$type": "RuleCall",
                   "rule": {
-                    "$ref": "#/rules@31"
+                    "$ref": "#/rules@32"
                   },
                   "arguments": []
                 }
@@ -9224,7 +9235,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                 "terminal": {
                   "$type": "RuleCall",
                   "rule": {
-                    "$ref": "#/rules@117"
+                    "$ref": "#/rules@118"
                   },
                   "arguments": []
                 }
@@ -9257,7 +9268,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                 "terminal": {
                   "$type": "RuleCall",
                   "rule": {
-                    "$ref": "#/rules@136"
+                    "$ref": "#/rules@137"
                   },
                   "arguments": []
                 }
@@ -9276,7 +9287,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                     "terminal": {
                       "$type": "RuleCall",
                       "rule": {
-                        "$ref": "#/rules@136"
+                        "$ref": "#/rules@137"
                       },
                       "arguments": []
                     }
@@ -9301,7 +9312,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                     "terminal": {
                       "$type": "RuleCall",
                       "rule": {
-                        "$ref": "#/rules@81"
+                        "$ref": "#/rules@82"
                       },
                       "arguments": []
                     }
@@ -9344,7 +9355,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                     "terminal": {
                       "$type": "RuleCall",
                       "rule": {
-                        "$ref": "#/rules@31"
+                        "$ref": "#/rules@32"
                       },
                       "arguments": []
                     }
@@ -9363,7 +9374,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                         "terminal": {
                           "$type": "RuleCall",
                           "rule": {
-                            "$ref": "#/rules@31"
+                            "$ref": "#/rules@32"
                           },
                           "arguments": []
                         }
@@ -9425,7 +9436,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                 "terminal": {
                   "$type": "RuleCall",
                   "rule": {
-                    "$ref": "#/rules@76"
+                    "$ref": "#/rules@77"
                   },
                   "arguments": []
                 }
@@ -9444,7 +9455,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                     "terminal": {
                       "$type": "RuleCall",
                       "rule": {
-                        "$ref": "#/rules@76"
+                        "$ref": "#/rules@77"
                       },
                       "arguments": []
                     }
@@ -9488,7 +9499,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
             "terminal": {
               "$type": "RuleCall",
               "rule": {
-                "$ref": "#/rules@81"
+                "$ref": "#/rules@82"
               },
               "arguments": []
             }
@@ -9500,7 +9511,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
           {
             "$type": "RuleCall",
             "rule": {
-              "$ref": "#/rules@122"
+              "$ref": "#/rules@123"
             },
             "arguments": []
           }
@@ -9527,7 +9538,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
             "terminal": {
               "$type": "RuleCall",
               "rule": {
-                "$ref": "#/rules@120"
+                "$ref": "#/rules@121"
               },
               "arguments": []
             }
@@ -9539,7 +9550,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
           {
             "$type": "RuleCall",
             "rule": {
-              "$ref": "#/rules@122"
+              "$ref": "#/rules@123"
             },
             "arguments": []
           }
@@ -9565,21 +9576,21 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
               {
                 "$type": "RuleCall",
                 "rule": {
-                  "$ref": "#/rules@110"
+                  "$ref": "#/rules@111"
                 },
                 "arguments": []
               },
               {
                 "$type": "RuleCall",
                 "rule": {
-                  "$ref": "#/rules@115"
+                  "$ref": "#/rules@116"
                 },
                 "arguments": []
               },
               {
                 "$type": "RuleCall",
                 "rule": {
-                  "$ref": "#/rules@119"
+                  "$ref": "#/rules@120"
                 },
                 "arguments": []
               }
@@ -9617,7 +9628,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                     "terminal": {
                       "$type": "RuleCall",
                       "rule": {
-                        "$ref": "#/rules@108"
+                        "$ref": "#/rules@109"
                       },
                       "arguments": []
                     },
@@ -9634,7 +9645,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                     "terminal": {
                       "$type": "RuleCall",
                       "rule": {
-                        "$ref": "#/rules@109"
+                        "$ref": "#/rules@110"
                       },
                       "arguments": []
                     }
@@ -9656,7 +9667,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                             "terminal": {
                               "$type": "RuleCall",
                               "rule": {
-                                "$ref": "#/rules@31"
+                                "$ref": "#/rules@32"
                               },
                               "arguments": []
                             }
@@ -9681,7 +9692,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                             "terminal": {
                               "$type": "RuleCall",
                               "rule": {
-                                "$ref": "#/rules@13"
+                                "$ref": "#/rules@14"
                               },
                               "arguments": []
                             }
@@ -9700,7 +9711,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                                 "terminal": {
                                   "$type": "RuleCall",
                                   "rule": {
-                                    "$ref": "#/rules@13"
+                                    "$ref": "#/rules@14"
                                   },
                                   "arguments": []
                                 }
@@ -9738,7 +9749,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                     "terminal": {
                       "$type": "RuleCall",
                       "rule": {
-                        "$ref": "#/rules@127"
+                        "$ref": "#/rules@128"
                       },
                       "arguments": []
                     }
@@ -9746,7 +9757,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                   {
                     "$type": "RuleCall",
                     "rule": {
-                      "$ref": "#/rules@123"
+                      "$ref": "#/rules@124"
                     },
                     "arguments": [],
                     "cardinality": "?"
@@ -9772,7 +9783,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                     "terminal": {
                       "$type": "RuleCall",
                       "rule": {
-                        "$ref": "#/rules@129"
+                        "$ref": "#/rules@130"
                       },
                       "arguments": []
                     }
@@ -9780,7 +9791,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                   {
                     "$type": "RuleCall",
                     "rule": {
-                      "$ref": "#/rules@123"
+                      "$ref": "#/rules@124"
                     },
                     "arguments": [],
                     "cardinality": "?"
@@ -9813,7 +9824,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
             "terminal": {
               "$type": "RuleCall",
               "rule": {
-                "$ref": "#/rules@31"
+                "$ref": "#/rules@32"
               },
               "arguments": []
             }
@@ -9832,7 +9843,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                 "terminal": {
                   "$type": "RuleCall",
                   "rule": {
-                    "$ref": "#/rules@31"
+                    "$ref": "#/rules@32"
                   },
                   "arguments": []
                 }
@@ -9843,7 +9854,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
           {
             "$type": "RuleCall",
             "rule": {
-              "$ref": "#/rules@123"
+              "$ref": "#/rules@124"
             },
             "arguments": [],
             "cardinality": "?"
@@ -9868,7 +9879,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
             "terminal": {
               "$type": "RuleCall",
               "rule": {
-                "$ref": "#/rules@124"
+                "$ref": "#/rules@125"
               },
               "arguments": []
             },
@@ -9881,7 +9892,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
             "terminal": {
               "$type": "RuleCall",
               "rule": {
-                "$ref": "#/rules@126"
+                "$ref": "#/rules@127"
               },
               "arguments": []
             },
@@ -9890,7 +9901,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
           {
             "$type": "RuleCall",
             "rule": {
-              "$ref": "#/rules@123"
+              "$ref": "#/rules@124"
             },
             "arguments": [],
             "cardinality": "?"
@@ -9924,7 +9935,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                     "terminal": {
                       "$type": "RuleCall",
                       "rule": {
-                        "$ref": "#/rules@13"
+                        "$ref": "#/rules@14"
                       },
                       "arguments": []
                     }
@@ -9938,7 +9949,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                 "terminal": {
                   "$type": "RuleCall",
                   "rule": {
-                    "$ref": "#/rules@19"
+                    "$ref": "#/rules@20"
                   },
                   "arguments": []
                 }
@@ -9959,7 +9970,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                 "terminal": {
                   "$type": "RuleCall",
                   "rule": {
-                    "$ref": "#/rules@13"
+                    "$ref": "#/rules@14"
                   },
                   "arguments": []
                 }
@@ -9978,7 +9989,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                     "terminal": {
                       "$type": "RuleCall",
                       "rule": {
-                        "$ref": "#/rules@13"
+                        "$ref": "#/rules@14"
                       },
                       "arguments": []
                     }
@@ -10025,7 +10036,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                     "terminal": {
                       "$type": "RuleCall",
                       "rule": {
-                        "$ref": "#/rules@31"
+                        "$ref": "#/rules@32"
                       },
                       "arguments": []
                     }
@@ -10037,7 +10048,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                     "terminal": {
                       "$type": "RuleCall",
                       "rule": {
-                        "$ref": "#/rules@125"
+                        "$ref": "#/rules@126"
                       },
                       "arguments": []
                     }
@@ -10097,7 +10108,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                         "terminal": {
                           "$type": "RuleCall",
                           "rule": {
-                            "$ref": "#/rules@31"
+                            "$ref": "#/rules@32"
                           },
                           "arguments": []
                         }
@@ -10187,7 +10198,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
             "terminal": {
               "$type": "RuleCall",
               "rule": {
-                "$ref": "#/rules@27"
+                "$ref": "#/rules@28"
               },
               "arguments": []
             }
@@ -10206,7 +10217,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                 "terminal": {
                   "$type": "RuleCall",
                   "rule": {
-                    "$ref": "#/rules@13"
+                    "$ref": "#/rules@14"
                   },
                   "arguments": []
                 }
@@ -10229,7 +10240,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
             "terminal": {
               "$type": "RuleCall",
               "rule": {
-                "$ref": "#/rules@50"
+                "$ref": "#/rules@51"
               },
               "arguments": []
             }
@@ -10261,7 +10272,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
             "terminal": {
               "$type": "RuleCall",
               "rule": {
-                "$ref": "#/rules@128"
+                "$ref": "#/rules@129"
               },
               "arguments": []
             }
@@ -10280,7 +10291,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                 "terminal": {
                   "$type": "RuleCall",
                   "rule": {
-                    "$ref": "#/rules@128"
+                    "$ref": "#/rules@129"
                   },
                   "arguments": []
                 }
@@ -10302,7 +10313,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                 "terminal": {
                   "$type": "RuleCall",
                   "rule": {
-                    "$ref": "#/rules@27"
+                    "$ref": "#/rules@28"
                   },
                   "arguments": []
                 }
@@ -10321,7 +10332,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                     "terminal": {
                       "$type": "RuleCall",
                       "rule": {
-                        "$ref": "#/rules@27"
+                        "$ref": "#/rules@28"
                       },
                       "arguments": []
                     }
@@ -10340,7 +10351,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                         "terminal": {
                           "$type": "RuleCall",
                           "rule": {
-                            "$ref": "#/rules@27"
+                            "$ref": "#/rules@28"
                           },
                           "arguments": []
                         }
@@ -10371,7 +10382,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
             "terminal": {
               "$type": "RuleCall",
               "rule": {
-                "$ref": "#/rules@128"
+                "$ref": "#/rules@129"
               },
               "arguments": []
             }
@@ -10390,7 +10401,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                 "terminal": {
                   "$type": "RuleCall",
                   "rule": {
-                    "$ref": "#/rules@128"
+                    "$ref": "#/rules@129"
                   },
                   "arguments": []
                 }
@@ -10425,7 +10436,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
             "terminal": {
               "$type": "RuleCall",
               "rule": {
-                "$ref": "#/rules@31"
+                "$ref": "#/rules@32"
               },
               "arguments": []
             }
@@ -10447,7 +10458,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                     "terminal": {
                       "$type": "RuleCall",
                       "rule": {
-                        "$ref": "#/rules@13"
+                        "$ref": "#/rules@14"
                       },
                       "arguments": []
                     }
@@ -10461,7 +10472,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                 "terminal": {
                   "$type": "RuleCall",
                   "rule": {
-                    "$ref": "#/rules@19"
+                    "$ref": "#/rules@20"
                   },
                   "arguments": []
                 }
@@ -10495,7 +10506,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                 "terminal": {
                   "$type": "RuleCall",
                   "rule": {
-                    "$ref": "#/rules@130"
+                    "$ref": "#/rules@131"
                   },
                   "arguments": []
                 }
@@ -10521,7 +10532,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                 "terminal": {
                   "$type": "RuleCall",
                   "rule": {
-                    "$ref": "#/rules@13"
+                    "$ref": "#/rules@14"
                   },
                   "arguments": []
                 }
@@ -10540,7 +10551,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                     "terminal": {
                       "$type": "RuleCall",
                       "rule": {
-                        "$ref": "#/rules@13"
+                        "$ref": "#/rules@14"
                       },
                       "arguments": []
                     }
@@ -10559,7 +10570,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                         "terminal": {
                           "$type": "RuleCall",
                           "rule": {
-                            "$ref": "#/rules@13"
+                            "$ref": "#/rules@14"
                           },
                           "arguments": []
                         }
@@ -10586,7 +10597,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
             "terminal": {
               "$type": "RuleCall",
               "rule": {
-                "$ref": "#/rules@13"
+                "$ref": "#/rules@14"
               },
               "arguments": []
             }
@@ -10606,7 +10617,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
             "terminal": {
               "$type": "RuleCall",
               "rule": {
-                "$ref": "#/rules@131"
+                "$ref": "#/rules@132"
               },
               "arguments": []
             }
@@ -10625,7 +10636,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                 "terminal": {
                   "$type": "RuleCall",
                   "rule": {
-                    "$ref": "#/rules@131"
+                    "$ref": "#/rules@132"
                   },
                   "arguments": []
                 }
@@ -10684,7 +10695,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                 "terminal": {
                   "$type": "RuleCall",
                   "rule": {
-                    "$ref": "#/rules@27"
+                    "$ref": "#/rules@28"
                   },
                   "arguments": []
                 }
@@ -10703,7 +10714,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                     "terminal": {
                       "$type": "RuleCall",
                       "rule": {
-                        "$ref": "#/rules@27"
+                        "$ref": "#/rules@28"
                       },
                       "arguments": []
                     }
@@ -10722,7 +10733,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                         "terminal": {
                           "$type": "RuleCall",
                           "rule": {
-                            "$ref": "#/rules@27"
+                            "$ref": "#/rules@28"
                           },
                           "arguments": []
                         }
@@ -10755,7 +10766,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                     "terminal": {
                       "$type": "RuleCall",
                       "rule": {
-                        "$ref": "#/rules@13"
+                        "$ref": "#/rules@14"
                       },
                       "arguments": []
                     }
@@ -10769,7 +10780,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                 "terminal": {
                   "$type": "RuleCall",
                   "rule": {
-                    "$ref": "#/rules@19"
+                    "$ref": "#/rules@20"
                   },
                   "arguments": []
                 }
@@ -10806,7 +10817,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
               {
                 "$type": "RuleCall",
                 "rule": {
-                  "$ref": "#/rules@94"
+                  "$ref": "#/rules@95"
                 },
                 "arguments": []
               },
@@ -10817,7 +10828,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                 "terminal": {
                   "$type": "RuleCall",
                   "rule": {
-                    "$ref": "#/rules@103"
+                    "$ref": "#/rules@104"
                   },
                   "arguments": []
                 },
@@ -10846,7 +10857,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                 "terminal": {
                   "$type": "RuleCall",
                   "rule": {
-                    "$ref": "#/rules@96"
+                    "$ref": "#/rules@97"
                   },
                   "arguments": []
                 }
@@ -10865,7 +10876,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                     "terminal": {
                       "$type": "RuleCall",
                       "rule": {
-                        "$ref": "#/rules@96"
+                        "$ref": "#/rules@97"
                       },
                       "arguments": []
                     }
@@ -10896,7 +10907,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                 "terminal": {
                   "$type": "RuleCall",
                   "rule": {
-                    "$ref": "#/rules@135"
+                    "$ref": "#/rules@136"
                   },
                   "arguments": []
                 }
@@ -10915,7 +10926,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                     "terminal": {
                       "$type": "RuleCall",
                       "rule": {
-                        "$ref": "#/rules@135"
+                        "$ref": "#/rules@136"
                       },
                       "arguments": []
                     }
@@ -10946,7 +10957,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                 "terminal": {
                   "$type": "RuleCall",
                   "rule": {
-                    "$ref": "#/rules@13"
+                    "$ref": "#/rules@14"
                   },
                   "arguments": []
                 }
@@ -10965,7 +10976,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                     "terminal": {
                       "$type": "RuleCall",
                       "rule": {
-                        "$ref": "#/rules@13"
+                        "$ref": "#/rules@14"
                       },
                       "arguments": []
                     }
@@ -10996,7 +11007,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                 "terminal": {
                   "$type": "RuleCall",
                   "rule": {
-                    "$ref": "#/rules@13"
+                    "$ref": "#/rules@14"
                   },
                   "arguments": []
                 }
@@ -11024,7 +11035,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                 "terminal": {
                   "$type": "RuleCall",
                   "rule": {
-                    "$ref": "#/rules@31"
+                    "$ref": "#/rules@32"
                   },
                   "arguments": []
                 }
@@ -11048,7 +11059,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                 "terminal": {
                   "$type": "RuleCall",
                   "rule": {
-                    "$ref": "#/rules@127"
+                    "$ref": "#/rules@128"
                   },
                   "arguments": []
                 }
@@ -11072,7 +11083,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                 "terminal": {
                   "$type": "RuleCall",
                   "rule": {
-                    "$ref": "#/rules@129"
+                    "$ref": "#/rules@130"
                   },
                   "arguments": []
                 }
@@ -11096,7 +11107,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                 "terminal": {
                   "$type": "RuleCall",
                   "rule": {
-                    "$ref": "#/rules@124"
+                    "$ref": "#/rules@125"
                   },
                   "arguments": []
                 }
@@ -11130,7 +11141,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                 "terminal": {
                   "$type": "RuleCall",
                   "rule": {
-                    "$ref": "#/rules@108"
+                    "$ref": "#/rules@109"
                   },
                   "arguments": []
                 },
@@ -11147,7 +11158,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                 "terminal": {
                   "$type": "RuleCall",
                   "rule": {
-                    "$ref": "#/rules@109"
+                    "$ref": "#/rules@110"
                   },
                   "arguments": []
                 }
@@ -11169,7 +11180,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                         "terminal": {
                           "$type": "RuleCall",
                           "rule": {
-                            "$ref": "#/rules@31"
+                            "$ref": "#/rules@32"
                           },
                           "arguments": []
                         }
@@ -11194,7 +11205,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                         "terminal": {
                           "$type": "RuleCall",
                           "rule": {
-                            "$ref": "#/rules@13"
+                            "$ref": "#/rules@14"
                           },
                           "arguments": []
                         }
@@ -11213,7 +11224,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                             "terminal": {
                               "$type": "RuleCall",
                               "rule": {
-                                "$ref": "#/rules@13"
+                                "$ref": "#/rules@14"
                               },
                               "arguments": []
                             }
@@ -11252,14 +11263,14 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                     {
                       "$type": "RuleCall",
                       "rule": {
-                        "$ref": "#/rules@86"
+                        "$ref": "#/rules@87"
                       },
                       "arguments": []
                     },
                     {
                       "$type": "RuleCall",
                       "rule": {
-                        "$ref": "#/rules@87"
+                        "$ref": "#/rules@88"
                       },
                       "arguments": []
                     }
@@ -11273,7 +11284,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                 "terminal": {
                   "$type": "RuleCall",
                   "rule": {
-                    "$ref": "#/rules@88"
+                    "$ref": "#/rules@89"
                   },
                   "arguments": []
                 },
@@ -11286,7 +11297,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                 "terminal": {
                   "$type": "RuleCall",
                   "rule": {
-                    "$ref": "#/rules@89"
+                    "$ref": "#/rules@90"
                   },
                   "arguments": []
                 }
@@ -11320,7 +11331,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                         "terminal": {
                           "$type": "RuleCall",
                           "rule": {
-                            "$ref": "#/rules@96"
+                            "$ref": "#/rules@97"
                           },
                           "arguments": []
                         }
@@ -11339,7 +11350,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                             "terminal": {
                               "$type": "RuleCall",
                               "rule": {
-                                "$ref": "#/rules@96"
+                                "$ref": "#/rules@97"
                               },
                               "arguments": []
                             }
@@ -11350,7 +11361,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                       {
                         "$type": "RuleCall",
                         "rule": {
-                          "$ref": "#/rules@133"
+                          "$ref": "#/rules@134"
                         },
                         "arguments": [],
                         "cardinality": "?"
@@ -11360,7 +11371,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                   {
                     "$type": "RuleCall",
                     "rule": {
-                      "$ref": "#/rules@133"
+                      "$ref": "#/rules@134"
                     },
                     "arguments": []
                   }
@@ -11381,7 +11392,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
               {
                 "$type": "RuleCall",
                 "rule": {
-                  "$ref": "#/rules@134"
+                  "$ref": "#/rules@135"
                 },
                 "arguments": []
               }
@@ -11415,7 +11426,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
             "terminal": {
               "$type": "RuleCall",
               "rule": {
-                "$ref": "#/rules@128"
+                "$ref": "#/rules@129"
               },
               "arguments": []
             }
@@ -11434,7 +11445,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                 "terminal": {
                   "$type": "RuleCall",
                   "rule": {
-                    "$ref": "#/rules@128"
+                    "$ref": "#/rules@129"
                   },
                   "arguments": []
                 }
@@ -11472,7 +11483,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                 "terminal": {
                   "$type": "RuleCall",
                   "rule": {
-                    "$ref": "#/rules@76"
+                    "$ref": "#/rules@77"
                   },
                   "arguments": []
                 }
@@ -11491,7 +11502,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                     "terminal": {
                       "$type": "RuleCall",
                       "rule": {
-                        "$ref": "#/rules@76"
+                        "$ref": "#/rules@77"
                       },
                       "arguments": []
                     }
@@ -11519,7 +11530,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                 "terminal": {
                   "$type": "RuleCall",
                   "rule": {
-                    "$ref": "#/rules@76"
+                    "$ref": "#/rules@77"
                   },
                   "arguments": []
                 }
@@ -11538,7 +11549,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                     "terminal": {
                       "$type": "RuleCall",
                       "rule": {
-                        "$ref": "#/rules@76"
+                        "$ref": "#/rules@77"
                       },
                       "arguments": []
                     }
@@ -11566,7 +11577,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                 "terminal": {
                   "$type": "RuleCall",
                   "rule": {
-                    "$ref": "#/rules@31"
+                    "$ref": "#/rules@32"
                   },
                   "arguments": []
                 }
@@ -11585,7 +11596,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                     "terminal": {
                       "$type": "RuleCall",
                       "rule": {
-                        "$ref": "#/rules@31"
+                        "$ref": "#/rules@32"
                       },
                       "arguments": []
                     }
@@ -11613,7 +11624,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                 "terminal": {
                   "$type": "RuleCall",
                   "rule": {
-                    "$ref": "#/rules@31"
+                    "$ref": "#/rules@32"
                   },
                   "arguments": []
                 }
@@ -11632,7 +11643,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                     "terminal": {
                       "$type": "RuleCall",
                       "rule": {
-                        "$ref": "#/rules@31"
+                        "$ref": "#/rules@32"
                       },
                       "arguments": []
                     }
@@ -11668,7 +11679,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                     "terminal": {
                       "$type": "RuleCall",
                       "rule": {
-                        "$ref": "#/rules@31"
+                        "$ref": "#/rules@32"
                       },
                       "arguments": []
                     }
@@ -11689,7 +11700,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                     "terminal": {
                       "$type": "RuleCall",
                       "rule": {
-                        "$ref": "#/rules@31"
+                        "$ref": "#/rules@32"
                       },
                       "arguments": []
                     }
@@ -11713,7 +11724,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                 "terminal": {
                   "$type": "RuleCall",
                   "rule": {
-                    "$ref": "#/rules@31"
+                    "$ref": "#/rules@32"
                   },
                   "arguments": []
                 }
@@ -11738,7 +11749,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
             "terminal": {
               "$type": "RuleCall",
               "rule": {
-                "$ref": "#/rules@27"
+                "$ref": "#/rules@28"
               },
               "arguments": []
             }
@@ -11754,7 +11765,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
             "terminal": {
               "$type": "RuleCall",
               "rule": {
-                "$ref": "#/rules@31"
+                "$ref": "#/rules@32"
               },
               "arguments": []
             }
@@ -11780,7 +11791,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
           "terminal": {
             "$type": "RuleCall",
             "rule": {
-              "$ref": "#/rules@24"
+              "$ref": "#/rules@25"
             },
             "arguments": []
           },
@@ -11957,7 +11968,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                   {
                     "$type": "RuleCall",
                     "rule": {
-                      "$ref": "#/rules@138"
+                      "$ref": "#/rules@139"
                     },
                     "arguments": []
                   },
@@ -11968,7 +11979,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                     "terminal": {
                       "$type": "RuleCall",
                       "rule": {
-                        "$ref": "#/rules@24"
+                        "$ref": "#/rules@25"
                       },
                       "arguments": []
                     }
@@ -11976,7 +11987,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                   {
                     "$type": "RuleCall",
                     "rule": {
-                      "$ref": "#/rules@139"
+                      "$ref": "#/rules@140"
                     },
                     "arguments": []
                   },
@@ -11998,7 +12009,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                             "terminal": {
                               "$type": "RuleCall",
                               "rule": {
-                                "$ref": "#/rules@81"
+                                "$ref": "#/rules@82"
                               },
                               "arguments": []
                             }
@@ -12012,7 +12023,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                         "terminal": {
                           "$type": "RuleCall",
                           "rule": {
-                            "$ref": "#/rules@158"
+                            "$ref": "#/rules@159"
                           },
                           "arguments": []
                         }
@@ -12057,7 +12068,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                   {
                     "$type": "RuleCall",
                     "rule": {
-                      "$ref": "#/rules@138"
+                      "$ref": "#/rules@139"
                     },
                     "arguments": []
                   },
@@ -12068,7 +12079,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                     "terminal": {
                       "$type": "RuleCall",
                       "rule": {
-                        "$ref": "#/rules@24"
+                        "$ref": "#/rules@25"
                       },
                       "arguments": []
                     }
@@ -12076,7 +12087,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                   {
                     "$type": "RuleCall",
                     "rule": {
-                      "$ref": "#/rules@139"
+                      "$ref": "#/rules@140"
                     },
                     "arguments": []
                   },
@@ -12091,7 +12102,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                     "terminal": {
                       "$type": "RuleCall",
                       "rule": {
-                        "$ref": "#/rules@81"
+                        "$ref": "#/rules@82"
                       },
                       "arguments": []
                     }
@@ -12118,7 +12129,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                   {
                     "$type": "RuleCall",
                     "rule": {
-                      "$ref": "#/rules@138"
+                      "$ref": "#/rules@139"
                     },
                     "arguments": []
                   },
@@ -12129,7 +12140,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                     "terminal": {
                       "$type": "RuleCall",
                       "rule": {
-                        "$ref": "#/rules@24"
+                        "$ref": "#/rules@25"
                       },
                       "arguments": []
                     }
@@ -12137,7 +12148,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                   {
                     "$type": "RuleCall",
                     "rule": {
-                      "$ref": "#/rules@139"
+                      "$ref": "#/rules@140"
                     },
                     "arguments": []
                   },
@@ -12153,7 +12164,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                     "terminal": {
                       "$type": "RuleCall",
                       "rule": {
-                        "$ref": "#/rules@81"
+                        "$ref": "#/rules@82"
                       },
                       "arguments": []
                     }
@@ -12185,7 +12196,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                   {
                     "$type": "RuleCall",
                     "rule": {
-                      "$ref": "#/rules@138"
+                      "$ref": "#/rules@139"
                     },
                     "arguments": []
                   },
@@ -12196,7 +12207,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                     "terminal": {
                       "$type": "RuleCall",
                       "rule": {
-                        "$ref": "#/rules@24"
+                        "$ref": "#/rules@25"
                       },
                       "arguments": []
                     }
@@ -12204,7 +12215,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                   {
                     "$type": "RuleCall",
                     "rule": {
-                      "$ref": "#/rules@139"
+                      "$ref": "#/rules@140"
                     },
                     "arguments": []
                   },
@@ -12219,7 +12230,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                     "terminal": {
                       "$type": "RuleCall",
                       "rule": {
-                        "$ref": "#/rules@81"
+                        "$ref": "#/rules@82"
                       },
                       "arguments": []
                     }
@@ -12251,7 +12262,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                   {
                     "$type": "RuleCall",
                     "rule": {
-                      "$ref": "#/rules@138"
+                      "$ref": "#/rules@139"
                     },
                     "arguments": []
                   },
@@ -12262,7 +12273,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                     "terminal": {
                       "$type": "RuleCall",
                       "rule": {
-                        "$ref": "#/rules@24"
+                        "$ref": "#/rules@25"
                       },
                       "arguments": []
                     }
@@ -12270,7 +12281,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                   {
                     "$type": "RuleCall",
                     "rule": {
-                      "$ref": "#/rules@139"
+                      "$ref": "#/rules@140"
                     },
                     "arguments": []
                   },
@@ -12285,7 +12296,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                     "terminal": {
                       "$type": "RuleCall",
                       "rule": {
-                        "$ref": "#/rules@81"
+                        "$ref": "#/rules@82"
                       },
                       "arguments": []
                     }
@@ -12308,7 +12319,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                   {
                     "$type": "RuleCall",
                     "rule": {
-                      "$ref": "#/rules@138"
+                      "$ref": "#/rules@139"
                     },
                     "arguments": []
                   },
@@ -12319,7 +12330,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                     "terminal": {
                       "$type": "RuleCall",
                       "rule": {
-                        "$ref": "#/rules@24"
+                        "$ref": "#/rules@25"
                       },
                       "arguments": []
                     }
@@ -12327,7 +12338,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                   {
                     "$type": "RuleCall",
                     "rule": {
-                      "$ref": "#/rules@139"
+                      "$ref": "#/rules@140"
                     },
                     "arguments": []
                   },
@@ -12342,7 +12353,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                     "terminal": {
                       "$type": "RuleCall",
                       "rule": {
-                        "$ref": "#/rules@81"
+                        "$ref": "#/rules@82"
                       },
                       "arguments": []
                     }
@@ -12365,7 +12376,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                   {
                     "$type": "RuleCall",
                     "rule": {
-                      "$ref": "#/rules@138"
+                      "$ref": "#/rules@139"
                     },
                     "arguments": []
                   },
@@ -12376,7 +12387,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                     "terminal": {
                       "$type": "RuleCall",
                       "rule": {
-                        "$ref": "#/rules@24"
+                        "$ref": "#/rules@25"
                       },
                       "arguments": []
                     }
@@ -12384,7 +12395,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                   {
                     "$type": "RuleCall",
                     "rule": {
-                      "$ref": "#/rules@139"
+                      "$ref": "#/rules@140"
                     },
                     "arguments": []
                   },
@@ -12405,7 +12416,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                             "terminal": {
                               "$type": "RuleCall",
                               "rule": {
-                                "$ref": "#/rules@81"
+                                "$ref": "#/rules@82"
                               },
                               "arguments": []
                             }
@@ -12419,7 +12430,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                         "terminal": {
                           "$type": "RuleCall",
                           "rule": {
-                            "$ref": "#/rules@158"
+                            "$ref": "#/rules@159"
                           },
                           "arguments": []
                         }
@@ -12445,7 +12456,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                   {
                     "$type": "RuleCall",
                     "rule": {
-                      "$ref": "#/rules@138"
+                      "$ref": "#/rules@139"
                     },
                     "arguments": []
                   },
@@ -12456,7 +12467,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                     "terminal": {
                       "$type": "RuleCall",
                       "rule": {
-                        "$ref": "#/rules@13"
+                        "$ref": "#/rules@14"
                       },
                       "arguments": []
                     }
@@ -12475,7 +12486,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                         "terminal": {
                           "$type": "RuleCall",
                           "rule": {
-                            "$ref": "#/rules@48"
+                            "$ref": "#/rules@49"
                           },
                           "arguments": []
                         }
@@ -12494,7 +12505,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                     "terminal": {
                       "$type": "RuleCall",
                       "rule": {
-                        "$ref": "#/rules@159"
+                        "$ref": "#/rules@160"
                       },
                       "arguments": []
                     }
@@ -12517,7 +12528,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                     "terminal": {
                       "$type": "RuleCall",
                       "rule": {
-                        "$ref": "#/rules@140"
+                        "$ref": "#/rules@141"
                       },
                       "arguments": []
                     }
@@ -12525,7 +12536,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                   {
                     "$type": "RuleCall",
                     "rule": {
-                      "$ref": "#/rules@138"
+                      "$ref": "#/rules@139"
                     },
                     "arguments": []
                   },
@@ -12536,7 +12547,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                     "terminal": {
                       "$type": "RuleCall",
                       "rule": {
-                        "$ref": "#/rules@24"
+                        "$ref": "#/rules@25"
                       },
                       "arguments": []
                     }
@@ -12555,7 +12566,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                         "terminal": {
                           "$type": "RuleCall",
                           "rule": {
-                            "$ref": "#/rules@48"
+                            "$ref": "#/rules@49"
                           },
                           "arguments": []
                         }
@@ -12582,7 +12593,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                         "terminal": {
                           "$type": "RuleCall",
                           "rule": {
-                            "$ref": "#/rules@48"
+                            "$ref": "#/rules@49"
                           },
                           "arguments": []
                         }
@@ -12644,7 +12655,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
             "terminal": {
               "$type": "RuleCall",
               "rule": {
-                "$ref": "#/rules@141"
+                "$ref": "#/rules@142"
               },
               "arguments": []
             },
@@ -12657,7 +12668,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
             "terminal": {
               "$type": "RuleCall",
               "rule": {
-                "$ref": "#/rules@152"
+                "$ref": "#/rules@153"
               },
               "arguments": []
             },
@@ -12710,7 +12721,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
             "terminal": {
               "$type": "RuleCall",
               "rule": {
-                "$ref": "#/rules@142"
+                "$ref": "#/rules@143"
               },
               "arguments": []
             }
@@ -12729,7 +12740,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                 "terminal": {
                   "$type": "RuleCall",
                   "rule": {
-                    "$ref": "#/rules@142"
+                    "$ref": "#/rules@143"
                   },
                   "arguments": []
                 }
@@ -12760,14 +12771,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
           {
             "$type": "RuleCall",
             "rule": {
-              "$ref": "#/rules@143"
-            },
-            "arguments": []
-          },
-          {
-            "$type": "RuleCall",
-            "rule": {
-              "$ref": "#/rules@148"
+              "$ref": "#/rules@144"
             },
             "arguments": []
           },
@@ -12775,6 +12779,13 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
             "$type": "RuleCall",
             "rule": {
               "$ref": "#/rules@149"
+            },
+            "arguments": []
+          },
+          {
+            "$type": "RuleCall",
+            "rule": {
+              "$ref": "#/rules@150"
             },
             "arguments": []
           }
@@ -12797,7 +12808,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
             "terminal": {
               "$type": "RuleCall",
               "rule": {
-                "$ref": "#/rules@13"
+                "$ref": "#/rules@14"
               },
               "arguments": []
             }
@@ -12809,7 +12820,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
             "terminal": {
               "$type": "RuleCall",
               "rule": {
-                "$ref": "#/rules@78"
+                "$ref": "#/rules@79"
               },
               "arguments": []
             },
@@ -12822,7 +12833,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
             "terminal": {
               "$type": "RuleCall",
               "rule": {
-                "$ref": "#/rules@144"
+                "$ref": "#/rules@145"
               },
               "arguments": []
             },
@@ -12885,7 +12896,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                 "terminal": {
                   "$type": "RuleCall",
                   "rule": {
-                    "$ref": "#/rules@48"
+                    "$ref": "#/rules@49"
                   },
                   "arguments": []
                 }
@@ -12925,7 +12936,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                 "terminal": {
                   "$type": "RuleCall",
                   "rule": {
-                    "$ref": "#/rules@31"
+                    "$ref": "#/rules@32"
                   },
                   "arguments": []
                 }
@@ -12999,7 +13010,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                     "terminal": {
                       "$type": "RuleCall",
                       "rule": {
-                        "$ref": "#/rules@145"
+                        "$ref": "#/rules@146"
                       },
                       "arguments": []
                     },
@@ -13035,7 +13046,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                 "terminal": {
                   "$type": "RuleCall",
                   "rule": {
-                    "$ref": "#/rules@31"
+                    "$ref": "#/rules@32"
                   },
                   "arguments": []
                 }
@@ -13063,7 +13074,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                 "terminal": {
                   "$type": "RuleCall",
                   "rule": {
-                    "$ref": "#/rules@24"
+                    "$ref": "#/rules@25"
                   },
                   "arguments": []
                 }
@@ -13090,7 +13101,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                     "terminal": {
                       "$type": "RuleCall",
                       "rule": {
-                        "$ref": "#/rules@31"
+                        "$ref": "#/rules@32"
                       },
                       "arguments": []
                     }
@@ -13109,7 +13120,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                         "terminal": {
                           "$type": "RuleCall",
                           "rule": {
-                            "$ref": "#/rules@31"
+                            "$ref": "#/rules@32"
                           },
                           "arguments": []
                         }
@@ -13150,7 +13161,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                     "terminal": {
                       "$type": "RuleCall",
                       "rule": {
-                        "$ref": "#/rules@13"
+                        "$ref": "#/rules@14"
                       },
                       "arguments": []
                     }
@@ -13173,7 +13184,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                 "terminal": {
                   "$type": "RuleCall",
                   "rule": {
-                    "$ref": "#/rules@150"
+                    "$ref": "#/rules@151"
                   },
                   "arguments": []
                 },
@@ -13205,7 +13216,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                     "terminal": {
                       "$type": "RuleCall",
                       "rule": {
-                        "$ref": "#/rules@13"
+                        "$ref": "#/rules@14"
                       },
                       "arguments": []
                     }
@@ -13238,7 +13249,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                 "terminal": {
                   "$type": "RuleCall",
                   "rule": {
-                    "$ref": "#/rules@24"
+                    "$ref": "#/rules@25"
                   },
                   "arguments": []
                 }
@@ -13250,7 +13261,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                 "terminal": {
                   "$type": "RuleCall",
                   "rule": {
-                    "$ref": "#/rules@181"
+                    "$ref": "#/rules@182"
                   },
                   "arguments": []
                 },
@@ -13263,7 +13274,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                 "terminal": {
                   "$type": "RuleCall",
                   "rule": {
-                    "$ref": "#/rules@151"
+                    "$ref": "#/rules@152"
                   },
                   "arguments": []
                 },
@@ -13292,7 +13303,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                 "terminal": {
                   "$type": "RuleCall",
                   "rule": {
-                    "$ref": "#/rules@13"
+                    "$ref": "#/rules@14"
                   },
                   "arguments": []
                 }
@@ -13318,7 +13329,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
             "terminal": {
               "$type": "RuleCall",
               "rule": {
-                "$ref": "#/rules@146"
+                "$ref": "#/rules@147"
               },
               "arguments": []
             }
@@ -13330,7 +13341,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
             "terminal": {
               "$type": "RuleCall",
               "rule": {
-                "$ref": "#/rules@147"
+                "$ref": "#/rules@148"
               },
               "arguments": []
             }
@@ -13422,7 +13433,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
             "terminal": {
               "$type": "RuleCall",
               "rule": {
-                "$ref": "#/rules@13"
+                "$ref": "#/rules@14"
               },
               "arguments": []
             }
@@ -13442,7 +13453,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
             "terminal": {
               "$type": "RuleCall",
               "rule": {
-                "$ref": "#/rules@31"
+                "$ref": "#/rules@32"
               },
               "arguments": []
             }
@@ -13532,7 +13543,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                 "terminal": {
                   "$type": "RuleCall",
                   "rule": {
-                    "$ref": "#/rules@13"
+                    "$ref": "#/rules@14"
                   },
                   "arguments": []
                 }
@@ -13566,7 +13577,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                     "terminal": {
                       "$type": "RuleCall",
                       "rule": {
-                        "$ref": "#/rules@181"
+                        "$ref": "#/rules@182"
                       },
                       "arguments": []
                     }
@@ -13596,7 +13607,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                     "terminal": {
                       "$type": "RuleCall",
                       "rule": {
-                        "$ref": "#/rules@181"
+                        "$ref": "#/rules@182"
                       },
                       "arguments": []
                     }
@@ -13612,7 +13623,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                     "terminal": {
                       "$type": "RuleCall",
                       "rule": {
-                        "$ref": "#/rules@24"
+                        "$ref": "#/rules@25"
                       },
                       "arguments": []
                     }
@@ -13624,7 +13635,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                     "terminal": {
                       "$type": "RuleCall",
                       "rule": {
-                        "$ref": "#/rules@181"
+                        "$ref": "#/rules@182"
                       },
                       "arguments": []
                     },
@@ -13650,7 +13661,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                     "terminal": {
                       "$type": "RuleCall",
                       "rule": {
-                        "$ref": "#/rules@31"
+                        "$ref": "#/rules@32"
                       },
                       "arguments": []
                     }
@@ -13670,7 +13681,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
             "terminal": {
               "$type": "RuleCall",
               "rule": {
-                "$ref": "#/rules@151"
+                "$ref": "#/rules@152"
               },
               "arguments": []
             },
@@ -13748,7 +13759,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
           {
             "$type": "RuleCall",
             "rule": {
-              "$ref": "#/rules@150"
+              "$ref": "#/rules@151"
             },
             "arguments": []
           },
@@ -13832,7 +13843,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                 "terminal": {
                   "$type": "RuleCall",
                   "rule": {
-                    "$ref": "#/rules@13"
+                    "$ref": "#/rules@14"
                   },
                   "arguments": []
                 }
@@ -13868,7 +13879,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                 "terminal": {
                   "$type": "RuleCall",
                   "rule": {
-                    "$ref": "#/rules@153"
+                    "$ref": "#/rules@154"
                   },
                   "arguments": []
                 }
@@ -13887,7 +13898,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                     "terminal": {
                       "$type": "RuleCall",
                       "rule": {
-                        "$ref": "#/rules@153"
+                        "$ref": "#/rules@154"
                       },
                       "arguments": []
                     }
@@ -13936,7 +13947,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                         "terminal": {
                           "$type": "RuleCall",
                           "rule": {
-                            "$ref": "#/rules@27"
+                            "$ref": "#/rules@28"
                           },
                           "arguments": []
                         }
@@ -13955,7 +13966,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                             "terminal": {
                               "$type": "RuleCall",
                               "rule": {
-                                "$ref": "#/rules@27"
+                                "$ref": "#/rules@28"
                               },
                               "arguments": []
                             }
@@ -14012,7 +14023,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                 "terminal": {
                   "$type": "RuleCall",
                   "rule": {
-                    "$ref": "#/rules@48"
+                    "$ref": "#/rules@49"
                   },
                   "arguments": []
                 }
@@ -14040,7 +14051,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                 "terminal": {
                   "$type": "RuleCall",
                   "rule": {
-                    "$ref": "#/rules@48"
+                    "$ref": "#/rules@49"
                   },
                   "arguments": []
                 }
@@ -14072,7 +14083,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                 "terminal": {
                   "$type": "RuleCall",
                   "rule": {
-                    "$ref": "#/rules@155"
+                    "$ref": "#/rules@156"
                   },
                   "arguments": []
                 }
@@ -14091,7 +14102,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                     "terminal": {
                       "$type": "RuleCall",
                       "rule": {
-                        "$ref": "#/rules@155"
+                        "$ref": "#/rules@156"
                       },
                       "arguments": []
                     }
@@ -14130,7 +14141,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                 "terminal": {
                   "$type": "RuleCall",
                   "rule": {
-                    "$ref": "#/rules@155"
+                    "$ref": "#/rules@156"
                   },
                   "arguments": []
                 }
@@ -14149,7 +14160,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                     "terminal": {
                       "$type": "RuleCall",
                       "rule": {
-                        "$ref": "#/rules@155"
+                        "$ref": "#/rules@156"
                       },
                       "arguments": []
                     }
@@ -14192,7 +14203,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                 "terminal": {
                   "$type": "RuleCall",
                   "rule": {
-                    "$ref": "#/rules@24"
+                    "$ref": "#/rules@25"
                   },
                   "arguments": []
                 }
@@ -14215,7 +14226,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                     "terminal": {
                       "$type": "RuleCall",
                       "rule": {
-                        "$ref": "#/rules@31"
+                        "$ref": "#/rules@32"
                       },
                       "arguments": []
                     }
@@ -14234,7 +14245,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                         "terminal": {
                           "$type": "RuleCall",
                           "rule": {
-                            "$ref": "#/rules@31"
+                            "$ref": "#/rules@32"
                           },
                           "arguments": []
                         }
@@ -14276,7 +14287,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                 "terminal": {
                   "$type": "RuleCall",
                   "rule": {
-                    "$ref": "#/rules@154"
+                    "$ref": "#/rules@155"
                   },
                   "arguments": []
                 }
@@ -14336,7 +14347,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                         "terminal": {
                           "$type": "RuleCall",
                           "rule": {
-                            "$ref": "#/rules@53"
+                            "$ref": "#/rules@54"
                           },
                           "arguments": []
                         }
@@ -14357,7 +14368,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                         "terminal": {
                           "$type": "RuleCall",
                           "rule": {
-                            "$ref": "#/rules@48"
+                            "$ref": "#/rules@49"
                           },
                           "arguments": []
                         }
@@ -14384,7 +14395,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                             "terminal": {
                               "$type": "RuleCall",
                               "rule": {
-                                "$ref": "#/rules@48"
+                                "$ref": "#/rules@49"
                               },
                               "arguments": []
                             }
@@ -14442,7 +14453,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                     "terminal": {
                       "$type": "RuleCall",
                       "rule": {
-                        "$ref": "#/rules@50"
+                        "$ref": "#/rules@51"
                       },
                       "arguments": []
                     }
@@ -14477,7 +14488,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                 "terminal": {
                   "$type": "RuleCall",
                   "rule": {
-                    "$ref": "#/rules@13"
+                    "$ref": "#/rules@14"
                   },
                   "arguments": []
                 }
@@ -14503,7 +14514,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
             "terminal": {
               "$type": "RuleCall",
               "rule": {
-                "$ref": "#/rules@13"
+                "$ref": "#/rules@14"
               },
               "arguments": []
             }
@@ -14515,7 +14526,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
             "terminal": {
               "$type": "RuleCall",
               "rule": {
-                "$ref": "#/rules@78"
+                "$ref": "#/rules@79"
               },
               "arguments": []
             },
@@ -14575,7 +14586,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
             "terminal": {
               "$type": "RuleCall",
               "rule": {
-                "$ref": "#/rules@156"
+                "$ref": "#/rules@157"
               },
               "arguments": []
             }
@@ -14595,7 +14606,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                 "terminal": {
                   "$type": "RuleCall",
                   "rule": {
-                    "$ref": "#/rules@157"
+                    "$ref": "#/rules@158"
                   },
                   "arguments": []
                 }
@@ -14619,7 +14630,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
           {
             "$type": "RuleCall",
             "rule": {
-              "$ref": "#/rules@48"
+              "$ref": "#/rules@49"
             },
             "arguments": []
           },
@@ -14629,7 +14640,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
               {
                 "$type": "RuleCall",
                 "rule": {
-                  "$ref": "#/rules@13"
+                  "$ref": "#/rules@14"
                 },
                 "arguments": []
               },
@@ -14643,7 +14654,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                   {
                     "$type": "RuleCall",
                     "rule": {
-                      "$ref": "#/rules@22"
+                      "$ref": "#/rules@23"
                     },
                     "arguments": []
                   }
@@ -14668,14 +14679,14 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
           {
             "$type": "RuleCall",
             "rule": {
-              "$ref": "#/rules@48"
+              "$ref": "#/rules@49"
             },
             "arguments": []
           },
           {
             "$type": "RuleCall",
             "rule": {
-              "$ref": "#/rules@147"
+              "$ref": "#/rules@148"
             },
             "arguments": []
           },
@@ -14690,7 +14701,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
           {
             "$type": "RuleCall",
             "rule": {
-              "$ref": "#/rules@13"
+              "$ref": "#/rules@14"
             },
             "arguments": []
           }
@@ -14720,13 +14731,6 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                 {
                   "$type": "RuleCall",
                   "rule": {
-                    "$ref": "#/rules@160"
-                  },
-                  "arguments": []
-                },
-                {
-                  "$type": "RuleCall",
-                  "rule": {
                     "$ref": "#/rules@161"
                   },
                   "arguments": []
@@ -14735,6 +14739,13 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                   "$type": "RuleCall",
                   "rule": {
                     "$ref": "#/rules@162"
+                  },
+                  "arguments": []
+                },
+                {
+                  "$type": "RuleCall",
+                  "rule": {
+                    "$ref": "#/rules@163"
                   },
                   "arguments": []
                 }
@@ -14760,13 +14771,6 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
           {
             "$type": "RuleCall",
             "rule": {
-              "$ref": "#/rules@160"
-            },
-            "arguments": []
-          },
-          {
-            "$type": "RuleCall",
-            "rule": {
               "$ref": "#/rules@161"
             },
             "arguments": []
@@ -14774,7 +14778,14 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
           {
             "$type": "RuleCall",
             "rule": {
-              "$ref": "#/rules@164"
+              "$ref": "#/rules@162"
+            },
+            "arguments": []
+          },
+          {
+            "$type": "RuleCall",
+            "rule": {
+              "$ref": "#/rules@165"
             },
             "arguments": []
           }
@@ -14822,7 +14833,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                 "terminal": {
                   "$type": "RuleCall",
                   "rule": {
-                    "$ref": "#/rules@136"
+                    "$ref": "#/rules@137"
                   },
                   "arguments": []
                 }
@@ -14840,14 +14851,14 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                 {
                   "$type": "RuleCall",
                   "rule": {
-                    "$ref": "#/rules@167"
+                    "$ref": "#/rules@168"
                   },
                   "arguments": []
                 },
                 {
                   "$type": "RuleCall",
                   "rule": {
-                    "$ref": "#/rules@166"
+                    "$ref": "#/rules@167"
                   },
                   "arguments": []
                 }
@@ -14899,7 +14910,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                         "terminal": {
                           "$type": "RuleCall",
                           "rule": {
-                            "$ref": "#/rules@136"
+                            "$ref": "#/rules@137"
                           },
                           "arguments": []
                         }
@@ -14933,7 +14944,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                     "terminal": {
                       "$type": "RuleCall",
                       "rule": {
-                        "$ref": "#/rules@136"
+                        "$ref": "#/rules@137"
                       },
                       "arguments": []
                     }
@@ -14979,7 +14990,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                     "terminal": {
                       "$type": "RuleCall",
                       "rule": {
-                        "$ref": "#/rules@163"
+                        "$ref": "#/rules@164"
                       },
                       "arguments": []
                     }
@@ -14998,7 +15009,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                         "terminal": {
                           "$type": "RuleCall",
                           "rule": {
-                            "$ref": "#/rules@31"
+                            "$ref": "#/rules@32"
                           },
                           "arguments": []
                         }
@@ -15017,7 +15028,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
             "terminal": {
               "$type": "RuleCall",
               "rule": {
-                "$ref": "#/rules@81"
+                "$ref": "#/rules@82"
               },
               "arguments": []
             }
@@ -15052,7 +15063,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                 "terminal": {
                   "$type": "RuleCall",
                   "rule": {
-                    "$ref": "#/rules@163"
+                    "$ref": "#/rules@164"
                   },
                   "arguments": []
                 }
@@ -15071,7 +15082,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                     "terminal": {
                       "$type": "RuleCall",
                       "rule": {
-                        "$ref": "#/rules@31"
+                        "$ref": "#/rules@32"
                       },
                       "arguments": []
                     }
@@ -15100,7 +15111,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
             "terminal": {
               "$type": "RuleCall",
               "rule": {
-                "$ref": "#/rules@81"
+                "$ref": "#/rules@82"
               },
               "arguments": []
             }
@@ -15128,7 +15139,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
             "terminal": {
               "$type": "RuleCall",
               "rule": {
-                "$ref": "#/rules@181"
+                "$ref": "#/rules@182"
               },
               "arguments": []
             }
@@ -15151,7 +15162,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                 "terminal": {
                   "$type": "RuleCall",
                   "rule": {
-                    "$ref": "#/rules@31"
+                    "$ref": "#/rules@32"
                   },
                   "arguments": []
                 }
@@ -15190,7 +15201,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
             "terminal": {
               "$type": "RuleCall",
               "rule": {
-                "$ref": "#/rules@136"
+                "$ref": "#/rules@137"
               },
               "arguments": []
             }
@@ -15202,7 +15213,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
             "terminal": {
               "$type": "RuleCall",
               "rule": {
-                "$ref": "#/rules@166"
+                "$ref": "#/rules@167"
               },
               "arguments": []
             }
@@ -15238,7 +15249,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
             "terminal": {
               "$type": "RuleCall",
               "rule": {
-                "$ref": "#/rules@136"
+                "$ref": "#/rules@137"
               },
               "arguments": []
             }
@@ -15250,7 +15261,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
             "terminal": {
               "$type": "RuleCall",
               "rule": {
-                "$ref": "#/rules@166"
+                "$ref": "#/rules@167"
               },
               "arguments": []
             }
@@ -15278,7 +15289,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
             "terminal": {
               "$type": "RuleCall",
               "rule": {
-                "$ref": "#/rules@168"
+                "$ref": "#/rules@169"
               },
               "arguments": []
             }
@@ -15294,7 +15305,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
             "terminal": {
               "$type": "RuleCall",
               "rule": {
-                "$ref": "#/rules@181"
+                "$ref": "#/rules@182"
               },
               "arguments": []
             }
@@ -15306,7 +15317,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
             "terminal": {
               "$type": "RuleCall",
               "rule": {
-                "$ref": "#/rules@169"
+                "$ref": "#/rules@170"
               },
               "arguments": []
             },
@@ -15349,7 +15360,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                     "terminal": {
                       "$type": "RuleCall",
                       "rule": {
-                        "$ref": "#/rules@81"
+                        "$ref": "#/rules@82"
                       },
                       "arguments": []
                     }
@@ -15367,7 +15378,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                 "terminal": {
                   "$type": "RuleCall",
                   "rule": {
-                    "$ref": "#/rules@136"
+                    "$ref": "#/rules@137"
                   },
                   "arguments": []
                 }
@@ -15396,7 +15407,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                 "terminal": {
                   "$type": "RuleCall",
                   "rule": {
-                    "$ref": "#/rules@81"
+                    "$ref": "#/rules@82"
                   },
                   "arguments": []
                 }
@@ -15419,7 +15430,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
             "terminal": {
               "$type": "RuleCall",
               "rule": {
-                "$ref": "#/rules@181"
+                "$ref": "#/rules@182"
               },
               "arguments": []
             }
@@ -15431,7 +15442,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
             "terminal": {
               "$type": "RuleCall",
               "rule": {
-                "$ref": "#/rules@169"
+                "$ref": "#/rules@170"
               },
               "arguments": []
             },
@@ -15478,7 +15489,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                         "terminal": {
                           "$type": "RuleCall",
                           "rule": {
-                            "$ref": "#/rules@136"
+                            "$ref": "#/rules@137"
                           },
                           "arguments": []
                         }
@@ -15496,7 +15507,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                     "terminal": {
                       "$type": "RuleCall",
                       "rule": {
-                        "$ref": "#/rules@136"
+                        "$ref": "#/rules@137"
                       },
                       "arguments": []
                     }
@@ -15512,7 +15523,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
             "terminal": {
               "$type": "RuleCall",
               "rule": {
-                "$ref": "#/rules@136"
+                "$ref": "#/rules@137"
               },
               "arguments": []
             }
@@ -15531,7 +15542,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                 "terminal": {
                   "$type": "RuleCall",
                   "rule": {
-                    "$ref": "#/rules@81"
+                    "$ref": "#/rules@82"
                   },
                   "arguments": []
                 }
@@ -15558,13 +15569,6 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
       "definition": {
         "$type": "Alternatives",
         "elements": [
-          {
-            "$type": "RuleCall",
-            "rule": {
-              "$ref": "#/rules@170"
-            },
-            "arguments": []
-          },
           {
             "$type": "RuleCall",
             "rule": {
@@ -15596,13 +15600,6 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
           {
             "$type": "RuleCall",
             "rule": {
-              "$ref": "#/rules@176"
-            },
-            "arguments": []
-          },
-          {
-            "$type": "RuleCall",
-            "rule": {
               "$ref": "#/rules@175"
             },
             "arguments": []
@@ -15617,7 +15614,14 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
           {
             "$type": "RuleCall",
             "rule": {
-              "$ref": "#/rules@179"
+              "$ref": "#/rules@176"
+            },
+            "arguments": []
+          },
+          {
+            "$type": "RuleCall",
+            "rule": {
+              "$ref": "#/rules@178"
             },
             "arguments": []
           },
@@ -15625,6 +15629,13 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
             "$type": "RuleCall",
             "rule": {
               "$ref": "#/rules@180"
+            },
+            "arguments": []
+          },
+          {
+            "$type": "RuleCall",
+            "rule": {
+              "$ref": "#/rules@181"
             },
             "arguments": []
           }
@@ -15666,7 +15677,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                 "terminal": {
                   "$type": "RuleCall",
                   "rule": {
-                    "$ref": "#/rules@182"
+                    "$ref": "#/rules@183"
                   },
                   "arguments": []
                 }
@@ -15709,7 +15720,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
             "terminal": {
               "$type": "RuleCall",
               "rule": {
-                "$ref": "#/rules@31"
+                "$ref": "#/rules@32"
               },
               "arguments": []
             }
@@ -15749,7 +15760,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
             "terminal": {
               "$type": "RuleCall",
               "rule": {
-                "$ref": "#/rules@31"
+                "$ref": "#/rules@32"
               },
               "arguments": []
             }
@@ -15781,7 +15792,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
             "terminal": {
               "$type": "RuleCall",
               "rule": {
-                "$ref": "#/rules@31"
+                "$ref": "#/rules@32"
               },
               "arguments": []
             }
@@ -15817,7 +15828,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
             "terminal": {
               "$type": "RuleCall",
               "rule": {
-                "$ref": "#/rules@31"
+                "$ref": "#/rules@32"
               },
               "arguments": []
             }
@@ -15845,7 +15856,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
             "terminal": {
               "$type": "RuleCall",
               "rule": {
-                "$ref": "#/rules@182"
+                "$ref": "#/rules@183"
               },
               "arguments": []
             }
@@ -15881,7 +15892,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
             "terminal": {
               "$type": "RuleCall",
               "rule": {
-                "$ref": "#/rules@27"
+                "$ref": "#/rules@28"
               },
               "arguments": []
             }
@@ -15927,7 +15938,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                     "terminal": {
                       "$type": "RuleCall",
                       "rule": {
-                        "$ref": "#/rules@178"
+                        "$ref": "#/rules@179"
                       },
                       "arguments": []
                     }
@@ -15991,7 +16002,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
             "terminal": {
               "$type": "RuleCall",
               "rule": {
-                "$ref": "#/rules@182"
+                "$ref": "#/rules@183"
               },
               "arguments": []
             }
@@ -16019,7 +16030,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
             "terminal": {
               "$type": "RuleCall",
               "rule": {
-                "$ref": "#/rules@31"
+                "$ref": "#/rules@32"
               },
               "arguments": []
             }
@@ -16047,7 +16058,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
             "terminal": {
               "$type": "RuleCall",
               "rule": {
-                "$ref": "#/rules@27"
+                "$ref": "#/rules@28"
               },
               "arguments": []
             }
@@ -16066,7 +16077,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                 "terminal": {
                   "$type": "RuleCall",
                   "rule": {
-                    "$ref": "#/rules@27"
+                    "$ref": "#/rules@28"
                   },
                   "arguments": []
                 }
@@ -16125,7 +16136,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                     "terminal": {
                       "$type": "RuleCall",
                       "rule": {
-                        "$ref": "#/rules@27"
+                        "$ref": "#/rules@28"
                       },
                       "arguments": []
                     }
@@ -16144,7 +16155,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                         "terminal": {
                           "$type": "RuleCall",
                           "rule": {
-                            "$ref": "#/rules@27"
+                            "$ref": "#/rules@28"
                           },
                           "arguments": []
                         }
@@ -16175,7 +16186,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                 "terminal": {
                   "$type": "RuleCall",
                   "rule": {
-                    "$ref": "#/rules@27"
+                    "$ref": "#/rules@28"
                   },
                   "arguments": []
                 }
@@ -16194,7 +16205,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                     "terminal": {
                       "$type": "RuleCall",
                       "rule": {
-                        "$ref": "#/rules@27"
+                        "$ref": "#/rules@28"
                       },
                       "arguments": []
                     }
@@ -16218,7 +16229,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                 "terminal": {
                   "$type": "RuleCall",
                   "rule": {
-                    "$ref": "#/rules@27"
+                    "$ref": "#/rules@28"
                   },
                   "arguments": []
                 }
@@ -16237,7 +16248,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                     "terminal": {
                       "$type": "RuleCall",
                       "rule": {
-                        "$ref": "#/rules@27"
+                        "$ref": "#/rules@28"
                       },
                       "arguments": []
                     }
@@ -16276,7 +16287,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                     "terminal": {
                       "$type": "RuleCall",
                       "rule": {
-                        "$ref": "#/rules@184"
+                        "$ref": "#/rules@185"
                       },
                       "arguments": []
                     }
@@ -16288,7 +16299,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                     "terminal": {
                       "$type": "RuleCall",
                       "rule": {
-                        "$ref": "#/rules@187"
+                        "$ref": "#/rules@188"
                       },
                       "arguments": []
                     }
@@ -16305,7 +16316,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                     "terminal": {
                       "$type": "RuleCall",
                       "rule": {
-                        "$ref": "#/rules@185"
+                        "$ref": "#/rules@186"
                       },
                       "arguments": []
                     }
@@ -16324,7 +16335,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                         "terminal": {
                           "$type": "RuleCall",
                           "rule": {
-                            "$ref": "#/rules@186"
+                            "$ref": "#/rules@187"
                           },
                           "arguments": []
                         }
@@ -16373,7 +16384,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
           {
             "$type": "RuleCall",
             "rule": {
-              "$ref": "#/rules@13"
+              "$ref": "#/rules@14"
             },
             "arguments": []
           },
@@ -16387,7 +16398,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
               {
                 "$type": "RuleCall",
                 "rule": {
-                  "$ref": "#/rules@22"
+                  "$ref": "#/rules@23"
                 },
                 "arguments": []
               }
@@ -16410,65 +16421,16 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
           {
             "$type": "RuleCall",
             "rule": {
-              "$ref": "#/rules@48"
+              "$ref": "#/rules@49"
             },
             "arguments": []
           },
           {
-            "$type": "Group",
-            "elements": [
-              {
-                "$type": "Alternatives",
-                "elements": [
-                  {
-                    "$type": "RuleCall",
-                    "rule": {
-                      "$ref": "#/rules@147"
-                    },
-                    "arguments": []
-                  },
-                  {
-                    "$type": "RuleCall",
-                    "rule": {
-                      "$ref": "#/rules@13"
-                    },
-                    "arguments": []
-                  },
-                  {
-                    "$type": "Keyword",
-                    "value": "TRUE"
-                  },
-                  {
-                    "$type": "Keyword",
-                    "value": "FALSE"
-                  }
-                ]
-              },
-              {
-                "$type": "Alternatives",
-                "elements": [
-                  {
-                    "$type": "Keyword",
-                    "value": "."
-                  },
-                  {
-                    "$type": "RuleCall",
-                    "rule": {
-                      "$ref": "#/rules@147"
-                    },
-                    "arguments": []
-                  },
-                  {
-                    "$type": "RuleCall",
-                    "rule": {
-                      "$ref": "#/rules@13"
-                    },
-                    "arguments": []
-                  }
-                ],
-                "cardinality": "*"
-              }
-            ]
+            "$type": "RuleCall",
+            "rule": {
+              "$ref": "#/rules@13"
+            },
+            "arguments": []
           }
         ]
       },
@@ -16486,14 +16448,14 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
           {
             "$type": "RuleCall",
             "rule": {
-              "$ref": "#/rules@24"
+              "$ref": "#/rules@25"
             },
             "arguments": []
           },
           {
             "$type": "RuleCall",
             "rule": {
-              "$ref": "#/rules@48"
+              "$ref": "#/rules@49"
             },
             "arguments": []
           }
@@ -16520,7 +16482,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
             "terminal": {
               "$type": "RuleCall",
               "rule": {
-                "$ref": "#/rules@189"
+                "$ref": "#/rules@190"
               },
               "arguments": []
             },
@@ -16533,7 +16495,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
             "terminal": {
               "$type": "RuleCall",
               "rule": {
-                "$ref": "#/rules@24"
+                "$ref": "#/rules@25"
               },
               "arguments": []
             }
@@ -16613,7 +16575,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
             "terminal": {
               "$type": "RuleCall",
               "rule": {
-                "$ref": "#/rules@136"
+                "$ref": "#/rules@137"
               },
               "arguments": []
             }
@@ -16632,7 +16594,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                 "terminal": {
                   "$type": "RuleCall",
                   "rule": {
-                    "$ref": "#/rules@13"
+                    "$ref": "#/rules@14"
                   },
                   "arguments": []
                 }
@@ -16651,7 +16613,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                     "terminal": {
                       "$type": "RuleCall",
                       "rule": {
-                        "$ref": "#/rules@13"
+                        "$ref": "#/rules@14"
                       },
                       "arguments": []
                     }
@@ -16703,7 +16665,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                 "terminal": {
                   "$type": "RuleCall",
                   "rule": {
-                    "$ref": "#/rules@31"
+                    "$ref": "#/rules@32"
                   },
                   "arguments": []
                 }
@@ -16718,7 +16680,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
             "terminal": {
               "$type": "RuleCall",
               "rule": {
-                "$ref": "#/rules@81"
+                "$ref": "#/rules@82"
               },
               "arguments": []
             }
@@ -16746,7 +16708,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
             "terminal": {
               "$type": "RuleCall",
               "rule": {
-                "$ref": "#/rules@136"
+                "$ref": "#/rules@137"
               },
               "arguments": []
             }
@@ -16768,7 +16730,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                     "terminal": {
                       "$type": "RuleCall",
                       "rule": {
-                        "$ref": "#/rules@13"
+                        "$ref": "#/rules@14"
                       },
                       "arguments": []
                     }
@@ -16782,7 +16744,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                 "terminal": {
                   "$type": "RuleCall",
                   "rule": {
-                    "$ref": "#/rules@19"
+                    "$ref": "#/rules@20"
                   },
                   "arguments": []
                 }
@@ -16801,7 +16763,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
             "terminal": {
               "$type": "RuleCall",
               "rule": {
-                "$ref": "#/rules@135"
+                "$ref": "#/rules@136"
               },
               "arguments": []
             }
@@ -16820,7 +16782,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                 "terminal": {
                   "$type": "RuleCall",
                   "rule": {
-                    "$ref": "#/rules@135"
+                    "$ref": "#/rules@136"
                   },
                   "arguments": []
                 }
@@ -16842,7 +16804,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                 "terminal": {
                   "$type": "RuleCall",
                   "rule": {
-                    "$ref": "#/rules@31"
+                    "$ref": "#/rules@32"
                   },
                   "arguments": []
                 }
@@ -16877,7 +16839,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
             "terminal": {
               "$type": "RuleCall",
               "rule": {
-                "$ref": "#/rules@136"
+                "$ref": "#/rules@137"
               },
               "arguments": []
             }
@@ -16899,7 +16861,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                     "terminal": {
                       "$type": "RuleCall",
                       "rule": {
-                        "$ref": "#/rules@13"
+                        "$ref": "#/rules@14"
                       },
                       "arguments": []
                     }
@@ -16913,7 +16875,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                 "terminal": {
                   "$type": "RuleCall",
                   "rule": {
-                    "$ref": "#/rules@19"
+                    "$ref": "#/rules@20"
                   },
                   "arguments": []
                 }
@@ -16935,7 +16897,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
                 "terminal": {
                   "$type": "RuleCall",
                   "rule": {
-                    "$ref": "#/rules@31"
+                    "$ref": "#/rules@32"
                   },
                   "arguments": []
                 }
@@ -16966,7 +16928,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
             "terminal": {
               "$type": "RuleCall",
               "rule": {
-                "$ref": "#/rules@194"
+                "$ref": "#/rules@195"
               },
               "arguments": []
             }
@@ -16978,7 +16940,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
             "terminal": {
               "$type": "RuleCall",
               "rule": {
-                "$ref": "#/rules@24"
+                "$ref": "#/rules@25"
               },
               "arguments": []
             }
@@ -17003,7 +16965,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
             "terminal": {
               "$type": "RuleCall",
               "rule": {
-                "$ref": "#/rules@13"
+                "$ref": "#/rules@14"
               },
               "arguments": []
             }
@@ -17109,7 +17071,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
             "terminal": {
               "$type": "RuleCall",
               "rule": {
-                "$ref": "#/rules@196"
+                "$ref": "#/rules@197"
               },
               "arguments": []
             }
@@ -17140,7 +17102,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
             "terminal": {
               "$type": "RuleCall",
               "rule": {
-                "$ref": "#/rules@24"
+                "$ref": "#/rules@25"
               },
               "arguments": []
             }
@@ -17152,7 +17114,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
             "terminal": {
               "$type": "RuleCall",
               "rule": {
-                "$ref": "#/rules@197"
+                "$ref": "#/rules@198"
               },
               "arguments": []
             },
@@ -17264,7 +17226,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
           "type": {
             "$type": "SimpleType",
             "typeRef": {
-              "$ref": "#/rules@31/inferredType"
+              "$ref": "#/rules@32/inferredType"
             }
           },
           "isOptional": false
@@ -17333,7 +17295,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
             "elementType": {
               "$type": "SimpleType",
               "typeRef": {
-                "$ref": "#/rules@70"
+                "$ref": "#/rules@71"
               }
             }
           },
@@ -17356,7 +17318,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
             "elementType": {
               "$type": "SimpleType",
               "typeRef": {
-                "$ref": "#/rules@76"
+                "$ref": "#/rules@77"
               }
             }
           },
@@ -17369,7 +17331,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
           "type": {
             "$type": "SimpleType",
             "typeRef": {
-              "$ref": "#/rules@31/inferredType"
+              "$ref": "#/rules@32/inferredType"
             }
           }
         },
@@ -17398,7 +17360,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
           "type": {
             "$type": "SimpleType",
             "typeRef": {
-              "$ref": "#/rules@71"
+              "$ref": "#/rules@72"
             }
           }
         }
@@ -17518,7 +17480,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
           "type": {
             "$type": "SimpleType",
             "typeRef": {
-              "$ref": "#/rules@141"
+              "$ref": "#/rules@142"
             }
           }
         },
@@ -17530,7 +17492,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
             "elementType": {
               "$type": "SimpleType",
               "typeRef": {
-                "$ref": "#/rules@152/inferredType"
+                "$ref": "#/rules@153/inferredType"
               }
             }
           },
@@ -17543,7 +17505,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
           "type": {
             "$type": "SimpleType",
             "typeRef": {
-              "$ref": "#/rules@81"
+              "$ref": "#/rules@82"
             }
           }
         },
@@ -17554,7 +17516,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
           "type": {
             "$type": "SimpleType",
             "typeRef": {
-              "$ref": "#/rules@158"
+              "$ref": "#/rules@159"
             }
           }
         }
@@ -17594,7 +17556,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
           "type": {
             "$type": "SimpleType",
             "typeRef": {
-              "$ref": "#/rules@141"
+              "$ref": "#/rules@142"
             }
           }
         },
@@ -17606,7 +17568,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
             "elementType": {
               "$type": "SimpleType",
               "typeRef": {
-                "$ref": "#/rules@152/inferredType"
+                "$ref": "#/rules@153/inferredType"
               }
             }
           },
@@ -17618,7 +17580,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
           "type": {
             "$type": "SimpleType",
             "typeRef": {
-              "$ref": "#/rules@81"
+              "$ref": "#/rules@82"
             }
           },
           "isOptional": false
@@ -17668,7 +17630,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
           "type": {
             "$type": "SimpleType",
             "typeRef": {
-              "$ref": "#/rules@141"
+              "$ref": "#/rules@142"
             }
           }
         },
@@ -17680,7 +17642,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
             "elementType": {
               "$type": "SimpleType",
               "typeRef": {
-                "$ref": "#/rules@152/inferredType"
+                "$ref": "#/rules@153/inferredType"
               }
             }
           },
@@ -17692,7 +17654,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
           "type": {
             "$type": "SimpleType",
             "typeRef": {
-              "$ref": "#/rules@81"
+              "$ref": "#/rules@82"
             }
           },
           "isOptional": false
@@ -17724,7 +17686,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
           "type": {
             "$type": "SimpleType",
             "typeRef": {
-              "$ref": "#/rules@141"
+              "$ref": "#/rules@142"
             }
           }
         },
@@ -17736,7 +17698,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
             "elementType": {
               "$type": "SimpleType",
               "typeRef": {
-                "$ref": "#/rules@152/inferredType"
+                "$ref": "#/rules@153/inferredType"
               }
             }
           },
@@ -17749,7 +17711,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
           "type": {
             "$type": "SimpleType",
             "typeRef": {
-              "$ref": "#/rules@81"
+              "$ref": "#/rules@82"
             }
           }
         },
@@ -17760,7 +17722,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
           "type": {
             "$type": "SimpleType",
             "typeRef": {
-              "$ref": "#/rules@158"
+              "$ref": "#/rules@159"
             }
           }
         }
@@ -17799,7 +17761,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
           "type": {
             "$type": "SimpleType",
             "typeRef": {
-              "$ref": "#/rules@159/inferredType"
+              "$ref": "#/rules@160/inferredType"
             }
           },
           "isOptional": false
@@ -17921,25 +17883,19 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
           {
             "$type": "SimpleType",
             "typeRef": {
-              "$ref": "#/rules@165"
+              "$ref": "#/rules@166"
             }
           },
           {
             "$type": "SimpleType",
             "typeRef": {
-              "$ref": "#/rules@183"
+              "$ref": "#/rules@184"
             }
           },
           {
             "$type": "SimpleType",
             "typeRef": {
-              "$ref": "#/rules@188"
-            }
-          },
-          {
-            "$type": "SimpleType",
-            "typeRef": {
-              "$ref": "#/rules@190"
+              "$ref": "#/rules@189"
             }
           },
           {
@@ -17963,19 +17919,25 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
           {
             "$type": "SimpleType",
             "typeRef": {
-              "$ref": "#/rules@195"
+              "$ref": "#/rules@194"
             }
           },
           {
             "$type": "SimpleType",
             "typeRef": {
-              "$ref": "#/rules@148"
+              "$ref": "#/rules@196"
             }
           },
           {
             "$type": "SimpleType",
             "typeRef": {
-              "$ref": "#/rules@81"
+              "$ref": "#/rules@149"
+            }
+          },
+          {
+            "$type": "SimpleType",
+            "typeRef": {
+              "$ref": "#/rules@82"
             }
           }
         ]
@@ -18029,7 +17991,7 @@ export const PipelineSqlGrammar = (): Grammar => loadedPipelineSqlGrammar ?? (lo
           {
             "$type": "SimpleType",
             "typeRef": {
-              "$ref": "#/rules@83"
+              "$ref": "#/rules@84"
             }
           }
         ]

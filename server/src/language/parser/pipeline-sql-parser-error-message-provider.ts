@@ -57,7 +57,7 @@ const choiceDescriptions: Record<string, [marker: string, description: string]> 
     ColumnPath: ['ID', 'a column name'],
     FunctionName: ['ID', 'a function name'],
     ConfigKey: ['ID', 'a configuration key'],
-    ConfigValue: ['TRUE', 'a value'],
+    ConfigValue: ['CONFIG_VALUE', 'a value'],
     SetStatement: ['ID', 'a configuration key'],
     UseStatement: ['ID', 'a catalog or schema name'],
     PropertyKey: ['ID', 'a property key'],

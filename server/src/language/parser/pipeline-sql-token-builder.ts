@@ -1,4 +1,5 @@
 import type { GrammarAST, TokenBuilderOptions } from 'langium';
+import { Lexer } from 'chevrotain';
 import { DefaultTokenBuilder, RegExpUtils } from 'langium';
 
 type TokenType = ReturnType<DefaultTokenBuilder['buildTerminalToken']>;
@@ -42,6 +43,9 @@ export class PipelineSqlTokenBuilder extends DefaultTokenBuilder {
     /** The same test as Langium's (`partialMatches('^' + source + '$', keyword)`), with each terminal's partial pattern built once. */
     protected override findLongerAlt(keyword: GrammarAST.Keyword, terminalTokens: TokenType[]): TokenType[] {
         return terminalTokens.filter(token => {
+            if (token.PATTERN === Lexer.NA) {
+                return false;
+            }
             if (!this.partialPatterns.has(token)) {
                 const source = (token.PATTERN as RegExp | undefined)?.source;
                 this.partialPatterns.set(token, source ? RegExpUtils.partialRegExp('^' + source + '$') : undefined);
@@ -53,6 +57,10 @@ export class PipelineSqlTokenBuilder extends DefaultTokenBuilder {
 
     protected override buildTerminalToken(terminal: GrammarAST.TerminalRule): TokenType {
         const token = super.buildTerminalToken(terminal);
+        if (terminal.name === 'CONFIG_VALUE') {
+            // Made by the lexer from the tokens of a SET value, never matched in the text.
+            token.PATTERN = Lexer.NA;
+        }
         if (terminal.name === 'ML_COMMENT') {
             token.PATTERN = { exec: matchNestedBlockComment };
             token.START_CHARS_HINT = ['/'];

@@ -44,6 +44,8 @@ export class PipelineSqlValueConverter extends DefaultValueConverter {
             case 'ID':
             case 'NUMBER':
                 return input;
+            case 'CONFIG_VALUE':
+                return input;
             case 'TypeName': return input.toUpperCase();
             case 'ScdType': return Number(input);
             case 'JoinType': return joinTypes[keywordPhrase(cstNode)] ?? keywordPhrase(cstNode);
@@ -110,11 +112,9 @@ function configValue(input: string, cstNode: CstNode): string {
     if (leaves.length > 0 && leaves.every(leaf => terminalName(leaf) === 'STRING' || terminalName(leaf) === 'RAW_STRING')) {
         return input;
     }
-    const first = leaves[0]?.grammarSource;
-    if (leaves.length === 1 && Ast.isKeyword(first)) {
-        return first.value.toLowerCase();
-    }
-    return leaves.length === 0 ? input : cstNode.root.fullText.substring(leaves[0].offset, leaves[leaves.length - 1].end);
+    const text = leaves.length === 0 ? input : cstNode.root.fullText.substring(leaves[0].offset, leaves[leaves.length - 1].end);
+    // A boolean in its canonical lower-case spelling; any other value as written (Spark keeps the text).
+    return /^(true|false)$/i.test(text) ? text.toLowerCase() : text;
 }
 
 /**

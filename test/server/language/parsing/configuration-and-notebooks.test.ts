@@ -34,6 +34,21 @@ describe('SET and USE', () => {
         ]);
     });
 
+    test('SET key=value takes the rest of the statement as the value, as Spark does (a raw path, spaces, a comment inside)', async () => {
+        expect(await trees(`SET datasets.path=dbfs:/mnt/demo;
+            SET src = s3://bucket/raw-data/2024;
+            SET msg = hello, world /* inside */ again -- after the value
+            ;
+            SET q = 'quoted';
+            SET n = -1.5e3;`)).toEqual([
+            'SetStatement(key: \'datasets.path\', value: \'dbfs:/mnt/demo\')',
+            'SetStatement(key: \'src\', value: \'s3://bucket/raw-data/2024\')',
+            'SetStatement(key: \'msg\', value: \'hello, world /* inside */ again\')',
+            'SetStatement(key: \'q\', value: \'quoted\')',
+            'SetStatement(key: \'n\', value: \'-1.5e3\')',
+        ]);
+    });
+
     test('USE [CATALOG|SCHEMA] with parameters and IDENTIFIER()', async () => {
         expect(await trees('USE CATALOG ${target_catalog}; USE SCHEMA IDENTIFIER(${schema_name}); USE main.sales; USE NAMESPACE n')).toEqual([
             'UseStatement(scope: \'CATALOG\', name: \'${target_catalog}\')',
