@@ -5,7 +5,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
-import { checkFiles, collectFiles } from '../../../server/src/cli/check.js';
+import { checkPaths } from '../../../server/src/cli/check.js';
 import { runCommand } from '../../../server/src/cli/run.js';
 
 let root: string;
@@ -71,7 +71,7 @@ describe('reads outside the pipeline', () => {
         fs.mkdirSync(path.join(root, 'samples', 'app'), { recursive: true });
         fs.symlinkSync(path.join(outside, 'users.csv'), path.join(root, 'samples', 'app', 'users.csv'));
 
-        const checked = await checkFiles(collectFiles([root]));
+        const checked = await checkPaths([root]);
         expect(checked.map(d => `${d.line}:${d.column} ${d.severity} ${d.code}`)).toEqual(['2:15 error PIPELINE_SQL_READ_OUTSIDE_PIPELINE']);
         expect(checked[0].message).toContain('--allow-read DIR');
 
@@ -85,7 +85,7 @@ describe('reads outside the pipeline', () => {
     test('read_files outside the root: check warns (it may exist where the pipeline runs), run refuses it', async () => {
         fs.writeFileSync(path.join(outside, 'rows.csv'), 'id\n1\n');
         const sql = write('transformations/rows.sql', `CREATE MATERIALIZED VIEW rows AS SELECT * FROM read_files('${outside}/rows.csv');\n`);
-        const checked = await checkFiles(collectFiles([root]));
+        const checked = await checkPaths([root]);
         expect(checked.map(d => `${d.line}:${d.column} ${d.severity} ${d.code}`)).toEqual(['1:59 warning PIPELINE_SQL_READ_OUTSIDE_PIPELINE']);
         const { code, out } = await run(root, '--json');
         expect(code).toBe(1);
