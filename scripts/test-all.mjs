@@ -8,6 +8,8 @@ const steps = [
     ['typecheck', 'npx tsc --noEmit && npx tsc --noEmit -p tsconfig.webview.json'],
     ['build', 'node esbuild.mjs'],
     ['unit, integration and conformance tests', 'npx vitest run'],
+    // The samples' own pipeline tests (samples/*/tests/*.test.yml), as a user runs them.
+    ['pipeline tests of the samples', 'node out/cli.cjs test samples'],
     // Installs code-server, Node 24 and Chromium on first use (scripts/e2e-setup.sh), then packages the
     // .vsix and checks it in a real VS Code; screenshots in test-artifacts/e2e/.
     ['real VS Code end-to-end test (code-server + Chromium)', 'node scripts/e2e.mjs'],

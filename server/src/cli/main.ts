@@ -24,10 +24,13 @@ async function usage(command?: string): Promise<string> {
     if (command === 'run') {
         return `Usage:\n  ${(await import('./run.js')).runUsage}`;
     }
+    if (command === 'test') {
+        return `Usage:\n  ${(await import('./test.js')).testUsage}`;
+    }
     if (command === 'lsp') {
         return `Usage:\n  ${lspUsage}`;
     }
-    return `Usage:\n  ${checkUsage}\n  ${(await import('./run.js')).runUsage}\n  ${lspUsage}\n  pipeline-sql --version                   print the version\n  pipeline-sql <command> --help            show a command's options`;
+    return `Usage:\n  ${checkUsage}\n  ${(await import('./run.js')).runUsage}\n  ${(await import('./test.js')).testUsage}\n  ${lspUsage}\n  pipeline-sql --version                   print the version\n  pipeline-sql <command> --help            show a command's options`;
 }
 
 /** Runs the CLI with the given arguments and returns the process exit code. */
@@ -37,7 +40,7 @@ export async function runCli(args: string[], out: (text: string) => void = t => 
         out(`pipeline-sql ${version}\n`);
         return 0;
     }
-    if ((command === 'check' || command === 'run' || command === 'lsp') && (rest.includes('--help') || rest.includes('-h'))) {
+    if ((command === 'check' || command === 'run' || command === 'test' || command === 'lsp') && (rest.includes('--help') || rest.includes('-h'))) {
         out(await usage(command) + '\n');
         return 0;
     }
@@ -48,6 +51,11 @@ export async function runCli(args: string[], out: (text: string) => void = t => 
             // The engine (and DuckDB's native library) load only for a run: check and lsp start without them.
             const { runCommand } = await import('./run.js');
             return runCommand(rest);
+        }
+        case 'test': {
+            // As run: the engine loads only when tests run.
+            const { testCommand } = await import('./test.js');
+            return testCommand(rest);
         }
         case 'lsp': {
             const { startServer } = await import('../language-server.js');
