@@ -331,13 +331,39 @@ export type TableSourceIR =
     /** A common table expression in scope. */
     | { kind: 'cte'; name: string }
     /** `current_snapshot_version()` / `last_snapshot_version()` (valid only in snapshot flows). */
-    | { kind: 'snapshot_version'; which: 'current' | 'last' };
+    | { kind: 'snapshot_version'; which: 'current' | 'last' }
+    /**
+     * `table_changes('t', start [, end])` (spec 15.3): the change data feed of the dataset `name`
+     * between two versions or commit timestamps (inclusive), with `_change_type`, `_commit_version`
+     * and `_commit_timestamp`.
+     */
+    | { kind: 'table_changes'; name: string[]; start: ChangeFeedBoundIR; end?: ChangeFeedBoundIR };
+
+/** A bound of a change data feed read: a version, or a commit time `yyyy-MM-dd HH:mm:ss[.ffffff]` (UTC). */
+export type ChangeFeedBoundIR = { version: number } | { timestamp: string };
+
+/**
+ * Reader options written after a table reference (`STREAM t WITH (readChangeFeed = true, ...)`,
+ * spec 15.3 and 5.1), with Delta's meaning.
+ */
+export interface TableReadOptionsIR {
+    /** Read the table's change data feed (its columns plus `_change_type`, `_commit_version`, `_commit_timestamp`). */
+    readChangeFeed?: boolean;
+    /** The first version of the feed to read (the first read of a stream; default: the whole feed). */
+    startingVersion?: number;
+    /** The first commit time of the feed to read, instead of `startingVersion`. */
+    startingTimestamp?: string;
+    /** A plain streaming read ignores commits that updated or deleted rows instead of failing. */
+    skipChangeCommits?: boolean;
+}
 
 /** A table, view, CTE or table-valued source; `streaming` marks `STREAM(x)` / `STREAM x`. */
 export interface TableRelationIR {
     kind: 'table';
     source: TableSourceIR;
     streaming: boolean;
+    /** `WITH (option = value, ...)` after the reference. */
+    options?: TableReadOptionsIR;
     alias?: string;
     columnAliases?: string[];
     span?: SourceSpan;

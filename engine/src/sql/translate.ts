@@ -498,7 +498,7 @@ export class SparkTranslator {
             resolved = this.env.resolveTable(relation, this);
             defaultAlias = source.kind === 'dataset' || source.kind === 'catalog'
                 ? source.name[source.name.length - 1]
-                : source.kind === 'read_files' ? 'read_files' : `${source.which}_snapshot_version`;
+                : source.kind === 'read_files' || source.kind === 'table_changes' ? source.kind : `${source.which}_snapshot_version`;
         }
         const alias = relation.alias ?? defaultAlias;
         const columns = renameColumns(resolved.columns, relation.columnAliases);

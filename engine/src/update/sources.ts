@@ -142,6 +142,8 @@ export class FlowSources {
                 return this.resolveSample(relation, resolveReadFiles(source.path, source.options, this.dirs, relation.span, source.inferredColumns), metadata);
             case 'cte':
                 throw new EngineError(ErrorClass.internal, 'CTE references are resolved by the translator.');
+            case 'table_changes':
+                throw new EngineError(ErrorClass.unsupportedFunction, 'table_changes is not supported by the local engine yet.', { span: relation.span });
         }
     }
 

@@ -3,4 +3,4 @@
 export { lowerPipeline, type LoweringResult, type PipelineSources } from './pipeline-lowering.js';
 export { LoweringError, LoweringErrorClass, type LoweringProblem } from './lowering-error.js';
 export type { PipelineSettings } from './pipeline-configuration.js';
-export { resolveTableSource, type PipelineNames, type DatasetName } from './table-resolution.js';
+export { resolveTableName, resolveTableSource, tableNameParts, type PipelineNames, type DatasetName } from './table-resolution.js';

@@ -16,7 +16,7 @@ import { PipelineParameters as ProjectParameters } from '../project/parameters.j
 import type { PipelineSettings } from './pipeline-configuration.js';
 import { QueryLowering } from './queries.js';
 import { fileOf, spanBetween, spanOf, spanOfCst } from './source-spans.js';
-import { resolveTableSource, type DatasetName, type PipelineNames } from './table-resolution.js';
+import { resolveTableName, resolveTableSource, type DatasetName, type PipelineNames } from './table-resolution.js';
 
 /** The validated documents of one pipeline and its settings: the input of the lowering. */
 export interface PipelineSources {
@@ -101,6 +101,7 @@ class PipelineLowering {
         this.queries = new QueryLowering({
             parameters: this.parameters,
             resolveTable: ref => resolveTableSource(ref, this.names),
+            resolveTableName: parts => resolveTableName(parts, this.names),
             parseParameterValue: (name, value) => this.parseExpression(rawParameters.lookup(name) ?? value),
         });
     }
@@ -710,6 +711,8 @@ function describeStatement(statement: ast.Statement): string {
         case ast.InsertStatement.$type: return 'INSERT INTO outside CREATE FLOW';
         case ast.UpdateStatement.$type: return 'UPDATE';
         case ast.DeleteStatement.$type: return 'DELETE';
+        case ast.MergeStatement.$type: return 'MERGE';
+        case ast.DescribeHistoryStatement.$type: return 'DESCRIBE HISTORY';
         case ast.AlterOwner.$type: return `ALTER ${statement.kind}`;
         case ast.DropStatement.$type: return `DROP ${statement.kind}`;
         case ast.CreateNamespace.$type: return `CREATE ${statement.kind}`;

@@ -1,19 +1,23 @@
 import type { AstNode } from 'langium';
 import type {
-    CteIR, ExprIR, GroupByIR, GroupingItemIR, QueryBodyIR, QueryIR, RelationIR, SelectIR, SelectItemIR,
-    TableRelationIR, TableSourceIR, WindowSpecIR,
+    ChangeFeedBoundIR, CteIR, ExprIR, GroupByIR, GroupingItemIR, QueryBodyIR, QueryIR, RelationIR, SelectIR, SelectItemIR,
+    TableReadOptionsIR, TableRelationIR, TableSourceIR, WindowSpecIR,
 } from '../../../engine/src/index.js';
+import { tableReadOption } from '../language/builtins/table-read-options.js';
 import * as ast from '../language/generated/ast.js';
 import { ExpressionLowering } from './expressions.js';
 import { LoweringError, LoweringErrorClass } from './lowering-error.js';
 import type { PipelineParameters } from './names.js';
 import { spanOf } from './source-spans.js';
+import { tableNameParts } from './table-resolution.js';
 
 /** What query lowering needs from the pipeline: parameters, and how a table reference resolves. */
 export interface QueryContext {
     readonly parameters: PipelineParameters;
     /** What a table reference names: a dataset, a CTE, or a sample catalog table. */
     resolveTable(ref: ast.DatasetRef): TableSourceIR;
+    /** What a table name written as text names (`table_changes('t', ...)`): a dataset or a sample catalog table. */
+    resolveTableName(parts: readonly string[]): { kind: 'dataset' | 'catalog'; name: string[] };
     /** Parses the value of a `${name}` parameter as an expression (see {@link ExpressionLowering}). */
     parseParameterValue(name: string, value: string): ast.Expression | undefined;
 }
@@ -243,6 +247,9 @@ export class QueryLowering {
                 }
                 rejectTail(node);
                 const relation = this.tableRelation(node.table, node.stream, span);
+                if (node.options) {
+                    relation.options = this.readOptions(node.options, relation);
+                }
                 return withAlias(relation, node.alias, node.columnAliases);
             }
             case ast.TableFunctionCall.$type:
@@ -338,6 +345,9 @@ export class QueryLowering {
             const relation: TableRelationIR = { kind: 'table', source: { kind: 'snapshot_version', which: name.startsWith('current') ? 'current' : 'last' }, streaming: false, span };
             return withAlias(relation, node.alias, node.columnAliases);
         }
+        if (name === 'table_changes') {
+            return withAlias(this.tableChanges(node), node.alias, node.columnAliases);
+        }
         if (name.includes('.')) {
             throw unsupported(`The table function '${node.name}' is not a built-in function; user-defined functions cannot run locally.`, span);
         }
@@ -358,6 +368,85 @@ export class QueryLowering {
             out.columnAliases = [...node.columnAliases];
         }
         return out;
+    }
+
+    /**
+     * `WITH (readChangeFeed = true, startingVersion = 2, skipChangeCommits = true)` after a table
+     * reference (spec 15.3, 5.1). Unknown options are left to the validator's warning.
+     */
+    private readOptions(node: ast.TableReadOptions, relation: TableRelationIR): TableReadOptionsIR {
+        const out: TableReadOptionsIR = {};
+        for (const property of node.options) {
+            const option = tableReadOption(property.key);
+            if (!option) {
+                continue;
+            }
+            const value = property.value ?? 'true';
+            const where = spanOf(property);
+            switch (option.name) {
+                case 'readChangeFeed':
+                case 'skipChangeCommits': {
+                    const flag = value.toLowerCase();
+                    if (flag !== 'true' && flag !== 'false') {
+                        throw unsupported(`The option ${option.name} is true or false, not '${value}'.`, where);
+                    }
+                    out[option.name] = flag === 'true';
+                    break;
+                }
+                case 'startingVersion':
+                    if (!/^\d+$/.test(value)) {
+                        throw unsupported(`The option startingVersion is a version number (0, 1, ...), not '${value}'.`, where);
+                    }
+                    out.startingVersion = Number(value);
+                    break;
+                case 'startingTimestamp':
+                    out.startingTimestamp = value;
+                    break;
+            }
+        }
+        if ((out.startingVersion !== undefined || out.startingTimestamp !== undefined) && !out.readChangeFeed) {
+            throw unsupported('startingVersion and startingTimestamp apply to reads of the change data feed: add readChangeFeed = true.', spanOf(node));
+        }
+        if (out.readChangeFeed && relation.source.kind !== 'dataset') {
+            throw unsupported('readChangeFeed reads the change data feed of a dataset of this pipeline; sample tables keep no versions locally.', spanOf(node));
+        }
+        return out;
+    }
+
+    /** `table_changes('t', start [, end])`: the change data feed of a dataset (spec 15.3). */
+    private tableChanges(node: ast.TableFunctionCall): TableRelationIR {
+        const span = spanOf(node);
+        if (node.stream) {
+            throw unsupported('table_changes(...) is a batch read; read a feed as a stream with STREAM t WITH (readChangeFeed = true).', span);
+        }
+        const args = node.args.map(a => a.value);
+        if (args.length < 2 || args.length > 3 || node.args.some(a => a.name !== undefined)) {
+            throw unsupported('table_changes takes a table name, a start and an optional end: table_changes(\'t\', 0) or table_changes(\'t\', 1, 3).', span);
+        }
+        const first = args[0];
+        const parts = ast.isStringLiteral(first) ? tableNameParts(this.ctx.parameters.substituteString(first.value)) : undefined;
+        if (!parts) {
+            throw unsupported('table_changes takes the table name as a string literal: table_changes(\'t\', 0).', spanOf(node.args[0]));
+        }
+        const target = this.ctx.resolveTableName(parts);
+        if (target.kind !== 'dataset') {
+            throw unsupported(`table_changes reads the change data feed of a dataset of this pipeline; '${parts.join('.')}' is not one (sample tables keep no versions locally).`, spanOf(node.args[0]));
+        }
+        const bound = (arg: ast.FunctionArgument): ChangeFeedBoundIR => {
+            const value = arg.value;
+            if (ast.isNumberLiteral(value) && /^\d+L?$/i.test(value.value)) {
+                return { version: Number(value.value.replace(/L$/i, '')) };
+            }
+            if (ast.isStringLiteral(value) || (ast.isTypedLiteral(value) && value.type.toUpperCase().startsWith('TIMESTAMP'))) {
+                return { timestamp: value.value };
+            }
+            throw unsupported('A bound of table_changes is a version number or a timestamp literal.', spanOf(arg));
+        };
+        const source: TableSourceIR = { kind: 'table_changes', name: target.name, start: bound(node.args[1]) };
+        if (node.args[2]) {
+            source.end = bound(node.args[2]);
+        }
+        return { kind: 'table', source, streaming: false, span };
     }
 
     /**

@@ -55,11 +55,61 @@ export function resolveTableSource(ref: ast.DatasetRef, names: PipelineNames): T
             return { kind: 'cte', name: cte.name };
         }
     }
-    const dataset = names.datasets.find(d => namesMatch(d.name, parts, names.defaults));
+    return resolveTableName(parts, names);
+}
+
+/**
+ * What a table name given as text names (`table_changes('t', 0)`, `DESCRIBE HISTORY t` by name): a
+ * dataset whose declared name equals it (as table references match), else the sample catalog.
+ */
+export function resolveTableName(parts: readonly string[], names: PipelineNames): { kind: 'dataset' | 'catalog'; name: string[] } {
+    const bare = withoutLive([...parts]);
+    const dataset = names.datasets.find(d => namesMatch(d.name, bare, names.defaults));
     if (dataset) {
         return { kind: 'dataset', name: [...dataset.name] };
     }
-    return { kind: 'catalog', name: parts };
+    return { kind: 'catalog', name: bare };
+}
+
+/**
+ * The parts of a table name written in a string (`'cat.sch.t'`, `'`my table`'`): dots outside back
+ * quotes separate parts; undefined when the text is no well-formed name.
+ */
+export function tableNameParts(text: string): string[] | undefined {
+    const parts: string[] = [];
+    let current = '';
+    let quoted = false;
+    let wasQuoted = false;
+    for (let i = 0; i < text.length; i++) {
+        const ch = text[i];
+        if (quoted) {
+            if (ch === '`' && text[i + 1] === '`') {
+                current += '`';
+                i++;
+            } else if (ch === '`') {
+                quoted = false;
+            } else {
+                current += ch;
+            }
+        } else if (ch === '`') {
+            quoted = true;
+            wasQuoted = true;
+        } else if (ch === '.') {
+            if (current === '' && !wasQuoted) {
+                return undefined;
+            }
+            parts.push(current);
+            current = '';
+            wasQuoted = false;
+        } else {
+            current += ch;
+        }
+    }
+    if (quoted || (current.trim() === '' && !wasQuoted)) {
+        return undefined;
+    }
+    parts.push(wasQuoted ? current : current.trim());
+    return parts.map(p => p.trim() === p ? p : p.trim());
 }
 
 /** The definition Langium linked the reference to, when it lies in this pipeline (or its sample catalog). */

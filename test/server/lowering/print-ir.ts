@@ -117,6 +117,10 @@ export function printSource(s: TableSourceIR): string {
         case 'cte': return `cte:${s.name}`;
         case 'read_files': return `read_files('${s.path}'${Object.entries(s.options).map(([k, v]) => `, ${k} => ${JSON.stringify(v)}`).join('')})`;
         case 'snapshot_version': return `${s.which}_snapshot_version()`;
+        case 'table_changes': {
+            const bound = (b: { version: number } | { timestamp: string }) => ('version' in b ? String(b.version) : `'${b.timestamp}'`);
+            return `table_changes('${s.name.join('.')}', ${bound(s.start)}${s.end ? `, ${bound(s.end)}` : ''})`;
+        }
     }
 }
 

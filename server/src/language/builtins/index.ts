@@ -10,3 +10,4 @@ export { describeSpecialRule, toCallArguments } from './return-types.js';
 export * from './read-files-options.js';
 export * from './table-properties.js';
 export * from './keyword-docs.js';
+export * from './table-read-options.js';

@@ -99,6 +99,7 @@ export type PipelineSqlKeywordNames =
     | "DELAY"
     | "DELETE"
     | "DESC"
+    | "DESCRIBE"
     | "DISTINCT"
     | "DISTRIBUTE"
     | "DIV"
@@ -108,6 +109,7 @@ export type PipelineSqlKeywordNames =
     | "ENFORCED"
     | "ESCAPE"
     | "EVERY"
+    | "EVOLUTION"
     | "EXCEPT"
     | "EXCLUDE"
     | "EXISTS"
@@ -166,8 +168,10 @@ export type PipelineSqlKeywordNames =
     | "MAP"
     | "MASK"
     | "MATCH"
+    | "MATCHED"
     | "MATERIALIZED"
     | "MAX"
+    | "MERGE"
     | "MICROSECOND"
     | "MICROSECONDS"
     | "MILLISECOND"
@@ -244,6 +248,7 @@ export type PipelineSqlKeywordNames =
     | "SNAPSHOT"
     | "SOME"
     | "SORT"
+    | "SOURCE"
     | "START"
     | "STORED"
     | "STREAM"
@@ -257,6 +262,7 @@ export type PipelineSqlKeywordNames =
     | "SYSTEM_VERSION"
     | "TABLE"
     | "TABLESAMPLE"
+    | "TARGET"
     | "TBLPROPERTIES"
     | "TEMP"
     | "TEMPORARY"
@@ -442,7 +448,7 @@ export function isAsAlias(item: unknown): item is AsAlias {
 }
 
 export interface Assignment extends langium.AstNode {
-    readonly $container: PipeSet | UpdateStatement;
+    readonly $container: MergeUpdate | PipeSet | UpdateStatement;
     readonly $type: 'Assignment';
     column: ColumnPath;
     value: Expression;
@@ -507,7 +513,7 @@ export function isAutoCdcSpec(item: unknown): item is AutoCdcSpec {
 }
 
 export interface BetweenExpression extends langium.AstNode {
-    readonly $container: AliasedExpression | ApplyAsDeleteClause | ApplyAsTruncateClause | Assignment | BetweenExpression | BinaryExpression | CaseExpression | CaseWhen | CastExpression | DefaultProperty | DeleteStatement | Expectation | ExtractExpression | FlowWhereClause | FrameBound | FunctionArgument | FunctionCall | GeneratedAsProperty | GroupByClause | GroupingSets | InExpression | InsertFlow | InsertStatement | IntervalPart | IsExpression | JoinRelation | JsonPath | Lambda | LikeExpression | MaskProperty | OverlayExpression | PipeJoin | PipeOrganization | PipeWhere | PositionExpression | Query | ReplaceUsingSpec | RowFilterClause | SelectItem | SelectQuery | SequenceByClause | SortItem | StructField | StructFieldAccess | Subscript | SubstringExpression | SystemSequenceByClause | TableArgument | TableConstraint | TableSample | TemporalClause | TrimExpression | TupleExpression | UnaryExpression | UpdateStatement | ValuesRelation | WindowSpec;
+    readonly $container: AliasedExpression | ApplyAsDeleteClause | ApplyAsTruncateClause | Assignment | BetweenExpression | BinaryExpression | CaseExpression | CaseWhen | CastExpression | DefaultProperty | DeleteStatement | Expectation | ExtractExpression | FlowWhereClause | FrameBound | FunctionArgument | FunctionCall | GeneratedAsProperty | GroupByClause | GroupingSets | InExpression | InsertFlow | InsertStatement | IntervalPart | IsExpression | JoinRelation | JsonPath | Lambda | LikeExpression | MaskProperty | MergeClause | MergeInsert | MergeStatement | OverlayExpression | PipeJoin | PipeOrganization | PipeWhere | PositionExpression | Query | ReplaceUsingSpec | RowFilterClause | SelectItem | SelectQuery | SequenceByClause | SortItem | StructField | StructFieldAccess | Subscript | SubstringExpression | SystemSequenceByClause | TableArgument | TableConstraint | TableSample | TemporalClause | TrimExpression | TupleExpression | UnaryExpression | UpdateStatement | ValuesRelation | WindowSpec;
     readonly $type: 'BetweenExpression';
     lower: Expression;
     not: boolean;
@@ -528,7 +534,7 @@ export function isBetweenExpression(item: unknown): item is BetweenExpression {
 }
 
 export interface BinaryExpression extends langium.AstNode {
-    readonly $container: AliasedExpression | ApplyAsDeleteClause | ApplyAsTruncateClause | Assignment | BetweenExpression | BinaryExpression | CaseExpression | CaseWhen | CastExpression | DefaultProperty | DeleteStatement | Expectation | ExtractExpression | FlowWhereClause | FrameBound | FunctionArgument | FunctionCall | GeneratedAsProperty | GroupByClause | GroupingSets | InExpression | InsertFlow | InsertStatement | IntervalPart | IsExpression | JoinRelation | JsonPath | Lambda | LikeExpression | MaskProperty | OverlayExpression | PipeJoin | PipeOrganization | PipeWhere | PositionExpression | Query | ReplaceUsingSpec | RowFilterClause | SelectItem | SelectQuery | SequenceByClause | SortItem | StructField | StructFieldAccess | Subscript | SubstringExpression | SystemSequenceByClause | TableArgument | TableConstraint | TableSample | TemporalClause | TrimExpression | TupleExpression | UnaryExpression | UpdateStatement | ValuesRelation | WindowSpec;
+    readonly $container: AliasedExpression | ApplyAsDeleteClause | ApplyAsTruncateClause | Assignment | BetweenExpression | BinaryExpression | CaseExpression | CaseWhen | CastExpression | DefaultProperty | DeleteStatement | Expectation | ExtractExpression | FlowWhereClause | FrameBound | FunctionArgument | FunctionCall | GeneratedAsProperty | GroupByClause | GroupingSets | InExpression | InsertFlow | InsertStatement | IntervalPart | IsExpression | JoinRelation | JsonPath | Lambda | LikeExpression | MaskProperty | MergeClause | MergeInsert | MergeStatement | OverlayExpression | PipeJoin | PipeOrganization | PipeWhere | PositionExpression | Query | ReplaceUsingSpec | RowFilterClause | SelectItem | SelectQuery | SequenceByClause | SortItem | StructField | StructFieldAccess | Subscript | SubstringExpression | SystemSequenceByClause | TableArgument | TableConstraint | TableSample | TemporalClause | TrimExpression | TupleExpression | UnaryExpression | UpdateStatement | ValuesRelation | WindowSpec;
     readonly $type: 'BinaryExpression';
     left: Expression;
     operator: '!=' | '%' | '&' | '*' | '+' | '-' | '/' | '<' | '<<' | '<=' | '<=>' | '<>' | '=' | '==' | '>' | '>=' | '>>' | '>>>' | 'DIV' | '^' | '|' | '||';
@@ -547,7 +553,7 @@ export function isBinaryExpression(item: unknown): item is BinaryExpression {
 }
 
 export interface BinaryLiteral extends langium.AstNode {
-    readonly $container: AliasedExpression | ApplyAsDeleteClause | ApplyAsTruncateClause | Assignment | BetweenExpression | BinaryExpression | CaseExpression | CaseWhen | CastExpression | DefaultProperty | DeleteStatement | Expectation | ExtractExpression | FlowWhereClause | FrameBound | FunctionArgument | FunctionCall | GeneratedAsProperty | GroupByClause | GroupingSets | InExpression | InsertFlow | InsertStatement | IntervalPart | IsExpression | JoinRelation | JsonPath | Lambda | LikeExpression | MaskProperty | OverlayExpression | PipeJoin | PipeOrganization | PipeWhere | PositionExpression | Query | ReplaceUsingSpec | RowFilterClause | SelectItem | SelectQuery | SequenceByClause | SortItem | StructField | StructFieldAccess | Subscript | SubstringExpression | SystemSequenceByClause | TableArgument | TableConstraint | TableSample | TemporalClause | TrimExpression | TupleExpression | UnaryExpression | UpdateStatement | ValuesRelation | WindowSpec;
+    readonly $container: AliasedExpression | ApplyAsDeleteClause | ApplyAsTruncateClause | Assignment | BetweenExpression | BinaryExpression | CaseExpression | CaseWhen | CastExpression | DefaultProperty | DeleteStatement | Expectation | ExtractExpression | FlowWhereClause | FrameBound | FunctionArgument | FunctionCall | GeneratedAsProperty | GroupByClause | GroupingSets | InExpression | InsertFlow | InsertStatement | IntervalPart | IsExpression | JoinRelation | JsonPath | Lambda | LikeExpression | MaskProperty | MergeClause | MergeInsert | MergeStatement | OverlayExpression | PipeJoin | PipeOrganization | PipeWhere | PositionExpression | Query | ReplaceUsingSpec | RowFilterClause | SelectItem | SelectQuery | SequenceByClause | SortItem | StructField | StructFieldAccess | Subscript | SubstringExpression | SystemSequenceByClause | TableArgument | TableConstraint | TableSample | TemporalClause | TrimExpression | TupleExpression | UnaryExpression | UpdateStatement | ValuesRelation | WindowSpec;
     readonly $type: 'BinaryLiteral';
     value: string;
 }
@@ -562,7 +568,7 @@ export function isBinaryLiteral(item: unknown): item is BinaryLiteral {
 }
 
 export interface BooleanLiteral extends langium.AstNode {
-    readonly $container: AliasedExpression | ApplyAsDeleteClause | ApplyAsTruncateClause | Assignment | BetweenExpression | BinaryExpression | CaseExpression | CaseWhen | CastExpression | DefaultProperty | DeleteStatement | Expectation | ExtractExpression | FlowWhereClause | FrameBound | FunctionArgument | FunctionCall | GeneratedAsProperty | GroupByClause | GroupingSets | InExpression | InsertFlow | InsertStatement | IntervalPart | IsExpression | JoinRelation | JsonPath | Lambda | LikeExpression | MaskProperty | OverlayExpression | PipeJoin | PipeOrganization | PipeWhere | PositionExpression | Query | ReplaceUsingSpec | RowFilterClause | SelectItem | SelectQuery | SequenceByClause | SortItem | StructField | StructFieldAccess | Subscript | SubstringExpression | SystemSequenceByClause | TableArgument | TableConstraint | TableSample | TemporalClause | TrimExpression | TupleExpression | UnaryExpression | UpdateStatement | ValuesRelation | WindowSpec;
+    readonly $container: AliasedExpression | ApplyAsDeleteClause | ApplyAsTruncateClause | Assignment | BetweenExpression | BinaryExpression | CaseExpression | CaseWhen | CastExpression | DefaultProperty | DeleteStatement | Expectation | ExtractExpression | FlowWhereClause | FrameBound | FunctionArgument | FunctionCall | GeneratedAsProperty | GroupByClause | GroupingSets | InExpression | InsertFlow | InsertStatement | IntervalPart | IsExpression | JoinRelation | JsonPath | Lambda | LikeExpression | MaskProperty | MergeClause | MergeInsert | MergeStatement | OverlayExpression | PipeJoin | PipeOrganization | PipeWhere | PositionExpression | Query | ReplaceUsingSpec | RowFilterClause | SelectItem | SelectQuery | SequenceByClause | SortItem | StructField | StructFieldAccess | Subscript | SubstringExpression | SystemSequenceByClause | TableArgument | TableConstraint | TableSample | TemporalClause | TrimExpression | TupleExpression | UnaryExpression | UpdateStatement | ValuesRelation | WindowSpec;
     readonly $type: 'BooleanLiteral';
     value: boolean;
 }
@@ -577,7 +583,7 @@ export function isBooleanLiteral(item: unknown): item is BooleanLiteral {
 }
 
 export interface CaseExpression extends langium.AstNode {
-    readonly $container: AliasedExpression | ApplyAsDeleteClause | ApplyAsTruncateClause | Assignment | BetweenExpression | BinaryExpression | CaseExpression | CaseWhen | CastExpression | DefaultProperty | DeleteStatement | Expectation | ExtractExpression | FlowWhereClause | FrameBound | FunctionArgument | FunctionCall | GeneratedAsProperty | GroupByClause | GroupingSets | InExpression | InsertFlow | InsertStatement | IntervalPart | IsExpression | JoinRelation | JsonPath | Lambda | LikeExpression | MaskProperty | OverlayExpression | PipeJoin | PipeOrganization | PipeWhere | PositionExpression | Query | ReplaceUsingSpec | RowFilterClause | SelectItem | SelectQuery | SequenceByClause | SortItem | StructField | StructFieldAccess | Subscript | SubstringExpression | SystemSequenceByClause | TableArgument | TableConstraint | TableSample | TemporalClause | TrimExpression | TupleExpression | UnaryExpression | UpdateStatement | ValuesRelation | WindowSpec;
+    readonly $container: AliasedExpression | ApplyAsDeleteClause | ApplyAsTruncateClause | Assignment | BetweenExpression | BinaryExpression | CaseExpression | CaseWhen | CastExpression | DefaultProperty | DeleteStatement | Expectation | ExtractExpression | FlowWhereClause | FrameBound | FunctionArgument | FunctionCall | GeneratedAsProperty | GroupByClause | GroupingSets | InExpression | InsertFlow | InsertStatement | IntervalPart | IsExpression | JoinRelation | JsonPath | Lambda | LikeExpression | MaskProperty | MergeClause | MergeInsert | MergeStatement | OverlayExpression | PipeJoin | PipeOrganization | PipeWhere | PositionExpression | Query | ReplaceUsingSpec | RowFilterClause | SelectItem | SelectQuery | SequenceByClause | SortItem | StructField | StructFieldAccess | Subscript | SubstringExpression | SystemSequenceByClause | TableArgument | TableConstraint | TableSample | TemporalClause | TrimExpression | TupleExpression | UnaryExpression | UpdateStatement | ValuesRelation | WindowSpec;
     readonly $type: 'CaseExpression';
     operand?: Expression;
     otherwise?: Expression;
@@ -613,7 +619,7 @@ export function isCaseWhen(item: unknown): item is CaseWhen {
 }
 
 export interface CastExpression extends langium.AstNode {
-    readonly $container: AliasedExpression | ApplyAsDeleteClause | ApplyAsTruncateClause | Assignment | BetweenExpression | BinaryExpression | CaseExpression | CaseWhen | CastExpression | DefaultProperty | DeleteStatement | Expectation | ExtractExpression | FlowWhereClause | FrameBound | FunctionArgument | FunctionCall | GeneratedAsProperty | GroupByClause | GroupingSets | InExpression | InsertFlow | InsertStatement | IntervalPart | IsExpression | JoinRelation | JsonPath | Lambda | LikeExpression | MaskProperty | OverlayExpression | PipeJoin | PipeOrganization | PipeWhere | PositionExpression | Query | ReplaceUsingSpec | RowFilterClause | SelectItem | SelectQuery | SequenceByClause | SortItem | StructField | StructFieldAccess | Subscript | SubstringExpression | SystemSequenceByClause | TableArgument | TableConstraint | TableSample | TemporalClause | TrimExpression | TupleExpression | UnaryExpression | UpdateStatement | ValuesRelation | WindowSpec;
+    readonly $container: AliasedExpression | ApplyAsDeleteClause | ApplyAsTruncateClause | Assignment | BetweenExpression | BinaryExpression | CaseExpression | CaseWhen | CastExpression | DefaultProperty | DeleteStatement | Expectation | ExtractExpression | FlowWhereClause | FrameBound | FunctionArgument | FunctionCall | GeneratedAsProperty | GroupByClause | GroupingSets | InExpression | InsertFlow | InsertStatement | IntervalPart | IsExpression | JoinRelation | JsonPath | Lambda | LikeExpression | MaskProperty | MergeClause | MergeInsert | MergeStatement | OverlayExpression | PipeJoin | PipeOrganization | PipeWhere | PositionExpression | Query | ReplaceUsingSpec | RowFilterClause | SelectItem | SelectQuery | SequenceByClause | SortItem | StructField | StructFieldAccess | Subscript | SubstringExpression | SystemSequenceByClause | TableArgument | TableConstraint | TableSample | TemporalClause | TrimExpression | TupleExpression | UnaryExpression | UpdateStatement | ValuesRelation | WindowSpec;
     readonly $type: 'CastExpression';
     expression: Expression;
     tryCast: boolean;
@@ -722,7 +728,7 @@ export function isColumnProperty(item: unknown): item is ColumnProperty {
 }
 
 export interface ColumnReference extends langium.AstNode {
-    readonly $container: AliasedExpression | ApplyAsDeleteClause | ApplyAsTruncateClause | Assignment | BetweenExpression | BinaryExpression | CaseExpression | CaseWhen | CastExpression | DefaultProperty | DeleteStatement | Expectation | ExtractExpression | FlowWhereClause | FrameBound | FunctionArgument | FunctionCall | GeneratedAsProperty | GroupByClause | GroupingSets | InExpression | InsertFlow | InsertStatement | IntervalPart | IsExpression | JoinRelation | JsonPath | Lambda | LikeExpression | MaskProperty | OverlayExpression | PipeJoin | PipeOrganization | PipeWhere | PositionExpression | Query | ReplaceUsingSpec | RowFilterClause | SelectItem | SelectQuery | SequenceByClause | SortItem | StructField | StructFieldAccess | Subscript | SubstringExpression | SystemSequenceByClause | TableArgument | TableConstraint | TableSample | TemporalClause | TrimExpression | TupleExpression | UnaryExpression | UpdateStatement | ValuesRelation | WindowSpec;
+    readonly $container: AliasedExpression | ApplyAsDeleteClause | ApplyAsTruncateClause | Assignment | BetweenExpression | BinaryExpression | CaseExpression | CaseWhen | CastExpression | DefaultProperty | DeleteStatement | Expectation | ExtractExpression | FlowWhereClause | FrameBound | FunctionArgument | FunctionCall | GeneratedAsProperty | GroupByClause | GroupingSets | InExpression | InsertFlow | InsertStatement | IntervalPart | IsExpression | JoinRelation | JsonPath | Lambda | LikeExpression | MaskProperty | MergeClause | MergeInsert | MergeStatement | OverlayExpression | PipeJoin | PipeOrganization | PipeWhere | PositionExpression | Query | ReplaceUsingSpec | RowFilterClause | SelectItem | SelectQuery | SequenceByClause | SortItem | StructField | StructFieldAccess | Subscript | SubstringExpression | SystemSequenceByClause | TableArgument | TableConstraint | TableSample | TemporalClause | TrimExpression | TupleExpression | UnaryExpression | UpdateStatement | ValuesRelation | WindowSpec;
     readonly $type: 'ColumnReference';
     parts: Array<string>;
 }
@@ -1072,7 +1078,7 @@ export function isDataset(item: unknown): item is Dataset {
 }
 
 export interface DatasetRef extends langium.AstNode {
-    readonly $container: ApplyChanges | ApplyChangesFlow | AutoCdcFlow | DeleteStatement | InsertFlow | InsertStatement | SnapshotSpec | SourceRef | TableArgument | TableQuery | TableReference | UpdateStatement;
+    readonly $container: ApplyChanges | ApplyChangesFlow | AutoCdcFlow | DeleteStatement | DescribeHistoryStatement | InsertFlow | InsertStatement | MergeStatement | SnapshotSpec | SourceRef | TableArgument | TableQuery | TableReference | UpdateStatement;
     readonly $type: 'DatasetRef';
     ref: langium.Reference<TableSource>;
 }
@@ -1145,6 +1151,21 @@ export function isDeleteStatement(item: unknown): item is DeleteStatement {
     return reflection.isInstance(item, DeleteStatement.$type);
 }
 
+export interface DescribeHistoryStatement extends langium.AstNode {
+    readonly $container: PipelineFile;
+    readonly $type: 'DescribeHistoryStatement';
+    table: DatasetRef;
+}
+
+export const DescribeHistoryStatement = {
+    $type: 'DescribeHistoryStatement',
+    table: 'table'
+} as const;
+
+export function isDescribeHistoryStatement(item: unknown): item is DescribeHistoryStatement {
+    return reflection.isInstance(item, DescribeHistoryStatement.$type);
+}
+
 export type DropObjectKind = string;
 
 export function isDropObjectKind(item: unknown): item is DropObjectKind {
@@ -1194,7 +1215,7 @@ export function isEmptyGroupingSet(item: unknown): item is EmptyGroupingSet {
 }
 
 export interface ExistsExpression extends langium.AstNode {
-    readonly $container: AliasedExpression | ApplyAsDeleteClause | ApplyAsTruncateClause | Assignment | BetweenExpression | BinaryExpression | CaseExpression | CaseWhen | CastExpression | DefaultProperty | DeleteStatement | Expectation | ExtractExpression | FlowWhereClause | FrameBound | FunctionArgument | FunctionCall | GeneratedAsProperty | GroupByClause | GroupingSets | InExpression | InsertFlow | InsertStatement | IntervalPart | IsExpression | JoinRelation | JsonPath | Lambda | LikeExpression | MaskProperty | OverlayExpression | PipeJoin | PipeOrganization | PipeWhere | PositionExpression | Query | ReplaceUsingSpec | RowFilterClause | SelectItem | SelectQuery | SequenceByClause | SortItem | StructField | StructFieldAccess | Subscript | SubstringExpression | SystemSequenceByClause | TableArgument | TableConstraint | TableSample | TemporalClause | TrimExpression | TupleExpression | UnaryExpression | UpdateStatement | ValuesRelation | WindowSpec;
+    readonly $container: AliasedExpression | ApplyAsDeleteClause | ApplyAsTruncateClause | Assignment | BetweenExpression | BinaryExpression | CaseExpression | CaseWhen | CastExpression | DefaultProperty | DeleteStatement | Expectation | ExtractExpression | FlowWhereClause | FrameBound | FunctionArgument | FunctionCall | GeneratedAsProperty | GroupByClause | GroupingSets | InExpression | InsertFlow | InsertStatement | IntervalPart | IsExpression | JoinRelation | JsonPath | Lambda | LikeExpression | MaskProperty | MergeClause | MergeInsert | MergeStatement | OverlayExpression | PipeJoin | PipeOrganization | PipeWhere | PositionExpression | Query | ReplaceUsingSpec | RowFilterClause | SelectItem | SelectQuery | SequenceByClause | SortItem | StructField | StructFieldAccess | Subscript | SubstringExpression | SystemSequenceByClause | TableArgument | TableConstraint | TableSample | TemporalClause | TrimExpression | TupleExpression | UnaryExpression | UpdateStatement | ValuesRelation | WindowSpec;
     readonly $type: 'ExistsExpression';
     query: Query;
 }
@@ -1240,7 +1261,7 @@ export function isExpression(item: unknown): item is Expression {
 }
 
 export interface ExtractExpression extends langium.AstNode {
-    readonly $container: AliasedExpression | ApplyAsDeleteClause | ApplyAsTruncateClause | Assignment | BetweenExpression | BinaryExpression | CaseExpression | CaseWhen | CastExpression | DefaultProperty | DeleteStatement | Expectation | ExtractExpression | FlowWhereClause | FrameBound | FunctionArgument | FunctionCall | GeneratedAsProperty | GroupByClause | GroupingSets | InExpression | InsertFlow | InsertStatement | IntervalPart | IsExpression | JoinRelation | JsonPath | Lambda | LikeExpression | MaskProperty | OverlayExpression | PipeJoin | PipeOrganization | PipeWhere | PositionExpression | Query | ReplaceUsingSpec | RowFilterClause | SelectItem | SelectQuery | SequenceByClause | SortItem | StructField | StructFieldAccess | Subscript | SubstringExpression | SystemSequenceByClause | TableArgument | TableConstraint | TableSample | TemporalClause | TrimExpression | TupleExpression | UnaryExpression | UpdateStatement | ValuesRelation | WindowSpec;
+    readonly $container: AliasedExpression | ApplyAsDeleteClause | ApplyAsTruncateClause | Assignment | BetweenExpression | BinaryExpression | CaseExpression | CaseWhen | CastExpression | DefaultProperty | DeleteStatement | Expectation | ExtractExpression | FlowWhereClause | FrameBound | FunctionArgument | FunctionCall | GeneratedAsProperty | GroupByClause | GroupingSets | InExpression | InsertFlow | InsertStatement | IntervalPart | IsExpression | JoinRelation | JsonPath | Lambda | LikeExpression | MaskProperty | MergeClause | MergeInsert | MergeStatement | OverlayExpression | PipeJoin | PipeOrganization | PipeWhere | PositionExpression | Query | ReplaceUsingSpec | RowFilterClause | SelectItem | SelectQuery | SequenceByClause | SortItem | StructField | StructFieldAccess | Subscript | SubstringExpression | SystemSequenceByClause | TableArgument | TableConstraint | TableSample | TemporalClause | TrimExpression | TupleExpression | UnaryExpression | UpdateStatement | ValuesRelation | WindowSpec;
     readonly $type: 'ExtractExpression';
     field: FunctionIdentifier;
     source: Expression;
@@ -1378,7 +1399,7 @@ export function isFunctionArgument(item: unknown): item is FunctionArgument {
 }
 
 export interface FunctionCall extends langium.AstNode {
-    readonly $container: AliasedExpression | ApplyAsDeleteClause | ApplyAsTruncateClause | Assignment | BetweenExpression | BinaryExpression | CaseExpression | CaseWhen | CastExpression | DefaultProperty | DeleteStatement | Expectation | ExtractExpression | FlowWhereClause | FrameBound | FunctionArgument | FunctionCall | GeneratedAsProperty | GroupByClause | GroupingSets | InExpression | InsertFlow | InsertStatement | IntervalPart | IsExpression | JoinRelation | JsonPath | Lambda | LateralView | LikeExpression | MaskProperty | OverlayExpression | PipeJoin | PipeOrganization | PipeWhere | PositionExpression | Query | ReplaceUsingSpec | RowFilterClause | SelectItem | SelectQuery | SequenceByClause | SortItem | StructField | StructFieldAccess | Subscript | SubstringExpression | SystemSequenceByClause | TableArgument | TableConstraint | TableSample | TemporalClause | TrimExpression | TupleExpression | UnaryExpression | UpdateStatement | ValuesRelation | WindowSpec;
+    readonly $container: AliasedExpression | ApplyAsDeleteClause | ApplyAsTruncateClause | Assignment | BetweenExpression | BinaryExpression | CaseExpression | CaseWhen | CastExpression | DefaultProperty | DeleteStatement | Expectation | ExtractExpression | FlowWhereClause | FrameBound | FunctionArgument | FunctionCall | GeneratedAsProperty | GroupByClause | GroupingSets | InExpression | InsertFlow | InsertStatement | IntervalPart | IsExpression | JoinRelation | JsonPath | Lambda | LateralView | LikeExpression | MaskProperty | MergeClause | MergeInsert | MergeStatement | OverlayExpression | PipeJoin | PipeOrganization | PipeWhere | PositionExpression | Query | ReplaceUsingSpec | RowFilterClause | SelectItem | SelectQuery | SequenceByClause | SortItem | StructField | StructFieldAccess | Subscript | SubstringExpression | SystemSequenceByClause | TableArgument | TableConstraint | TableSample | TemporalClause | TrimExpression | TupleExpression | UnaryExpression | UpdateStatement | ValuesRelation | WindowSpec;
     readonly $type: 'FunctionCall';
     args: Array<FunctionArgument>;
     distinct: boolean;
@@ -1585,7 +1606,7 @@ export function isIgnoreNullUpdatesClause(item: unknown): item is IgnoreNullUpda
 }
 
 export interface InExpression extends langium.AstNode {
-    readonly $container: AliasedExpression | ApplyAsDeleteClause | ApplyAsTruncateClause | Assignment | BetweenExpression | BinaryExpression | CaseExpression | CaseWhen | CastExpression | DefaultProperty | DeleteStatement | Expectation | ExtractExpression | FlowWhereClause | FrameBound | FunctionArgument | FunctionCall | GeneratedAsProperty | GroupByClause | GroupingSets | InExpression | InsertFlow | InsertStatement | IntervalPart | IsExpression | JoinRelation | JsonPath | Lambda | LikeExpression | MaskProperty | OverlayExpression | PipeJoin | PipeOrganization | PipeWhere | PositionExpression | Query | ReplaceUsingSpec | RowFilterClause | SelectItem | SelectQuery | SequenceByClause | SortItem | StructField | StructFieldAccess | Subscript | SubstringExpression | SystemSequenceByClause | TableArgument | TableConstraint | TableSample | TemporalClause | TrimExpression | TupleExpression | UnaryExpression | UpdateStatement | ValuesRelation | WindowSpec;
+    readonly $container: AliasedExpression | ApplyAsDeleteClause | ApplyAsTruncateClause | Assignment | BetweenExpression | BinaryExpression | CaseExpression | CaseWhen | CastExpression | DefaultProperty | DeleteStatement | Expectation | ExtractExpression | FlowWhereClause | FrameBound | FunctionArgument | FunctionCall | GeneratedAsProperty | GroupByClause | GroupingSets | InExpression | InsertFlow | InsertStatement | IntervalPart | IsExpression | JoinRelation | JsonPath | Lambda | LikeExpression | MaskProperty | MergeClause | MergeInsert | MergeStatement | OverlayExpression | PipeJoin | PipeOrganization | PipeWhere | PositionExpression | Query | ReplaceUsingSpec | RowFilterClause | SelectItem | SelectQuery | SequenceByClause | SortItem | StructField | StructFieldAccess | Subscript | SubstringExpression | SystemSequenceByClause | TableArgument | TableConstraint | TableSample | TemporalClause | TrimExpression | TupleExpression | UnaryExpression | UpdateStatement | ValuesRelation | WindowSpec;
     readonly $type: 'InExpression';
     not: boolean;
     query?: Query;
@@ -1677,7 +1698,7 @@ export function isIntersectOperator(item: unknown): item is IntersectOperator {
 }
 
 export interface IntervalLiteral extends langium.AstNode {
-    readonly $container: AliasedExpression | ApplyAsDeleteClause | ApplyAsTruncateClause | Assignment | BetweenExpression | BinaryExpression | CaseExpression | CaseWhen | CastExpression | DefaultProperty | DeleteStatement | Expectation | ExtractExpression | FlowWhereClause | FrameBound | FunctionArgument | FunctionCall | GeneratedAsProperty | GroupByClause | GroupingSets | InExpression | InsertFlow | InsertStatement | IntervalPart | IsExpression | JoinRelation | JsonPath | Lambda | LikeExpression | MaskProperty | OverlayExpression | PipeJoin | PipeOrganization | PipeWhere | PositionExpression | Query | ReplaceUsingSpec | RowFilterClause | SelectItem | SelectQuery | SequenceByClause | SortItem | StructField | StructFieldAccess | Subscript | SubstringExpression | SystemSequenceByClause | TableArgument | TableConstraint | TableSample | TemporalClause | TriggerOnUpdateClause | TrimExpression | TupleExpression | UnaryExpression | UpdateStatement | ValuesRelation | WatermarkClause | WindowSpec;
+    readonly $container: AliasedExpression | ApplyAsDeleteClause | ApplyAsTruncateClause | Assignment | BetweenExpression | BinaryExpression | CaseExpression | CaseWhen | CastExpression | DefaultProperty | DeleteStatement | Expectation | ExtractExpression | FlowWhereClause | FrameBound | FunctionArgument | FunctionCall | GeneratedAsProperty | GroupByClause | GroupingSets | InExpression | InsertFlow | InsertStatement | IntervalPart | IsExpression | JoinRelation | JsonPath | Lambda | LikeExpression | MaskProperty | MergeClause | MergeInsert | MergeStatement | OverlayExpression | PipeJoin | PipeOrganization | PipeWhere | PositionExpression | Query | ReplaceUsingSpec | RowFilterClause | SelectItem | SelectQuery | SequenceByClause | SortItem | StructField | StructFieldAccess | Subscript | SubstringExpression | SystemSequenceByClause | TableArgument | TableConstraint | TableSample | TemporalClause | TriggerOnUpdateClause | TrimExpression | TupleExpression | UnaryExpression | UpdateStatement | ValuesRelation | WatermarkClause | WindowSpec;
     readonly $type: 'IntervalLiteral';
     negative: boolean;
     parts: Array<IntervalPart>;
@@ -1742,7 +1763,7 @@ export function isIntervalUnit(item: unknown): item is IntervalUnit {
 }
 
 export interface IsExpression extends langium.AstNode {
-    readonly $container: AliasedExpression | ApplyAsDeleteClause | ApplyAsTruncateClause | Assignment | BetweenExpression | BinaryExpression | CaseExpression | CaseWhen | CastExpression | DefaultProperty | DeleteStatement | Expectation | ExtractExpression | FlowWhereClause | FrameBound | FunctionArgument | FunctionCall | GeneratedAsProperty | GroupByClause | GroupingSets | InExpression | InsertFlow | InsertStatement | IntervalPart | IsExpression | JoinRelation | JsonPath | Lambda | LikeExpression | MaskProperty | OverlayExpression | PipeJoin | PipeOrganization | PipeWhere | PositionExpression | Query | ReplaceUsingSpec | RowFilterClause | SelectItem | SelectQuery | SequenceByClause | SortItem | StructField | StructFieldAccess | Subscript | SubstringExpression | SystemSequenceByClause | TableArgument | TableConstraint | TableSample | TemporalClause | TrimExpression | TupleExpression | UnaryExpression | UpdateStatement | ValuesRelation | WindowSpec;
+    readonly $container: AliasedExpression | ApplyAsDeleteClause | ApplyAsTruncateClause | Assignment | BetweenExpression | BinaryExpression | CaseExpression | CaseWhen | CastExpression | DefaultProperty | DeleteStatement | Expectation | ExtractExpression | FlowWhereClause | FrameBound | FunctionArgument | FunctionCall | GeneratedAsProperty | GroupByClause | GroupingSets | InExpression | InsertFlow | InsertStatement | IntervalPart | IsExpression | JoinRelation | JsonPath | Lambda | LikeExpression | MaskProperty | MergeClause | MergeInsert | MergeStatement | OverlayExpression | PipeJoin | PipeOrganization | PipeWhere | PositionExpression | Query | ReplaceUsingSpec | RowFilterClause | SelectItem | SelectQuery | SequenceByClause | SortItem | StructField | StructFieldAccess | Subscript | SubstringExpression | SystemSequenceByClause | TableArgument | TableConstraint | TableSample | TemporalClause | TrimExpression | TupleExpression | UnaryExpression | UpdateStatement | ValuesRelation | WindowSpec;
     readonly $type: 'IsExpression';
     distinctFrom?: Expression;
     not: boolean;
@@ -1769,7 +1790,7 @@ export function isIsTest(item: unknown): item is IsTest {
 }
 
 export interface JoinRelation extends langium.AstNode {
-    readonly $container: FromClause | JoinRelation | ParenthesizedRelation | PipeJoin | PivotRelation | UnpivotRelation;
+    readonly $container: FromClause | JoinRelation | MergeStatement | ParenthesizedRelation | PipeJoin | PivotRelation | UnpivotRelation;
     readonly $type: 'JoinRelation';
     joinType?: JoinType;
     left: ParenthesizedRelation | Relation | TableFunctionCall | TableReference;
@@ -1800,7 +1821,7 @@ export function isJoinType(item: unknown): item is JoinType {
 }
 
 export interface JsonPath extends langium.AstNode {
-    readonly $container: AliasedExpression | ApplyAsDeleteClause | ApplyAsTruncateClause | Assignment | BetweenExpression | BinaryExpression | CaseExpression | CaseWhen | CastExpression | DefaultProperty | DeleteStatement | Expectation | ExtractExpression | FlowWhereClause | FrameBound | FunctionArgument | FunctionCall | GeneratedAsProperty | GroupByClause | GroupingSets | InExpression | InsertFlow | InsertStatement | IntervalPart | IsExpression | JoinRelation | JsonPath | Lambda | LikeExpression | MaskProperty | OverlayExpression | PipeJoin | PipeOrganization | PipeWhere | PositionExpression | Query | ReplaceUsingSpec | RowFilterClause | SelectItem | SelectQuery | SequenceByClause | SortItem | StructField | StructFieldAccess | Subscript | SubstringExpression | SystemSequenceByClause | TableArgument | TableConstraint | TableSample | TemporalClause | TrimExpression | TupleExpression | UnaryExpression | UpdateStatement | ValuesRelation | WindowSpec;
+    readonly $container: AliasedExpression | ApplyAsDeleteClause | ApplyAsTruncateClause | Assignment | BetweenExpression | BinaryExpression | CaseExpression | CaseWhen | CastExpression | DefaultProperty | DeleteStatement | Expectation | ExtractExpression | FlowWhereClause | FrameBound | FunctionArgument | FunctionCall | GeneratedAsProperty | GroupByClause | GroupingSets | InExpression | InsertFlow | InsertStatement | IntervalPart | IsExpression | JoinRelation | JsonPath | Lambda | LikeExpression | MaskProperty | MergeClause | MergeInsert | MergeStatement | OverlayExpression | PipeJoin | PipeOrganization | PipeWhere | PositionExpression | Query | ReplaceUsingSpec | RowFilterClause | SelectItem | SelectQuery | SequenceByClause | SortItem | StructField | StructFieldAccess | Subscript | SubstringExpression | SystemSequenceByClause | TableArgument | TableConstraint | TableSample | TemporalClause | TrimExpression | TupleExpression | UnaryExpression | UpdateStatement | ValuesRelation | WindowSpec;
     readonly $type: 'JsonPath';
     base: Expression;
     path: JsonPathText;
@@ -1823,7 +1844,7 @@ export function isJsonPathText(item: unknown): item is JsonPathText {
 }
 
 export interface Lambda extends langium.AstNode {
-    readonly $container: AliasedExpression | ApplyAsDeleteClause | ApplyAsTruncateClause | Assignment | BetweenExpression | BinaryExpression | CaseExpression | CaseWhen | CastExpression | DefaultProperty | DeleteStatement | Expectation | ExtractExpression | FlowWhereClause | FrameBound | FunctionArgument | FunctionCall | GeneratedAsProperty | GroupByClause | GroupingSets | InExpression | InsertFlow | InsertStatement | IntervalPart | IsExpression | JoinRelation | JsonPath | Lambda | LikeExpression | MaskProperty | OverlayExpression | PipeJoin | PipeOrganization | PipeWhere | PositionExpression | Query | ReplaceUsingSpec | RowFilterClause | SelectItem | SelectQuery | SequenceByClause | SortItem | StructField | StructFieldAccess | Subscript | SubstringExpression | SystemSequenceByClause | TableArgument | TableConstraint | TableSample | TemporalClause | TrimExpression | TupleExpression | UnaryExpression | UpdateStatement | ValuesRelation | WindowSpec;
+    readonly $container: AliasedExpression | ApplyAsDeleteClause | ApplyAsTruncateClause | Assignment | BetweenExpression | BinaryExpression | CaseExpression | CaseWhen | CastExpression | DefaultProperty | DeleteStatement | Expectation | ExtractExpression | FlowWhereClause | FrameBound | FunctionArgument | FunctionCall | GeneratedAsProperty | GroupByClause | GroupingSets | InExpression | InsertFlow | InsertStatement | IntervalPart | IsExpression | JoinRelation | JsonPath | Lambda | LikeExpression | MaskProperty | MergeClause | MergeInsert | MergeStatement | OverlayExpression | PipeJoin | PipeOrganization | PipeWhere | PositionExpression | Query | ReplaceUsingSpec | RowFilterClause | SelectItem | SelectQuery | SequenceByClause | SortItem | StructField | StructFieldAccess | Subscript | SubstringExpression | SystemSequenceByClause | TableArgument | TableConstraint | TableSample | TemporalClause | TrimExpression | TupleExpression | UnaryExpression | UpdateStatement | ValuesRelation | WindowSpec;
     readonly $type: 'Lambda';
     body: Expression;
     parameters: Array<Identifier>;
@@ -1861,7 +1882,7 @@ export function isLateralView(item: unknown): item is LateralView {
 }
 
 export interface LikeExpression extends langium.AstNode {
-    readonly $container: AliasedExpression | ApplyAsDeleteClause | ApplyAsTruncateClause | Assignment | BetweenExpression | BinaryExpression | CaseExpression | CaseWhen | CastExpression | DefaultProperty | DeleteStatement | Expectation | ExtractExpression | FlowWhereClause | FrameBound | FunctionArgument | FunctionCall | GeneratedAsProperty | GroupByClause | GroupingSets | InExpression | InsertFlow | InsertStatement | IntervalPart | IsExpression | JoinRelation | JsonPath | Lambda | LikeExpression | MaskProperty | OverlayExpression | PipeJoin | PipeOrganization | PipeWhere | PositionExpression | Query | ReplaceUsingSpec | RowFilterClause | SelectItem | SelectQuery | SequenceByClause | SortItem | StructField | StructFieldAccess | Subscript | SubstringExpression | SystemSequenceByClause | TableArgument | TableConstraint | TableSample | TemporalClause | TrimExpression | TupleExpression | UnaryExpression | UpdateStatement | ValuesRelation | WindowSpec;
+    readonly $container: AliasedExpression | ApplyAsDeleteClause | ApplyAsTruncateClause | Assignment | BetweenExpression | BinaryExpression | CaseExpression | CaseWhen | CastExpression | DefaultProperty | DeleteStatement | Expectation | ExtractExpression | FlowWhereClause | FrameBound | FunctionArgument | FunctionCall | GeneratedAsProperty | GroupByClause | GroupingSets | InExpression | InsertFlow | InsertStatement | IntervalPart | IsExpression | JoinRelation | JsonPath | Lambda | LikeExpression | MaskProperty | MergeClause | MergeInsert | MergeStatement | OverlayExpression | PipeJoin | PipeOrganization | PipeWhere | PositionExpression | Query | ReplaceUsingSpec | RowFilterClause | SelectItem | SelectQuery | SequenceByClause | SortItem | StructField | StructFieldAccess | Subscript | SubstringExpression | SystemSequenceByClause | TableArgument | TableConstraint | TableSample | TemporalClause | TrimExpression | TupleExpression | UnaryExpression | UpdateStatement | ValuesRelation | WindowSpec;
     readonly $type: 'LikeExpression';
     escape?: StringValue;
     not: boolean;
@@ -1952,6 +1973,113 @@ export function isMemberName(item: unknown): item is MemberName {
     return isSoftKeyword(item) || isClauseKeyword(item) || isReservedKeyword(item) || isIdentifierClause(item) || isStreamWord(item) || isGroupingWord(item) || isIdentifierWord(item) || isTableWord(item) || (typeof item === 'string' && (/(\d*[_a-zA-Z]|\$\{[^}\r\n]*\})(\w|\$\{[^}\r\n]*\})*/.test(item) || /`([^`]|``)*`/.test(item)));
 }
 
+export type MergeAction = MergeDelete | MergeInsert | MergeUpdate;
+
+export const MergeAction = {
+    $type: 'MergeAction'
+} as const;
+
+export function isMergeAction(item: unknown): item is MergeAction {
+    return reflection.isInstance(item, MergeAction.$type);
+}
+
+export interface MergeClause extends langium.AstNode {
+    readonly $container: MergeStatement;
+    readonly $type: 'MergeClause';
+    action: MergeAction;
+    bySource: boolean;
+    byTarget: boolean;
+    condition?: Expression;
+    not: boolean;
+}
+
+export const MergeClause = {
+    $type: 'MergeClause',
+    action: 'action',
+    bySource: 'bySource',
+    byTarget: 'byTarget',
+    condition: 'condition',
+    not: 'not'
+} as const;
+
+export function isMergeClause(item: unknown): item is MergeClause {
+    return reflection.isInstance(item, MergeClause.$type);
+}
+
+export interface MergeDelete extends langium.AstNode {
+    readonly $container: MergeClause;
+    readonly $type: 'MergeDelete';
+}
+
+export const MergeDelete = {
+    $type: 'MergeDelete'
+} as const;
+
+export function isMergeDelete(item: unknown): item is MergeDelete {
+    return reflection.isInstance(item, MergeDelete.$type);
+}
+
+export interface MergeInsert extends langium.AstNode {
+    readonly $container: MergeClause;
+    readonly $type: 'MergeInsert';
+    all: boolean;
+    columns: Array<Identifier>;
+    values: Array<Expression>;
+}
+
+export const MergeInsert = {
+    $type: 'MergeInsert',
+    all: 'all',
+    columns: 'columns',
+    values: 'values'
+} as const;
+
+export function isMergeInsert(item: unknown): item is MergeInsert {
+    return reflection.isInstance(item, MergeInsert.$type);
+}
+
+export interface MergeStatement extends langium.AstNode {
+    readonly $container: PipelineFile;
+    readonly $type: 'MergeStatement';
+    alias?: AliasName | Identifier;
+    clauses: Array<MergeClause>;
+    on: Expression;
+    schemaEvolution: boolean;
+    source: Relation;
+    target: DatasetRef;
+}
+
+export const MergeStatement = {
+    $type: 'MergeStatement',
+    alias: 'alias',
+    clauses: 'clauses',
+    on: 'on',
+    schemaEvolution: 'schemaEvolution',
+    source: 'source',
+    target: 'target'
+} as const;
+
+export function isMergeStatement(item: unknown): item is MergeStatement {
+    return reflection.isInstance(item, MergeStatement.$type);
+}
+
+export interface MergeUpdate extends langium.AstNode {
+    readonly $container: MergeClause;
+    readonly $type: 'MergeUpdate';
+    all: boolean;
+    assignments: Array<Assignment>;
+}
+
+export const MergeUpdate = {
+    $type: 'MergeUpdate',
+    all: 'all',
+    assignments: 'assignments'
+} as const;
+
+export function isMergeUpdate(item: unknown): item is MergeUpdate {
+    return reflection.isInstance(item, MergeUpdate.$type);
+}
+
 export interface NamedWindow extends langium.AstNode {
     readonly $container: WindowClause;
     readonly $type: 'NamedWindow';
@@ -2019,7 +2147,7 @@ export function isNotOperator(item: unknown): item is NotOperator {
 }
 
 export interface NullLiteral extends langium.AstNode {
-    readonly $container: AliasedExpression | ApplyAsDeleteClause | ApplyAsTruncateClause | Assignment | BetweenExpression | BinaryExpression | CaseExpression | CaseWhen | CastExpression | DefaultProperty | DeleteStatement | Expectation | ExtractExpression | FlowWhereClause | FrameBound | FunctionArgument | FunctionCall | GeneratedAsProperty | GroupByClause | GroupingSets | InExpression | InsertFlow | InsertStatement | IntervalPart | IsExpression | JoinRelation | JsonPath | Lambda | LikeExpression | MaskProperty | OverlayExpression | PipeJoin | PipeOrganization | PipeWhere | PositionExpression | Query | ReplaceUsingSpec | RowFilterClause | SelectItem | SelectQuery | SequenceByClause | SortItem | StructField | StructFieldAccess | Subscript | SubstringExpression | SystemSequenceByClause | TableArgument | TableConstraint | TableSample | TemporalClause | TrimExpression | TupleExpression | UnaryExpression | UpdateStatement | ValuesRelation | WindowSpec;
+    readonly $container: AliasedExpression | ApplyAsDeleteClause | ApplyAsTruncateClause | Assignment | BetweenExpression | BinaryExpression | CaseExpression | CaseWhen | CastExpression | DefaultProperty | DeleteStatement | Expectation | ExtractExpression | FlowWhereClause | FrameBound | FunctionArgument | FunctionCall | GeneratedAsProperty | GroupByClause | GroupingSets | InExpression | InsertFlow | InsertStatement | IntervalPart | IsExpression | JoinRelation | JsonPath | Lambda | LikeExpression | MaskProperty | MergeClause | MergeInsert | MergeStatement | OverlayExpression | PipeJoin | PipeOrganization | PipeWhere | PositionExpression | Query | ReplaceUsingSpec | RowFilterClause | SelectItem | SelectQuery | SequenceByClause | SortItem | StructField | StructFieldAccess | Subscript | SubstringExpression | SystemSequenceByClause | TableArgument | TableConstraint | TableSample | TemporalClause | TrimExpression | TupleExpression | UnaryExpression | UpdateStatement | ValuesRelation | WindowSpec;
     readonly $type: 'NullLiteral';
 }
 
@@ -2038,7 +2166,7 @@ export function isNullTreatment(item: unknown): item is NullTreatment {
 }
 
 export interface NumberLiteral extends langium.AstNode {
-    readonly $container: AliasedExpression | ApplyAsDeleteClause | ApplyAsTruncateClause | Assignment | BetweenExpression | BinaryExpression | CaseExpression | CaseWhen | CastExpression | DefaultProperty | DeleteStatement | Expectation | ExtractExpression | FlowWhereClause | FrameBound | FunctionArgument | FunctionCall | GeneratedAsProperty | GroupByClause | GroupingSets | InExpression | InsertFlow | InsertStatement | IntervalPart | IsExpression | JoinRelation | JsonPath | Lambda | LikeExpression | MaskProperty | OverlayExpression | PipeJoin | PipeOrganization | PipeWhere | PositionExpression | Query | ReplaceUsingSpec | RowFilterClause | SelectItem | SelectQuery | SequenceByClause | SortItem | StructField | StructFieldAccess | Subscript | SubstringExpression | SystemSequenceByClause | TableArgument | TableConstraint | TableSample | TemporalClause | TrimExpression | TupleExpression | UnaryExpression | UpdateStatement | ValuesRelation | WindowSpec;
+    readonly $container: AliasedExpression | ApplyAsDeleteClause | ApplyAsTruncateClause | Assignment | BetweenExpression | BinaryExpression | CaseExpression | CaseWhen | CastExpression | DefaultProperty | DeleteStatement | Expectation | ExtractExpression | FlowWhereClause | FrameBound | FunctionArgument | FunctionCall | GeneratedAsProperty | GroupByClause | GroupingSets | InExpression | InsertFlow | InsertStatement | IntervalPart | IsExpression | JoinRelation | JsonPath | Lambda | LikeExpression | MaskProperty | MergeClause | MergeInsert | MergeStatement | OverlayExpression | PipeJoin | PipeOrganization | PipeWhere | PositionExpression | Query | ReplaceUsingSpec | RowFilterClause | SelectItem | SelectQuery | SequenceByClause | SortItem | StructField | StructFieldAccess | Subscript | SubstringExpression | SystemSequenceByClause | TableArgument | TableConstraint | TableSample | TemporalClause | TrimExpression | TupleExpression | UnaryExpression | UpdateStatement | ValuesRelation | WindowSpec;
     readonly $type: 'NumberLiteral';
     value: string;
 }
@@ -2068,7 +2196,7 @@ export function isOptionsClause(item: unknown): item is OptionsClause {
 }
 
 export interface OverlayExpression extends langium.AstNode {
-    readonly $container: AliasedExpression | ApplyAsDeleteClause | ApplyAsTruncateClause | Assignment | BetweenExpression | BinaryExpression | CaseExpression | CaseWhen | CastExpression | DefaultProperty | DeleteStatement | Expectation | ExtractExpression | FlowWhereClause | FrameBound | FunctionArgument | FunctionCall | GeneratedAsProperty | GroupByClause | GroupingSets | InExpression | InsertFlow | InsertStatement | IntervalPart | IsExpression | JoinRelation | JsonPath | Lambda | LikeExpression | MaskProperty | OverlayExpression | PipeJoin | PipeOrganization | PipeWhere | PositionExpression | Query | ReplaceUsingSpec | RowFilterClause | SelectItem | SelectQuery | SequenceByClause | SortItem | StructField | StructFieldAccess | Subscript | SubstringExpression | SystemSequenceByClause | TableArgument | TableConstraint | TableSample | TemporalClause | TrimExpression | TupleExpression | UnaryExpression | UpdateStatement | ValuesRelation | WindowSpec;
+    readonly $container: AliasedExpression | ApplyAsDeleteClause | ApplyAsTruncateClause | Assignment | BetweenExpression | BinaryExpression | CaseExpression | CaseWhen | CastExpression | DefaultProperty | DeleteStatement | Expectation | ExtractExpression | FlowWhereClause | FrameBound | FunctionArgument | FunctionCall | GeneratedAsProperty | GroupByClause | GroupingSets | InExpression | InsertFlow | InsertStatement | IntervalPart | IsExpression | JoinRelation | JsonPath | Lambda | LikeExpression | MaskProperty | MergeClause | MergeInsert | MergeStatement | OverlayExpression | PipeJoin | PipeOrganization | PipeWhere | PositionExpression | Query | ReplaceUsingSpec | RowFilterClause | SelectItem | SelectQuery | SequenceByClause | SortItem | StructField | StructFieldAccess | Subscript | SubstringExpression | SystemSequenceByClause | TableArgument | TableConstraint | TableSample | TemporalClause | TrimExpression | TupleExpression | UnaryExpression | UpdateStatement | ValuesRelation | WindowSpec;
     readonly $type: 'OverlayExpression';
     input: Expression;
     length?: Expression;
@@ -2089,7 +2217,7 @@ export function isOverlayExpression(item: unknown): item is OverlayExpression {
 }
 
 export interface ParameterMarker extends langium.AstNode {
-    readonly $container: AliasedExpression | ApplyAsDeleteClause | ApplyAsTruncateClause | Assignment | BetweenExpression | BinaryExpression | CaseExpression | CaseWhen | CastExpression | DefaultProperty | DeleteStatement | Expectation | ExtractExpression | FlowWhereClause | FrameBound | FunctionArgument | FunctionCall | GeneratedAsProperty | GroupByClause | GroupingSets | InExpression | InsertFlow | InsertStatement | IntervalPart | IsExpression | JoinRelation | JsonPath | Lambda | LikeExpression | MaskProperty | OverlayExpression | PipeJoin | PipeOrganization | PipeWhere | PositionExpression | Query | ReplaceUsingSpec | RowFilterClause | SelectItem | SelectQuery | SequenceByClause | SortItem | StructField | StructFieldAccess | Subscript | SubstringExpression | SystemSequenceByClause | TableArgument | TableConstraint | TableSample | TemporalClause | TrimExpression | TupleExpression | UnaryExpression | UpdateStatement | ValuesRelation | WindowSpec;
+    readonly $container: AliasedExpression | ApplyAsDeleteClause | ApplyAsTruncateClause | Assignment | BetweenExpression | BinaryExpression | CaseExpression | CaseWhen | CastExpression | DefaultProperty | DeleteStatement | Expectation | ExtractExpression | FlowWhereClause | FrameBound | FunctionArgument | FunctionCall | GeneratedAsProperty | GroupByClause | GroupingSets | InExpression | InsertFlow | InsertStatement | IntervalPart | IsExpression | JoinRelation | JsonPath | Lambda | LikeExpression | MaskProperty | MergeClause | MergeInsert | MergeStatement | OverlayExpression | PipeJoin | PipeOrganization | PipeWhere | PositionExpression | Query | ReplaceUsingSpec | RowFilterClause | SelectItem | SelectQuery | SequenceByClause | SortItem | StructField | StructFieldAccess | Subscript | SubstringExpression | SystemSequenceByClause | TableArgument | TableConstraint | TableSample | TemporalClause | TrimExpression | TupleExpression | UnaryExpression | UpdateStatement | ValuesRelation | WindowSpec;
     readonly $type: 'ParameterMarker';
     name?: FunctionIdentifier;
 }
@@ -2119,7 +2247,7 @@ export function isParenthesizedQuery(item: unknown): item is ParenthesizedQuery 
 }
 
 export interface ParenthesizedRelation extends langium.AstNode {
-    readonly $container: FromClause | JoinRelation | ParenthesizedRelation | PipeJoin | PivotRelation | UnpivotRelation;
+    readonly $container: FromClause | JoinRelation | MergeStatement | ParenthesizedRelation | PipeJoin | PivotRelation | UnpivotRelation;
     readonly $type: 'ParenthesizedRelation';
     alias?: AliasName | Identifier;
     columnAliases: Array<Identifier>;
@@ -2463,7 +2591,7 @@ export function isPivotClause(item: unknown): item is PivotClause {
 }
 
 export interface PivotRelation extends langium.AstNode {
-    readonly $container: FromClause | JoinRelation | ParenthesizedRelation | PipeJoin | PivotRelation | UnpivotRelation;
+    readonly $container: FromClause | JoinRelation | MergeStatement | ParenthesizedRelation | PipeJoin | PivotRelation | UnpivotRelation;
     readonly $type: 'PivotRelation';
     alias?: AliasName | Identifier;
     columnAliases: Array<Identifier>;
@@ -2490,7 +2618,7 @@ export function isPlainQualifiedName(item: unknown): item is PlainQualifiedName 
 }
 
 export interface PositionExpression extends langium.AstNode {
-    readonly $container: AliasedExpression | ApplyAsDeleteClause | ApplyAsTruncateClause | Assignment | BetweenExpression | BinaryExpression | CaseExpression | CaseWhen | CastExpression | DefaultProperty | DeleteStatement | Expectation | ExtractExpression | FlowWhereClause | FrameBound | FunctionArgument | FunctionCall | GeneratedAsProperty | GroupByClause | GroupingSets | InExpression | InsertFlow | InsertStatement | IntervalPart | IsExpression | JoinRelation | JsonPath | Lambda | LikeExpression | MaskProperty | OverlayExpression | PipeJoin | PipeOrganization | PipeWhere | PositionExpression | Query | ReplaceUsingSpec | RowFilterClause | SelectItem | SelectQuery | SequenceByClause | SortItem | StructField | StructFieldAccess | Subscript | SubstringExpression | SystemSequenceByClause | TableArgument | TableConstraint | TableSample | TemporalClause | TrimExpression | TupleExpression | UnaryExpression | UpdateStatement | ValuesRelation | WindowSpec;
+    readonly $container: AliasedExpression | ApplyAsDeleteClause | ApplyAsTruncateClause | Assignment | BetweenExpression | BinaryExpression | CaseExpression | CaseWhen | CastExpression | DefaultProperty | DeleteStatement | Expectation | ExtractExpression | FlowWhereClause | FrameBound | FunctionArgument | FunctionCall | GeneratedAsProperty | GroupByClause | GroupingSets | InExpression | InsertFlow | InsertStatement | IntervalPart | IsExpression | JoinRelation | JsonPath | Lambda | LikeExpression | MaskProperty | MergeClause | MergeInsert | MergeStatement | OverlayExpression | PipeJoin | PipeOrganization | PipeWhere | PositionExpression | Query | ReplaceUsingSpec | RowFilterClause | SelectItem | SelectQuery | SequenceByClause | SortItem | StructField | StructFieldAccess | Subscript | SubstringExpression | SystemSequenceByClause | TableArgument | TableConstraint | TableSample | TemporalClause | TrimExpression | TupleExpression | UnaryExpression | UpdateStatement | ValuesRelation | WindowSpec;
     readonly $type: 'PositionExpression';
     string: Expression;
     substring: Expression;
@@ -2543,7 +2671,7 @@ export function isPrimitiveType(item: unknown): item is PrimitiveType {
 }
 
 export interface Property extends langium.AstNode {
-    readonly $container: OptionsClause | TblPropertiesClause;
+    readonly $container: OptionsClause | TableReadOptions | TblPropertiesClause;
     readonly $type: 'Property';
     key: PropertyKey;
     value?: PropertyValue;
@@ -2880,10 +3008,10 @@ export function isSnapshotSpec(item: unknown): item is SnapshotSpec {
     return reflection.isInstance(item, SnapshotSpec.$type);
 }
 
-export type SoftKeyword = 'ACTION' | 'AGGREGATE' | 'ALWAYS' | 'ARRAY' | 'ASC' | 'AT' | 'AUTO' | 'BITEMPORAL' | 'BUCKET' | 'CASCADE' | 'CATALOG' | 'CDC' | 'CHANGES' | 'CHECK' | 'COLLATE' | 'COLLATION' | 'COLUMNS' | 'COMMENT' | 'CRON' | 'CURRENT' | 'DATABASE' | 'DATE' | 'DAY' | 'DAYS' | 'DEFAULT' | 'DEFERRABLE' | 'DEFERRED' | 'DELAY' | 'DESC' | 'ENFORCED' | 'EVERY' | 'EXCLUDE' | 'EXPECT' | 'EXTEND' | 'EXTERNAL' | 'EXTRACT' | 'FAIL' | 'FIRST' | 'FLOW' | 'FOLLOWING' | 'FOREIGN' | 'FUNCTION' | 'GENERATED' | 'GLOBAL' | 'GROUPING' | 'HISTORY' | 'HOUR' | 'HOURS' | 'IDENTITY' | 'INCLUDE' | 'INCREMENT' | 'INCREMENTAL' | 'INITIALLY' | 'KEY' | 'KEYS' | 'LAST' | 'LEVEL' | 'LIVE' | 'LOCATION' | 'MANAGED' | 'MAP' | 'MASK' | 'MATCH' | 'MATERIALIZED' | 'MAX' | 'MICROSECOND' | 'MICROSECONDS' | 'MILLISECOND' | 'MILLISECONDS' | 'MINUTE' | 'MINUTES' | 'MONTH' | 'MONTHS' | 'MOST' | 'NAME' | 'NAMESPACE' | 'NANOSECOND' | 'NANOSECONDS' | 'NO' | 'NONE' | 'NORELY' | 'NULLS' | 'OF' | 'ONCE' | 'OPTIONS' | 'OUT' | 'OUTER' | 'OVERLAY' | 'OVERWRITE' | 'OWNER' | 'PARTITION' | 'PARTITIONED' | 'PERCENT' | 'PLACING' | 'POLICY' | 'POSITION' | 'PRECEDING' | 'PRIMARY' | 'PRIVATE' | 'PURGE' | 'RANGE' | 'RECURSION' | 'RECURSIVE' | 'REFERENCES' | 'REFRESH' | 'RELY' | 'REPEATABLE' | 'REPLACE' | 'RESTRICT' | 'ROW' | 'ROWS' | 'SCD' | 'SCHEDULE' | 'SCHEMA' | 'SECOND' | 'SECONDS' | 'SEQUENCE' | 'SETS' | 'SINGLE' | 'SNAPSHOT' | 'START' | 'STORED' | 'STREAMING' | 'STRICT' | 'STRUCT' | 'SUBSTR' | 'SUBSTRING' | 'SYSTEM' | 'SYSTEM_TIME' | 'SYSTEM_VERSION' | 'TBLPROPERTIES' | 'TEMP' | 'TEMPORARY' | 'TIME' | 'TIMESERIES' | 'TIMESTAMP' | 'TIMESTAMP_LTZ' | 'TIMESTAMP_NTZ' | 'TO' | 'TRACK' | 'TRIGGER' | 'TRIM' | 'TRUNCATE' | 'TYPE' | 'UNKNOWN' | 'UPDATES' | 'VERSION' | 'VIEW' | 'VIOLATION' | 'WEEK' | 'WEEKS' | 'YEAR' | 'YEARS' | 'ZONE';
+export type SoftKeyword = 'ACTION' | 'AGGREGATE' | 'ALWAYS' | 'ARRAY' | 'ASC' | 'AT' | 'AUTO' | 'BITEMPORAL' | 'BUCKET' | 'CASCADE' | 'CATALOG' | 'CDC' | 'CHANGES' | 'CHECK' | 'COLLATE' | 'COLLATION' | 'COLUMNS' | 'COMMENT' | 'CRON' | 'CURRENT' | 'DATABASE' | 'DATE' | 'DAY' | 'DAYS' | 'DEFAULT' | 'DEFERRABLE' | 'DEFERRED' | 'DELAY' | 'DESC' | 'DESCRIBE' | 'ENFORCED' | 'EVERY' | 'EVOLUTION' | 'EXCLUDE' | 'EXPECT' | 'EXTEND' | 'EXTERNAL' | 'EXTRACT' | 'FAIL' | 'FIRST' | 'FLOW' | 'FOLLOWING' | 'FOREIGN' | 'FUNCTION' | 'GENERATED' | 'GLOBAL' | 'GROUPING' | 'HISTORY' | 'HOUR' | 'HOURS' | 'IDENTITY' | 'INCLUDE' | 'INCREMENT' | 'INCREMENTAL' | 'INITIALLY' | 'KEY' | 'KEYS' | 'LAST' | 'LEVEL' | 'LIVE' | 'LOCATION' | 'MANAGED' | 'MAP' | 'MASK' | 'MATCH' | 'MATCHED' | 'MATERIALIZED' | 'MAX' | 'MERGE' | 'MICROSECOND' | 'MICROSECONDS' | 'MILLISECOND' | 'MILLISECONDS' | 'MINUTE' | 'MINUTES' | 'MONTH' | 'MONTHS' | 'MOST' | 'NAME' | 'NAMESPACE' | 'NANOSECOND' | 'NANOSECONDS' | 'NO' | 'NONE' | 'NORELY' | 'NULLS' | 'OF' | 'ONCE' | 'OPTIONS' | 'OUT' | 'OUTER' | 'OVERLAY' | 'OVERWRITE' | 'OWNER' | 'PARTITION' | 'PARTITIONED' | 'PERCENT' | 'PLACING' | 'POLICY' | 'POSITION' | 'PRECEDING' | 'PRIMARY' | 'PRIVATE' | 'PURGE' | 'RANGE' | 'RECURSION' | 'RECURSIVE' | 'REFERENCES' | 'REFRESH' | 'RELY' | 'REPEATABLE' | 'REPLACE' | 'RESTRICT' | 'ROW' | 'ROWS' | 'SCD' | 'SCHEDULE' | 'SCHEMA' | 'SECOND' | 'SECONDS' | 'SEQUENCE' | 'SETS' | 'SINGLE' | 'SNAPSHOT' | 'SOURCE' | 'START' | 'STORED' | 'STREAMING' | 'STRICT' | 'STRUCT' | 'SUBSTR' | 'SUBSTRING' | 'SYSTEM' | 'SYSTEM_TIME' | 'SYSTEM_VERSION' | 'TARGET' | 'TBLPROPERTIES' | 'TEMP' | 'TEMPORARY' | 'TIME' | 'TIMESERIES' | 'TIMESTAMP' | 'TIMESTAMP_LTZ' | 'TIMESTAMP_NTZ' | 'TO' | 'TRACK' | 'TRIGGER' | 'TRIM' | 'TRUNCATE' | 'TYPE' | 'UNKNOWN' | 'UPDATES' | 'VERSION' | 'VIEW' | 'VIOLATION' | 'WEEK' | 'WEEKS' | 'YEAR' | 'YEARS' | 'ZONE';
 
 export function isSoftKeyword(item: unknown): item is SoftKeyword {
-    return item === 'ACTION' || item === 'AGGREGATE' || item === 'ALWAYS' || item === 'ARRAY' || item === 'ASC' || item === 'AT' || item === 'AUTO' || item === 'BITEMPORAL' || item === 'BUCKET' || item === 'CASCADE' || item === 'CATALOG' || item === 'CDC' || item === 'CHANGES' || item === 'CHECK' || item === 'COLLATE' || item === 'COLLATION' || item === 'COLUMNS' || item === 'COMMENT' || item === 'CRON' || item === 'CURRENT' || item === 'DATABASE' || item === 'DATE' || item === 'DAY' || item === 'DAYS' || item === 'DEFAULT' || item === 'DEFERRABLE' || item === 'DEFERRED' || item === 'DELAY' || item === 'DESC' || item === 'ENFORCED' || item === 'EVERY' || item === 'EXCLUDE' || item === 'EXPECT' || item === 'EXTEND' || item === 'EXTERNAL' || item === 'EXTRACT' || item === 'FAIL' || item === 'FIRST' || item === 'FLOW' || item === 'FOLLOWING' || item === 'FOREIGN' || item === 'FUNCTION' || item === 'GENERATED' || item === 'GLOBAL' || item === 'GROUPING' || item === 'HISTORY' || item === 'HOUR' || item === 'HOURS' || item === 'IDENTITY' || item === 'INCLUDE' || item === 'INCREMENT' || item === 'INCREMENTAL' || item === 'INITIALLY' || item === 'KEY' || item === 'KEYS' || item === 'LAST' || item === 'LEVEL' || item === 'LIVE' || item === 'LOCATION' || item === 'MANAGED' || item === 'MAP' || item === 'MASK' || item === 'MATCH' || item === 'MATERIALIZED' || item === 'MAX' || item === 'MICROSECOND' || item === 'MICROSECONDS' || item === 'MILLISECOND' || item === 'MILLISECONDS' || item === 'MINUTE' || item === 'MINUTES' || item === 'MONTH' || item === 'MONTHS' || item === 'MOST' || item === 'NAME' || item === 'NAMESPACE' || item === 'NANOSECOND' || item === 'NANOSECONDS' || item === 'NO' || item === 'NONE' || item === 'NORELY' || item === 'NULLS' || item === 'OF' || item === 'ONCE' || item === 'OPTIONS' || item === 'OUT' || item === 'OUTER' || item === 'OVERLAY' || item === 'OVERWRITE' || item === 'OWNER' || item === 'PARTITION' || item === 'PARTITIONED' || item === 'PERCENT' || item === 'PLACING' || item === 'POLICY' || item === 'POSITION' || item === 'PRECEDING' || item === 'PRIMARY' || item === 'PRIVATE' || item === 'PURGE' || item === 'RANGE' || item === 'RECURSION' || item === 'RECURSIVE' || item === 'REFERENCES' || item === 'REFRESH' || item === 'RELY' || item === 'REPEATABLE' || item === 'REPLACE' || item === 'RESTRICT' || item === 'ROW' || item === 'ROWS' || item === 'SCD' || item === 'SCHEDULE' || item === 'SCHEMA' || item === 'SECOND' || item === 'SECONDS' || item === 'SEQUENCE' || item === 'SETS' || item === 'SINGLE' || item === 'SNAPSHOT' || item === 'START' || item === 'STORED' || item === 'STREAMING' || item === 'STRICT' || item === 'STRUCT' || item === 'SUBSTR' || item === 'SUBSTRING' || item === 'SYSTEM' || item === 'SYSTEM_TIME' || item === 'SYSTEM_VERSION' || item === 'TBLPROPERTIES' || item === 'TEMP' || item === 'TEMPORARY' || item === 'TIME' || item === 'TIMESERIES' || item === 'TIMESTAMP' || item === 'TIMESTAMP_LTZ' || item === 'TIMESTAMP_NTZ' || item === 'TO' || item === 'TRACK' || item === 'TRIGGER' || item === 'TRIM' || item === 'TRUNCATE' || item === 'TYPE' || item === 'UNKNOWN' || item === 'UPDATES' || item === 'VERSION' || item === 'VIEW' || item === 'VIOLATION' || item === 'WEEK' || item === 'WEEKS' || item === 'YEAR' || item === 'YEARS' || item === 'ZONE';
+    return item === 'ACTION' || item === 'AGGREGATE' || item === 'ALWAYS' || item === 'ARRAY' || item === 'ASC' || item === 'AT' || item === 'AUTO' || item === 'BITEMPORAL' || item === 'BUCKET' || item === 'CASCADE' || item === 'CATALOG' || item === 'CDC' || item === 'CHANGES' || item === 'CHECK' || item === 'COLLATE' || item === 'COLLATION' || item === 'COLUMNS' || item === 'COMMENT' || item === 'CRON' || item === 'CURRENT' || item === 'DATABASE' || item === 'DATE' || item === 'DAY' || item === 'DAYS' || item === 'DEFAULT' || item === 'DEFERRABLE' || item === 'DEFERRED' || item === 'DELAY' || item === 'DESC' || item === 'DESCRIBE' || item === 'ENFORCED' || item === 'EVERY' || item === 'EVOLUTION' || item === 'EXCLUDE' || item === 'EXPECT' || item === 'EXTEND' || item === 'EXTERNAL' || item === 'EXTRACT' || item === 'FAIL' || item === 'FIRST' || item === 'FLOW' || item === 'FOLLOWING' || item === 'FOREIGN' || item === 'FUNCTION' || item === 'GENERATED' || item === 'GLOBAL' || item === 'GROUPING' || item === 'HISTORY' || item === 'HOUR' || item === 'HOURS' || item === 'IDENTITY' || item === 'INCLUDE' || item === 'INCREMENT' || item === 'INCREMENTAL' || item === 'INITIALLY' || item === 'KEY' || item === 'KEYS' || item === 'LAST' || item === 'LEVEL' || item === 'LIVE' || item === 'LOCATION' || item === 'MANAGED' || item === 'MAP' || item === 'MASK' || item === 'MATCH' || item === 'MATCHED' || item === 'MATERIALIZED' || item === 'MAX' || item === 'MERGE' || item === 'MICROSECOND' || item === 'MICROSECONDS' || item === 'MILLISECOND' || item === 'MILLISECONDS' || item === 'MINUTE' || item === 'MINUTES' || item === 'MONTH' || item === 'MONTHS' || item === 'MOST' || item === 'NAME' || item === 'NAMESPACE' || item === 'NANOSECOND' || item === 'NANOSECONDS' || item === 'NO' || item === 'NONE' || item === 'NORELY' || item === 'NULLS' || item === 'OF' || item === 'ONCE' || item === 'OPTIONS' || item === 'OUT' || item === 'OUTER' || item === 'OVERLAY' || item === 'OVERWRITE' || item === 'OWNER' || item === 'PARTITION' || item === 'PARTITIONED' || item === 'PERCENT' || item === 'PLACING' || item === 'POLICY' || item === 'POSITION' || item === 'PRECEDING' || item === 'PRIMARY' || item === 'PRIVATE' || item === 'PURGE' || item === 'RANGE' || item === 'RECURSION' || item === 'RECURSIVE' || item === 'REFERENCES' || item === 'REFRESH' || item === 'RELY' || item === 'REPEATABLE' || item === 'REPLACE' || item === 'RESTRICT' || item === 'ROW' || item === 'ROWS' || item === 'SCD' || item === 'SCHEDULE' || item === 'SCHEMA' || item === 'SECOND' || item === 'SECONDS' || item === 'SEQUENCE' || item === 'SETS' || item === 'SINGLE' || item === 'SNAPSHOT' || item === 'SOURCE' || item === 'START' || item === 'STORED' || item === 'STREAMING' || item === 'STRICT' || item === 'STRUCT' || item === 'SUBSTR' || item === 'SUBSTRING' || item === 'SYSTEM' || item === 'SYSTEM_TIME' || item === 'SYSTEM_VERSION' || item === 'TARGET' || item === 'TBLPROPERTIES' || item === 'TEMP' || item === 'TEMPORARY' || item === 'TIME' || item === 'TIMESERIES' || item === 'TIMESTAMP' || item === 'TIMESTAMP_LTZ' || item === 'TIMESTAMP_NTZ' || item === 'TO' || item === 'TRACK' || item === 'TRIGGER' || item === 'TRIM' || item === 'TRUNCATE' || item === 'TYPE' || item === 'UNKNOWN' || item === 'UPDATES' || item === 'VERSION' || item === 'VIEW' || item === 'VIOLATION' || item === 'WEEK' || item === 'WEEKS' || item === 'YEAR' || item === 'YEARS' || item === 'ZONE';
 }
 
 export interface SortItem extends langium.AstNode {
@@ -2931,7 +3059,7 @@ export function isSourceRef(item: unknown): item is SourceRef {
 }
 
 export interface Star extends langium.AstNode {
-    readonly $container: AliasedExpression | ApplyAsDeleteClause | ApplyAsTruncateClause | Assignment | BetweenExpression | BinaryExpression | CaseExpression | CaseWhen | CastExpression | DefaultProperty | DeleteStatement | Expectation | ExtractExpression | FlowWhereClause | FrameBound | FunctionArgument | FunctionCall | GeneratedAsProperty | GroupByClause | GroupingSets | InExpression | InsertFlow | InsertStatement | IntervalPart | IsExpression | JoinRelation | JsonPath | Lambda | LikeExpression | MaskProperty | OverlayExpression | PipeJoin | PipeOrganization | PipeWhere | PositionExpression | Query | ReplaceUsingSpec | RowFilterClause | SelectItem | SelectQuery | SequenceByClause | SortItem | StructField | StructFieldAccess | Subscript | SubstringExpression | SystemSequenceByClause | TableArgument | TableConstraint | TableSample | TemporalClause | TrimExpression | TupleExpression | UnaryExpression | UpdateStatement | ValuesRelation | WindowSpec;
+    readonly $container: AliasedExpression | ApplyAsDeleteClause | ApplyAsTruncateClause | Assignment | BetweenExpression | BinaryExpression | CaseExpression | CaseWhen | CastExpression | DefaultProperty | DeleteStatement | Expectation | ExtractExpression | FlowWhereClause | FrameBound | FunctionArgument | FunctionCall | GeneratedAsProperty | GroupByClause | GroupingSets | InExpression | InsertFlow | InsertStatement | IntervalPart | IsExpression | JoinRelation | JsonPath | Lambda | LikeExpression | MaskProperty | MergeClause | MergeInsert | MergeStatement | OverlayExpression | PipeJoin | PipeOrganization | PipeWhere | PositionExpression | Query | ReplaceUsingSpec | RowFilterClause | SelectItem | SelectQuery | SequenceByClause | SortItem | StructField | StructFieldAccess | Subscript | SubstringExpression | SystemSequenceByClause | TableArgument | TableConstraint | TableSample | TemporalClause | TrimExpression | TupleExpression | UnaryExpression | UpdateStatement | ValuesRelation | WindowSpec;
     readonly $type: 'Star';
     except: Array<ColumnPath>;
     qualifier: Array<Identifier>;
@@ -2947,7 +3075,7 @@ export function isStar(item: unknown): item is Star {
     return reflection.isInstance(item, Star.$type);
 }
 
-export type Statement = AlterOwner | ApplyChanges | CreateFlow | CreateMaterializedView | CreateNamespace | CreateStreamingTable | CreateTable | CreateView | DeleteStatement | DropStatement | Expectation | InsertStatement | Query | SetStatement | UpdateStatement | UseStatement;
+export type Statement = AlterOwner | ApplyChanges | CreateFlow | CreateMaterializedView | CreateNamespace | CreateStreamingTable | CreateTable | CreateView | DeleteStatement | DescribeHistoryStatement | DropStatement | Expectation | InsertStatement | MergeStatement | Query | SetStatement | UpdateStatement | UseStatement;
 
 export const Statement = {
     $type: 'Statement'
@@ -2994,7 +3122,7 @@ export function isStreamWord(item: unknown): item is StreamWord {
 }
 
 export interface StringLiteral extends langium.AstNode {
-    readonly $container: AliasedExpression | ApplyAsDeleteClause | ApplyAsTruncateClause | Assignment | BetweenExpression | BinaryExpression | CaseExpression | CaseWhen | CastExpression | DefaultProperty | DeleteStatement | Expectation | ExtractExpression | FlowWhereClause | FrameBound | FunctionArgument | FunctionCall | GeneratedAsProperty | GroupByClause | GroupingSets | InExpression | InsertFlow | InsertStatement | IntervalPart | IsExpression | JoinRelation | JsonPath | Lambda | LikeExpression | MaskProperty | OverlayExpression | PipeJoin | PipeOrganization | PipeWhere | PositionExpression | Query | ReplaceUsingSpec | RowFilterClause | SelectItem | SelectQuery | SequenceByClause | SortItem | StructField | StructFieldAccess | Subscript | SubstringExpression | SystemSequenceByClause | TableArgument | TableConstraint | TableSample | TemporalClause | TrimExpression | TupleExpression | UnaryExpression | UpdateStatement | ValuesRelation | WindowSpec;
+    readonly $container: AliasedExpression | ApplyAsDeleteClause | ApplyAsTruncateClause | Assignment | BetweenExpression | BinaryExpression | CaseExpression | CaseWhen | CastExpression | DefaultProperty | DeleteStatement | Expectation | ExtractExpression | FlowWhereClause | FrameBound | FunctionArgument | FunctionCall | GeneratedAsProperty | GroupByClause | GroupingSets | InExpression | InsertFlow | InsertStatement | IntervalPart | IsExpression | JoinRelation | JsonPath | Lambda | LikeExpression | MaskProperty | MergeClause | MergeInsert | MergeStatement | OverlayExpression | PipeJoin | PipeOrganization | PipeWhere | PositionExpression | Query | ReplaceUsingSpec | RowFilterClause | SelectItem | SelectQuery | SequenceByClause | SortItem | StructField | StructFieldAccess | Subscript | SubstringExpression | SystemSequenceByClause | TableArgument | TableConstraint | TableSample | TemporalClause | TrimExpression | TupleExpression | UnaryExpression | UpdateStatement | ValuesRelation | WindowSpec;
     readonly $type: 'StringLiteral';
     value: StringValue;
 }
@@ -3015,7 +3143,7 @@ export function isStringValue(item: unknown): item is StringValue {
 }
 
 export interface StructConstructor extends langium.AstNode {
-    readonly $container: AliasedExpression | ApplyAsDeleteClause | ApplyAsTruncateClause | Assignment | BetweenExpression | BinaryExpression | CaseExpression | CaseWhen | CastExpression | DefaultProperty | DeleteStatement | Expectation | ExtractExpression | FlowWhereClause | FrameBound | FunctionArgument | FunctionCall | GeneratedAsProperty | GroupByClause | GroupingSets | InExpression | InsertFlow | InsertStatement | IntervalPart | IsExpression | JoinRelation | JsonPath | Lambda | LikeExpression | MaskProperty | OverlayExpression | PipeJoin | PipeOrganization | PipeWhere | PositionExpression | Query | ReplaceUsingSpec | RowFilterClause | SelectItem | SelectQuery | SequenceByClause | SortItem | StructField | StructFieldAccess | Subscript | SubstringExpression | SystemSequenceByClause | TableArgument | TableConstraint | TableSample | TemporalClause | TrimExpression | TupleExpression | UnaryExpression | UpdateStatement | ValuesRelation | WindowSpec;
+    readonly $container: AliasedExpression | ApplyAsDeleteClause | ApplyAsTruncateClause | Assignment | BetweenExpression | BinaryExpression | CaseExpression | CaseWhen | CastExpression | DefaultProperty | DeleteStatement | Expectation | ExtractExpression | FlowWhereClause | FrameBound | FunctionArgument | FunctionCall | GeneratedAsProperty | GroupByClause | GroupingSets | InExpression | InsertFlow | InsertStatement | IntervalPart | IsExpression | JoinRelation | JsonPath | Lambda | LikeExpression | MaskProperty | MergeClause | MergeInsert | MergeStatement | OverlayExpression | PipeJoin | PipeOrganization | PipeWhere | PositionExpression | Query | ReplaceUsingSpec | RowFilterClause | SelectItem | SelectQuery | SequenceByClause | SortItem | StructField | StructFieldAccess | Subscript | SubstringExpression | SystemSequenceByClause | TableArgument | TableConstraint | TableSample | TemporalClause | TrimExpression | TupleExpression | UnaryExpression | UpdateStatement | ValuesRelation | WindowSpec;
     readonly $type: 'StructConstructor';
     fields: Array<StructField>;
 }
@@ -3030,7 +3158,7 @@ export function isStructConstructor(item: unknown): item is StructConstructor {
 }
 
 export interface StructField extends langium.AstNode {
-    readonly $container: AliasedExpression | ApplyAsDeleteClause | ApplyAsTruncateClause | Assignment | BetweenExpression | BinaryExpression | CaseExpression | CaseWhen | CastExpression | DefaultProperty | DeleteStatement | Expectation | ExtractExpression | FlowWhereClause | FrameBound | FunctionArgument | FunctionCall | GeneratedAsProperty | GroupByClause | GroupingSets | InExpression | InsertFlow | InsertStatement | IntervalPart | IsExpression | JoinRelation | JsonPath | Lambda | LikeExpression | MaskProperty | OverlayExpression | PipeJoin | PipeOrganization | PipeWhere | PositionExpression | Query | ReplaceUsingSpec | RowFilterClause | SelectItem | SelectQuery | SequenceByClause | SortItem | StructConstructor | StructField | StructFieldAccess | Subscript | SubstringExpression | SystemSequenceByClause | TableArgument | TableConstraint | TableSample | TemporalClause | TrimExpression | TupleExpression | UnaryExpression | UpdateStatement | ValuesRelation | WindowSpec;
+    readonly $container: AliasedExpression | ApplyAsDeleteClause | ApplyAsTruncateClause | Assignment | BetweenExpression | BinaryExpression | CaseExpression | CaseWhen | CastExpression | DefaultProperty | DeleteStatement | Expectation | ExtractExpression | FlowWhereClause | FrameBound | FunctionArgument | FunctionCall | GeneratedAsProperty | GroupByClause | GroupingSets | InExpression | InsertFlow | InsertStatement | IntervalPart | IsExpression | JoinRelation | JsonPath | Lambda | LikeExpression | MaskProperty | MergeClause | MergeInsert | MergeStatement | OverlayExpression | PipeJoin | PipeOrganization | PipeWhere | PositionExpression | Query | ReplaceUsingSpec | RowFilterClause | SelectItem | SelectQuery | SequenceByClause | SortItem | StructConstructor | StructField | StructFieldAccess | Subscript | SubstringExpression | SystemSequenceByClause | TableArgument | TableConstraint | TableSample | TemporalClause | TrimExpression | TupleExpression | UnaryExpression | UpdateStatement | ValuesRelation | WindowSpec;
     readonly $type: 'StructField';
     alias?: string;
     expression: Expression;
@@ -3047,7 +3175,7 @@ export function isStructField(item: unknown): item is StructField {
 }
 
 export interface StructFieldAccess extends langium.AstNode {
-    readonly $container: AliasedExpression | ApplyAsDeleteClause | ApplyAsTruncateClause | Assignment | BetweenExpression | BinaryExpression | CaseExpression | CaseWhen | CastExpression | DefaultProperty | DeleteStatement | Expectation | ExtractExpression | FlowWhereClause | FrameBound | FunctionArgument | FunctionCall | GeneratedAsProperty | GroupByClause | GroupingSets | InExpression | InsertFlow | InsertStatement | IntervalPart | IsExpression | JoinRelation | JsonPath | Lambda | LikeExpression | MaskProperty | OverlayExpression | PipeJoin | PipeOrganization | PipeWhere | PositionExpression | Query | ReplaceUsingSpec | RowFilterClause | SelectItem | SelectQuery | SequenceByClause | SortItem | StructField | StructFieldAccess | Subscript | SubstringExpression | SystemSequenceByClause | TableArgument | TableConstraint | TableSample | TemporalClause | TrimExpression | TupleExpression | UnaryExpression | UpdateStatement | ValuesRelation | WindowSpec;
+    readonly $container: AliasedExpression | ApplyAsDeleteClause | ApplyAsTruncateClause | Assignment | BetweenExpression | BinaryExpression | CaseExpression | CaseWhen | CastExpression | DefaultProperty | DeleteStatement | Expectation | ExtractExpression | FlowWhereClause | FrameBound | FunctionArgument | FunctionCall | GeneratedAsProperty | GroupByClause | GroupingSets | InExpression | InsertFlow | InsertStatement | IntervalPart | IsExpression | JoinRelation | JsonPath | Lambda | LikeExpression | MaskProperty | MergeClause | MergeInsert | MergeStatement | OverlayExpression | PipeJoin | PipeOrganization | PipeWhere | PositionExpression | Query | ReplaceUsingSpec | RowFilterClause | SelectItem | SelectQuery | SequenceByClause | SortItem | StructField | StructFieldAccess | Subscript | SubstringExpression | SystemSequenceByClause | TableArgument | TableConstraint | TableSample | TemporalClause | TrimExpression | TupleExpression | UnaryExpression | UpdateStatement | ValuesRelation | WindowSpec;
     readonly $type: 'StructFieldAccess';
     field: MemberName;
     receiver: Expression;
@@ -3100,7 +3228,7 @@ export function isStructTypeField(item: unknown): item is StructTypeField {
 }
 
 export interface SubqueryExpression extends langium.AstNode {
-    readonly $container: AliasedExpression | ApplyAsDeleteClause | ApplyAsTruncateClause | Assignment | BetweenExpression | BinaryExpression | CaseExpression | CaseWhen | CastExpression | DefaultProperty | DeleteStatement | Expectation | ExtractExpression | FlowWhereClause | FrameBound | FunctionArgument | FunctionCall | GeneratedAsProperty | GroupByClause | GroupingSets | InExpression | InsertFlow | InsertStatement | IntervalPart | IsExpression | JoinRelation | JsonPath | Lambda | LikeExpression | MaskProperty | OverlayExpression | PipeJoin | PipeOrganization | PipeWhere | PositionExpression | Query | ReplaceUsingSpec | RowFilterClause | SelectItem | SelectQuery | SequenceByClause | SortItem | StructField | StructFieldAccess | Subscript | SubstringExpression | SystemSequenceByClause | TableArgument | TableConstraint | TableSample | TemporalClause | TrimExpression | TupleExpression | UnaryExpression | UpdateStatement | ValuesRelation | WindowSpec;
+    readonly $container: AliasedExpression | ApplyAsDeleteClause | ApplyAsTruncateClause | Assignment | BetweenExpression | BinaryExpression | CaseExpression | CaseWhen | CastExpression | DefaultProperty | DeleteStatement | Expectation | ExtractExpression | FlowWhereClause | FrameBound | FunctionArgument | FunctionCall | GeneratedAsProperty | GroupByClause | GroupingSets | InExpression | InsertFlow | InsertStatement | IntervalPart | IsExpression | JoinRelation | JsonPath | Lambda | LikeExpression | MaskProperty | MergeClause | MergeInsert | MergeStatement | OverlayExpression | PipeJoin | PipeOrganization | PipeWhere | PositionExpression | Query | ReplaceUsingSpec | RowFilterClause | SelectItem | SelectQuery | SequenceByClause | SortItem | StructField | StructFieldAccess | Subscript | SubstringExpression | SystemSequenceByClause | TableArgument | TableConstraint | TableSample | TemporalClause | TrimExpression | TupleExpression | UnaryExpression | UpdateStatement | ValuesRelation | WindowSpec;
     readonly $type: 'SubqueryExpression';
     query: Query;
 }
@@ -3115,7 +3243,7 @@ export function isSubqueryExpression(item: unknown): item is SubqueryExpression 
 }
 
 export interface SubqueryRelation extends langium.AstNode {
-    readonly $container: FromClause | JoinRelation | ParenthesizedRelation | PipeJoin | PivotRelation | UnpivotRelation;
+    readonly $container: FromClause | JoinRelation | MergeStatement | ParenthesizedRelation | PipeJoin | PivotRelation | UnpivotRelation;
     readonly $type: 'SubqueryRelation';
     alias?: AliasName | Identifier;
     columnAliases: Array<Identifier>;
@@ -3140,7 +3268,7 @@ export function isSubqueryRelation(item: unknown): item is SubqueryRelation {
 }
 
 export interface Subscript extends langium.AstNode {
-    readonly $container: AliasedExpression | ApplyAsDeleteClause | ApplyAsTruncateClause | Assignment | BetweenExpression | BinaryExpression | CaseExpression | CaseWhen | CastExpression | DefaultProperty | DeleteStatement | Expectation | ExtractExpression | FlowWhereClause | FrameBound | FunctionArgument | FunctionCall | GeneratedAsProperty | GroupByClause | GroupingSets | InExpression | InsertFlow | InsertStatement | IntervalPart | IsExpression | JoinRelation | JsonPath | Lambda | LikeExpression | MaskProperty | OverlayExpression | PipeJoin | PipeOrganization | PipeWhere | PositionExpression | Query | ReplaceUsingSpec | RowFilterClause | SelectItem | SelectQuery | SequenceByClause | SortItem | StructField | StructFieldAccess | Subscript | SubstringExpression | SystemSequenceByClause | TableArgument | TableConstraint | TableSample | TemporalClause | TrimExpression | TupleExpression | UnaryExpression | UpdateStatement | ValuesRelation | WindowSpec;
+    readonly $container: AliasedExpression | ApplyAsDeleteClause | ApplyAsTruncateClause | Assignment | BetweenExpression | BinaryExpression | CaseExpression | CaseWhen | CastExpression | DefaultProperty | DeleteStatement | Expectation | ExtractExpression | FlowWhereClause | FrameBound | FunctionArgument | FunctionCall | GeneratedAsProperty | GroupByClause | GroupingSets | InExpression | InsertFlow | InsertStatement | IntervalPart | IsExpression | JoinRelation | JsonPath | Lambda | LikeExpression | MaskProperty | MergeClause | MergeInsert | MergeStatement | OverlayExpression | PipeJoin | PipeOrganization | PipeWhere | PositionExpression | Query | ReplaceUsingSpec | RowFilterClause | SelectItem | SelectQuery | SequenceByClause | SortItem | StructField | StructFieldAccess | Subscript | SubstringExpression | SystemSequenceByClause | TableArgument | TableConstraint | TableSample | TemporalClause | TrimExpression | TupleExpression | UnaryExpression | UpdateStatement | ValuesRelation | WindowSpec;
     readonly $type: 'Subscript';
     index: Expression;
     receiver: Expression;
@@ -3157,7 +3285,7 @@ export function isSubscript(item: unknown): item is Subscript {
 }
 
 export interface SubstringExpression extends langium.AstNode {
-    readonly $container: AliasedExpression | ApplyAsDeleteClause | ApplyAsTruncateClause | Assignment | BetweenExpression | BinaryExpression | CaseExpression | CaseWhen | CastExpression | DefaultProperty | DeleteStatement | Expectation | ExtractExpression | FlowWhereClause | FrameBound | FunctionArgument | FunctionCall | GeneratedAsProperty | GroupByClause | GroupingSets | InExpression | InsertFlow | InsertStatement | IntervalPart | IsExpression | JoinRelation | JsonPath | Lambda | LikeExpression | MaskProperty | OverlayExpression | PipeJoin | PipeOrganization | PipeWhere | PositionExpression | Query | ReplaceUsingSpec | RowFilterClause | SelectItem | SelectQuery | SequenceByClause | SortItem | StructField | StructFieldAccess | Subscript | SubstringExpression | SystemSequenceByClause | TableArgument | TableConstraint | TableSample | TemporalClause | TrimExpression | TupleExpression | UnaryExpression | UpdateStatement | ValuesRelation | WindowSpec;
+    readonly $container: AliasedExpression | ApplyAsDeleteClause | ApplyAsTruncateClause | Assignment | BetweenExpression | BinaryExpression | CaseExpression | CaseWhen | CastExpression | DefaultProperty | DeleteStatement | Expectation | ExtractExpression | FlowWhereClause | FrameBound | FunctionArgument | FunctionCall | GeneratedAsProperty | GroupByClause | GroupingSets | InExpression | InsertFlow | InsertStatement | IntervalPart | IsExpression | JoinRelation | JsonPath | Lambda | LikeExpression | MaskProperty | MergeClause | MergeInsert | MergeStatement | OverlayExpression | PipeJoin | PipeOrganization | PipeWhere | PositionExpression | Query | ReplaceUsingSpec | RowFilterClause | SelectItem | SelectQuery | SequenceByClause | SortItem | StructField | StructFieldAccess | Subscript | SubstringExpression | SystemSequenceByClause | TableArgument | TableConstraint | TableSample | TemporalClause | TrimExpression | TupleExpression | UnaryExpression | UpdateStatement | ValuesRelation | WindowSpec;
     readonly $type: 'SubstringExpression';
     length?: Expression;
     start: Expression;
@@ -3263,7 +3391,7 @@ export function isTableElement(item: unknown): item is TableElement {
 }
 
 export interface TableFunctionCall extends langium.AstNode {
-    readonly $container: FromClause | JoinRelation | ParenthesizedRelation | PipeJoin | PivotRelation | UnpivotRelation;
+    readonly $container: FromClause | JoinRelation | MergeStatement | ParenthesizedRelation | PipeJoin | PivotRelation | UnpivotRelation;
     readonly $type: 'TableFunctionCall';
     alias?: AliasName | Identifier;
     args: Array<FunctionArgument>;
@@ -3306,11 +3434,27 @@ export function isTableQuery(item: unknown): item is TableQuery {
     return reflection.isInstance(item, TableQuery.$type);
 }
 
+export interface TableReadOptions extends langium.AstNode {
+    readonly $container: TableReference;
+    readonly $type: 'TableReadOptions';
+    options: Array<Property>;
+}
+
+export const TableReadOptions = {
+    $type: 'TableReadOptions',
+    options: 'options'
+} as const;
+
+export function isTableReadOptions(item: unknown): item is TableReadOptions {
+    return reflection.isInstance(item, TableReadOptions.$type);
+}
+
 export interface TableReference extends langium.AstNode {
-    readonly $container: FromClause | JoinRelation | ParenthesizedRelation | PipeJoin | PivotRelation | UnpivotRelation;
+    readonly $container: FromClause | JoinRelation | MergeStatement | ParenthesizedRelation | PipeJoin | PivotRelation | UnpivotRelation;
     readonly $type: 'TableReference';
     alias?: AliasName | Identifier;
     columnAliases: Array<Identifier>;
+    options?: TableReadOptions;
     sample?: TableSample;
     stream: boolean;
     table: DatasetRef;
@@ -3322,6 +3466,7 @@ export const TableReference = {
     $type: 'TableReference',
     alias: 'alias',
     columnAliases: 'columnAliases',
+    options: 'options',
     sample: 'sample',
     stream: 'stream',
     table: 'table',
@@ -3458,7 +3603,7 @@ export function isTriggerOnUpdateClause(item: unknown): item is TriggerOnUpdateC
 }
 
 export interface TrimExpression extends langium.AstNode {
-    readonly $container: AliasedExpression | ApplyAsDeleteClause | ApplyAsTruncateClause | Assignment | BetweenExpression | BinaryExpression | CaseExpression | CaseWhen | CastExpression | DefaultProperty | DeleteStatement | Expectation | ExtractExpression | FlowWhereClause | FrameBound | FunctionArgument | FunctionCall | GeneratedAsProperty | GroupByClause | GroupingSets | InExpression | InsertFlow | InsertStatement | IntervalPart | IsExpression | JoinRelation | JsonPath | Lambda | LikeExpression | MaskProperty | OverlayExpression | PipeJoin | PipeOrganization | PipeWhere | PositionExpression | Query | ReplaceUsingSpec | RowFilterClause | SelectItem | SelectQuery | SequenceByClause | SortItem | StructField | StructFieldAccess | Subscript | SubstringExpression | SystemSequenceByClause | TableArgument | TableConstraint | TableSample | TemporalClause | TrimExpression | TupleExpression | UnaryExpression | UpdateStatement | ValuesRelation | WindowSpec;
+    readonly $container: AliasedExpression | ApplyAsDeleteClause | ApplyAsTruncateClause | Assignment | BetweenExpression | BinaryExpression | CaseExpression | CaseWhen | CastExpression | DefaultProperty | DeleteStatement | Expectation | ExtractExpression | FlowWhereClause | FrameBound | FunctionArgument | FunctionCall | GeneratedAsProperty | GroupByClause | GroupingSets | InExpression | InsertFlow | InsertStatement | IntervalPart | IsExpression | JoinRelation | JsonPath | Lambda | LikeExpression | MaskProperty | MergeClause | MergeInsert | MergeStatement | OverlayExpression | PipeJoin | PipeOrganization | PipeWhere | PositionExpression | Query | ReplaceUsingSpec | RowFilterClause | SelectItem | SelectQuery | SequenceByClause | SortItem | StructField | StructFieldAccess | Subscript | SubstringExpression | SystemSequenceByClause | TableArgument | TableConstraint | TableSample | TemporalClause | TrimExpression | TupleExpression | UnaryExpression | UpdateStatement | ValuesRelation | WindowSpec;
     readonly $type: 'TrimExpression';
     characters?: Expression;
     side?: TrimSide;
@@ -3483,7 +3628,7 @@ export function isTrimSide(item: unknown): item is TrimSide {
 }
 
 export interface TupleExpression extends langium.AstNode {
-    readonly $container: AliasedExpression | ApplyAsDeleteClause | ApplyAsTruncateClause | Assignment | BetweenExpression | BinaryExpression | CaseExpression | CaseWhen | CastExpression | DefaultProperty | DeleteStatement | Expectation | ExtractExpression | FlowWhereClause | FrameBound | FunctionArgument | FunctionCall | GeneratedAsProperty | GroupByClause | GroupingSets | InExpression | InsertFlow | InsertStatement | IntervalPart | IsExpression | JoinRelation | JsonPath | Lambda | LikeExpression | MaskProperty | OverlayExpression | PipeJoin | PipeOrganization | PipeWhere | PositionExpression | Query | ReplaceUsingSpec | RowFilterClause | SelectItem | SelectQuery | SequenceByClause | SortItem | StructField | StructFieldAccess | Subscript | SubstringExpression | SystemSequenceByClause | TableArgument | TableConstraint | TableSample | TemporalClause | TrimExpression | TupleExpression | UnaryExpression | UpdateStatement | ValuesRelation | WindowSpec;
+    readonly $container: AliasedExpression | ApplyAsDeleteClause | ApplyAsTruncateClause | Assignment | BetweenExpression | BinaryExpression | CaseExpression | CaseWhen | CastExpression | DefaultProperty | DeleteStatement | Expectation | ExtractExpression | FlowWhereClause | FrameBound | FunctionArgument | FunctionCall | GeneratedAsProperty | GroupByClause | GroupingSets | InExpression | InsertFlow | InsertStatement | IntervalPart | IsExpression | JoinRelation | JsonPath | Lambda | LikeExpression | MaskProperty | MergeClause | MergeInsert | MergeStatement | OverlayExpression | PipeJoin | PipeOrganization | PipeWhere | PositionExpression | Query | ReplaceUsingSpec | RowFilterClause | SelectItem | SelectQuery | SequenceByClause | SortItem | StructField | StructFieldAccess | Subscript | SubstringExpression | SystemSequenceByClause | TableArgument | TableConstraint | TableSample | TemporalClause | TrimExpression | TupleExpression | UnaryExpression | UpdateStatement | ValuesRelation | WindowSpec;
     readonly $type: 'TupleExpression';
     elements: Array<Expression>;
 }
@@ -3498,7 +3643,7 @@ export function isTupleExpression(item: unknown): item is TupleExpression {
 }
 
 export interface TypedLiteral extends langium.AstNode {
-    readonly $container: AliasedExpression | ApplyAsDeleteClause | ApplyAsTruncateClause | Assignment | BetweenExpression | BinaryExpression | CaseExpression | CaseWhen | CastExpression | DefaultProperty | DeleteStatement | Expectation | ExtractExpression | FlowWhereClause | FrameBound | FunctionArgument | FunctionCall | GeneratedAsProperty | GroupByClause | GroupingSets | InExpression | InsertFlow | InsertStatement | IntervalPart | IsExpression | JoinRelation | JsonPath | Lambda | LikeExpression | MaskProperty | OverlayExpression | PipeJoin | PipeOrganization | PipeWhere | PositionExpression | Query | ReplaceUsingSpec | RowFilterClause | SelectItem | SelectQuery | SequenceByClause | SortItem | StructField | StructFieldAccess | Subscript | SubstringExpression | SystemSequenceByClause | TableArgument | TableConstraint | TableSample | TemporalClause | TrimExpression | TupleExpression | UnaryExpression | UpdateStatement | ValuesRelation | WindowSpec;
+    readonly $container: AliasedExpression | ApplyAsDeleteClause | ApplyAsTruncateClause | Assignment | BetweenExpression | BinaryExpression | CaseExpression | CaseWhen | CastExpression | DefaultProperty | DeleteStatement | Expectation | ExtractExpression | FlowWhereClause | FrameBound | FunctionArgument | FunctionCall | GeneratedAsProperty | GroupByClause | GroupingSets | InExpression | InsertFlow | InsertStatement | IntervalPart | IsExpression | JoinRelation | JsonPath | Lambda | LikeExpression | MaskProperty | MergeClause | MergeInsert | MergeStatement | OverlayExpression | PipeJoin | PipeOrganization | PipeWhere | PositionExpression | Query | ReplaceUsingSpec | RowFilterClause | SelectItem | SelectQuery | SequenceByClause | SortItem | StructField | StructFieldAccess | Subscript | SubstringExpression | SystemSequenceByClause | TableArgument | TableConstraint | TableSample | TemporalClause | TrimExpression | TupleExpression | UnaryExpression | UpdateStatement | ValuesRelation | WindowSpec;
     readonly $type: 'TypedLiteral';
     type: TypedLiteralType;
     value: StringValue;
@@ -3527,7 +3672,7 @@ export function isTypeName(item: unknown): item is TypeName {
 }
 
 export interface UnaryExpression extends langium.AstNode {
-    readonly $container: AliasedExpression | ApplyAsDeleteClause | ApplyAsTruncateClause | Assignment | BetweenExpression | BinaryExpression | CaseExpression | CaseWhen | CastExpression | DefaultProperty | DeleteStatement | Expectation | ExtractExpression | FlowWhereClause | FrameBound | FunctionArgument | FunctionCall | GeneratedAsProperty | GroupByClause | GroupingSets | InExpression | InsertFlow | InsertStatement | IntervalPart | IsExpression | JoinRelation | JsonPath | Lambda | LikeExpression | MaskProperty | OverlayExpression | PipeJoin | PipeOrganization | PipeWhere | PositionExpression | Query | ReplaceUsingSpec | RowFilterClause | SelectItem | SelectQuery | SequenceByClause | SortItem | StructField | StructFieldAccess | Subscript | SubstringExpression | SystemSequenceByClause | TableArgument | TableConstraint | TableSample | TemporalClause | TrimExpression | TupleExpression | UnaryExpression | UpdateStatement | ValuesRelation | WindowSpec;
+    readonly $container: AliasedExpression | ApplyAsDeleteClause | ApplyAsTruncateClause | Assignment | BetweenExpression | BinaryExpression | CaseExpression | CaseWhen | CastExpression | DefaultProperty | DeleteStatement | Expectation | ExtractExpression | FlowWhereClause | FrameBound | FunctionArgument | FunctionCall | GeneratedAsProperty | GroupByClause | GroupingSets | InExpression | InsertFlow | InsertStatement | IntervalPart | IsExpression | JoinRelation | JsonPath | Lambda | LikeExpression | MaskProperty | MergeClause | MergeInsert | MergeStatement | OverlayExpression | PipeJoin | PipeOrganization | PipeWhere | PositionExpression | Query | ReplaceUsingSpec | RowFilterClause | SelectItem | SelectQuery | SequenceByClause | SortItem | StructField | StructFieldAccess | Subscript | SubstringExpression | SystemSequenceByClause | TableArgument | TableConstraint | TableSample | TemporalClause | TrimExpression | TupleExpression | UnaryExpression | UpdateStatement | ValuesRelation | WindowSpec;
     readonly $type: 'UnaryExpression';
     operand: Expression;
     operator: '+' | '-' | '~' | NotOperator;
@@ -3588,7 +3733,7 @@ export function isUnpivotNulls(item: unknown): item is UnpivotNulls {
 }
 
 export interface UnpivotRelation extends langium.AstNode {
-    readonly $container: FromClause | JoinRelation | ParenthesizedRelation | PipeJoin | PivotRelation | UnpivotRelation;
+    readonly $container: FromClause | JoinRelation | MergeStatement | ParenthesizedRelation | PipeJoin | PivotRelation | UnpivotRelation;
     readonly $type: 'UnpivotRelation';
     alias?: AliasName | Identifier;
     columnAliases: Array<Identifier>;
@@ -3668,7 +3813,7 @@ export function isUsingClause(item: unknown): item is UsingClause {
 }
 
 export interface ValuesRelation extends langium.AstNode {
-    readonly $container: FromClause | JoinRelation | ParenthesizedRelation | PipeJoin | PipeQuery | PipeSetOperation | PivotRelation | Query | SetOperation | UnpivotRelation;
+    readonly $container: FromClause | JoinRelation | MergeStatement | ParenthesizedRelation | PipeJoin | PipeQuery | PipeSetOperation | PivotRelation | Query | SetOperation | UnpivotRelation;
     readonly $type: 'ValuesRelation';
     alias?: AliasName | Identifier;
     columnAliases: Array<Identifier>;
@@ -3804,6 +3949,7 @@ export type PipelineSqlAstType = {
     DefaultCollationClause: DefaultCollationClause
     DefaultProperty: DefaultProperty
     DeleteStatement: DeleteStatement
+    DescribeHistoryStatement: DescribeHistoryStatement
     DropStatement: DropStatement
     EmptyGroupingSet: EmptyGroupingSet
     ExistsExpression: ExistsExpression
@@ -3841,6 +3987,12 @@ export type PipelineSqlAstType = {
     LocationClause: LocationClause
     MapType: MapType
     MaskProperty: MaskProperty
+    MergeAction: MergeAction
+    MergeClause: MergeClause
+    MergeDelete: MergeDelete
+    MergeInsert: MergeInsert
+    MergeStatement: MergeStatement
+    MergeUpdate: MergeUpdate
     NameExpression: NameExpression
     NamedWindow: NamedWindow
     NotNullProperty: NotNullProperty
@@ -3910,6 +4062,7 @@ export type PipelineSqlAstType = {
     TableElement: TableElement
     TableFunctionCall: TableFunctionCall
     TableQuery: TableQuery
+    TableReadOptions: TableReadOptions
     TableReference: TableReference
     TableSample: TableSample
     TableSource: TableSource
@@ -4696,6 +4849,15 @@ export class PipelineSqlAstReflection extends langium.AbstractAstReflection {
             },
             superTypes: [Statement.$type]
         },
+        DescribeHistoryStatement: {
+            name: DescribeHistoryStatement.$type,
+            properties: {
+                table: {
+                    name: DescribeHistoryStatement.table
+                }
+            },
+            superTypes: [Statement.$type]
+        },
         DropStatement: {
             name: DropStatement.$type,
             properties: {
@@ -5264,6 +5426,100 @@ export class PipelineSqlAstReflection extends langium.AbstractAstReflection {
                 }
             },
             superTypes: [ColumnProperty.$type]
+        },
+        MergeAction: {
+            name: MergeAction.$type,
+            properties: {
+            },
+            superTypes: []
+        },
+        MergeClause: {
+            name: MergeClause.$type,
+            properties: {
+                action: {
+                    name: MergeClause.action
+                },
+                bySource: {
+                    name: MergeClause.bySource,
+                    defaultValue: false
+                },
+                byTarget: {
+                    name: MergeClause.byTarget,
+                    defaultValue: false
+                },
+                condition: {
+                    name: MergeClause.condition
+                },
+                not: {
+                    name: MergeClause.not,
+                    defaultValue: false
+                }
+            },
+            superTypes: []
+        },
+        MergeDelete: {
+            name: MergeDelete.$type,
+            properties: {
+            },
+            superTypes: [MergeAction.$type]
+        },
+        MergeInsert: {
+            name: MergeInsert.$type,
+            properties: {
+                all: {
+                    name: MergeInsert.all,
+                    defaultValue: false
+                },
+                columns: {
+                    name: MergeInsert.columns,
+                    defaultValue: []
+                },
+                values: {
+                    name: MergeInsert.values,
+                    defaultValue: []
+                }
+            },
+            superTypes: [MergeAction.$type]
+        },
+        MergeStatement: {
+            name: MergeStatement.$type,
+            properties: {
+                alias: {
+                    name: MergeStatement.alias
+                },
+                clauses: {
+                    name: MergeStatement.clauses,
+                    defaultValue: []
+                },
+                on: {
+                    name: MergeStatement.on
+                },
+                schemaEvolution: {
+                    name: MergeStatement.schemaEvolution,
+                    defaultValue: false
+                },
+                source: {
+                    name: MergeStatement.source
+                },
+                target: {
+                    name: MergeStatement.target
+                }
+            },
+            superTypes: [Statement.$type]
+        },
+        MergeUpdate: {
+            name: MergeUpdate.$type,
+            properties: {
+                all: {
+                    name: MergeUpdate.all,
+                    defaultValue: false
+                },
+                assignments: {
+                    name: MergeUpdate.assignments,
+                    defaultValue: []
+                }
+            },
+            superTypes: [MergeAction.$type]
         },
         NameExpression: {
             name: NameExpression.$type,
@@ -6253,6 +6509,16 @@ export class PipelineSqlAstReflection extends langium.AbstractAstReflection {
             },
             superTypes: [QueryExpression.$type]
         },
+        TableReadOptions: {
+            name: TableReadOptions.$type,
+            properties: {
+                options: {
+                    name: TableReadOptions.options,
+                    defaultValue: []
+                }
+            },
+            superTypes: []
+        },
         TableReference: {
             name: TableReference.$type,
             properties: {
@@ -6262,6 +6528,9 @@ export class PipelineSqlAstReflection extends langium.AbstractAstReflection {
                 columnAliases: {
                     name: TableReference.columnAliases,
                     defaultValue: []
+                },
+                options: {
+                    name: TableReference.options
                 },
                 sample: {
                     name: TableReference.sample

@@ -2,6 +2,7 @@ import type { AstNode, LangiumDocument, MaybePromise } from 'langium';
 import { AstUtils, GrammarUtils } from 'langium';
 import { AstNodeHoverProvider } from 'langium/lsp';
 import type { Hover, HoverParams } from 'vscode-languageserver';
+import { changeFeedColumn } from '../builtins/table-read-options.js';
 import {
     CLOUD_FILES_OPTIONS, DATA_TYPES, functionHoverMarkdown, getFunction, getKeywordDoc, keywordHoverMarkdown, READ_FILES_OPTIONS,
     tablePropertyHoverMarkdown, typeToString,
@@ -161,6 +162,10 @@ export class PipelineSqlHoverProvider extends AstNodeHoverProvider {
         }
         if (!field && SystemColumns.has(lower(name))) {
             lines.push('---', keywordHoverMarkdown(name.toUpperCase()) ?? '');
+        }
+        const feed = field ? undefined : changeFeedColumn(name);
+        if (feed) {
+            lines.push('---', `**${feed.name}** (change data feed column, never NULL)\n\n${feed.description}`);
         }
         return lines.join('\n\n');
     }

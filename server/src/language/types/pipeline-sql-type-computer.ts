@@ -16,6 +16,8 @@ import {
     binaryOperatorType, commonSupertype, commonSupertypeOf, getFunction, inferOutputColumns, inferReturnType, isGenerator,
     lambdaParameterTypes, literalType, Types, type BinaryOperator, type CallArgument, type TypeDescriptor,
 } from '../builtins/index.js';
+import { CHANGE_FEED_COLUMNS } from '../builtins/table-read-options.js';
+import { namespaceDefaultsAt } from '../references/pipeline-namespaces.js';
 import * as ast from '../generated/ast.js';
 import { closestNames, displayName, lower, type TableName } from '../references/dataset-names.js';
 import type { PipelineSymbolIndex } from '../references/pipeline-symbol-index.js';
@@ -481,7 +483,8 @@ export class PipelineSqlTypeComputer implements TypeComputer {
                 if (!table.table) {
                     return [opaqueEntry(relation)];
                 }
-                const schema = renameColumns(this.tableSchema(table.table), table.columnAliases);
+                const read = this.tableSchema(table.table);
+                const schema = renameColumns(readsChangeFeed(table) ? withChangeFeedColumns(read) : read, table.columnAliases);
                 return [{ qualifiers: table.alias ? [[table.alias.toLowerCase()]] : tableQualifiers(table.table), relation: schema, node: relation, inStar: true }];
             }
             case ast.TableFunctionCall.$type: {
@@ -554,6 +557,8 @@ export class PipelineSqlTypeComputer implements TypeComputer {
                 case 'current_snapshot_version':
                 case 'last_snapshot_version':
                     return this.snapshotVersionRelation(call);
+                case 'table_changes':
+                    return this.tableChangesRelation(call);
                 default: {
                     if (!getFunction(name)) {
                         return UnknownRelation;
@@ -564,6 +569,18 @@ export class PipelineSqlTypeComputer implements TypeComputer {
                 }
             }
         });
+    }
+
+    /** `table_changes('t', ...)`: the columns of the dataset `t` plus the change data feed's three. */
+    private tableChangesRelation(call: ast.TableFunctionCall): RelationType {
+        const first = call.args[0]?.value;
+        if (!ast.isStringLiteral(first)) {
+            return UnknownRelation;
+        }
+        const pipeline = this.registry.pipelineOf(AstUtils.getDocument(call).uri);
+        const name = this.symbols.parseName(pipeline, first.value);
+        const dataset = name.parts.length > 0 ? this.symbols.findDatasets(pipeline, name, namespaceDefaultsAt(call, pipeline.spec))[0] : undefined;
+        return dataset ? withChangeFeedColumns(this.datasetSchema(dataset.node)) : UnknownRelation;
     }
 
     /** `current_snapshot_version()` / `last_snapshot_version()`: one column named and typed like the version query's. */
@@ -1060,3 +1077,16 @@ function visibleNames(scope: ColumnScope, only?: ScopeEntry): string[] {
 }
 
 //#endregion
+
+/** True for `t WITH (readChangeFeed = true)`. */
+export function readsChangeFeed(table: ast.TableReference): boolean {
+    return table.options?.options.some(o => o.key.toLowerCase() === 'readchangefeed' && (o.value ?? 'true').toLowerCase() === 'true') ?? false;
+}
+
+const changeFeedTypes: Record<string, TypeDescriptor> = { STRING: Types.string, BIGINT: Types.bigint, TIMESTAMP: Types.timestamp };
+
+/** A relation with the change data feed's columns after its own (`_change_type`, `_commit_version`, `_commit_timestamp`; never NULL). */
+function withChangeFeedColumns(relation: RelationType): RelationType {
+    const feed = CHANGE_FEED_COLUMNS.map(c => column(c.name, changeFeedTypes[c.type], undefined, false));
+    return relationOf([...relation.columns.filter(c => !feed.some(f => f.name === c.name.toLowerCase())), ...feed], relation.complete, relation.hidden);
+}

@@ -148,6 +148,8 @@ function ignoredStatementName(statement: ast.Statement): string | undefined {
         case ast.InsertStatement.$type: return 'INSERT (outside CREATE FLOW)';
         case ast.UpdateStatement.$type: return 'UPDATE';
         case ast.DeleteStatement.$type: return 'DELETE';
+        case ast.MergeStatement.$type: return 'MERGE';
+        case ast.DescribeHistoryStatement.$type: return 'DESCRIBE HISTORY';
         case ast.AlterOwner.$type: return 'ALTER ... OWNER';
         case ast.CreateNamespace.$type: return `CREATE ${(statement as ast.CreateNamespace).kind ?? 'SCHEMA'}`;
         case ast.Expectation.$type: return 'A CONSTRAINT outside a dataset definition';

@@ -10,7 +10,7 @@ import { allFunctionNames, getFunction } from '../builtins/functions.js';
 import * as ast from '../generated/ast.js';
 import { closestNames, displayName, lower } from '../references/dataset-names.js';
 import { functionName } from '../pipeline/pipeline-model.js';
-import type { ScopeEntry } from '../types/pipeline-sql-type-computer.js';
+import { readsChangeFeed, type ScopeEntry } from '../types/pipeline-sql-type-computer.js';
 import { clauseName } from './auto-cdc-checks.js';
 import { Issues } from './issue-codes.js';
 import { report, type ValidationContext } from './validation-context.js';
@@ -70,7 +70,8 @@ export class NameChecks {
             return;
         }
         const target = reference.ref.ref;
-        const streaming = (ast.isTableReference(owner) && owner.stream) || (ast.isSourceRef(owner) && owner.streaming);
+        // A materialized view's change data feed can be read as a stream (spec 15.1, Beta on Databricks).
+        const streaming = (ast.isTableReference(owner) && owner.stream && !readsChangeFeed(owner)) || (ast.isSourceRef(owner) && owner.streaming);
         if (target && ast.isCreateMaterializedView(target) && streaming) {
             report(accept, Issues.StreamingReadOfMaterializedView, { name: target.name }, { node: reference }, { name: text });
         }

@@ -7,6 +7,7 @@ import { FlowChecks } from './flow-checks.js';
 import { NameChecks } from './name-checks.js';
 import { SampleChecks } from './sample-checks.js';
 import { SyntaxChecks } from './syntax-checks.js';
+import { TableReadChecks } from './table-read-checks.js';
 import { ValidationContext } from './validation-context.js';
 
 type Checks = ValidationChecks<ast.PipelineSqlAstType>;
@@ -39,6 +40,7 @@ export function registerValidationChecks(services: PipelineSqlServices): void {
         new NameChecks(context).checks(),
         new SampleChecks(context, services).checks(),
         new SyntaxChecks(context).checks(),
+        new TableReadChecks(services).checks(),
     ]);
     const registry = services.validation.ValidationRegistry;
     registry.register(checks);
