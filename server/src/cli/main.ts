@@ -2,16 +2,18 @@ import { parseArgs } from 'node:util';
 import { createPipelineSqlServices } from '../language/pipeline-sql-module.js';
 import { NodeFileSystem } from 'langium/node';
 import { isTargetProfile, TargetProfiles, type TargetProfile } from '../language/pipeline/pipeline-sql-settings.js';
+import { CheckFormats, githubAnnotations, sarifLog, type CheckFormat } from './ci-formats.js';
 import { CliUsageError, formatCliDiagnostic, planCheck, runCheck, type CliDiagnostic, type DiagnosticGroup } from './check.js';
 
 /** The version printed by `--version` (the package's, set at build time). */
 declare const PIPELINE_SQL_VERSION: string | undefined;
 export const version = typeof PIPELINE_SQL_VERSION === 'string' ? PIPELINE_SQL_VERSION : '0.0.0-dev';
 
-const checkUsage = `pipeline-sql check [--json] [--target databricks|spark-4.1|spark-4.2] [--bundle-target name] [paths...]
+const checkUsage = `pipeline-sql check [--format text|json|sarif|github] [--json] [--target databricks|spark-4.1|spark-4.2] [--bundle-target name] [paths...]
       parse and validate the pipelines under folders (bundles, spark-pipeline.yml folders, folders of
       pipeline SQL) or single .sql files (default: the current folder); exit 1 on an error, 2 when
-      nothing was found to check`;
+      nothing was found to check; --format sarif: SARIF 2.1.0 (GitHub code scanning), github: GitHub
+      Actions annotations; --json is --format json`;
 
 const lspUsage = `pipeline-sql lsp --stdio
       start the language server (any LSP editor)`;
@@ -74,16 +76,19 @@ export async function runCli(args: string[], out: (text: string) => void = t => 
     }
 }
 
-function parseCheckArguments(args: string[]): { json: boolean; target?: TargetProfile; bundleTarget?: string; paths: string[] } {
+function parseCheckArguments(args: string[]): { format: CheckFormat; target?: TargetProfile; bundleTarget?: string; paths: string[] } {
     let parsed;
     try {
         parsed = parseArgs({
             args, allowPositionals: true, strict: true,
-            options: { json: { type: 'boolean' }, target: { type: 'string' }, 'bundle-target': { type: 'string' } },
+            options: { json: { type: 'boolean' }, format: { type: 'string' }, target: { type: 'string' }, 'bundle-target': { type: 'string' } },
         });
     } catch (error) {
         const message = error instanceof Error ? error.message : String(error);
         const unknown = /Unknown option '([^']+)'/.exec(message)?.[1];
+        if (/'--format/.test(message) && /argument missing/.test(message)) {
+            throw new CliUsageError(`--format takes one of ${CheckFormats.join(', ')}`);
+        }
         if (/'--target/.test(message) && /argument missing/.test(message)) {
             throw new CliUsageError(`--target takes one of ${TargetProfiles.join(', ')}`);
         }
@@ -93,7 +98,14 @@ function parseCheckArguments(args: string[]): { json: boolean; target?: TargetPr
     if (values.target !== undefined && !isTargetProfile(values.target)) {
         throw new CliUsageError(`--target takes one of ${TargetProfiles.join(', ')}, not '${values.target}'`);
     }
-    return { json: values.json === true, target: values.target as TargetProfile | undefined, bundleTarget: values['bundle-target'], paths: positionals.length > 0 ? positionals : ['.'] };
+    const format = values.format ?? (values.json === true ? 'json' : 'text');
+    if (!(CheckFormats as readonly string[]).includes(format)) {
+        throw new CliUsageError(`--format takes one of ${CheckFormats.join(', ')}, not '${format}'`);
+    }
+    if (values.json === true && format !== 'json') {
+        throw new CliUsageError(`--json is --format json; it cannot be combined with --format ${format}`);
+    }
+    return { format: format as CheckFormat, target: values.target as TargetProfile | undefined, bundleTarget: values['bundle-target'], paths: positionals.length > 0 ? positionals : ['.'] };
 }
 
 /** The header of a pipeline's group in the plain output. */
@@ -115,8 +127,12 @@ async function check(args: string[], out: (text: string) => void, err: (text: st
     }
     const groups = await runCheck(plan, services, { target: options.target });
     const diagnostics: CliDiagnostic[] = groups.flatMap(g => g.diagnostics);
-    if (options.json) {
+    if (options.format === 'json') {
         out(JSON.stringify(diagnostics, null, 2) + '\n');
+    } else if (options.format === 'sarif') {
+        out(JSON.stringify(sarifLog(diagnostics, version), null, 2) + '\n');
+    } else if (options.format === 'github') {
+        out(githubAnnotations(diagnostics));
     } else {
         const headers = groups.length > 1 || groups.some(g => g.pipeline?.layout === 'bundle');
         for (const group of groups) {
