@@ -115,6 +115,7 @@ export const ErrorClass = {
     readOutsidePipeline: 'PIPELINE_SQL_READ_OUTSIDE_PIPELINE',
     streamingSourceChanged: 'PIPELINE_SQL_STREAMING_SOURCE_CHANGED',
     streamingSourceNotAppendOnly: 'PIPELINE_SQL_STREAMING_SOURCE_NOT_APPEND_ONLY',
+    fileAccessDenied: 'PIPELINE_SQL_FILE_ACCESS_DENIED',
     stateLocked: 'PIPELINE_SQL_STATE_LOCKED',
     stateUnreadable: 'PIPELINE_SQL_STATE_UNREADABLE',
     stateOfAnotherPipeline: 'PIPELINE_SQL_STATE_OF_ANOTHER_PIPELINE',

@@ -21,7 +21,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DuckDBInstance } from '@duckdb/node-api';
-import { Database } from '../../engine/src/db/database.js';
+import { withDuckDB } from '../helpers/duckdb.js';
 import { runUpdate, type PipelineIR } from '../../engine/src/index.js';
 import { autoCdc, catalogTable, col, eq, pipeline, sel, str, stream, streamingTable } from '../engine/helpers/ir-builder.js';
 
@@ -59,8 +59,7 @@ function eventsSql(from: number, count: number): string {
 }
 
 async function generate(dir: string): Promise<void> {
-    const db = await Database.open(':memory:');
-    try {
+    await withDuckDB(async db => {
         for (const format of ['parquet', 'csv'] as const) {
             const folder = path.join(dir, format, 'events');
             fs.mkdirSync(folder, { recursive: true });
@@ -69,9 +68,7 @@ async function generate(dir: string): Promise<void> {
             fs.mkdirSync(path.join(dir, format, 'increment'), { recursive: true });
             await db.run(`COPY (${eventsSql(EVENTS, INCREMENT)}) TO '${path.join(dir, format, 'increment', `part-00001.${format}`)}' ${options}`);
         }
-    } finally {
-        db.close();
-    }
+    });
 }
 
 function cdcPipeline(format: Format, storedAs: 'scd1' | 'scd2' | 'bitemporal'): PipelineIR {

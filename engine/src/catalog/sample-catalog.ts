@@ -16,7 +16,7 @@ import {
 } from '../spark/sample-files.js';
 import { JsonSyntaxError, inferJsonColumns, sampleSchemas as schemas, type SourceSchema } from '../spark/sample-schema.js';
 import { javaPatternToStrftime } from '../sql/java-datetime.js';
-import { quoteIdent, quoteString } from '../sql/quote.js';
+import { empty, ident, join, sql, type Sql, str } from '../sql/sql.js';
 import { T, parseSparkSchema, toDuckType, type Column } from '../sql/types.js';
 
 export type { SampleFile, SampleFormat } from '../spark/sample-files.js';
@@ -246,33 +246,33 @@ function maxLineSize(files: readonly SampleFile[]): number | undefined {
 }
 
 /** DuckDB reader options for CSV from Spark reader options. */
-function csvOptions(source: SampleSource, delimiter: string | undefined, files: readonly SampleFile[]): string[] {
+function csvOptions(source: SampleSource, delimiter: string | undefined, files: readonly SampleFile[]): Sql[] {
     const opts = source.options;
-    const out: string[] = [];
+    const out: Sql[] = [];
     const header = (opts.header ?? 'true').toLowerCase() !== 'false';
-    out.push(`header = ${header}`);
+    out.push(sql`header = ${header}`);
     const delim = opts.delimiter ?? opts.sep ?? delimiter;
     if (delim !== undefined) {
-        out.push(`delim = ${quoteString(delim)}`);
+        out.push(sql`delim = ${str(delim)}`);
     }
     if (opts.quote !== undefined) {
-        out.push(`quote = ${quoteString(opts.quote)}`);
+        out.push(sql`quote = ${str(opts.quote)}`);
     }
     if (opts.escape !== undefined) {
-        out.push(`escape = ${quoteString(opts.escape)}`);
+        out.push(sql`escape = ${str(opts.escape)}`);
     }
     if (opts.nullvalue !== undefined) {
-        out.push(`nullstr = ${quoteString(opts.nullvalue)}`);
+        out.push(sql`nullstr = ${str(opts.nullvalue)}`);
     }
     if (opts.dateformat !== undefined) {
-        out.push(`dateformat = ${quoteString(javaPatternToStrftime(opts.dateformat))}`);
+        out.push(sql`dateformat = ${str(javaPatternToStrftime(opts.dateformat))}`);
     }
     if (opts.timestampformat !== undefined) {
-        out.push(`timestampformat = ${quoteString(javaPatternToStrftime(opts.timestampformat))}`);
+        out.push(sql`timestampformat = ${str(javaPatternToStrftime(opts.timestampformat))}`);
     }
     const lineBound = maxLineSize(files);
     if (lineBound !== undefined) {
-        out.push(`max_line_size = ${lineBound}`);
+        out.push(sql`max_line_size = ${lineBound}`);
     }
     for (const key of Object.keys(opts)) {
         if (!['header', 'delimiter', 'sep', 'quote', 'escape', 'nullvalue', 'dateformat', 'timestampformat'].includes(key) && !ignorableOptions.has(key)) {
@@ -283,11 +283,11 @@ function csvOptions(source: SampleSource, delimiter: string | undefined, files: 
 }
 
 /** A typed empty relation with the given columns. */
-export function emptyRelation(columns: Column[]): string {
+export function emptyRelation(columns: Column[]): Sql {
     if (columns.length === 0) {
-        return '(SELECT 1 AS "__empty" WHERE FALSE)';
+        return sql`(SELECT 1 AS "__empty" WHERE FALSE)`;
     }
-    return `(SELECT ${columns.map(c => `CAST(NULL AS ${toDuckType(c.type)}) AS ${quoteIdent(c.name)}`).join(', ')} WHERE FALSE)`;
+    return sql`(SELECT ${join(columns.map(c => sql`CAST(NULL AS ${toDuckType(c.type)}) AS ${ident(c.name)}`))} WHERE FALSE)`;
 }
 
 /** The type of Spark's `_metadata` column of file sources. */
@@ -299,13 +299,13 @@ export const METADATA_TYPE = T.struct([
 ]);
 
 /** `struct_pack(...)` for `_metadata` from the reader's `filename` column (the real path read) and the files' stat. */
-function metadataSql(files: readonly SampleFile[]): string {
-    const byFile = (value: (f: SampleFile) => string, type: string) =>
-        `CASE "filename" ${files.map(f => `WHEN ${quoteString(f.realPath)} THEN ${value(f)}`).join(' ')} ELSE CAST(NULL AS ${type}) END`;
-    return `struct_pack(file_path := ${byFile(f => quoteString(`file:${f.path}`), 'VARCHAR')}, `
-        + `file_name := ${byFile(f => quoteString(f.path.slice(f.path.lastIndexOf('/') + 1)), 'VARCHAR')}, `
-        + `file_size := ${byFile(f => `CAST(${f.size} AS BIGINT)`, 'BIGINT')}, `
-        + `file_modification_time := ${byFile(f => `CAST(epoch_ms(${Math.round(f.mtimeMs)}) AS TIMESTAMP)`, 'TIMESTAMP')})`;
+function metadataSql(files: readonly SampleFile[]): Sql {
+    const byFile = (value: (f: SampleFile) => Sql, type: Sql): Sql =>
+        sql`CASE "filename" ${join(files.map(f => sql`WHEN ${str(f.realPath)} THEN ${value(f)}`), sql` `)} ELSE CAST(NULL AS ${type}) END`;
+    return sql`struct_pack(file_path := ${byFile(f => str(`file:${f.path}`), sql`VARCHAR`)},
+        file_name := ${byFile(f => str(f.path.slice(f.path.lastIndexOf('/') + 1)), sql`VARCHAR`)},
+        file_size := ${byFile(f => sql`CAST(${f.size} AS BIGINT)`, sql`BIGINT`)},
+        file_modification_time := ${byFile(f => sql`CAST(epoch_ms(${Math.round(f.mtimeMs)}) AS TIMESTAMP)`, sql`TIMESTAMP`)})`;
 }
 
 /**
@@ -313,22 +313,22 @@ function metadataSql(files: readonly SampleFile[]): string {
  * text (`2025-01-04T10:00:00+02:00`) is applied (08:00 UTC) rather than dropped; text without an
  * offset is UTC, the engine's session time zone.
  */
-function readerType(type: DataType): string {
+function readerType(type: DataType): Sql {
     switch (type.kind) {
-        case 'timestamp': return 'TIMESTAMPTZ';
-        case 'array': return `${readerType(type.element)}[]`;
-        case 'map': return `MAP(${readerType(type.key)}, ${readerType(type.value)})`;
-        case 'struct': return `STRUCT(${type.fields.map(f => `${quoteIdent(f.name)} ${readerType(f.type)}`).join(', ')})`;
+        case 'timestamp': return sql`TIMESTAMPTZ`;
+        case 'array': return sql`${readerType(type.element)}[]`;
+        case 'map': return sql`MAP(${readerType(type.key)}, ${readerType(type.value)})`;
+        case 'struct': return sql`STRUCT(${join(type.fields.map(f => sql`${ident(f.name)} ${readerType(f.type)}`))})`;
         default: return toDuckType(type);
     }
 }
 
 /** An expression of a column as the reader gives it, converted to the column's stored type where the two differ. */
-function stored(expression: string, type: DataType): string {
-    return readerType(type) === toDuckType(type) ? expression : `CAST(${expression} AS ${toDuckType(type)})`;
+function stored(expression: Sql, type: DataType): Sql {
+    return readerType(type) === toDuckType(type) ? expression : sql`CAST(${expression} AS ${toDuckType(type)})`;
 }
 
-const fileList = (files: readonly SampleFile[]): string => `[${files.map(f => quoteString(f.realPath)).join(', ')}]`;
+const fileList = (files: readonly SampleFile[]): Sql => sql`[${join(files.map(f => str(f.realPath)))}]`;
 
 /** Groups files that one reader call can take (same gzip flag and delimiter, and for CSV read by name the same header). */
 function groupFiles(files: readonly SampleFile[], headers: Map<SampleFile, string[]> | undefined): SampleFile[][] {
@@ -351,13 +351,14 @@ function groupFiles(files: readonly SampleFile[], headers: Map<SampleFile, strin
  * with inferred columns are read by their own headers and lined up by name; declared CSV columns
  * are read by position, as Spark applies a user schema.
  */
-export function readFilesSql(dirs: SampleDirs, source: ListedSampleSource, files: SampleFile[], columns: Column[], metadata = false): string {
+export function readFilesSql(dirs: SampleDirs, source: ListedSampleSource, files: SampleFile[], columns: Column[], metadata = false): Sql {
     if (files.length === 0) {
-        return metadata ? `(SELECT *, CAST(NULL AS ${toDuckType(METADATA_TYPE)}) AS "_metadata" FROM ${emptyRelation(columns)})` : emptyRelation(columns);
+        return metadata ? sql`(SELECT *, CAST(NULL AS ${toDuckType(METADATA_TYPE)}) AS "_metadata" FROM ${emptyRelation(columns)})` : emptyRelation(columns);
     }
-    const withName = metadata ? ', filename = true' : '';
-    const finish = (items: string) => (metadata ? `${items}, ${metadataSql(files)} AS "_metadata"` : items);
-    const struct = (list: Column[]) => `{${list.map(c => `${quoteString(c.name)}: ${quoteString(readerType(c.type))}`).join(', ')}}`;
+    const withName = metadata ? sql`, filename = true` : empty;
+    const finish = (items: Sql): Sql => (metadata ? sql`${items}, ${metadataSql(files)} AS "_metadata"` : items);
+    const struct = (list: Column[]): Sql => sql`{${join(list.map(c => sql`${str(c.name)}: ${str(readerType(c.type))}`))}}`;
+    const filename = metadata ? [sql`"filename"`] : [];
     switch (source.format) {
         case 'csv': {
             const byName = !source.columns;
@@ -370,35 +371,35 @@ export function readFilesSql(dirs: SampleDirs, source: ListedSampleSource, files
                 const nameIn = new Map(names.map(n => [n.toLowerCase(), n]));
                 const items = columns.map(c => {
                     const own = nameIn.get(c.name.toLowerCase());
-                    return `${own !== undefined ? stored(quoteIdent(own), c.type) : `CAST(NULL AS ${toDuckType(c.type)})`} AS ${quoteIdent(c.name)}`;
+                    return sql`${own !== undefined ? stored(ident(own), c.type) : sql`CAST(NULL AS ${toDuckType(c.type)})`} AS ${ident(c.name)}`;
                 });
-                const gzip = group[0].fileFormat.gzip ? ", compression = 'gzip'" : '';
-                const options = [...csvOptions(source, group[0].fileFormat.delimiter, group), `columns = ${struct(fileColumns)}`, 'auto_detect = false', 'strict_mode = true'];
-                return `SELECT ${[...items, ...(metadata ? ['"filename"'] : [])].join(', ')} FROM read_csv(${fileList(group)}, ${options.join(', ')}${gzip}${withName})`;
+                const gzip = group[0].fileFormat.gzip ? sql`, compression = 'gzip'` : empty;
+                const options = [...csvOptions(source, group[0].fileFormat.delimiter, group), sql`columns = ${struct(fileColumns)}`, sql`auto_detect = false`, sql`strict_mode = true`];
+                return sql`SELECT ${join([...items, ...filename])} FROM read_csv(${fileList(group)}, ${join(options)}${gzip}${withName})`;
             });
-            return `(SELECT ${finish(columns.map(c => quoteIdent(c.name)).join(', '))} FROM (${parts.join(' UNION ALL ')}))`;
+            return sql`(SELECT ${finish(join(columns.map(c => ident(c.name))))} FROM (${join(parts, sql` UNION ALL `)}))`;
         }
         case 'json': {
             const parts = groupFiles(files, undefined).map(group => {
-                const gzip = group[0].fileFormat.gzip ? ", compression = 'gzip'" : '';
-                return `SELECT ${[...columns.map(c => `${stored(quoteIdent(c.name), c.type)} AS ${quoteIdent(c.name)}`), ...(metadata ? ['"filename"'] : [])].join(', ')} `
-                    + `FROM read_json(${fileList(group)}, format = 'auto', columns = ${struct(columns)}${gzip}${withName})`;
+                const gzip = group[0].fileFormat.gzip ? sql`, compression = 'gzip'` : empty;
+                return sql`SELECT ${join([...columns.map(c => sql`${stored(ident(c.name), c.type)} AS ${ident(c.name)}`), ...filename])}
+                    FROM read_json(${fileList(group)}, format = 'auto', columns = ${struct(columns)}${gzip}${withName})`;
             });
-            return `(SELECT ${finish(columns.map(c => quoteIdent(c.name)).join(', '))} FROM (${parts.join(' UNION ALL ')}))`;
+            return sql`(SELECT ${finish(join(columns.map(c => ident(c.name))))} FROM (${join(parts, sql` UNION ALL `)}))`;
         }
         case 'parquet': {
             const casts = parquetColumns(dirs, source, columns);
-            return `(SELECT ${finish(casts)} FROM read_parquet(${fileList(files)}, union_by_name = true${withName}) AS "__p")`;
+            return sql`(SELECT ${finish(casts)} FROM read_parquet(${fileList(files)}, union_by_name = true${withName}) AS "__p")`;
         }
     }
 }
 
 /** The select list of a Parquet read: each column cast to its type, NULL where no file has it (`_rescued_data`). */
-function parquetColumns(dirs: SampleDirs, source: ListedSampleSource, columns: Column[], file?: SampleFile): string {
+function parquetColumns(dirs: SampleDirs, source: ListedSampleSource, columns: Column[], file?: SampleFile): Sql {
     const schema = inferredSchema(dirs, source);
     const fields = file ? schema.files.find(f => f.file.path === file.path)?.columns ?? schema.columns : schema.columns;
     const present = new Set(fields.map(c => c.name.toLowerCase()));
-    return columns.map(c => `CAST(${present.has(c.name.toLowerCase()) ? `"__p".${quoteIdent(c.name)}` : 'NULL'} AS ${toDuckType(c.type)}) AS ${quoteIdent(c.name)}`).join(', ');
+    return join(columns.map(c => sql`CAST(${present.has(c.name.toLowerCase()) ? sql`"__p".${ident(c.name)}` : sql`NULL`} AS ${toDuckType(c.type)}) AS ${ident(c.name)}`));
 }
 
 /** Name of the arrival-order column added by `parquetArrivalSql`. */
@@ -412,13 +413,13 @@ export const ROWS_PER_FILE_BITS = 40;
  * high bits, row number within the file below — computed by the reader without serialising the
  * scan (a `row_number() OVER ()` would). Returns undefined for other formats.
  */
-export function parquetArrivalSql(dirs: SampleDirs, source: ListedSampleSource, files: SampleFile[], columns: Column[]): string | undefined {
+export function parquetArrivalSql(dirs: SampleDirs, source: ListedSampleSource, files: SampleFile[], columns: Column[]): Sql | undefined {
     if (source.format !== 'parquet' || files.length === 0) {
         return undefined;
     }
-    const parts = files.map((f, i) => `SELECT ${parquetColumns(dirs, source, columns, f)}, CAST(${i} AS BIGINT) * ${2 ** ROWS_PER_FILE_BITS} + "__p".file_row_number AS ${quoteIdent(ARRIVAL_COLUMN)} `
-        + `FROM read_parquet(${quoteString(f.realPath)}, file_row_number = true) AS "__p"`);
-    return `(${parts.join(' UNION ALL ')})`;
+    const parts = files.map((f, i) => sql`SELECT ${parquetColumns(dirs, source, columns, f)}, CAST(${i} AS BIGINT) * ${2 ** ROWS_PER_FILE_BITS} + "__p".file_row_number AS ${ident(ARRIVAL_COLUMN)}
+        FROM read_parquet(${str(f.realPath)}, file_row_number = true) AS "__p"`);
+    return sql`(${join(parts, sql` UNION ALL `)})`;
 }
 
 /** Checks that Parquet files have every declared column (from their footers); names the first file lacking one. */

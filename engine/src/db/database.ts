@@ -1,17 +1,18 @@
 // The DuckDB connection the engine works through: opened with Spark-like session settings
 // (UTC, Spark's null ordering, no extension downloads), Spark-semantics macros installed, and every
 // DuckDB error turned into an EngineError whose class follows Spark where there is a match.
+import * as fs from 'node:fs';
 import * as nodePath from 'node:path';
 import { type DuckDBAppender, DuckDBDataChunk, DuckDBInstance, INTEGER, type DuckDBConnection, type DuckDBValue, type DuckDBType } from '@duckdb/node-api';
 import { CancelledError, EngineError, ErrorClass, QueryExecutionError, StateError } from '../errors.js';
-import { macroStatements } from '../sql/macros.js';
+import { sparkMacros } from '../sql/macros.js';
+import { ident, join, sql, type Sql, str } from '../sql/sql.js';
 import { fromDuckType, type Column } from '../sql/types.js';
-import { quoteString } from '../sql/quote.js';
 import { DiskGuard, outOfMemoryError } from './disk-guard.js';
 import type { Resources } from './resources.js';
 
 /** The name under which a database file is attached (see `Database.open`). */
-const STATE_CATALOG = '"__psql_state"';
+const STATE_CATALOG = ident('__psql_state');
 
 /**
  * `PIPELINE_SQL_TRACE=1` prints every statement with its wall time and the process's CPU time (all
@@ -32,6 +33,16 @@ async function timed<T>(sql: string, work: () => Promise<T>): Promise<T> {
     }
 }
 
+/** How a database is opened. */
+export interface OpenOptions {
+    /**
+     * The only directories DuckDB may touch by path after opening (the state folder, the pipeline's
+     * read roots): absolute; symlinks are resolved here. Absent or empty: no file access at all
+     * beyond the attached database file itself.
+     */
+    allowedDirectories?: readonly string[];
+}
+
 /** Rows read from DuckDB with their column names and types. */
 export interface QueryResult {
     columns: Column[];
@@ -49,9 +60,12 @@ export class Database {
     /**
      * Opens (or creates) the database at `path` (`:memory:` for a scratch database). With `resources`,
      * DuckDB works within their memory limit and spills to their spill folder, and a statement that
-     * needs more memory or spill space fails with UNABLE_TO_ACQUIRE_MEMORY.
+     * needs more memory or spill space fails with UNABLE_TO_ACQUIRE_MEMORY. The database is locked
+     * down: after the file is attached, DuckDB may reach the file system only inside
+     * `options.allowedDirectories` (no other path, no `ATTACH` elsewhere, no extension install or
+     * load), and no setting can change.
      */
-    static async open(path: string, resources?: Resources): Promise<Database> {
+    static async open(path: string, resources?: Resources, options: OpenOptions = {}): Promise<Database> {
         let instance: DuckDBInstance | undefined;
         let connection: DuckDBConnection | undefined;
         try {
@@ -63,16 +77,17 @@ export class Database {
             instance = await DuckDBInstance.create(':memory:', {
                 autoinstall_known_extensions: 'false',
                 autoload_known_extensions: 'false',
+                // Spill files stay inside the state folder (the sandbox); a scratch database never spills.
                 ...(resources ? {
                     memory_limit: `${resources.memoryLimit}B`,
                     temp_directory: resources.spillDir,
                     max_temp_directory_size: `${resources.spillLimit}B`,
-                } : path === ':memory:' ? {} : { temp_directory: `${path}.tmp` }),
+                } : { temp_directory: path === ':memory:' ? '' : `${path}.tmp` }),
             });
             const opened = await instance.connect();
             connection = opened;
             if (path !== ':memory:') {
-                await timed(`[open ${path}]`, () => opened.run(`ATTACH ${quoteString(path)} AS ${STATE_CATALOG} (ROW_GROUP_SIZE 16384); USE ${STATE_CATALOG}`));
+                await timed(`[open ${path}]`, () => opened.run(sql`ATTACH ${str(path)} AS ${STATE_CATALOG} (ROW_GROUP_SIZE 16384); USE ${STATE_CATALOG}`));
             }
         } catch (error) {
             connection?.closeSync();
@@ -90,21 +105,25 @@ export class Database {
         const db = new Database(instance, connection, resources && path !== ':memory:' ? new DiskGuard(path, resources, () => connection.interrupt()) : undefined);
         try {
             // One round trip for the session setup: Spark-like settings, then the macros.
-            await db.run([
-                'SET TimeZone = \'UTC\'',
-                'SET default_null_order = \'nulls_first_on_asc_last_on_desc\'',
+            await db.run(join([
+                sql`SET TimeZone = 'UTC'`,
+                sql`SET default_null_order = 'nulls_first_on_asc_last_on_desc'`,
                 // Spark orders and groups strings by code point, as DuckDB's binary collation does.
-                'SET default_collation = \'\'',
+                sql`SET default_collation = ''`,
                 // Parallel inserts and aggregations; the engine never relies on physical row order
                 // (arrival order comes from row_number() OVER (), which DuckDB keeps in scan order,
                 // or from Parquet's file_row_number; previews order explicitly).
-                'SET preserve_insertion_order = false',
+                sql`SET preserve_insertion_order = false`,
                 // The write-ahead log is replayed on the next open; checkpoints happen as DuckDB
                 // decides (WAL size), not on every close, which keeps small updates cheap.
-                'PRAGMA disable_checkpoint_on_shutdown',
-                'SET lock_configuration = true',
-                ...macroStatements(),
-            ].join(';\n'));
+                sql`PRAGMA disable_checkpoint_on_shutdown`,
+                // The sandbox (defence in depth behind the SQL builder, docs/security.md): these must be
+                // set by SQL on the running instance, in this order, and locked last.
+                sql`SET allowed_directories = [${join(sandboxDirectories(options.allowedDirectories ?? []).map(str))}]`,
+                sql`SET enable_external_access = false`,
+                sql`SET lock_configuration = true`,
+                ...sparkMacros,
+            ], sql`;\n`));
         } catch (error) {
             db.close();
             throw error;
@@ -113,22 +132,22 @@ export class Database {
     }
 
     /** Runs a statement. */
-    async run(sql: string): Promise<void> {
+    async run(statement: Sql): Promise<void> {
         try {
-            await this.guarded(() => timed(sql, () => this.connection.run(sql)));
+            await this.guarded(() => timed(statement, () => this.connection.run(statement)));
         } catch (error) {
-            throw this.failure(error, sql);
+            throw this.failure(error, statement);
         } finally {
-            if (this.onCatalogChange && changesCatalog(sql)) {
+            if (this.onCatalogChange && changesCatalog(statement)) {
                 this.onCatalogChange();
             }
         }
     }
 
     /** Runs a query and reads all rows. */
-    async query(sql: string): Promise<QueryResult> {
+    async query(statement: Sql): Promise<QueryResult> {
         try {
-            const reader = await this.guarded(() => timed(sql, () => this.connection.runAndReadAll(sql)));
+            const reader = await this.guarded(() => timed(statement, () => this.connection.runAndReadAll(statement)));
             const duckTypes = reader.columnTypes();
             const names = reader.columnNames();
             return {
@@ -137,13 +156,13 @@ export class Database {
                 rows: reader.getRows(),
             };
         } catch (error) {
-            throw this.failure(error, sql);
+            throw this.failure(error, statement);
         }
     }
 
     /** The first column of the first row, or undefined when there is no row. */
-    async scalar(sql: string): Promise<DuckDBValue | undefined> {
-        const result = await this.query(sql);
+    async scalar(statement: Sql): Promise<DuckDBValue | undefined> {
+        const result = await this.query(statement);
         return result.rows[0]?.[0];
     }
 
@@ -152,16 +171,16 @@ export class Database {
      * for INTEGER, bigints for BIGINT, booleans, null), in result order: for moving a few narrow
      * columns of many rows into JavaScript without building a row object per row.
      */
-    async scanColumns(sql: string, onChunk: (columns: DuckDBValue[][], rowCount: number) => void): Promise<void> {
+    async scanColumns(statement: Sql, onChunk: (columns: DuckDBValue[][], rowCount: number) => void): Promise<void> {
         try {
-            await this.guarded(() => timed(sql, async () => {
-                const result = await this.connection.stream(sql);
+            await this.guarded(() => timed(statement, async () => {
+                const result = await this.connection.stream(statement);
                 for (let chunk = await result.fetchChunk(); chunk && chunk.rowCount > 0; chunk = await result.fetchChunk()) {
                     onChunk(Array.from({ length: chunk.columnCount }, (_, i) => chunk.getColumnValues(i)), chunk.rowCount);
                 }
             }));
         } catch (error) {
-            throw this.failure(error, sql);
+            throw this.failure(error, statement);
         }
     }
 
@@ -192,9 +211,9 @@ export class Database {
     }
 
     /** The output columns of a query, found by binding it (the query is not executed). */
-    async describe(sql: string): Promise<Column[]> {
+    async describe(statement: Sql): Promise<Column[]> {
         try {
-            const prepared = await timed(`PREPARE ${sql}`, () => this.connection.prepare(sql));
+            const prepared = await timed(`PREPARE ${statement}`, () => this.connection.prepare(statement));
             const columns: Column[] = [];
             for (let i = 0; i < prepared.columnCount; i++) {
                 columns.push({ name: prepared.columnName(i), type: fromDuckType(prepared.columnType(i)) });
@@ -202,7 +221,7 @@ export class Database {
             prepared.destroySync();
             return columns;
         } catch (error) {
-            throw mapDuckDBError(error, sql);
+            throw mapDuckDBError(error, statement);
         }
     }
 
@@ -217,11 +236,11 @@ export class Database {
     }
 
     /** The error a failed statement is reported as: out of memory when the guard stopped it. */
-    private failure(error: unknown, sql: string): EngineError {
+    private failure(error: unknown, statement: Sql): EngineError {
         if (this.guard?.exceeded) {
             return this.guard.error(error);
         }
-        const mapped = mapDuckDBError(error, sql);
+        const mapped = mapDuckDBError(error, statement);
         if (mapped.code === ErrorClass.outOfMemory && this.guard) {
             return this.guard.error(error);
         }
@@ -237,6 +256,21 @@ export class Database {
             this.instance.closeSync();
         }
     }
+}
+
+/** The directories of the sandbox: real paths (DuckDB compares resolved paths), each with a final separator. */
+function sandboxDirectories(directories: readonly string[]): string[] {
+    const out = new Set<string>();
+    for (const directory of directories) {
+        let real = nodePath.resolve(directory);
+        try {
+            real = fs.realpathSync(real);
+        } catch {
+            // A folder that does not exist yet (a state folder about to be made): its resolved path.
+        }
+        out.add(real.endsWith(nodePath.sep) ? real : real + nodePath.sep);
+    }
+    return [...out];
 }
 
 /**
@@ -285,6 +319,12 @@ export function mapDuckDBError(error: unknown, sql?: string): EngineError {
         code = 'UNRESOLVED_COLUMN.WITH_SUGGESTION';
     } else if (/NOT NULL constraint failed/.test(first)) {
         code = 'DELTA_NOT_NULL_CONSTRAINT_VIOLATED';
+    } else if (/^Permission Error/.test(first)) {
+        // The sandbox refused a path, an ATTACH or an extension (see `Database.open`).
+        const denied = /Cannot access (?:file|directory) "([^"]*)"/.exec(first)?.[1];
+        return new QueryExecutionError(ErrorClass.fileAccessDenied, denied !== undefined
+            ? `The local engine refused to access '${denied}': an update reads only inside the pipeline (and the folders allowed to it) and writes only its state folder.`
+            : `The local engine refused an operation outside its sandbox (${first.replace(/^Permission Error: /, '')}).`, {}, { cause: error });
     } else if (/^Interrupt Error/i.test(first)) {
         // DuckDB 1.5 writes "INTERRUPT Error: Interrupted!": the statement was stopped by Cancel.
         return new CancelledError();

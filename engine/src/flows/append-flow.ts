@@ -10,6 +10,7 @@ import { FlowSources } from '../update/sources.js';
 import { queryIntoBatch } from './auto-cdc-flow.js';
 import type { FlowOutcome } from './flow-outcome.js';
 import { appendRows, applyExpectations, ensureTable } from './target.js';
+import { sql } from '../sql/sql.js';
 
 /** Runs one append flow for the current update. */
 export async function runAppendFlow(ctx: UpdateContext, flow: AppendFlowIR, dataset: DatasetIR, key: string, appendOnlyTarget: boolean): Promise<FlowOutcome> {
@@ -30,7 +31,7 @@ export async function runAppendFlow(ctx: UpdateContext, flow: AppendFlowIR, data
     const written = await appendRows(ctx, dataset, key, survivors, columns, { byName: flow.byName, flow: flow.name, span: flow.span });
     const metrics = ctx.metricsOf(key);
     metrics.num_output_rows = (metrics.num_output_rows ?? 0) + written;
-    const sample = await ctx.db.query(`SELECT * FROM ${survivors} AS "__s" LIMIT ${ctx.options.limit}`);
+    const sample = await ctx.db.query(sql`SELECT * FROM ${survivors} AS "__s" LIMIT ${ctx.options.limit}`);
     const inserted = toRows(sample.columns, sample.rows);
     ctx.addChanges(key, { inserted: written, updated: 0, deleted: 0, rows: { inserted, updated: [], deleted: [] }, feed: inserted.map(r => ({ ...r, _change_type: 'insert' })) });
     await ctx.dropTemp(batch);

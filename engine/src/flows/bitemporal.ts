@@ -8,10 +8,10 @@
 // integer columns per event to the sweep, which hands back, per belief row, the numbers of the events
 // that supply its values; joins then build the rows.
 import type { Database } from '../db/database.js';
-import { quoteIdent } from '../sql/quote.js';
+import { empty, ident, join, sql, type Sql } from '../sql/sql.js';
 import { ARR, KIND, SEQ, SYS, eventOrder, orderKey, type CdcLayout } from './cdc-sql.js';
 
-const q = quoteIdent;
+const q = ident;
 
 /** One key's events in per-key order (sequence, upsert before delete, arrival). */
 export interface KeyHistory {
@@ -346,20 +346,20 @@ export function sweepBeliefs(history: KeyHistory, emit: BeliefSink): void {
  * returns SQL of the rows (keys, data, __START_AT, __END_AT, __SYSTEM_START_AT, __SYSTEM_END_AT) and
  * the temporary tables to drop after use.
  */
-export async function bitemporalRows(db: Database, layout: CdcLayout, events: string, tempName: (role: string) => string): Promise<{ sql: string; temps: string[] }> {
-    const keys = layout.keys.map(k => q(k.name)).join(', ');
+export async function bitemporalRows(db: Database, layout: CdcLayout, events: Sql, tempName: (role: string) => Sql): Promise<{ sql: Sql; temps: Sql[] }> {
+    const keys = join(layout.keys.map(k => q(k.name)));
     const ev = tempName('bitemporal_events');
     // Events numbered in per-key order, key after key: the sweep refers to them by that number. The
     // numbering sorts just the ordering columns (one sorted run, so the payload stays out of it).
-    await db.run(`CREATE TEMP TABLE ${ev} AS SELECT "__e".*, "__n"."__psql_eid" FROM ${events} AS "__e" JOIN (SELECT ${q(ARR)}, `
-        + `CAST(row_number() OVER (ORDER BY ${keys}, ${eventOrder(layout)}) AS INTEGER) AS "__psql_eid" FROM ${events}) AS "__n" USING (${q(ARR)})`);
-    const dataValue = layout.data.length === 0 ? '0' : `struct_pack(${layout.data.map(c => `${q(c.name)} := ${q(c.name)}`).join(', ')})`;
+    await db.run(sql`CREATE TEMP TABLE ${ev} AS SELECT "__e".*, "__n"."__psql_eid" FROM ${events} AS "__e" JOIN (SELECT ${q(ARR)},
+        CAST(row_number() OVER (ORDER BY ${keys}, ${eventOrder(layout)}) AS INTEGER) AS "__psql_eid" FROM ${events}) AS "__n" USING (${q(ARR)})`);
+    const dataValue = layout.data.length === 0 ? sql`0` : sql`struct_pack(${join(layout.data.map(c => sql`${q(c.name)} := ${q(c.name)}`))})`;
     // Per event, in that order: kind, position within its key, whether its sequence differs from the
     // previous event's, its system-time step and its data class (dense ranks number equal values).
-    const numbered = `SELECT CAST(least(${q(KIND)}, 1) AS INTEGER), CAST(row_number() OVER "__w" AS INTEGER), (lag(${q(SEQ)}) OVER "__w") IS DISTINCT FROM ${q(SEQ)}, `
-        + `CAST(dense_rank() OVER (PARTITION BY ${keys} ORDER BY ${orderKey(q(SYS), layout.sysType!)}) AS INTEGER), `
-        + `CAST(dense_rank() OVER (PARTITION BY ${keys} ORDER BY ${dataValue}) AS INTEGER) `
-        + `FROM ${ev} WINDOW "__w" AS (PARTITION BY ${keys} ORDER BY "__psql_eid") ORDER BY "__psql_eid"`;
+    const numbered = sql`SELECT CAST(least(${q(KIND)}, 1) AS INTEGER), CAST(row_number() OVER "__w" AS INTEGER), (lag(${q(SEQ)}) OVER "__w") IS DISTINCT FROM ${q(SEQ)},
+        CAST(dense_rank() OVER (PARTITION BY ${keys} ORDER BY ${orderKey(q(SYS), layout.sysType!)}) AS INTEGER),
+        CAST(dense_rank() OVER (PARTITION BY ${keys} ORDER BY ${dataValue}) AS INTEGER)
+        FROM ${ev} WINDOW "__w" AS (PARTITION BY ${keys} ORDER BY "__psql_eid") ORDER BY "__psql_eid"`;
     const history = { kind: [] as number[], data: [] as number[], seq: [] as number[], step: [] as number[] };
     const out: (number | null)[][] = [[], [], [], [], []];
     const sweep = new BeliefSweep();
@@ -401,13 +401,13 @@ export async function bitemporalRows(db: Database, layout: CdcLayout, events: st
     });
     sweepKey(history.kind.length);
     const beliefs = tempName('beliefs');
-    await db.run(`CREATE TEMP TABLE ${beliefs} ("l" INTEGER, "f" INTEGER, "x" INTEGER, "s" INTEGER, "e" INTEGER)`);
+    await db.run(sql`CREATE TEMP TABLE ${beliefs} ("l" INTEGER, "f" INTEGER, "x" INTEGER, "s" INTEGER, "e" INTEGER)`);
     await db.appendIntegers(beliefs.replace(/^"|"$/g, ''), out, 'temp');
-    const dataItems = layout.data.map(c => `, "__l".${q(c.name)}`).join('');
-    const on = (alias: string, column: string): string => `"${alias}"."__psql_eid" = "__b"."${column}"`;
-    const sql = `SELECT ${layout.keys.map(k => `"__l".${q(k.name)}`).join(', ')}${dataItems}, "__f".${q(SEQ)} AS "__START_AT", "__x".${q(SEQ)} AS "__END_AT", `
-        + `"__s".${q(SYS)} AS "__SYSTEM_START_AT", "__e".${q(SYS)} AS "__SYSTEM_END_AT" FROM ${beliefs} AS "__b" `
-        + `JOIN ${ev} AS "__l" ON ${on('__l', 'l')} JOIN ${ev} AS "__f" ON ${on('__f', 'f')} LEFT JOIN ${ev} AS "__x" ON ${on('__x', 'x')} `
-        + `JOIN ${ev} AS "__s" ON ${on('__s', 's')} LEFT JOIN ${ev} AS "__e" ON ${on('__e', 'e')}`;
-    return { sql, temps: [beliefs, ev] };
+    const dataItems = join(layout.data.map(c => sql`, "__l".${q(c.name)}`), empty);
+    const on = (alias: string, column: string): Sql => sql`${ident(alias)}."__psql_eid" = "__b".${ident(column)}`;
+    const rows = sql`SELECT ${join(layout.keys.map(k => sql`"__l".${q(k.name)}`))}${dataItems}, "__f".${q(SEQ)} AS "__START_AT", "__x".${q(SEQ)} AS "__END_AT",
+        "__s".${q(SYS)} AS "__SYSTEM_START_AT", "__e".${q(SYS)} AS "__SYSTEM_END_AT" FROM ${beliefs} AS "__b"
+        JOIN ${ev} AS "__l" ON ${on('__l', 'l')} JOIN ${ev} AS "__f" ON ${on('__f', 'f')} LEFT JOIN ${ev} AS "__x" ON ${on('__x', 'x')}
+        JOIN ${ev} AS "__s" ON ${on('__s', 's')} LEFT JOIN ${ev} AS "__e" ON ${on('__e', 'e')}`;
+    return { sql: rows, temps: [beliefs, ev] };
 }

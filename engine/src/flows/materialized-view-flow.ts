@@ -6,6 +6,7 @@ import { FlowSources } from '../update/sources.js';
 import { queryIntoBatch } from './auto-cdc-flow.js';
 import type { FlowOutcome } from './flow-outcome.js';
 import { appendRows, applyExpectations, diffRows, ensureTable } from './target.js';
+import { sql } from '../sql/sql.js';
 
 /** Recomputes a materialized view. */
 export async function runMaterializedViewFlow(ctx: UpdateContext, flow: MaterializedViewFlowIR, dataset: DatasetIR, key: string): Promise<FlowOutcome> {
@@ -16,22 +17,22 @@ export async function runMaterializedViewFlow(ctx: UpdateContext, flow: Material
     const before = ctx.tempName('before');
     const existed = await ctx.store.tableExists('ds', key);
     if (existed) {
-        await ctx.db.run(`CREATE TEMP TABLE ${before} AS SELECT * FROM ${table}`);
+        await ctx.db.run(sql`CREATE TEMP TABLE ${before} AS SELECT * FROM ${table}`);
         // An undeclared schema follows the query, which may have changed since the last update.
         if (!dataset.columns) {
-            await ctx.db.run(`DROP TABLE ${table}`);
+            await ctx.db.run(sql`DROP TABLE ${table}`);
         } else {
-            await ctx.db.run(`DELETE FROM ${table}`);
+            await ctx.db.run(sql`DELETE FROM ${table}`);
         }
     } else {
-        await ctx.db.run(`CREATE TEMP TABLE ${before} AS SELECT * FROM ${batch} WHERE FALSE`);
+        await ctx.db.run(sql`CREATE TEMP TABLE ${before} AS SELECT * FROM ${batch} WHERE FALSE`);
     }
     const targetColumns = await ensureTable(ctx, dataset, key, columns, { appendOnly: false });
     const survivors = await applyExpectations(ctx, dataset, key, batch, columns, flow.name);
     const written = await appendRows(ctx, dataset, key, survivors, columns, { byName: true, flow: flow.name, span: flow.span });
     const metrics = ctx.metricsOf(key);
     metrics.num_output_rows = (metrics.num_output_rows ?? 0) + written;
-    const comparable = (await ctx.db.describe(`SELECT * FROM ${before}`)).map(c => c.name.toLowerCase());
+    const comparable = (await ctx.db.describe(sql`SELECT * FROM ${before}`)).map(c => c.name.toLowerCase());
     const sameShape = targetColumns.length === comparable.length && targetColumns.every(c => comparable.includes(c.name.toLowerCase()));
     if (sameShape) {
         ctx.addChanges(key, await diffRows(ctx, before, table, targetColumns));

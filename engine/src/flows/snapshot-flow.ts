@@ -8,7 +8,7 @@
 import { toRows } from '../db/values.js';
 import { EngineError, ErrorClass, PipelineRuntimeError } from '../errors.js';
 import type { DatasetIR, QueryIR, SnapshotFlowIR } from '../ir.js';
-import { quoteIdent, quoteString } from '../sql/quote.js';
+import { ident, join, sql, type Sql, str } from '../sql/sql.js';
 import { autoName } from '../sql/translate.js';
 import { formatType, isOrderable, sameType, toDuckType, type Column } from '../sql/types.js';
 import type { UpdateContext } from '../update/context.js';
@@ -18,7 +18,7 @@ import { ARR, KIND, SEQ, orderKey, type CdcLayout } from './cdc-sql.js';
 import type { FlowOutcome } from './flow-outcome.js';
 import { appendRows, diffByKey, ensureTable } from './target.js';
 
-const q = quoteIdent;
+const q = ident;
 
 /** Longest loop of snapshot versions in one update (a version query that never returns 0 rows). */
 const MAX_ITERATIONS = 10_000;
@@ -37,16 +37,16 @@ export async function runSnapshotFlow(ctx: UpdateContext, flow: SnapshotFlowIR, 
     if (!flow.version) {
         // Implicit version: the update's timestamp; only while nothing was committed yet (spec 11.2).
         const hasPrev = await ctx.store.tableExists('snap', `${flow.name}__prev`);
-        const hasRows = await ctx.store.tableExists('ds', key) && Number(await ctx.db.scalar(`SELECT count(*) FROM ${ctx.store.datasetTable(key)}`)) > 0;
+        const hasRows = await ctx.store.tableExists('ds', key) && Number(await ctx.db.scalar(sql`SELECT count(*) FROM ${ctx.store.datasetTable(key)}`)) > 0;
         if (hasPrev || hasRows) {
             throw new PipelineRuntimeError(ErrorClass.nonEmptyTargetWithoutVersion,
                 `The snapshot flow '${flow.name}' has no WITH VERSION clause and '${dataset.name.join('.')}' already holds data; without a version only the initial load can run. Add WITH VERSION (...), or use AUTO CDC ONCE for a one-off load.`,
                 { ...context, span: flow.span });
         }
         const ver = ctx.tempName('version');
-        await ctx.db.run(`CREATE TEMP TABLE ${ver} AS SELECT TIMESTAMP ${quoteString(ctx.options.now.timestamp)} AS "__version"`);
+        await ctx.db.run(sql`CREATE TEMP TABLE ${ver} AS SELECT TIMESTAMP ${str(ctx.options.now.timestamp)} AS "__version"`);
         rows += await applySnapshot(ctx, flow, dataset, key, ver, sharedWithCdc, net);
-        await ctx.db.run(`CREATE OR REPLACE TABLE ${versionTable} AS SELECT * FROM ${ver}`);
+        await ctx.db.run(sql`CREATE OR REPLACE TABLE ${versionTable} AS SELECT * FROM ${ver}`);
         await ctx.dropTemp(ver);
         commits++;
     } else {
@@ -62,7 +62,7 @@ export async function runSnapshotFlow(ctx: UpdateContext, flow: SnapshotFlowIR, 
                 break;
             }
             rows += await applySnapshot(ctx, flow, dataset, key, ver, sharedWithCdc, net);
-            await ctx.db.run(`CREATE OR REPLACE TABLE ${versionTable} AS SELECT * FROM ${ver}`);
+            await ctx.db.run(sql`CREATE OR REPLACE TABLE ${versionTable} AS SELECT * FROM ${ver}`);
             await ctx.dropTemp(ver);
             await ctx.store.setFlow(flow.name, { target: key, kind: 'snapshot', signature: 'snapshot', onceDone: false, nextArrival: 0n });
             commits++;
@@ -72,7 +72,7 @@ export async function runSnapshotFlow(ctx: UpdateContext, flow: SnapshotFlowIR, 
     }
     if (!(await ctx.store.tableExists('ds', key))) {
         // Nothing to load yet: create an empty target typed from the snapshot query.
-        const sources = new FlowSources(ctx, flow.name, 'batch', { allowCurrent: flow.version !== undefined, allowLast: false, query: 'snapshot', current: { sql: '(SELECT NULL AS "__version" WHERE FALSE)' } });
+        const sources = new FlowSources(ctx, flow.name, 'batch', { allowCurrent: flow.version !== undefined, allowLast: false, query: 'snapshot', current: { sql: sql`(SELECT NULL AS "__version" WHERE FALSE)` } });
         await sources.prepare(flow.snapshot.query);
         const columns = await sources.describe(sources.translate(flow.snapshot.query).sql, flow.snapshot.span ?? flow.span);
         await ensureTable(ctx, dataset, key, columns, { appendOnly: false });
@@ -90,8 +90,8 @@ export async function runSnapshotFlow(ctx: UpdateContext, flow: SnapshotFlowIR, 
  * update, even though each snapshot commits on its own).
  */
 class NetChanges {
-    private keys?: string;
-    private origin?: string;
+    private keys?: Sql;
+    private origin?: Sql;
     private keyColumns: Column[] = [];
     private identity: string[] = [];
     private columns: Column[] = [];
@@ -99,23 +99,23 @@ class NetChanges {
     constructor(private readonly ctx: UpdateContext, private readonly key: string) {}
 
     /** Notes the keys of a snapshot's diff before it is applied; `identity` names a target row (keys, plus `__START_AT` in SCD2). */
-    async touch(diff: string, keyColumns: Column[], identity: string[], columns: Column[]): Promise<void> {
+    async touch(diff: Sql, keyColumns: Column[], identity: string[], columns: Column[]): Promise<void> {
         const table = this.ctx.store.datasetTable(this.key);
-        const keys = keyColumns.map(k => q(k.name)).join(', ');
-        const match = (a: string, b: string) => keyColumns.map(k => `${a}.${q(k.name)} IS NOT DISTINCT FROM ${b}.${q(k.name)}`).join(' AND ');
+        const keys = join(keyColumns.map(k => q(k.name)));
+        const match = (a: Sql, b: Sql): Sql => join(keyColumns.map(k => sql`${a}.${q(k.name)} IS NOT DISTINCT FROM ${b}.${q(k.name)}`), sql` AND `);
         this.keyColumns = keyColumns;
         this.identity = identity;
         this.columns = columns;
         if (!this.keys || !this.origin) {
             this.keys = this.ctx.tempName('net_keys');
             this.origin = this.ctx.tempName('net_origin');
-            await this.ctx.db.run(`CREATE TEMP TABLE ${this.keys} AS SELECT DISTINCT ${keys} FROM ${diff}`);
-            await this.ctx.db.run(`CREATE TEMP TABLE ${this.origin} AS SELECT * FROM ${table} AS "__t" WHERE EXISTS (SELECT 1 FROM ${this.keys} AS "__k" WHERE ${match('"__t"', '"__k"')})`);
+            await this.ctx.db.run(sql`CREATE TEMP TABLE ${this.keys} AS SELECT DISTINCT ${keys} FROM ${diff}`);
+            await this.ctx.db.run(sql`CREATE TEMP TABLE ${this.origin} AS SELECT * FROM ${table} AS "__t" WHERE EXISTS (SELECT 1 FROM ${this.keys} AS "__k" WHERE ${match(sql`"__t"`, sql`"__k"`)})`);
             return;
         }
-        const fresh = `(SELECT DISTINCT ${keys} FROM ${diff} AS "__d" WHERE NOT EXISTS (SELECT 1 FROM ${this.keys} AS "__k" WHERE ${match('"__d"', '"__k"')}))`;
-        await this.ctx.db.run(`INSERT INTO ${this.origin} BY NAME SELECT * FROM ${table} AS "__t" WHERE EXISTS (SELECT 1 FROM ${fresh} AS "__f" WHERE ${match('"__t"', '"__f"')})`);
-        await this.ctx.db.run(`INSERT INTO ${this.keys} SELECT * FROM ${fresh}`);
+        const fresh = sql`(SELECT DISTINCT ${keys} FROM ${diff} AS "__d" WHERE NOT EXISTS (SELECT 1 FROM ${this.keys} AS "__k" WHERE ${match(sql`"__d"`, sql`"__k"`)}))`;
+        await this.ctx.db.run(sql`INSERT INTO ${this.origin} BY NAME SELECT * FROM ${table} AS "__t" WHERE EXISTS (SELECT 1 FROM ${fresh} AS "__f" WHERE ${match(sql`"__t"`, sql`"__f"`)})`);
+        await this.ctx.db.run(sql`INSERT INTO ${this.keys} SELECT * FROM ${fresh}`);
     }
 
     /** Adds the update's changes of the target (nothing when no snapshot was applied). */
@@ -124,8 +124,8 @@ class NetChanges {
             return;
         }
         const table = this.ctx.store.datasetTable(this.key);
-        const match = this.keyColumns.map(k => `"__t".${q(k.name)} IS NOT DISTINCT FROM "__k".${q(k.name)}`).join(' AND ');
-        const after = `(SELECT * FROM ${table} AS "__t" WHERE EXISTS (SELECT 1 FROM ${this.keys} AS "__k" WHERE ${match}))`;
+        const match = join(this.keyColumns.map(k => sql`"__t".${q(k.name)} IS NOT DISTINCT FROM "__k".${q(k.name)}`), sql` AND `);
+        const after = sql`(SELECT * FROM ${table} AS "__t" WHERE EXISTS (SELECT 1 FROM ${this.keys} AS "__k" WHERE ${match}))`;
         this.ctx.addChanges(this.key, await diffByKey(this.ctx, this.origin, after, this.identity, this.columns));
         await this.ctx.dropTemp(this.keys);
         await this.ctx.dropTemp(this.origin);
@@ -145,30 +145,30 @@ function versionColumnName(query: QueryIR): string {
  * Evaluates the WITH VERSION query into a one-row temp table, checking the rules of spec 11.2.
  * Returns undefined when it returns no row (nothing left to process).
  */
-async function evaluateVersion(ctx: UpdateContext, flow: SnapshotFlowIR, versionTable: string): Promise<string | undefined> {
+async function evaluateVersion(ctx: UpdateContext, flow: SnapshotFlowIR, versionTable: Sql): Promise<Sql | undefined> {
     const context = { flow: flow.name, dataset: flow.target.join('.').toLowerCase(), span: flow.version!.span ?? flow.span };
     const query = flow.version!.query;
     const stored = await ctx.store.tableExists('snap', `${flow.name}__version`);
-    let last: string;
+    let last: Sql;
     let storedColumn: Column | undefined;
     if (stored) {
-        storedColumn = (await ctx.db.describe(`SELECT * FROM ${versionTable}`))[0];
-        last = `(SELECT * FROM ${versionTable})`;
+        storedColumn = (await ctx.db.describe(sql`SELECT * FROM ${versionTable}`))[0];
+        last = sql`(SELECT * FROM ${versionTable})`;
     } else {
         // Before the first commit the relation is empty; its type is the version query's own type.
         const name = versionColumnName(query);
-        const probe = new FlowSources(ctx, flow.name, 'batch', { allowCurrent: false, allowLast: true, query: 'version', last: { sql: `(SELECT NULL AS ${q(name)} WHERE FALSE)` } });
+        const probe = new FlowSources(ctx, flow.name, 'batch', { allowCurrent: false, allowLast: true, query: 'version', last: { sql: sql`(SELECT NULL AS ${q(name)} WHERE FALSE)` } });
         await probe.prepare(query);
         const probed = await probe.describe(probe.translate(query).sql, context.span);
-        last = emptyVersionRelation(name, probed.length === 1 ? toDuckType(probed[0].type) : 'VARCHAR');
+        last = emptyVersionRelation(name, probed.length === 1 ? toDuckType(probed[0].type) : sql`VARCHAR`);
     }
     const sources = new FlowSources(ctx, flow.name, 'batch', { allowCurrent: false, allowLast: true, query: 'version', last: { sql: last, columns: storedColumn ? [storedColumn] : undefined } });
     await sources.prepare(query);
     const translated = sources.translate(query);
     const ver = ctx.tempName('version');
-    await runMapped(ctx, sources, `CREATE TEMP TABLE ${ver} AS ${translated.sql}`, context.span);
-    const columns = await ctx.db.describe(`SELECT * FROM ${ver}`);
-    const count = Number(await ctx.db.scalar(`SELECT count(*) FROM ${ver}`));
+    await runMapped(ctx, sources, sql`CREATE TEMP TABLE ${ver} AS ${translated.sql}`, context.span);
+    const columns = await ctx.db.describe(sql`SELECT * FROM ${ver}`);
+    const count = Number(await ctx.db.scalar(sql`SELECT count(*) FROM ${ver}`));
     if (columns.length !== 1) {
         throw new EngineError(ErrorClass.invalidVersionQuery,
             `The WITH VERSION query of '${flow.name}' must return exactly one column, but returns ${columns.length} (${columns.map(c => c.name).join(', ')}).`, context);
@@ -182,7 +182,7 @@ async function evaluateVersion(ctx: UpdateContext, flow: SnapshotFlowIR, version
         return undefined;
     }
     const column = columns[0];
-    if ((await ctx.db.scalar(`SELECT ${q(column.name)} IS NULL FROM ${ver}`)) === true) {
+    if ((await ctx.db.scalar(sql`SELECT ${q(column.name)} IS NULL FROM ${ver}`)) === true) {
         throw new EngineError(ErrorClass.invalidVersionQuery, `The WITH VERSION query of '${flow.name}' returned a NULL version.`, context);
     }
     if (!isOrderable(column.type)) {
@@ -193,9 +193,9 @@ async function evaluateVersion(ctx: UpdateContext, flow: SnapshotFlowIR, version
             throw new EngineError(ErrorClass.versionSchemaChanged,
                 `The snapshot version of '${flow.name}' changed from ${storedColumn.name} ${formatType(storedColumn.type)} to ${column.name} ${formatType(column.type)}; run a full refresh of the target.`, context);
         }
-        const newer = await ctx.db.scalar(`SELECT ${orderKey(`(SELECT ${q(column.name)} FROM ${ver})`, column.type)} > ${orderKey(`(SELECT ${q(storedColumn.name)} FROM ${versionTable})`, column.type)}`);
+        const newer = await ctx.db.scalar(sql`SELECT ${orderKey(sql`(SELECT ${q(column.name)} FROM ${ver})`, column.type)} > ${orderKey(sql`(SELECT ${q(storedColumn.name)} FROM ${versionTable})`, column.type)}`);
         if (newer !== true) {
-            const values = await ctx.db.query(`SELECT (SELECT ${q(column.name)} FROM ${ver}), (SELECT ${q(storedColumn.name)} FROM ${versionTable})`);
+            const values = await ctx.db.query(sql`SELECT (SELECT ${q(column.name)} FROM ${ver}), (SELECT ${q(storedColumn.name)} FROM ${versionTable})`);
             const [current, previous] = toRows([{ name: 'a' }, { name: 'b' }], values.rows).map(r => [r.a, r.b])[0];
             throw new EngineError(ErrorClass.outOfOrderSnapshot,
                 `The WITH VERSION query of '${flow.name}' returned version ${JSON.stringify(current)}, which is not greater than the last committed version ${JSON.stringify(previous)}.`, context);
@@ -205,16 +205,16 @@ async function evaluateVersion(ctx: UpdateContext, flow: SnapshotFlowIR, version
 }
 
 /** Evaluates the snapshot at the version in `ver`, diffs it against the previous one and applies it. */
-async function applySnapshot(ctx: UpdateContext, flow: SnapshotFlowIR, dataset: DatasetIR, key: string, ver: string, sharedWithCdc: boolean, net: NetChanges): Promise<number> {
+async function applySnapshot(ctx: UpdateContext, flow: SnapshotFlowIR, dataset: DatasetIR, key: string, ver: Sql, sharedWithCdc: boolean, net: NetChanges): Promise<number> {
     const context = { flow: flow.name, dataset: key };
     // current_snapshot_version() exists only for flows with WITH VERSION (spec 11.3).
-    const sources = new FlowSources(ctx, flow.name, 'batch', { allowCurrent: flow.version !== undefined, allowLast: false, query: 'snapshot', current: { sql: `(SELECT * FROM ${ver})` } });
+    const sources = new FlowSources(ctx, flow.name, 'batch', { allowCurrent: flow.version !== undefined, allowLast: false, query: 'snapshot', current: { sql: sql`(SELECT * FROM ${ver})` } });
     await sources.prepare(flow.snapshot.query);
     const translated = sources.translate(flow.snapshot.query);
     const snap = ctx.tempName('snapshot');
-    await runMapped(ctx, sources, `CREATE TEMP TABLE ${snap} AS ${translated.sql}`, flow.snapshot.span ?? flow.span);
-    const columns = await ctx.db.describe(`SELECT * FROM ${snap}`);
-    const versionColumn = (await ctx.db.describe(`SELECT * FROM ${ver}`))[0];
+    await runMapped(ctx, sources, sql`CREATE TEMP TABLE ${snap} AS ${translated.sql}`, flow.snapshot.span ?? flow.span);
+    const columns = await ctx.db.describe(sql`SELECT * FROM ${snap}`);
+    const versionColumn = (await ctx.db.describe(sql`SELECT * FROM ${ver}`))[0];
     const find = (name: string) => columns.find(c => c.name.toLowerCase() === name.toLowerCase());
     const keyColumns = flow.keys.columns.map(name => {
         const column = find(name);
@@ -223,8 +223,8 @@ async function applySnapshot(ctx: UpdateContext, flow: SnapshotFlowIR, dataset: 
         }
         return column;
     });
-    const keys = keyColumns.map(k => q(k.name)).join(', ');
-    const duplicate = await ctx.db.query(`SELECT ${keys}, count(*) FROM ${snap} GROUP BY ${keys} HAVING count(*) > 1 LIMIT 1`);
+    const keys = join(keyColumns.map(k => q(k.name)));
+    const duplicate = await ctx.db.query(sql`SELECT ${keys}, count(*) FROM ${snap} GROUP BY ${keys} HAVING count(*) > 1 LIMIT 1`);
     if (duplicate.rows.length > 0) {
         const row = toRows(duplicate.columns, duplicate.rows)[0];
         throw new EngineError(ErrorClass.snapshotDuplicateKey,
@@ -235,19 +235,19 @@ async function applySnapshot(ctx: UpdateContext, flow: SnapshotFlowIR, dataset: 
     const data = columns.filter(c => !keySet.has(c.name.toLowerCase()));
     const prevTable = ctx.store.stateTable('snap', flow.name, 'prev');
     const prevExists = await ctx.store.tableExists('snap', `${flow.name}__prev`);
-    const prev = prevExists ? prevTable : `(SELECT * FROM ${snap} WHERE FALSE)`;
-    const match = (a: string, b: string) => keyColumns.map(k => `${a}.${q(k.name)} IS NOT DISTINCT FROM ${b}.${q(k.name)}`).join(' AND ');
-    const dataStruct = (alias: string, cols: Column[]) => (cols.length === 0 ? '0' : `struct_pack(${cols.map(c => `${q(c.name)} := ${alias}.${q(c.name)}`).join(', ')})`);
+    const prev = prevExists ? prevTable : sql`(SELECT * FROM ${snap} WHERE FALSE)`;
+    const match = (a: Sql, b: Sql): Sql => join(keyColumns.map(k => sql`${a}.${q(k.name)} IS NOT DISTINCT FROM ${b}.${q(k.name)}`), sql` AND `);
+    const dataStruct = (alias: Sql, cols: Column[]): Sql => (cols.length === 0 ? sql`0` : sql`struct_pack(${join(cols.map(c => sql`${q(c.name)} := ${alias}.${q(c.name)}`))})`);
     // The diff: inserted keys, changed keys, removed keys (spec 11.1).
     const diff = ctx.tempName('diff');
-    const present = `(SELECT *, TRUE AS "__psql_present" FROM ${prev})`;
-    await ctx.db.run(`CREATE TEMP TABLE ${diff} AS `
-        + `SELECT "__n".*, CASE WHEN "__o"."__psql_present" IS NULL THEN 'insert' ELSE 'update' END AS "__psql_op", ${dataStruct('"__o"', data)} AS "__psql_old" `
-        + `FROM ${snap} AS "__n" LEFT JOIN ${present} AS "__o" ON ${match('"__n"', '"__o"')} `
-        + `WHERE "__o"."__psql_present" IS NULL OR ${dataStruct('"__n"', data)} IS DISTINCT FROM ${dataStruct('"__o"', data)} `
-        + `UNION ALL BY NAME SELECT "__o".*, 'delete' AS "__psql_op" FROM ${prev} AS "__o" WHERE NOT EXISTS (SELECT 1 FROM ${snap} AS "__n" WHERE ${match('"__n"', '"__o"')})`);
-    const changed = Number(await ctx.db.scalar(`SELECT count(*) FROM ${diff}`));
-    const version = `(SELECT ${q(versionColumn.name)} FROM ${ver})`;
+    const present = sql`(SELECT *, TRUE AS "__psql_present" FROM ${prev})`;
+    await ctx.db.run(sql`CREATE TEMP TABLE ${diff} AS
+        SELECT "__n".*, CASE WHEN "__o"."__psql_present" IS NULL THEN 'insert' ELSE 'update' END AS "__psql_op", ${dataStruct(sql`"__o"`, data)} AS "__psql_old"
+        FROM ${snap} AS "__n" LEFT JOIN ${present} AS "__o" ON ${match(sql`"__n"`, sql`"__o"`)}
+        WHERE "__o"."__psql_present" IS NULL OR ${dataStruct(sql`"__n"`, data)} IS DISTINCT FROM ${dataStruct(sql`"__o"`, data)}
+        UNION ALL BY NAME SELECT "__o".*, 'delete' AS "__psql_op" FROM ${prev} AS "__o" WHERE NOT EXISTS (SELECT 1 FROM ${snap} AS "__n" WHERE ${match(sql`"__n"`, sql`"__o"`)})`);
+    const changed = Number(await ctx.db.scalar(sql`SELECT count(*) FROM ${diff}`));
+    const version = sql`(SELECT ${q(versionColumn.name)} FROM ${ver})`;
     if (sharedWithCdc) {
         await applyAsEvents(ctx, flow, dataset, key, diff, keyColumns, columns, versionColumn, version);
     } else if (flow.storedAs.type === 'scd1') {
@@ -256,25 +256,25 @@ async function applySnapshot(ctx: UpdateContext, flow: SnapshotFlowIR, dataset: 
         await applyScd2(ctx, dataset, key, diff, keyColumns, data, columns, versionColumn, version, flow, net);
     }
     if (prevExists) {
-        await ctx.db.run(`DROP TABLE ${prevTable}`);
+        await ctx.db.run(sql`DROP TABLE ${prevTable}`);
     }
-    await ctx.db.run(`CREATE TABLE ${prevTable} AS SELECT * FROM ${snap}`);
+    await ctx.db.run(sql`CREATE TABLE ${prevTable} AS SELECT * FROM ${snap}`);
     await ctx.dropTemp(diff);
     await ctx.dropTemp(snap);
     return changed;
 }
 
-async function applyScd1(ctx: UpdateContext, dataset: DatasetIR, key: string, diff: string, keyColumns: Column[], columns: Column[], flow: SnapshotFlowIR, net: NetChanges): Promise<void> {
+async function applyScd1(ctx: UpdateContext, dataset: DatasetIR, key: string, diff: Sql, keyColumns: Column[], columns: Column[], flow: SnapshotFlowIR, net: NetChanges): Promise<void> {
     await ensureTable(ctx, dataset, key, columns, { appendOnly: false });
     const table = ctx.store.datasetTable(key);
-    const match = (a: string, b: string) => keyColumns.map(k => `${a}.${q(k.name)} IS NOT DISTINCT FROM ${b}.${q(k.name)}`).join(' AND ');
+    const match = (a: Sql, b: Sql): Sql => join(keyColumns.map(k => sql`${a}.${q(k.name)} IS NOT DISTINCT FROM ${b}.${q(k.name)}`), sql` AND `);
     await net.touch(diff, keyColumns, keyColumns.map(k => k.name), columns);
-    await ctx.db.run(`DELETE FROM ${table} WHERE EXISTS (SELECT 1 FROM ${diff} AS "__d" WHERE ${match(table, '"__d"')})`);
-    const cols = columns.map(c => q(c.name)).join(', ');
-    await appendRows(ctx, dataset, key, `(SELECT ${cols} FROM ${diff} WHERE "__psql_op" <> 'delete')`, columns, { byName: true, flow: flow.name, span: flow.span });
+    await ctx.db.run(sql`DELETE FROM ${table} WHERE EXISTS (SELECT 1 FROM ${diff} AS "__d" WHERE ${match(table, sql`"__d"`)})`);
+    const cols = join(columns.map(c => q(c.name)));
+    await appendRows(ctx, dataset, key, sql`(SELECT ${cols} FROM ${diff} WHERE "__psql_op" <> 'delete')`, columns, { byName: true, flow: flow.name, span: flow.span });
 }
 
-async function applyScd2(ctx: UpdateContext, dataset: DatasetIR, key: string, diff: string, keyColumns: Column[], data: Column[], columns: Column[], versionColumn: Column, version: string, flow: SnapshotFlowIR, net: NetChanges): Promise<void> {
+async function applyScd2(ctx: UpdateContext, dataset: DatasetIR, key: string, diff: Sql, keyColumns: Column[], data: Column[], columns: Column[], versionColumn: Column, version: Sql, flow: SnapshotFlowIR, net: NetChanges): Promise<void> {
     const context = { flow: flow.name, dataset: key };
     const system: Column[] = [{ name: '__START_AT', type: versionColumn.type }, { name: '__END_AT', type: versionColumn.type }];
     const clash = columns.find(c => system.some(s => s.name.toLowerCase() === c.name.toLowerCase()));
@@ -286,45 +286,45 @@ async function applyScd2(ctx: UpdateContext, dataset: DatasetIR, key: string, di
     const tracked = selectColumns(flow.trackHistory?.selection, data, 'TRACK HISTORY ON', flow.trackHistory?.span, context);
     const untracked = data.filter(c => !tracked.includes(c));
     const table = ctx.store.datasetTable(key);
-    const match = (a: string, b: string) => keyColumns.map(k => `${a}.${q(k.name)} IS NOT DISTINCT FROM ${b}.${q(k.name)}`).join(' AND ');
+    const match = (a: Sql, b: Sql): Sql => join(keyColumns.map(k => sql`${a}.${q(k.name)} IS NOT DISTINCT FROM ${b}.${q(k.name)}`), sql` AND `);
     const trackedChange = tracked.length === 0
-        ? 'FALSE'
-        : `struct_pack(${tracked.map(c => `${q(c.name)} := "__d".${q(c.name)}`).join(', ')}) IS DISTINCT FROM struct_pack(${tracked.map(c => `${q(c.name)} := struct_extract("__d"."__psql_old", ${quoteString(c.name)})`).join(', ')})`;
+        ? sql`FALSE`
+        : sql`struct_pack(${join(tracked.map(c => sql`${q(c.name)} := "__d".${q(c.name)}`))}) IS DISTINCT FROM struct_pack(${join(tracked.map(c => sql`${q(c.name)} := struct_extract("__d"."__psql_old", ${str(c.name)})`))})`;
     await net.touch(diff, keyColumns, [...keyColumns.map(k => k.name), '__START_AT'], output);
     // Close the open version of deleted keys and of keys whose tracked columns changed.
-    await ctx.db.run(`UPDATE ${table} SET "__END_AT" = ${version} WHERE "__END_AT" IS NULL AND EXISTS (SELECT 1 FROM ${diff} AS "__d" WHERE ${match(table, '"__d"')} `
-        + `AND ("__d"."__psql_op" = 'delete' OR ("__d"."__psql_op" = 'update' AND ${trackedChange})))`);
+    await ctx.db.run(sql`UPDATE ${table} SET "__END_AT" = ${version} WHERE "__END_AT" IS NULL AND EXISTS (SELECT 1 FROM ${diff} AS "__d" WHERE ${match(table, sql`"__d"`)}
+        AND ("__d"."__psql_op" = 'delete' OR ("__d"."__psql_op" = 'update' AND ${trackedChange})))`);
     // Untracked-only changes update the open version in place.
     if (untracked.length > 0) {
-        const sets = untracked.map(c => `${q(c.name)} = "__d".${q(c.name)}`).join(', ');
-        await ctx.db.run(`UPDATE ${table} SET ${sets} FROM ${diff} AS "__d" WHERE ${match(table, '"__d"')} AND ${table}."__END_AT" IS NULL AND "__d"."__psql_op" = 'update' AND NOT (${trackedChange})`);
+        const sets = join(untracked.map(c => sql`${q(c.name)} = "__d".${q(c.name)}`));
+        await ctx.db.run(sql`UPDATE ${table} SET ${sets} FROM ${diff} AS "__d" WHERE ${match(table, sql`"__d"`)} AND ${table}."__END_AT" IS NULL AND "__d"."__psql_op" = 'update' AND NOT (${trackedChange})`);
     }
-    const cols = columns.map(c => `"__d".${q(c.name)}`).join(', ');
-    const opened = `(SELECT ${cols}, ${version} AS "__START_AT", CAST(NULL AS ${toDuckType(versionColumn.type)}) AS "__END_AT" FROM ${diff} AS "__d" `
-        + `WHERE "__d"."__psql_op" = 'insert' OR ("__d"."__psql_op" = 'update' AND ${trackedChange}))`;
+    const cols = join(columns.map(c => sql`"__d".${q(c.name)}`));
+    const opened = sql`(SELECT ${cols}, ${version} AS "__START_AT", CAST(NULL AS ${toDuckType(versionColumn.type)}) AS "__END_AT" FROM ${diff} AS "__d"
+        WHERE "__d"."__psql_op" = 'insert' OR ("__d"."__psql_op" = 'update' AND ${trackedChange}))`;
     await appendRows(ctx, dataset, key, opened, output, { byName: true, flow: flow.name, span: flow.span });
 }
 
 /** Snapshot + AUTO CDC on one SCD1 target: the diff becomes change events at sequence = version. */
-async function applyAsEvents(ctx: UpdateContext, flow: SnapshotFlowIR, dataset: DatasetIR, key: string, diff: string, keyColumns: Column[], columns: Column[], versionColumn: Column, version: string): Promise<void> {
+async function applyAsEvents(ctx: UpdateContext, flow: SnapshotFlowIR, dataset: DatasetIR, key: string, diff: Sql, keyColumns: Column[], columns: Column[], versionColumn: Column, version: Sql): Promise<void> {
     const meta = ctx.store.stateTable('cdc', key, 'meta');
     if (!(await ctx.store.tableExists('cdc', `${key}__meta`))) {
-        await ctx.db.run(`CREATE TABLE ${meta} AS SELECT CAST(1 AS BIGINT) AS next_arrival`);
+        await ctx.db.run(sql`CREATE TABLE ${meta} AS SELECT CAST(1 AS BIGINT) AS next_arrival`);
     }
-    const base = BigInt((await ctx.db.scalar(`SELECT next_arrival FROM ${meta}`)) as bigint);
+    const base = BigInt((await ctx.db.scalar(sql`SELECT next_arrival FROM ${meta}`)) as bigint);
     // The target may have more columns than the snapshot (A27): those are NULL in its events.
     const union = await targetColumns(ctx, key, columns, 'state');
-    const cols = union.columns.map(c => (union.missing.has(c.name.toLowerCase()) ? `CAST(NULL AS ${toDuckType(c.type)}) AS ${q(c.name)}` : q(c.name))).join(', ');
+    const cols = join(union.columns.map(c => (union.missing.has(c.name.toLowerCase()) ? sql`CAST(NULL AS ${toDuckType(c.type)}) AS ${q(c.name)}` : q(c.name))));
     const keyNames = new Set(keyColumns.map(k => k.name.toLowerCase()));
     const unionData = union.columns.filter(c => !keyNames.has(c.name.toLowerCase()));
     const ev = ctx.tempName('events');
-    await ctx.db.run(`CREATE TEMP TABLE ${ev} AS SELECT ${cols}, ${version} AS ${q(SEQ)}, CAST(CASE WHEN "__psql_op" = 'delete' THEN 1 ELSE 0 END AS TINYINT) AS ${q(KIND)}, `
-        + `CAST(${base} + row_number() OVER () - 1 AS BIGINT) AS ${q(ARR)} FROM ${diff}`);
-    const count = Number(await ctx.db.scalar(`SELECT count(*) FROM ${ev}`));
-    await ctx.db.run(`UPDATE ${meta} SET next_arrival = ${base + BigInt(count)}`);
+    await ctx.db.run(sql`CREATE TEMP TABLE ${ev} AS SELECT ${cols}, ${version} AS ${q(SEQ)}, CAST(CASE WHEN "__psql_op" = 'delete' THEN 1 ELSE 0 END AS TINYINT) AS ${q(KIND)},
+        CAST(${base} + row_number() OVER () - 1 AS BIGINT) AS ${q(ARR)} FROM ${diff}`);
+    const count = Number(await ctx.db.scalar(sql`SELECT count(*) FROM ${ev}`));
+    await ctx.db.run(sql`UPDATE ${meta} SET next_arrival = ${base + BigInt(count)}`);
     const layout: CdcLayout = { keys: keyColumns, data: unionData, seqType: versionColumn.type, authoring: { kind: 'all' }, tracked: unionData.map(c => c.name), upsertWinsTies: true };
     const result = await applyScd1Compact(ctx, dataset, key, layout, ev, union.columns, {
-        name: flow.name, span: flow.span, sequenceSpan: flow.version?.span, keysSpan: flow.keys.span, run: sql => ctx.db.run(sql),
+        name: flow.name, span: flow.span, sequenceSpan: flow.version?.span, keysSpan: flow.keys.span, run: statement => ctx.db.run(statement),
     });
     ctx.addChanges(key, result);
     await ctx.dropTemp(ev);

@@ -4,7 +4,7 @@
 import { toRows, type Row } from '../db/values.js';
 import { EngineError, ErrorClass, PipelineRuntimeError } from '../errors.js';
 import type { ColumnIR, DatasetIR, SourceSpan } from '../ir.js';
-import { quoteIdent } from '../sql/quote.js';
+import { empty, ident, join, sql, type Sql } from '../sql/sql.js';
 import { Scope, SparkTranslator, castExpr } from '../sql/translate.js';
 import { sameType, toDuckType, type Column } from '../sql/types.js';
 import type { DatasetChanges, UpdateContext } from '../update/context.js';
@@ -12,7 +12,7 @@ import { ROW_ID } from '../update/sources.js';
 
 /** Describes the visible columns of a dataset table. */
 export async function tableColumns(ctx: UpdateContext, key: string): Promise<Column[]> {
-    const columns = await ctx.db.describe(`SELECT * FROM ${ctx.store.datasetTable(key)}`);
+    const columns = await ctx.db.describe(sql`SELECT * FROM ${ctx.store.datasetTable(key)}`);
     return columns.filter(c => c.name !== ROW_ID);
 }
 
@@ -27,8 +27,8 @@ export function exprTranslator(ctx: UpdateContext): SparkTranslator {
     });
 }
 
-function columnDefinition(column: { name: string; type: Column['type']; notNull?: boolean }): string {
-    return `${quoteIdent(column.name)} ${toDuckType(column.type)}${column.notNull ? ' NOT NULL' : ''}`;
+function columnDefinition(column: { name: string; type: Column['type']; notNull?: boolean }): Sql {
+    return sql`${ident(column.name)} ${toDuckType(column.type)}${column.notNull ? sql` NOT NULL` : empty}`;
 }
 
 /**
@@ -48,8 +48,8 @@ export async function ensureTable(ctx: UpdateContext, dataset: DatasetIR, key: s
                 definition = [...definition, extra];
             }
         }
-        const rowId = options.appendOnly ? `, ${quoteIdent(ROW_ID)} BIGINT` : '';
-        await ctx.db.run(`CREATE TABLE ${table} (${definition.map(columnDefinition).join(', ')}${rowId})`);
+        const rowId = options.appendOnly ? sql`, ${ident(ROW_ID)} BIGINT` : empty;
+        await ctx.db.run(sql`CREATE TABLE ${table} (${join(definition.map(columnDefinition))}${rowId})`);
         await ctx.store.setDataset(key, { kind: dataset.kind, appendOnly: options.appendOnly, nextRowId: 1n });
         return definition.map(c => ({ name: c.name, type: c.type }));
     }
@@ -64,15 +64,15 @@ export async function ensureTable(ctx: UpdateContext, dataset: DatasetIR, key: s
         if (added.length > 0 && system.length > 0) {
             // System columns (__START_AT, ...) stay last: the table is rewritten with the new columns before them.
             const order = [...current.filter(c => !has(system, c.name)), ...added, ...system];
-            const rowId = (await ctx.db.describe(`SELECT * FROM ${table}`)).some(c => c.name === ROW_ID) ? `, ${quoteIdent(ROW_ID)}` : '';
-            const rewritten = `${key}__psql_rewrite`;
-            const items = order.map(c => (has(current, c.name) ? quoteIdent(c.name) : `CAST(NULL AS ${toDuckType(c.type)}) AS ${quoteIdent(c.name)}`));
-            await ctx.db.run(`CREATE TABLE ${ctx.store.datasetTable(rewritten)} AS SELECT ${items.join(', ')}${rowId} FROM ${table}`);
-            await ctx.db.run(`DROP TABLE ${table}`);
-            await ctx.db.run(`ALTER TABLE ${ctx.store.datasetTable(rewritten)} RENAME TO ${quoteIdent(key)}`);
+            const rowId = (await ctx.db.describe(sql`SELECT * FROM ${table}`)).some(c => c.name === ROW_ID) ? sql`, ${ident(ROW_ID)}` : empty;
+            const rewritten = ctx.store.datasetTable(`${key}__psql_rewrite`);
+            const items = order.map(c => (has(current, c.name) ? ident(c.name) : sql`CAST(NULL AS ${toDuckType(c.type)}) AS ${ident(c.name)}`));
+            await ctx.db.run(sql`CREATE TABLE ${rewritten} AS SELECT ${join(items)}${rowId} FROM ${table}`);
+            await ctx.db.run(sql`DROP TABLE ${table}`);
+            await ctx.db.run(sql`ALTER TABLE ${rewritten} RENAME TO ${ident(key)}`);
         } else {
             for (const column of added) {
-                await ctx.db.run(`ALTER TABLE ${table} ADD COLUMN ${columnDefinition(column)}`);
+                await ctx.db.run(sql`ALTER TABLE ${table} ADD COLUMN ${columnDefinition(column)}`);
             }
         }
         current = await tableColumns(ctx, key);
@@ -83,7 +83,7 @@ export async function ensureTable(ctx: UpdateContext, dataset: DatasetIR, key: s
 /** A column of a view-backed target: its name and type, and the SQL computing it from a state table row. */
 export interface ProducedColumn {
     column: Column;
-    sql: string;
+    sql: Sql;
     /** A system column (`__START_AT`...): kept even when a declared schema does not list it. */
     system?: boolean;
 }
@@ -94,14 +94,14 @@ export interface ProducedColumn {
  * columns. Returns a function giving the same rows from any relation with the state table's columns
  * (the before/after rows of an update's diff).
  */
-export async function ensureTargetView(ctx: UpdateContext, dataset: DatasetIR, key: string, produced: ProducedColumn[], from: string, where: string, context: { flow: string; span?: SourceSpan }): Promise<(relation: string) => string> {
+export async function ensureTargetView(ctx: UpdateContext, dataset: DatasetIR, key: string, produced: ProducedColumn[], from: Sql, where: Sql, context: { flow: string; span?: SourceSpan }): Promise<(relation: Sql) => Sql> {
     const table = ctx.store.datasetTable(key);
     // Recreated on every update (cheap), so a changed declared schema takes effect at once.
     if (await ctx.store.tableExists('ds', key) && !(await ctx.store.isView('ds', key))) {
-        await ctx.db.run(`DROP TABLE ${table}`);
+        await ctx.db.run(sql`DROP TABLE ${table}`);
     }
-    const inner = produced.map(p => `${p.sql} AS ${quoteIdent(p.column.name)}`).join(', ');
-    let items: string[];
+    const inner = join(produced.map(p => sql`${p.sql} AS ${ident(p.column.name)}`));
+    let items: Sql[];
     if (dataset.columns) {
         const declared = dataset.columns;
         const find = (name: string) => declared.find(c => c.name.toLowerCase() === name.toLowerCase());
@@ -118,18 +118,18 @@ export async function ensureTargetView(ctx: UpdateContext, dataset: DatasetIR, k
         items = declared.map(c => {
             const source = columns.find(o => o.name.toLowerCase() === c.name.toLowerCase());
             const value = source
-                ? castExpr({ sql: `"__row".${quoteIdent(source.name)}`, type: source.type }, c.type, false).sql
+                ? castExpr({ sql: sql`"__row".${ident(source.name)}`, type: source.type }, c.type, false).sql
                 : c.generated ? castExpr(translator.expr(c.generated, rowScope), c.type, false).sql
                     : c.default ? castExpr(translator.expr(c.default, new Scope([])), c.type, false).sql
-                        : `CAST(NULL AS ${toDuckType(c.type)})`;
-            return `${value} AS ${quoteIdent(c.name)}`;
+                        : sql`CAST(NULL AS ${toDuckType(c.type)})`;
+            return sql`${value} AS ${ident(c.name)}`;
         });
-        items.push(...produced.filter(p => p.system && !find(p.column.name)).map(p => `"__row".${quoteIdent(p.column.name)}`));
+        items.push(...produced.filter(p => p.system && !find(p.column.name)).map(p => sql`"__row".${ident(p.column.name)}`));
     } else {
-        items = produced.map(p => `"__row".${quoteIdent(p.column.name)}`);
+        items = produced.map(p => sql`"__row".${ident(p.column.name)}`);
     }
-    const select = (relation: string): string => `SELECT ${items.join(', ')} FROM (SELECT ${inner} FROM ${relation} WHERE ${where}) AS "__row"`;
-    await ctx.db.run(`CREATE OR REPLACE VIEW ${table} AS ${select(from)}`);
+    const select = (relation: Sql): Sql => sql`SELECT ${join(items)} FROM (SELECT ${inner} FROM ${relation} WHERE ${where}) AS "__row"`;
+    await ctx.db.run(sql`CREATE OR REPLACE VIEW ${table} AS ${select(from)}`);
     if (!(await ctx.store.dataset(key))) {
         await ctx.store.setDataset(key, { kind: dataset.kind, appendOnly: false, nextRowId: 1n });
     }
@@ -141,7 +141,7 @@ export async function ensureTargetView(ctx: UpdateContext, dataset: DatasetIR, k
  * by name (`byName`) or by position; generated columns are computed, missing ones take their
  * DEFAULT or NULL. Returns the number of rows written.
  */
-export async function appendRows(ctx: UpdateContext, dataset: DatasetIR, key: string, sourceSql: string, sourceColumns: Column[], options: { byName: boolean; flow: string; span?: SourceSpan }): Promise<number> {
+export async function appendRows(ctx: UpdateContext, dataset: DatasetIR, key: string, sourceSql: Sql, sourceColumns: Column[], options: { byName: boolean; flow: string; span?: SourceSpan }): Promise<number> {
     const state = await ctx.store.dataset(key);
     const appendOnly = state?.appendOnly ?? false;
     const targetColumns = dataset.columns ?? await tableColumns(ctx, key);
@@ -171,28 +171,28 @@ export async function appendRows(ctx: UpdateContext, dataset: DatasetIR, key: st
     const innerItems = plain.map(c => {
         const source = mapping.get(c.name.toLowerCase());
         if (source) {
-            const value = sameType(source.type, c.type) ? quoteIdent(source.name) : castExpr({ sql: `"__src".${quoteIdent(source.name)}`, type: source.type }, c.type, false).sql;
-            return `${value} AS ${quoteIdent(c.name)}`;
+            const value = sameType(source.type, c.type) ? ident(source.name) : castExpr({ sql: sql`"__src".${ident(source.name)}`, type: source.type }, c.type, false).sql;
+            return sql`${value} AS ${ident(c.name)}`;
         }
         const def = declaredByName.get(c.name.toLowerCase())?.default;
-        const value = def ? castExpr(translator.expr(def, new Scope([])), c.type, false).sql : `CAST(NULL AS ${toDuckType(c.type)})`;
-        return `${value} AS ${quoteIdent(c.name)}`;
+        const value = def ? castExpr(translator.expr(def, new Scope([])), c.type, false).sql : sql`CAST(NULL AS ${toDuckType(c.type)})`;
+        return sql`${value} AS ${ident(c.name)}`;
     });
     const rowScope = Scope.of(plain, '__row');
     const outerItems = targetColumns.map(c => {
         const generated = declaredByName.get(c.name.toLowerCase())?.generated;
-        return generated ? castExpr(translator.expr(generated, rowScope), c.type, false).sql : `"__row".${quoteIdent(c.name)}`;
+        return generated ? castExpr(translator.expr(generated, rowScope), c.type, false).sql : sql`"__row".${ident(c.name)}`;
     });
-    const columnList = targetColumns.map(c => quoteIdent(c.name));
-    let select = `SELECT ${outerItems.join(', ')} FROM (SELECT ${innerItems.join(', ')} FROM ${sourceSql} AS "__src") AS "__row"`;
+    const columnList = targetColumns.map(c => ident(c.name));
+    let select = sql`SELECT ${join(outerItems)} FROM (SELECT ${join(innerItems)} FROM ${sourceSql} AS "__src") AS "__row"`;
     const nextRowId = state?.nextRowId ?? 1n;
     if (appendOnly) {
-        columnList.push(quoteIdent(ROW_ID));
-        select = `SELECT *, ${nextRowId} + row_number() OVER () - 1 FROM (${select})`;
+        columnList.push(ident(ROW_ID));
+        select = sql`SELECT *, ${nextRowId} + row_number() OVER () - 1 FROM (${select})`;
     }
-    const before = await ctx.db.scalar(`SELECT count(*) FROM ${ctx.store.datasetTable(key)}`);
-    await ctx.db.run(`INSERT INTO ${ctx.store.datasetTable(key)} (${columnList.join(', ')}) ${select}`);
-    const after = await ctx.db.scalar(`SELECT count(*) FROM ${ctx.store.datasetTable(key)}`);
+    const before = await ctx.db.scalar(sql`SELECT count(*) FROM ${ctx.store.datasetTable(key)}`);
+    await ctx.db.run(sql`INSERT INTO ${ctx.store.datasetTable(key)} (${join(columnList)}) ${select}`);
+    const after = await ctx.db.scalar(sql`SELECT count(*) FROM ${ctx.store.datasetTable(key)}`);
     const written = Number(after) - Number(before);
     if (appendOnly && state) {
         await ctx.store.setDataset(key, { ...state, nextRowId: nextRowId + BigInt(written) });
@@ -205,15 +205,15 @@ export async function appendRows(ctx: UpdateContext, dataset: DatasetIR, key: st
  * on all rows; warn and FAIL UPDATE expectations on the surviving rows; a NULL result is a
  * violation. Records per-expectation metrics and returns SQL of the surviving rows.
  */
-export async function applyExpectations(ctx: UpdateContext, dataset: DatasetIR, key: string, batch: string, columns: Column[], flow: string): Promise<string> {
+export async function applyExpectations(ctx: UpdateContext, dataset: DatasetIR, key: string, batch: Sql, columns: Column[], flow: string): Promise<Sql> {
     if (dataset.expectations.length === 0) {
         return batch;
     }
     const translator = exprTranslator(ctx);
     const scope = Scope.of(columns);
-    const condition = (e: DatasetIR['expectations'][number]): string => {
+    const condition = (e: DatasetIR['expectations'][number]): Sql => {
         try {
-            return `coalesce(CAST(${translator.expr(e.condition, scope).sql} AS BOOLEAN), FALSE)`;
+            return sql`coalesce(CAST(${translator.expr(e.condition, scope).sql} AS BOOLEAN), FALSE)`;
         } catch (error) {
             throw error instanceof EngineError ? error.withContext({ span: e.span, dataset: key, flow }) : error;
         }
@@ -231,25 +231,25 @@ export async function applyExpectations(ctx: UpdateContext, dataset: DatasetIR, 
         }
         metrics.expectations![name] = current;
     };
-    const keep = drops.length > 0 ? drops.map(condition).map(c => `(${c})`).join(' AND ') : 'TRUE';
+    const keep = drops.length > 0 ? join(drops.map(condition).map(c => sql`(${c})`), sql` AND `) : sql`TRUE`;
     if (drops.length > 0) {
-        const counts = await ctx.db.query(`SELECT ${drops.map(e => `count(*) FILTER (WHERE ${condition(e)})`).join(', ')}, count(*) FROM ${batch}`);
+        const counts = await ctx.db.query(sql`SELECT ${join(drops.map(e => sql`count(*) FILTER (WHERE ${condition(e)})`))}, count(*) FROM ${batch}`);
         const total = Number(counts.rows[0][drops.length]);
-        const dropped = Number((await ctx.db.scalar(`SELECT count(*) FILTER (WHERE NOT (${keep})) FROM ${batch}`)) ?? 0);
+        const dropped = Number((await ctx.db.scalar(sql`SELECT count(*) FILTER (WHERE NOT (${keep})) FROM ${batch}`)) ?? 0);
         drops.forEach((e, i) => {
             const passed = Number(counts.rows[0][i]);
             record(e.name, passed, total - passed, i === 0 ? dropped : 0);
         });
     }
-    const survivors = `(SELECT * FROM ${batch} WHERE ${keep})`;
+    const survivors = sql`(SELECT * FROM ${batch} WHERE ${keep})`;
     if (others.length > 0) {
-        const counts = await ctx.db.query(`SELECT ${others.map(e => `count(*) FILTER (WHERE ${condition(e)})`).join(', ')}, count(*) FROM ${survivors}`);
+        const counts = await ctx.db.query(sql`SELECT ${join(others.map(e => sql`count(*) FILTER (WHERE ${condition(e)})`))}, count(*) FROM ${survivors}`);
         const total = Number(counts.rows[0][others.length]);
         for (let i = 0; i < others.length; i++) {
             const expectation = others[i];
             const passed = Number(counts.rows[0][i]);
             if (expectation.action === 'fail' && passed < total) {
-                const sample = await ctx.db.query(`SELECT * FROM ${survivors} WHERE NOT (${condition(expectation)}) LIMIT 1`);
+                const sample = await ctx.db.query(sql`SELECT * FROM ${survivors} WHERE NOT (${condition(expectation)}) LIMIT 1`);
                 const row = toRows(sample.columns, sample.rows)[0];
                 throw new PipelineRuntimeError(ErrorClass.expectationViolation,
                     `Flow '${flow}' failed: the expectation '${expectation.name}' of '${dataset.name.join('.')}' was violated by ${total - passed} row(s) (ON VIOLATION FAIL UPDATE), e.g. ${JSON.stringify(row)}.`,
@@ -265,41 +265,41 @@ export async function applyExpectations(ctx: UpdateContext, dataset: DatasetIR, 
  * Counts and sample rows of what changed between `before` and `after` when rows are identified by
  * `keyColumns` (the primary key of spec 15.2): one full outer join classifies every row.
  */
-export async function diffByKey(ctx: UpdateContext, before: string, after: string, keyColumns: string[], columns: Column[]): Promise<DatasetChanges> {
+export async function diffByKey(ctx: UpdateContext, before: Sql, after: Sql, keyColumns: string[], columns: Column[]): Promise<DatasetChanges> {
     const limit = ctx.options.limit;
-    const cols = columns.map(c => quoteIdent(c.name));
-    const sample = async (sql: string, tieBreak?: string): Promise<Row[]> => {
-        const result = await ctx.db.query(`${sql} ORDER BY ${[...keyColumns.map(quoteIdent), ...(tieBreak ? [tieBreak] : [])].join(', ')} LIMIT ${limit}`);
+    const cols = columns.map(c => ident(c.name));
+    const sample = async (query: Sql, tieBreak?: Sql): Promise<Row[]> => {
+        const result = await ctx.db.query(sql`${query} ORDER BY ${join([...keyColumns.map(ident), ...(tieBreak ? [tieBreak] : [])])} LIMIT ${limit}`);
         return toRows(result.columns, result.rows);
     };
-    if (Number(await ctx.db.scalar(`SELECT count(*) FROM ${before}`)) === 0) {
+    if (Number(await ctx.db.scalar(sql`SELECT count(*) FROM ${before}`)) === 0) {
         // Nothing existed before (a first load): every row is an insert.
-        const inserted = Number(await ctx.db.scalar(`SELECT count(*) FROM ${after}`));
-        const rows = await sample(`SELECT ${cols.join(', ')} FROM ${after} AS "__a"`);
+        const inserted = Number(await ctx.db.scalar(sql`SELECT count(*) FROM ${after}`));
+        const rows = await sample(sql`SELECT ${join(cols)} FROM ${after} AS "__a"`);
         return { inserted, updated: 0, deleted: 0, rows: { inserted: rows, updated: [], deleted: [] }, feed: rows.map(r => ({ ...r, _change_type: 'insert' })) };
     }
-    const join = keyColumns.map(k => `"__a".${quoteIdent(k)} IS NOT DISTINCT FROM "__b".${quoteIdent(k)}`).join(' AND ');
-    const values = (alias: string) => `struct_pack(${cols.map(c => `${c} := ${alias}.${c}`).join(', ')})`;
+    const on = join(keyColumns.map(k => sql`"__a".${ident(k)} IS NOT DISTINCT FROM "__b".${ident(k)}`), sql` AND `);
+    const values = (alias: Sql): Sql => sql`struct_pack(${join(cols.map(c => sql`${c} := ${alias}.${c}`))})`;
     // One join classifies every row; only the changed rows are kept (a small table for small updates).
     const changes = ctx.tempName('changes');
-    await ctx.db.run(`CREATE TEMP TABLE ${changes} AS SELECT CASE WHEN "__b"."__psql_p" IS NULL THEN 'insert' WHEN "__a"."__psql_p" IS NULL THEN 'delete' ELSE 'update' END AS "__psql_change", `
-        + `CASE WHEN "__a"."__psql_p" IS NULL THEN ${values('"__b"')} ELSE ${values('"__a"')} END AS "__psql_row", `
-        + `CASE WHEN "__a"."__psql_p" AND "__b"."__psql_p" THEN ${values('"__b"')} END AS "__psql_pre" `
-        + `FROM (SELECT *, TRUE AS "__psql_p" FROM ${after}) AS "__a" FULL JOIN (SELECT *, TRUE AS "__psql_p" FROM ${before}) AS "__b" ON ${join} `
-        + `WHERE "__a"."__psql_p" IS NULL OR "__b"."__psql_p" IS NULL OR ${values('"__a"')} IS DISTINCT FROM ${values('"__b"')}`);
+    await ctx.db.run(sql`CREATE TEMP TABLE ${changes} AS SELECT CASE WHEN "__b"."__psql_p" IS NULL THEN 'insert' WHEN "__a"."__psql_p" IS NULL THEN 'delete' ELSE 'update' END AS "__psql_change",
+        CASE WHEN "__a"."__psql_p" IS NULL THEN ${values(sql`"__b"`)} ELSE ${values(sql`"__a"`)} END AS "__psql_row",
+        CASE WHEN "__a"."__psql_p" AND "__b"."__psql_p" THEN ${values(sql`"__b"`)} END AS "__psql_pre"
+        FROM (SELECT *, TRUE AS "__psql_p" FROM ${after}) AS "__a" FULL JOIN (SELECT *, TRUE AS "__psql_p" FROM ${before}) AS "__b" ON ${on}
+        WHERE "__a"."__psql_p" IS NULL OR "__b"."__psql_p" IS NULL OR ${values(sql`"__a"`)} IS DISTINCT FROM ${values(sql`"__b"`)}`);
     // One query gives each kind of change's count and its first rows in key order.
-    const order = keyColumns.map(k => `"__psql_row".${quoteIdent(k)}`).join(', ');
-    const picked = await ctx.db.query('SELECT "__psql_change", "__psql_n", unnest("__psql_row") FROM (SELECT "__psql_change", "__psql_row", '
-        + `count(*) OVER (PARTITION BY "__psql_change") AS "__psql_n", row_number() OVER (PARTITION BY "__psql_change" ORDER BY ${order}) AS "__psql_i" FROM ${changes}) `
-        + `WHERE "__psql_i" <= ${limit} ORDER BY "__psql_change", "__psql_i"`);
+    const order = join(keyColumns.map(k => sql`"__psql_row".${ident(k)}`));
+    const picked = await ctx.db.query(sql`SELECT "__psql_change", "__psql_n", unnest("__psql_row") FROM (SELECT "__psql_change", "__psql_row",
+        count(*) OVER (PARTITION BY "__psql_change") AS "__psql_n", row_number() OVER (PARTITION BY "__psql_change" ORDER BY ${order}) AS "__psql_i" FROM ${changes})
+        WHERE "__psql_i" <= ${limit} ORDER BY "__psql_change", "__psql_i"`);
     const counts: Record<string, number> = { insert: 0, update: 0, delete: 0 };
     const picks: Record<string, Row[]> = { insert: [], update: [], delete: [] };
     for (const { __psql_change: change, __psql_n: count, ...row } of toRows(picked.columns, picked.rows)) {
         counts[String(change)] = Number(count);
         picks[String(change)].push(row);
     }
-    const feed = await sample(`SELECT * FROM (SELECT unnest("__psql_row"), CASE "__psql_change" WHEN 'update' THEN 'update_postimage' ELSE "__psql_change" END AS "_change_type", 1 AS "__psql_o" FROM ${changes} `
-        + `UNION ALL SELECT unnest("__psql_pre"), 'update_preimage', 0 FROM ${changes} WHERE "__psql_change" = 'update')`, '"__psql_o"');
+    const feed = await sample(sql`SELECT * FROM (SELECT unnest("__psql_row"), CASE "__psql_change" WHEN 'update' THEN 'update_postimage' ELSE "__psql_change" END AS "_change_type", 1 AS "__psql_o" FROM ${changes}
+        UNION ALL SELECT unnest("__psql_pre"), 'update_preimage', 0 FROM ${changes} WHERE "__psql_change" = 'update')`, sql`"__psql_o"`);
     const result = {
         inserted: counts.insert, updated: counts.update, deleted: counts.delete,
         rows: { inserted: picks.insert, updated: picks.update, deleted: picks.delete },
@@ -310,14 +310,14 @@ export async function diffByKey(ctx: UpdateContext, before: string, after: strin
 }
 
 /** Multiset difference of a whole table before/after (materialized views). */
-export async function diffRows(ctx: UpdateContext, before: string, after: string, columns: Column[]): Promise<DatasetChanges> {
+export async function diffRows(ctx: UpdateContext, before: Sql, after: Sql, columns: Column[]): Promise<DatasetChanges> {
     const limit = ctx.options.limit;
-    const cols = columns.map(c => quoteIdent(c.name)).join(', ');
-    const inserted = `(SELECT ${cols} FROM ${after} EXCEPT ALL SELECT ${cols} FROM ${before})`;
-    const deleted = `(SELECT ${cols} FROM ${before} EXCEPT ALL SELECT ${cols} FROM ${after})`;
-    const counts = await ctx.db.query(`SELECT (SELECT count(*) FROM ${inserted}), (SELECT count(*) FROM ${deleted})`);
-    const sample = async (sql: string): Promise<Row[]> => {
-        const result = await ctx.db.query(`SELECT * FROM ${sql} AS "__s" LIMIT ${limit}`);
+    const cols = join(columns.map(c => ident(c.name)));
+    const inserted = sql`(SELECT ${cols} FROM ${after} EXCEPT ALL SELECT ${cols} FROM ${before})`;
+    const deleted = sql`(SELECT ${cols} FROM ${before} EXCEPT ALL SELECT ${cols} FROM ${after})`;
+    const counts = await ctx.db.query(sql`SELECT (SELECT count(*) FROM ${inserted}), (SELECT count(*) FROM ${deleted})`);
+    const sample = async (query: Sql): Promise<Row[]> => {
+        const result = await ctx.db.query(sql`SELECT * FROM ${query} AS "__s" LIMIT ${limit}`);
         return toRows(result.columns, result.rows);
     };
     const insertedRows = await sample(inserted);

@@ -10,10 +10,10 @@
 import { ErrorClass, UnsupportedFeatureError } from '../errors.js';
 import type {
     CallExprIR, DataType, ExprIR, GroupByIR, QueryBodyIR, QueryIR, RelationIR, SelectIR, SelectItemIR, SortItemIR,
-    SourceSpan, TableRelationIR, WindowFrameIR, WindowSpecIR, FrameBoundIR, LiteralExprIR,
+    SourceSpan, TableRelationIR, WindowFrameIR, WindowSpecIR, FrameBoundIR, LiteralExprIR, BinaryExprIR,
 } from '../ir.js';
-import { fillTemplate, resultType, sparkFunctions, unknownFunctionError, type CallContext, type FunctionSpec, type Translated } from './functions.js';
-import { quoteIdent, quoteString } from './quote.js';
+import { lookupFunction, resultType, unknownFunctionError, type CallContext, type FunctionSpec, type Translated } from './functions.js';
+import { empty, ident, integer, join, paren, sql, type Sql, str } from './sql.js';
 import { T, formatType, isIntegral, isNumeric, isString, timestampFromText, toDuckType, widerNumeric } from './types.js';
 
 /** A column known to the translator; the type is absent when it cannot be inferred. */
@@ -26,7 +26,7 @@ export interface ScopeColumn {
 
 /** A FROM-able SQL fragment (a table name or a parenthesised subquery) and its columns. */
 export interface ResolvedRelation {
-    sql: string;
+    sql: Sql;
     /** Known columns; undefined when the caller cannot tell (the SQL is still valid). */
     columns?: ScopeColumn[];
 }
@@ -96,15 +96,15 @@ export class Scope {
             const relation = this.relations.find(r => r.alias?.toLowerCase() === lower[k - 1]);
             const column = relation?.columns?.find(c => c.name.toLowerCase() === lower[k]);
             if (relation && column) {
-                const base = { sql: `${quoteIdent(relation.alias!)}.${quoteIdent(column.name)}`, type: column.type };
+                const base = { sql: sql`${ident(relation.alias!)}.${ident(column.name)}`, type: column.type };
                 return fieldPath(base, parts.slice(k + 1));
             }
         }
         for (const relation of this.relations) {
             const column = relation.columns?.find(c => c.name.toLowerCase() === lower[0]);
             if (column) {
-                const sql = fromParent && relation.alias ? `${quoteIdent(relation.alias)}.${quoteIdent(column.name)}` : quoteIdent(column.name);
-                return fieldPath({ sql, type: column.type }, parts.slice(1));
+                const columnSql = fromParent && relation.alias ? sql`${ident(relation.alias)}.${ident(column.name)}` : ident(column.name);
+                return fieldPath({ sql: columnSql, type: column.type }, parts.slice(1));
             }
         }
         if (!this.complete) {
@@ -128,12 +128,12 @@ function fieldAccess(base: Translated, field: string): Translated {
     const type = base.type?.kind === 'struct'
         ? base.type.fields.find(f => f.name.toLowerCase() === field.toLowerCase())?.type
         : undefined;
-    return { sql: `struct_extract(${base.sql}, ${quoteString(field)})`, type };
+    return { sql: sql`struct_extract(${base.sql}, ${str(field)})`, type };
 }
 
 /** A translated query: SQL text and its output columns (undefined when unknown). */
 export interface TranslatedQuery {
-    sql: string;
+    sql: Sql;
     columns?: ScopeColumn[];
 }
 
@@ -145,7 +145,7 @@ interface CteEntry {
 /** Translates IR queries and expressions into DuckDB SQL. One instance per flow evaluation. */
 export class SparkTranslator {
     private cteStack: Map<string, CteEntry>[] = [];
-    private groupingExprs: string[] = [];
+    private groupingExprs: Sql[] = [];
     private lambdaCounter = 0;
 
     constructor(readonly env: TranslateEnv) {}
@@ -157,9 +157,9 @@ export class SparkTranslator {
         const ctes = new Map<string, CteEntry>();
         this.cteStack.push(ctes);
         try {
-            let withSql = '';
+            let withSql = empty;
             if (query.with && query.with.ctes.length > 0) {
-                const parts: string[] = [];
+                const parts: Sql[] = [];
                 for (const cte of query.with.ctes) {
                     const key = cte.name.toLowerCase();
                     if (query.with.recursive) {
@@ -168,24 +168,24 @@ export class SparkTranslator {
                     const translated = this.query(cte.query, outer);
                     const columns = renameColumns(translated.columns, cte.columns);
                     ctes.set(key, { name: cte.name, columns });
-                    const columnList = cte.columns ? `(${cte.columns.map(quoteIdent).join(', ')})` : '';
-                    parts.push(`${quoteIdent(cte.name)}${columnList} AS (${translated.sql})`);
+                    const columnList = cte.columns ? sql`(${join(cte.columns.map(ident))})` : empty;
+                    parts.push(sql`${ident(cte.name)}${columnList} AS (${translated.sql})`);
                 }
-                withSql = `WITH ${query.with.recursive ? 'RECURSIVE ' : ''}${parts.join(', ')} `;
+                withSql = sql`WITH ${query.with.recursive ? sql`RECURSIVE ` : empty}${join(parts)} `;
             }
             const body = this.body(query.body, outer);
-            let sql = withSql + body.sql;
+            const clauses: Sql[] = [sql`${withSql}${body.sql}`];
             if (query.orderBy && query.orderBy.length > 0) {
                 const scope = new Scope([{ columns: body.columns }], body.scope ?? outer);
-                sql += ` ORDER BY ${this.sortItems(query.orderBy, scope)}`;
+                clauses.push(sql`ORDER BY ${this.sortItems(query.orderBy, scope)}`);
             }
             if (query.limit) {
-                sql += ` LIMIT ${this.expr(query.limit, new Scope([], outer)).sql}`;
+                clauses.push(sql`LIMIT ${this.expr(query.limit, new Scope([], outer)).sql}`);
             }
             if (query.offset) {
-                sql += ` OFFSET ${this.expr(query.offset, new Scope([], outer)).sql}`;
+                clauses.push(sql`OFFSET ${this.expr(query.offset, new Scope([], outer)).sql}`);
             }
-            return { sql, columns: body.columns };
+            return { sql: join(clauses, sql` `), columns: body.columns };
         } finally {
             this.cteStack.pop();
         }
@@ -195,7 +195,7 @@ export class SparkTranslator {
         switch (body.kind) {
             case 'query': {
                 const inner = this.query(body, outer);
-                return { sql: `SELECT * FROM (${inner.sql})`, columns: inner.columns };
+                return { sql: sql`SELECT * FROM (${inner.sql})`, columns: inner.columns };
             }
             case 'select':
                 return this.select(body, outer);
@@ -204,19 +204,19 @@ export class SparkTranslator {
                 const scope = new Scope([], outer);
                 const rows = body.rows.map(row => row.map(e => this.expr(e, scope)));
                 const columns = names.map((name, i) => ({ name, type: rows[0][i].type }));
-                const values = rows.map(row => `(${row.map(v => v.sql).join(', ')})`).join(', ');
+                const values = join(rows.map(row => sql`(${join(row.map(v => v.sql))})`));
                 return {
-                    sql: `SELECT * FROM (VALUES ${values}) AS "__values"(${names.map(quoteIdent).join(', ')})`,
+                    sql: sql`SELECT * FROM (VALUES ${values}) AS "__values"(${join(names.map(ident))})`,
                     columns,
                 };
             }
             case 'set_operation': {
                 const left = this.body(body.left, outer);
                 const right = this.body(body.right, outer);
-                const op = { union: 'UNION', intersect: 'INTERSECT', except: 'EXCEPT' }[body.op];
-                const byName = body.byName ? ' BY NAME' : '';
+                const op = { union: sql`UNION`, intersect: sql`INTERSECT`, except: sql`EXCEPT` }[body.op];
+                const byName = body.byName ? sql` BY NAME` : empty;
                 return {
-                    sql: `(${left.sql}) ${op}${body.all ? ' ALL' : ''}${byName} (${right.sql})`,
+                    sql: sql`(${left.sql}) ${op}${body.all ? sql` ALL` : empty}${byName} (${right.sql})`,
                     columns: left.columns,
                 };
             }
@@ -225,7 +225,7 @@ export class SparkTranslator {
 
     private select(select: SelectIR, outer?: Scope): TranslatedQuery & { scope: Scope } {
         const relations: ScopeRelation[] = [];
-        const fromParts: string[] = [];
+        const fromParts: Sql[] = [];
         for (const relation of select.from) {
             const translated = this.relation(relation, new Scope(relations.slice(), outer));
             fromParts.push(translated.sql);
@@ -235,11 +235,11 @@ export class SparkTranslator {
         const savedGrouping = this.groupingExprs;
         this.groupingExprs = [];
         try {
-            let groupSql = '';
+            let groupSql = empty;
             if (select.groupBy) {
                 groupSql = this.groupBy(select.groupBy, scope);
             }
-            const items: string[] = [];
+            const items: Sql[] = [];
             const columns: ScopeColumn[] = [];
             let columnsKnown = true;
             for (const item of select.items) {
@@ -251,87 +251,89 @@ export class SparkTranslator {
                     columnsKnown = false;
                 }
             }
-            let sql = `SELECT ${select.distinct ? 'DISTINCT ' : ''}${items.join(', ')}`;
+            const clauses: Sql[] = [sql`SELECT ${select.distinct ? sql`DISTINCT ` : empty}${join(items)}`];
             if (fromParts.length > 0) {
-                sql += ` FROM ${fromParts.join(', ')}`;
+                clauses.push(sql`FROM ${join(fromParts)}`);
             }
             // Clauses after SELECT may refer to select-list aliases, as in Spark.
             const aliasScope = new Scope([{ columns: columnsKnown ? columns : undefined }], scope);
             if (select.where) {
-                sql += ` WHERE ${this.expr(select.where, scope).sql}`;
+                clauses.push(sql`WHERE ${this.expr(select.where, scope).sql}`);
             }
-            sql += groupSql;
+            if (groupSql) {
+                clauses.push(groupSql);
+            }
             if (select.having) {
-                sql += ` HAVING ${this.expr(select.having, aliasScope).sql}`;
+                clauses.push(sql`HAVING ${this.expr(select.having, aliasScope).sql}`);
             }
             if (select.windows && select.windows.length > 0) {
-                sql += ` WINDOW ${select.windows.map(w => `${quoteIdent(w.name)} AS (${this.windowBody(w.spec, scope)})`).join(', ')}`;
+                clauses.push(sql`WINDOW ${join(select.windows.map(w => sql`${ident(w.name)} AS (${this.windowBody(w.spec, scope)})`))}`);
             }
             if (select.qualify) {
-                sql += ` QUALIFY ${this.expr(select.qualify, aliasScope).sql}`;
+                clauses.push(sql`QUALIFY ${this.expr(select.qualify, aliasScope).sql}`);
             }
-            return { sql, columns: columnsKnown ? columns : undefined, scope };
+            return { sql: join(clauses, sql` `), columns: columnsKnown ? columns : undefined, scope };
         } finally {
             this.groupingExprs = savedGrouping;
         }
     }
 
-    private groupBy(groupBy: GroupByIR, scope: Scope): string {
+    private groupBy(groupBy: GroupByIR, scope: Scope): Sql {
         if (groupBy.all) {
-            return ' GROUP BY ALL';
+            return sql`GROUP BY ALL`;
         }
         const items = groupBy.items.map(item => {
             switch (item.kind) {
                 case 'expr': {
-                    const sql = this.expr(item.expr, scope).sql;
-                    this.groupingExprs.push(sql);
-                    return sql;
+                    const expr = this.expr(item.expr, scope).sql;
+                    this.groupingExprs.push(expr);
+                    return expr;
                 }
                 case 'rollup':
                 case 'cube': {
                     const exprs = item.exprs.map(e => this.expr(e, scope).sql);
                     this.groupingExprs.push(...exprs);
-                    return `${item.kind.toUpperCase()} (${exprs.join(', ')})`;
+                    return sql`${item.kind === 'rollup' ? sql`ROLLUP` : sql`CUBE`} (${join(exprs)})`;
                 }
                 case 'grouping_sets': {
-                    const sets = item.sets.map(set => `(${set.map(e => {
-                        const sql = this.expr(e, scope).sql;
-                        if (!this.groupingExprs.includes(sql)) {
-                            this.groupingExprs.push(sql);
+                    const sets = item.sets.map(set => sql`(${join(set.map(e => {
+                        const expr = this.expr(e, scope).sql;
+                        if (!this.groupingExprs.includes(expr)) {
+                            this.groupingExprs.push(expr);
                         }
-                        return sql;
-                    }).join(', ')})`);
-                    return `GROUPING SETS (${sets.join(', ')})`;
+                        return expr;
+                    }))})`);
+                    return sql`GROUPING SETS (${join(sets)})`;
                 }
             }
         });
-        return items.length > 0 ? ` GROUP BY ${items.join(', ')}` : '';
+        return items.length > 0 ? sql`GROUP BY ${join(items)}` : empty;
     }
 
-    private selectItem(item: SelectItemIR, scope: Scope): { sql: string; columns?: ScopeColumn[] } {
+    private selectItem(item: SelectItemIR, scope: Scope): { sql: Sql; columns?: ScopeColumn[] } {
         if (item.kind === 'star') {
             const qualifier = item.qualifier ? item.qualifier[item.qualifier.length - 1] : undefined;
-            let sql = qualifier ? `${quoteIdent(qualifier)}.*` : '*';
+            const star = qualifier ? sql`${ident(qualifier)}.*` : sql`*`;
             let columns = scope.allColumns(qualifier);
             const excluded = [...(item.except ?? []), ...scope.hiddenColumns(qualifier)];
-            if (excluded.length > 0) {
-                sql += ` EXCLUDE (${excluded.map(quoteIdent).join(', ')})`;
-                const names = new Set(excluded.map(e => e.toLowerCase()));
-                columns = columns?.filter(c => !names.has(c.name.toLowerCase()));
+            if (excluded.length === 0) {
+                return { sql: star, columns };
             }
-            return { sql, columns };
+            const names = new Set(excluded.map(e => e.toLowerCase()));
+            columns = columns?.filter(c => !names.has(c.name.toLowerCase()));
+            return { sql: sql`${star} EXCLUDE (${join(excluded.map(ident))})`, columns };
         }
-        if (item.expr.kind === 'call' && sparkFunctions[item.expr.name.toLowerCase()]?.kind === 'generator') {
+        if (item.expr.kind === 'call' && lookupFunction(item.expr.name)?.kind === 'generator') {
             const names = item.aliases ?? (item.alias ? [item.alias] : undefined);
             return this.generator(item.expr, names, scope);
         }
         const translated = this.expr(item.expr, scope);
         const name = item.alias ?? autoName(item.expr);
-        return { sql: `${translated.sql} AS ${quoteIdent(name)}`, columns: [{ name, type: translated.type }] };
+        return { sql: sql`${translated.sql} AS ${ident(name)}`, columns: [{ name, type: translated.type }] };
     }
 
     /** explode / posexplode / inline (and _outer): SELECT-list items built on DuckDB's unnest. */
-    private generator(call: CallExprIR, names: string[] | undefined, scope: Scope): { sql: string; columns: ScopeColumn[] } {
+    private generator(call: CallExprIR, names: string[] | undefined, scope: Scope): { sql: Sql; columns: ScopeColumn[] } {
         const name = call.name.toLowerCase();
         if (call.args.length !== 1) {
             throw new UnsupportedFeatureError(ErrorClass.unsupportedFunction, `${name}() takes exactly one argument.`, { span: call.span });
@@ -339,12 +341,12 @@ export class SparkTranslator {
         const arg = this.expr(call.args[0], scope);
         const outer = name.endsWith('_outer');
         const base = outer ? name.slice(0, -'_outer'.length) : name;
-        const nonEmpty = (list: string): string => (outer ? `CASE WHEN len(${list}) > 0 THEN ${list} ELSE [NULL] END` : list);
-        const items: string[] = [];
+        const nonEmpty = (list: Sql): Sql => (outer ? sql`CASE WHEN len(${list}) > 0 THEN ${list} ELSE [NULL] END` : list);
+        const items: Sql[] = [];
         const columns: ScopeColumn[] = [];
-        const add = (sql: string, defaultName: string, type: DataType | undefined, index: number): void => {
+        const add = (value: Sql, defaultName: string, type: DataType | undefined, index: number): void => {
             const column = names?.[index] ?? defaultName;
-            items.push(`${sql} AS ${quoteIdent(column)}`);
+            items.push(sql`${value} AS ${ident(column)}`);
             columns.push({ name: column, type });
         };
         if (base === 'inline') {
@@ -352,45 +354,50 @@ export class SparkTranslator {
             if (element?.kind !== 'struct') {
                 throw new UnsupportedFeatureError(ErrorClass.unsupportedFeature, 'inline() needs an argument whose type is known to be ARRAY<STRUCT<...>>.', { span: call.span });
             }
-            const list = `(${nonEmpty(arg.sql)})`;
+            const list = paren(nonEmpty(arg.sql));
             element.fields.forEach((field, i) => {
-                add(`unnest(list_transform(${list}, lambda __s: struct_extract(__s, ${quoteString(field.name)})))`, field.name, field.type, i);
+                add(sql`unnest(list_transform(${list}, lambda __s: struct_extract(__s, ${str(field.name)})))`, field.name, field.type, i);
             });
-            return { sql: items.join(', '), columns };
+            return { sql: join(items), columns };
         }
         if (arg.type?.kind === 'map') {
             const map = arg.sql;
             const positions = base === 'posexplode' ? 1 : 0;
             if (positions) {
-                add(`unnest(${nonEmpty(`CAST(range(cardinality(${map})) AS INTEGER[])`)})`, 'pos', T.int, 0);
+                add(sql`unnest(${nonEmpty(sql`CAST(range(cardinality(${map})) AS INTEGER[])`)})`, 'pos', T.int, 0);
             }
-            add(`unnest(${nonEmpty(`map_keys(${map})`)})`, 'key', arg.type.key, positions);
-            add(`unnest(${nonEmpty(`map_values(${map})`)})`, 'value', arg.type.value, positions + 1);
-            return { sql: items.join(', '), columns };
+            add(sql`unnest(${nonEmpty(sql`map_keys(${map})`)})`, 'key', arg.type.key, positions);
+            add(sql`unnest(${nonEmpty(sql`map_values(${map})`)})`, 'value', arg.type.value, positions + 1);
+            return { sql: join(items), columns };
         }
         const element = arg.type?.kind === 'array' ? arg.type.element : undefined;
         if (base === 'posexplode') {
-            add(`unnest(${nonEmpty(`CAST(range(len(${arg.sql})) AS INTEGER[])`)})`, 'pos', T.int, 0);
-            add(`unnest(${nonEmpty(arg.sql)})`, 'col', element, 1);
+            add(sql`unnest(${nonEmpty(sql`CAST(range(len(${arg.sql})) AS INTEGER[])`)})`, 'pos', T.int, 0);
+            add(sql`unnest(${nonEmpty(arg.sql)})`, 'col', element, 1);
         } else {
-            add(`unnest(${nonEmpty(arg.sql)})`, 'col', element, 0);
+            add(sql`unnest(${nonEmpty(arg.sql)})`, 'col', element, 0);
         }
-        return { sql: items.join(', '), columns };
+        return { sql: join(items), columns };
+    }
+
+    /** A fresh internal alias (`__subquery3`) for a relation the query did not name. */
+    private internalAlias(prefix: string): string {
+        return `${prefix}${++this.lambdaCounter}`;
     }
 
     // ---------------------------------------------------------------- relations
 
     /** Translates one FROM item; `left` is the scope of the items to its left (for LATERAL). */
-    relation(relation: RelationIR, left: Scope): { sql: string; scope: ScopeRelation[] } {
+    relation(relation: RelationIR, left: Scope): { sql: Sql; scope: ScopeRelation[] } {
         switch (relation.kind) {
             case 'table':
                 return this.tableRelation(relation);
             case 'subquery': {
                 const translated = this.query(relation.query, relation.lateral ? left : left.parent);
                 const columns = renameColumns(translated.columns, relation.columnAliases);
-                const alias = relation.alias ?? `__subquery${++this.lambdaCounter}`;
+                const alias = relation.alias ?? this.internalAlias('__subquery');
                 return {
-                    sql: `${relation.lateral ? 'LATERAL ' : ''}(${translated.sql}) AS ${quoteIdent(alias)}${columnAliasList(relation.columnAliases)}`,
+                    sql: sql`${relation.lateral ? sql`LATERAL ` : empty}(${translated.sql}) AS ${ident(alias)}${columnAliasList(relation.columnAliases)}`,
                     scope: [{ alias: relation.alias, columns }],
                 };
             }
@@ -400,31 +407,33 @@ export class SparkTranslator {
                 const scope = relation.joinType === 'semi' || relation.joinType === 'anti'
                     ? leftPart.scope
                     : [...leftPart.scope, ...rightPart.scope];
-                const rightSql = relation.right.kind === 'join' ? `(${rightPart.sql})` : rightPart.sql;
-                const natural = relation.natural ? 'NATURAL ' : '';
+                const rightSql = relation.right.kind === 'join' ? paren(rightPart.sql) : rightPart.sql;
+                const natural = relation.natural ? sql`NATURAL ` : empty;
                 const kind = {
-                    inner: 'JOIN', left: 'LEFT JOIN', right: 'RIGHT JOIN', full: 'FULL JOIN',
-                    cross: 'CROSS JOIN', semi: 'SEMI JOIN', anti: 'ANTI JOIN',
+                    inner: sql`JOIN`, left: sql`LEFT JOIN`, right: sql`RIGHT JOIN`, full: sql`FULL JOIN`,
+                    cross: sql`CROSS JOIN`, semi: sql`SEMI JOIN`, anti: sql`ANTI JOIN`,
                 }[relation.joinType];
-                let sql = `${leftPart.sql} ${natural}${kind} ${rightSql}`;
+                const joined = sql`${leftPart.sql} ${natural}${kind} ${rightSql}`;
                 if (relation.on) {
                     const onScope = new Scope([...leftPart.scope, ...rightPart.scope], left.parent);
-                    sql += ` ON ${this.expr(relation.on, onScope).sql}`;
-                } else if (relation.using && relation.using.length > 0) {
-                    sql += ` USING (${relation.using.map(quoteIdent).join(', ')})`;
-                } else if (relation.joinType !== 'cross' && !relation.natural) {
-                    sql += ' ON TRUE';
+                    return { sql: sql`${joined} ON ${this.expr(relation.on, onScope).sql}`, scope };
                 }
-                return { sql, scope };
+                if (relation.using && relation.using.length > 0) {
+                    return { sql: sql`${joined} USING (${join(relation.using.map(ident))})`, scope };
+                }
+                if (relation.joinType !== 'cross' && !relation.natural) {
+                    return { sql: sql`${joined} ON TRUE`, scope };
+                }
+                return { sql: joined, scope };
             }
             case 'values': {
                 const scope = new Scope([], left.parent);
                 const rows = relation.rows.map(row => row.map(e => this.expr(e, scope)));
                 const names = relation.columnAliases ?? (rows[0] ?? []).map((_, i) => `col${i + 1}`);
                 const alias = relation.alias ?? '__values';
-                const values = rows.map(row => `(${row.map(v => v.sql).join(', ')})`).join(', ');
+                const values = join(rows.map(row => sql`(${join(row.map(v => v.sql))})`));
                 return {
-                    sql: `(VALUES ${values}) AS ${quoteIdent(alias)}(${names.map(quoteIdent).join(', ')})`,
+                    sql: sql`(VALUES ${values}) AS ${ident(alias)}(${join(names.map(ident))})`,
                     scope: [{ alias: relation.alias, columns: names.map((name, i) => ({ name, type: rows[0]?.[i]?.type })) }],
                 };
             }
@@ -436,23 +445,23 @@ export class SparkTranslator {
                 const call = relation.outer && !relation.generator.name.toLowerCase().endsWith('_outer')
                     ? { ...relation.generator, name: `${relation.generator.name}_outer` }
                     : relation.generator;
-                const spec = sparkFunctions[call.name.toLowerCase()];
+                const spec = lookupFunction(call.name);
                 if (spec?.kind !== 'generator') {
                     throw new UnsupportedFeatureError(ErrorClass.unsupportedFunction,
                         `LATERAL VIEW needs a generator function (explode, posexplode, inline), not '${relation.generator.name}'.`, { span: relation.span });
                 }
                 const names = relation.columnAliases.length > 0 ? relation.columnAliases : undefined;
                 const generated = this.generator(call, names, inner);
-                const alias = relation.alias ?? `__lateral${++this.lambdaCounter}`;
+                const alias = relation.alias ?? this.internalAlias('__lateral');
                 return {
-                    sql: `${input.sql} CROSS JOIN LATERAL (SELECT ${generated.sql}) AS ${quoteIdent(alias)}`,
+                    sql: sql`${input.sql} CROSS JOIN LATERAL (SELECT ${generated.sql}) AS ${ident(alias)}`,
                     scope: [...input.scope, { alias: relation.alias, columns: generated.columns }],
                 };
             }
             case 'pivot': {
                 const input = this.relation(relation.input, left);
                 const inner = new Scope(input.scope, left.parent);
-                const aggs = relation.aggregates.map(a => `${this.expr(a.expr, inner).sql}${a.alias ? ` AS ${quoteIdent(a.alias)}` : ''}`);
+                const aggs = relation.aggregates.map(a => sql`${this.expr(a.expr, inner).sql}${a.alias ? sql` AS ${ident(a.alias)}` : empty}`);
                 if (relation.columns.length !== 1) {
                     throw new UnsupportedFeatureError(ErrorClass.unsupportedFeature, 'PIVOT on several columns is not supported.', { span: relation.span });
                 }
@@ -462,28 +471,28 @@ export class SparkTranslator {
                         throw new UnsupportedFeatureError(ErrorClass.unsupportedFeature, 'PIVOT values must be single expressions.', { span: relation.span });
                     }
                     const value = this.expr(v.values[0], inner).sql;
-                    return `${value}${v.alias ? ` AS ${quoteIdent(v.alias)}` : ''}`;
+                    return sql`${value}${v.alias ? sql` AS ${ident(v.alias)}` : empty}`;
                 });
-                const alias = relation.alias ?? `__pivot${++this.lambdaCounter}`;
+                const alias = relation.alias ?? this.internalAlias('__pivot');
                 return {
-                    sql: `(SELECT * FROM ${input.sql} PIVOT (${aggs.join(', ')} FOR ${column} IN (${values.join(', ')}))) AS ${quoteIdent(alias)}`,
+                    sql: sql`(SELECT * FROM ${input.sql} PIVOT (${join(aggs)} FOR ${column} IN (${join(values)}))) AS ${ident(alias)}`,
                     scope: [{ alias: relation.alias }],
                 };
             }
             case 'unpivot': {
                 const input = this.relation(relation.input, left);
-                const columns = relation.columns.map(c => `${quoteIdent(c.column)}${c.alias ? ` AS ${quoteString(c.alias)}` : ''}`);
-                const alias = relation.alias ?? `__unpivot${++this.lambdaCounter}`;
-                const nulls = relation.includeNulls ? ' INCLUDE NULLS' : '';
+                const columns = relation.columns.map(c => sql`${ident(c.column)}${c.alias ? sql` AS ${str(c.alias)}` : empty}`);
+                const alias = relation.alias ?? this.internalAlias('__unpivot');
+                const nulls = relation.includeNulls ? sql` INCLUDE NULLS` : empty;
                 return {
-                    sql: `(SELECT * FROM ${input.sql} UNPIVOT${nulls} (${quoteIdent(relation.valueColumn)} FOR ${quoteIdent(relation.nameColumn)} IN (${columns.join(', ')}))) AS ${quoteIdent(alias)}`,
+                    sql: sql`(SELECT * FROM ${input.sql} UNPIVOT${nulls} (${ident(relation.valueColumn)} FOR ${ident(relation.nameColumn)} IN (${join(columns)}))) AS ${ident(alias)}`,
                     scope: [{ alias: relation.alias }],
                 };
             }
         }
     }
 
-    private tableRelation(relation: TableRelationIR): { sql: string; scope: ScopeRelation[] } {
+    private tableRelation(relation: TableRelationIR): { sql: Sql; scope: ScopeRelation[] } {
         const source = relation.source;
         let resolved: ResolvedRelation;
         let defaultAlias: string;
@@ -492,7 +501,7 @@ export class SparkTranslator {
             if (!entry) {
                 throw new UnsupportedFeatureError(ErrorClass.invalidPipeline, `Unknown common table expression '${source.name}'.`, { span: relation.span });
             }
-            resolved = { sql: quoteIdent(entry.name), columns: entry.columns };
+            resolved = { sql: ident(entry.name), columns: entry.columns };
             defaultAlias = entry.name;
         } else {
             resolved = this.env.resolveTable(relation, this);
@@ -503,7 +512,7 @@ export class SparkTranslator {
         const alias = relation.alias ?? defaultAlias;
         const columns = renameColumns(resolved.columns, relation.columnAliases);
         return {
-            sql: `${resolved.sql} AS ${quoteIdent(alias)}${columnAliasList(relation.columnAliases)}`,
+            sql: sql`${resolved.sql} AS ${ident(alias)}${columnAliasList(relation.columnAliases)}`,
             scope: [{ alias, columns }],
         };
     }
@@ -518,28 +527,28 @@ export class SparkTranslator {
         return undefined;
     }
 
-    private tableFunction(name: string, args: ExprIR[], alias: string | undefined, columnAliases: string[] | undefined, left: Scope, span?: SourceSpan): { sql: string; scope: ScopeRelation[] } {
+    private tableFunction(name: string, args: ExprIR[], alias: string | undefined, columnAliases: string[] | undefined, left: Scope, span?: SourceSpan): { sql: Sql; scope: ScopeRelation[] } {
         const lower = name.toLowerCase();
         const scope = new Scope(left.relations, left.parent);
-        const effectiveAlias = alias ?? `__tvf${++this.lambdaCounter}`;
+        const effectiveAlias = alias ?? this.internalAlias('__tvf');
         if (lower === 'range') {
             const values = args.map(a => this.expr(a, scope).sql);
             if (values.length < 1 || values.length > 3) {
                 throw new UnsupportedFeatureError(ErrorClass.unsupportedFunction, 'range() takes 1 to 3 arguments.', { span });
             }
-            const rangeArgs = values.length === 1 ? `0, ${values[0]}` : values.join(', ');
+            const rangeArgs = values.length === 1 ? sql`0, ${values[0]}` : join(values);
             const names = columnAliases ?? ['id'];
             return {
-                sql: `(SELECT "range" AS ${quoteIdent(names[0])} FROM range(${rangeArgs})) AS ${quoteIdent(effectiveAlias)}`,
+                sql: sql`(SELECT "range" AS ${ident(names[0])} FROM range(${rangeArgs})) AS ${ident(effectiveAlias)}`,
                 scope: [{ alias, columns: [{ name: names[0], type: T.bigint }] }],
             };
         }
-        const spec = sparkFunctions[lower];
+        const spec = lookupFunction(lower);
         if (spec?.kind === 'generator') {
             const call: CallExprIR = { kind: 'call', name: lower, args, span };
             const generated = this.generator(call, columnAliases, scope);
             return {
-                sql: `LATERAL (SELECT ${generated.sql}) AS ${quoteIdent(effectiveAlias)}`,
+                sql: sql`LATERAL (SELECT ${generated.sql}) AS ${ident(effectiveAlias)}`,
                 scope: [{ alias, columns: generated.columns }],
             };
         }
@@ -555,12 +564,12 @@ export class SparkTranslator {
                 return literal(e);
             case 'interval':
                 return {
-                    sql: `(to_months(${e.months}) + to_days(${e.days}) + to_microseconds(${e.microseconds}))`,
+                    sql: sql`(to_months(${e.months}) + to_days(${e.days}) + to_microseconds(${e.microseconds}))`,
                     type: { kind: 'interval', range: e.months !== 0 ? 'year_month' : 'day_time' },
                 };
             case 'column': {
                 const resolved = scope.resolve(e.parts);
-                return resolved ?? { sql: e.parts.map(quoteIdent).join('.') };
+                return resolved ?? { sql: join(e.parts.map(ident), sql`.`) };
             }
             case 'call':
                 return this.call(e, scope);
@@ -570,23 +579,18 @@ export class SparkTranslator {
                 const operand = e.operand ? this.expr(e.operand, scope) : undefined;
                 const branches = e.branches.map(b => ({ when: this.expr(b.when, scope), then: this.expr(b.then, scope) }));
                 const otherwise = e.else ? this.expr(e.else, scope) : undefined;
-                let sql = `CASE${operand ? ` ${operand.sql}` : ''}`;
-                for (const b of branches) {
-                    sql += ` WHEN ${b.when.sql} THEN ${b.then.sql}`;
-                }
-                if (otherwise) {
-                    sql += ` ELSE ${otherwise.sql}`;
-                }
+                const whens = join(branches.map(b => sql` WHEN ${b.when.sql} THEN ${b.then.sql}`), empty);
+                const elseSql = otherwise ? sql` ELSE ${otherwise.sql}` : empty;
                 const types = [...branches.map(b => b.then.type), otherwise?.type].filter((t): t is DataType => t !== undefined && t.kind !== 'void');
-                return { sql: `${sql} END`, type: commonType(types) };
+                return { sql: sql`CASE${operand ? sql` ${operand.sql}` : empty}${whens}${elseSql} END`, type: commonType(types) };
             }
             case 'unary': {
                 const inner = this.expr(e.expr, scope);
                 switch (e.op) {
-                    case '-': return { sql: `(-${inner.sql})`, type: inner.type };
+                    case '-': return { sql: sql`(-${inner.sql})`, type: inner.type };
                     case '+': return inner;
-                    case 'not': return { sql: `(NOT ${inner.sql})`, type: T.boolean };
-                    case '~': return { sql: `(~${inner.sql})`, type: inner.type };
+                    case 'not': return { sql: sql`(NOT ${inner.sql})`, type: T.boolean };
+                    case '~': return { sql: sql`(~${inner.sql})`, type: inner.type };
                 }
                 break;
             }
@@ -595,19 +599,19 @@ export class SparkTranslator {
             case 'in': {
                 const value = this.expr(e.expr, scope);
                 const list = e.list.map(v => coerceForComparison(value, this.expr(v, scope)));
-                return { sql: `(${value.sql} ${e.not ? 'NOT IN' : 'IN'} (${list.map(v => v.sql).join(', ')}))`, type: T.boolean };
+                return { sql: sql`(${value.sql} ${e.not ? sql`NOT IN` : sql`IN`} (${join(list.map(v => v.sql))}))`, type: T.boolean };
             }
             case 'in_subquery': {
                 const values = e.exprs.map(v => this.expr(v, scope).sql);
                 const sub = this.query(e.query, scope);
-                const left = values.length === 1 ? values[0] : `(${values.join(', ')})`;
-                return { sql: `(${left} ${e.not ? 'NOT IN' : 'IN'} (${sub.sql}))`, type: T.boolean };
+                const left = values.length === 1 ? values[0] : sql`(${join(values)})`;
+                return { sql: sql`(${left} ${e.not ? sql`NOT IN` : sql`IN`} (${sub.sql}))`, type: T.boolean };
             }
             case 'between': {
                 const value = this.expr(e.expr, scope);
                 const low = coerceForComparison(value, this.expr(e.low, scope));
                 const high = coerceForComparison(value, this.expr(e.high, scope));
-                return { sql: `(${value.sql} ${e.not ? 'NOT BETWEEN' : 'BETWEEN'} ${low.sql} AND ${high.sql})`, type: T.boolean };
+                return { sql: sql`(${value.sql} ${e.not ? sql`NOT BETWEEN` : sql`BETWEEN`} ${low.sql} AND ${high.sql})`, type: T.boolean };
             }
             case 'like': {
                 const value = this.expr(e.expr, scope);
@@ -615,51 +619,50 @@ export class SparkTranslator {
                 const parts = e.patterns.map(p => {
                     const pattern = this.expr(p, scope).sql;
                     if (e.op === 'rlike') {
-                        return `regexp_matches(${value.sql}, ${pattern})`;
+                        return sql`regexp_matches(${value.sql}, ${pattern})`;
                     }
                     // Spark's default LIKE escape character is the backslash; DuckDB has none unless told.
-                    return `(${value.sql} ${e.op === 'ilike' ? 'ILIKE' : 'LIKE'} ${pattern} ESCAPE ${quoteString(escape)})`;
+                    return sql`(${value.sql} ${e.op === 'ilike' ? sql`ILIKE` : sql`LIKE`} ${pattern} ESCAPE ${str(escape)})`;
                 });
-                const joined = parts.length === 1 ? parts[0] : `(${parts.join(e.quantifier === 'all' ? ' AND ' : ' OR ')})`;
-                return { sql: e.not ? `(NOT ${joined})` : joined, type: T.boolean };
+                const joined = parts.length === 1 ? parts[0] : sql`(${join(parts, e.quantifier === 'all' ? sql` AND ` : sql` OR `)})`;
+                return { sql: e.not ? sql`(NOT ${joined})` : joined, type: T.boolean };
             }
             case 'is_null': {
                 const inner = this.expr(e.expr, scope);
-                return { sql: `(${inner.sql} IS ${e.not ? 'NOT ' : ''}NULL)`, type: T.boolean };
+                return { sql: sql`(${inner.sql} IS ${e.not ? sql`NOT ` : empty}NULL)`, type: T.boolean };
             }
             case 'is_bool': {
                 const inner = this.expr(e.expr, scope);
-                const value = e.value === null ? 'NULL' : e.value ? 'TRUE' : 'FALSE';
-                const test = e.value === null ? `(${inner.sql} IS NULL)` : `(${inner.sql} IS ${value})`;
-                return { sql: e.not ? `(NOT ${test})` : test, type: T.boolean };
+                const test = e.value === null ? sql`(${inner.sql} IS NULL)` : sql`(${inner.sql} IS ${e.value ? sql`TRUE` : sql`FALSE`})`;
+                return { sql: e.not ? sql`(NOT ${test})` : test, type: T.boolean };
             }
             case 'is_distinct_from': {
                 const left = this.expr(e.left, scope);
                 const right = coerceForComparison(left, this.expr(e.right, scope));
-                return { sql: `(${left.sql} IS ${e.not ? 'NOT ' : ''}DISTINCT FROM ${right.sql})`, type: T.boolean };
+                return { sql: sql`(${left.sql} IS ${e.not ? sql`NOT ` : empty}DISTINCT FROM ${right.sql})`, type: T.boolean };
             }
             case 'lambda':
                 throw new UnsupportedFeatureError(ErrorClass.unsupportedFeature, 'A lambda function is only allowed as an argument of a higher-order function.', { span: e.span });
             case 'struct': {
                 const fields = e.fields.map(f => ({ name: f.name, value: this.expr(f.value, scope) }));
                 return {
-                    sql: `struct_pack(${fields.map(f => `${quoteIdent(f.name)} := ${f.value.sql}`).join(', ')})`,
+                    sql: sql`struct_pack(${join(fields.map(f => sql`${ident(f.name)} := ${f.value.sql}`))})`,
                     type: fields.every(f => f.value.type) ? T.struct(fields.map(f => ({ name: f.name, type: f.value.type! }))) : undefined,
                 };
             }
             case 'array': {
                 const elements = e.elements.map(x => this.expr(x, scope));
                 const element = commonType(elements.map(x => x.type).filter((t): t is DataType => t !== undefined && t.kind !== 'void'));
-                return { sql: `[${elements.map(x => x.sql).join(', ')}]`, type: T.array(element ?? T.void) };
+                return { sql: sql`[${join(elements.map(x => x.sql))}]`, type: T.array(element ?? T.void) };
             }
             case 'map': {
                 if (e.entries.length === 0) {
-                    return { sql: 'MAP {}' };
+                    return { sql: sql`MAP {}` };
                 }
                 const keys = e.entries.map(x => this.expr(x.key, scope));
                 const values = e.entries.map(x => this.expr(x.value, scope));
                 return {
-                    sql: `map([${keys.map(k => k.sql).join(', ')}], [${values.map(v => v.sql).join(', ')}])`,
+                    sql: sql`map([${join(keys.map(k => k.sql))}], [${join(values.map(v => v.sql))}])`,
                     type: keys[0].type && values[0].type ? T.map(keys[0].type, values[0].type) : undefined,
                 };
             }
@@ -669,60 +672,64 @@ export class SparkTranslator {
                 const base = this.expr(e.expr, scope);
                 const index = this.expr(e.index, scope);
                 if (base.type?.kind === 'map') {
-                    return { sql: `map_extract_value(${base.sql}, ${index.sql})`, type: base.type.value };
+                    return { sql: sql`map_extract_value(${base.sql}, ${index.sql})`, type: base.type.value };
                 }
                 if (base.type?.kind === 'struct' && e.index.kind === 'literal' && typeof e.index.value === 'string') {
                     return fieldAccess(base, e.index.value);
                 }
                 if (base.type?.kind === 'array' || isIntegral(index.type)) {
-                    return { sql: `__psql_at0(${base.sql}, ${index.sql})`, type: base.type?.kind === 'array' ? base.type.element : undefined };
+                    return { sql: sql`__psql_at0(${base.sql}, ${index.sql})`, type: base.type?.kind === 'array' ? base.type.element : undefined };
                 }
-                return { sql: `(${base.sql})[${index.sql}]` };
+                return { sql: sql`(${base.sql})[${index.sql}]` };
             }
             case 'json_path': {
                 const base = this.expr(e.expr, scope);
-                let path = '$';
+                // A JSON pointer (RFC 6901): any field name can be written in one, `~` and `/` escaped.
+                let pointer = '';
                 for (const step of e.path) {
                     if (step.kind === 'field') {
-                        path += /^[A-Za-z_][A-Za-z0-9_]*$/.test(step.name) ? `.${step.name}` : `."${step.name.replace(/"/g, '\\"')}"`;
+                        pointer += '/' + step.name.split('~').join('~0').split('/').join('~1');
                     } else if (step.kind === 'index') {
-                        path += `[${step.index}]`;
+                        pointer += '/' + String(step.index);
                     } else {
                         throw new UnsupportedFeatureError(ErrorClass.unsupportedFeature, 'The JSON path wildcard [*] is not supported by the local engine.', { span: e.span });
                     }
                 }
-                return { sql: `__psql_json_get(${base.sql}, ${quoteString(path)})`, type: T.string };
+                return { sql: sql`__psql_json_get(${base.sql}, ${str(pointer)})`, type: T.string };
             }
             case 'subquery': {
                 const sub = this.query(e.query, scope);
-                return { sql: `(${sub.sql})`, type: sub.columns?.[0]?.type };
+                return { sql: sql`(${sub.sql})`, type: sub.columns?.[0]?.type };
             }
             case 'exists': {
                 const sub = this.query(e.query, scope);
-                return { sql: `(${e.not ? 'NOT ' : ''}EXISTS (${sub.sql}))`, type: T.boolean };
+                return { sql: sql`(${e.not ? sql`NOT ` : empty}EXISTS (${sub.sql}))`, type: T.boolean };
             }
             case 'parameter': {
-                const value = Object.entries(this.env.conf ?? {}).find(([k]) => k.toLowerCase() === e.name.toLowerCase())?.[1];
+                const conf = this.env.conf ?? {};
+                const key = Object.hasOwn(conf, e.name) ? e.name : Object.keys(conf).find(k => k.toLowerCase() === e.name.toLowerCase());
+                const value = key === undefined ? undefined : conf[key];
                 if (value === undefined) {
                     throw new UnsupportedFeatureError('UNBOUND_SQL_PARAMETER', `The parameter '${e.name}' has no value: set it in the pipeline configuration.`, { span: e.span });
                 }
-                const text: Translated = { sql: quoteString(value), type: T.string };
+                const text: Translated = { sql: str(value), type: T.string };
                 return e.type ? castExpr(text, e.type, false) : text;
             }
             case 'snapshot_version': {
                 const relation: TableRelationIR = { kind: 'table', source: { kind: 'snapshot_version', which: e.which }, streaming: false, span: e.span };
                 const resolved = this.env.resolveTable(relation, this);
-                return { sql: `(SELECT * FROM ${resolved.sql} AS "__v")`, type: resolved.columns?.[0]?.type };
+                return { sql: sql`(SELECT * FROM ${resolved.sql} AS "__v")`, type: resolved.columns?.[0]?.type };
             }
         }
         throw new UnsupportedFeatureError(ErrorClass.unsupportedFeature, `Unsupported expression kind '${(e as { kind: string }).kind}'.`);
     }
 
-    private binary(op: string, left: Translated, right: Translated, leftIR: ExprIR, rightIR: ExprIR): Translated {
+    private binary(op: BinaryExprIR['op'], left: Translated, right: Translated, leftIR: ExprIR, rightIR: ExprIR): Translated {
         switch (op) {
             case 'and':
+                return { sql: sql`(${left.sql} AND ${right.sql})`, type: T.boolean };
             case 'or':
-                return { sql: `(${left.sql} ${op.toUpperCase()} ${right.sql})`, type: T.boolean };
+                return { sql: sql`(${left.sql} OR ${right.sql})`, type: T.boolean };
             case '=':
             case '<>':
             case '<':
@@ -730,39 +737,42 @@ export class SparkTranslator {
             case '>':
             case '>=': {
                 const [l, r] = coerceBoth(left, right);
-                return { sql: `(${l.sql} ${op} ${r.sql})`, type: T.boolean };
+                return { sql: sql`(${l.sql} ${comparisonOperators[op]} ${r.sql})`, type: T.boolean };
             }
             case '<=>': {
                 const [l, r] = coerceBoth(left, right);
-                return { sql: `(${l.sql} IS NOT DISTINCT FROM ${r.sql})`, type: T.boolean };
+                return { sql: sql`(${l.sql} IS NOT DISTINCT FROM ${r.sql})`, type: T.boolean };
             }
             case '||':
-                return { sql: `(${left.sql} || ${right.sql})`, type: left.type?.kind === 'array' ? left.type : T.string };
+                return { sql: sql`(${left.sql} || ${right.sql})`, type: left.type?.kind === 'array' ? left.type : T.string };
             case '+':
-            case '-':
+            case '-': {
+                const operator = op === '+' ? sql`+` : sql`-`;
                 // Spark keeps DATE ± an interval of whole days/months a DATE (DuckDB returns a TIMESTAMP).
                 if (left.type?.kind === 'date' && rightIR.kind === 'interval' && rightIR.microseconds === 0) {
-                    return { sql: `CAST((${left.sql} ${op} ${right.sql}) AS DATE)`, type: T.date };
+                    return { sql: sql`CAST((${left.sql} ${operator} ${right.sql}) AS DATE)`, type: T.date };
                 }
-                return { sql: `(${left.sql} ${op} ${right.sql})`, type: arithmeticType(op, left.type, right.type) };
+                return { sql: sql`(${left.sql} ${operator} ${right.sql})`, type: arithmeticType(op, left.type, right.type) };
+            }
             case '*':
-                return { sql: `(${left.sql} ${op} ${right.sql})`, type: arithmeticType(op, left.type, right.type) };
+                return { sql: sql`(${left.sql} * ${right.sql})`, type: arithmeticType(op, left.type, right.type) };
             case '/': {
                 const type = divisionType(left.type, right.type, leftIR, rightIR);
-                const sql = `__psql_div(${left.sql}, ${right.sql})`;
-                return type?.kind === 'decimal' ? { sql: `CAST(${sql} AS ${toDuckType(type)})`, type } : { sql, type: T.double };
+                const quotient = sql`__psql_div(${left.sql}, ${right.sql})`;
+                return type?.kind === 'decimal' ? { sql: sql`CAST(${quotient} AS ${toDuckType(type)})`, type } : { sql: quotient, type: T.double };
             }
             case '%':
-                return { sql: `__psql_mod(${left.sql}, ${right.sql})`, type: arithmeticType('%', left.type, right.type) };
+                return { sql: sql`__psql_mod(${left.sql}, ${right.sql})`, type: arithmeticType('%', left.type, right.type) };
             case 'div':
-                return { sql: `__psql_intdiv(${left.sql}, ${right.sql})`, type: T.bigint };
+                return { sql: sql`__psql_intdiv(${left.sql}, ${right.sql})`, type: T.bigint };
             case '&':
+                return { sql: sql`(${left.sql} & ${right.sql})`, type: left.type };
             case '|':
-                return { sql: `(${left.sql} ${op} ${right.sql})`, type: left.type };
+                return { sql: sql`(${left.sql} | ${right.sql})`, type: left.type };
             case '^':
-                return { sql: `xor(${left.sql}, ${right.sql})`, type: left.type };
+                return { sql: sql`xor(${left.sql}, ${right.sql})`, type: left.type };
         }
-        throw new UnsupportedFeatureError(ErrorClass.unsupportedFeature, `Unsupported operator '${op}'.`);
+        throw new UnsupportedFeatureError(ErrorClass.unsupportedFeature, `Unsupported operator '${String(op)}'.`);
     }
 
     private call(call: CallExprIR, scope: Scope): Translated {
@@ -770,7 +780,7 @@ export class SparkTranslator {
         if (name === 'struct') {
             const fields = call.args.map((arg, i) => ({ name: autoFieldName(arg, i), value: this.expr(arg, scope) }));
             return {
-                sql: `struct_pack(${fields.map(f => `${quoteIdent(f.name)} := ${f.value.sql}`).join(', ')})`,
+                sql: sql`struct_pack(${join(fields.map(f => sql`${ident(f.name)} := ${f.value.sql}`))})`,
                 type: fields.every(f => f.value.type) ? T.struct(fields.map(f => ({ name: f.name, type: f.value.type! }))) : undefined,
             };
         }
@@ -779,16 +789,16 @@ export class SparkTranslator {
             if (args.length === 0) {
                 throw new UnsupportedFeatureError(ErrorClass.unsupportedFunction, 'grouping_id() is only valid with GROUP BY.', { span: call.span });
             }
-            return { sql: `CAST(grouping(${args.join(', ')}) AS BIGINT)`, type: T.bigint };
+            return { sql: sql`CAST(grouping(${join(args)}) AS BIGINT)`, type: T.bigint };
         }
         if (name === 'typeof') {
             const arg = this.expr(call.args[0], scope);
             if (!arg.type) {
                 throw new UnsupportedFeatureError(ErrorClass.unsupportedFunction, 'typeof() needs an argument whose type the local engine can infer.', { span: call.span });
             }
-            return { sql: quoteString(formatType(arg.type).toLowerCase()), type: T.string };
+            return { sql: str(formatType(arg.type).toLowerCase()), type: T.string };
         }
-        const spec = sparkFunctions[name];
+        const spec = lookupFunction(name);
         if (!spec) {
             throw unknownFunctionError(call);
         }
@@ -821,18 +831,13 @@ export class SparkTranslator {
                 throw new UnsupportedFeatureError(ErrorClass.unsupportedFeature,
                     `'${name}' is not an aggregate or window function; OVER, DISTINCT and FILTER do not apply.`, { span: call.span });
             }
-            const sql = typeof spec.sql === 'function' ? spec.sql(ctx) : fillTemplate(spec.sql ?? '', args);
-            return { sql, type };
+            return { sql: spec.sql!(ctx), type };
         }
         if (spec.kind === 'window') {
             if (!call.over) {
                 throw new UnsupportedFeatureError('WINDOW_FUNCTION_WITHOUT_OVER_CLAUSE', `The window function '${name}' requires an OVER clause.`, { span: call.span });
             }
-            let sql = typeof spec.sql === 'function' ? spec.sql(ctx) : fillTemplate(spec.sql ?? '', args);
-            if (call.ignoreNulls) {
-                sql = sql.replace(/\)$/, ' IGNORE NULLS)');
-            }
-            return { sql: `${sql} OVER ${this.window(call.over, scope)}`, type };
+            return { sql: sql`${spec.sql!(ctx)} OVER ${this.window(call.over, scope)}`, type };
         }
         return { sql: this.aggregate(call, spec, args, scope), type };
     }
@@ -845,14 +850,14 @@ export class SparkTranslator {
                 if (arg.kind === 'lambda') {
                     const bindings = new Map<string, Translated>();
                     const names = arg.params.map((param, j) => {
-                        const sqlName = `__l${++this.lambdaCounter}`;
+                        const sqlName = ident(this.internalAlias('__l'));
                         // Spark's index argument is 0-based, DuckDB's is 1-based.
-                        const sql = spec.indexParam && j === 1 ? `(${sqlName} - 1)` : sqlName;
-                        bindings.set(param.toLowerCase(), { sql, type: paramTypes[j] });
+                        const value = spec.indexParam && j === 1 ? sql`(${sqlName} - 1)` : sqlName;
+                        bindings.set(param.toLowerCase(), { sql: value, type: paramTypes[j] });
                         return sqlName;
                     });
                     const body = this.expr(arg.body, new Scope([], scope, bindings));
-                    args[i] = { sql: `lambda ${names.join(', ')}: ${body.sql}`, type: body.type };
+                    args[i] = { sql: sql`lambda ${join(names)}: ${body.sql}`, type: body.type };
                 }
             });
         }
@@ -867,6 +872,9 @@ export class SparkTranslator {
         return {
             call,
             args,
+            a: args.map(arg => paren(arg.sql)),
+            all: join(args.map(arg => arg.sql)),
+            ignoreNulls: call.ignoreNulls ?? false,
             now: this.env.now,
             stringArg: i => {
                 const lit = literalAt(i);
@@ -879,102 +887,101 @@ export class SparkTranslator {
         };
     }
 
-    private aggregate(call: CallExprIR, spec: FunctionSpec, args: Translated[], scope: Scope): string {
+    private aggregate(call: CallExprIR, spec: FunctionSpec, args: Translated[], scope: Scope): Sql {
         const agg = spec.agg!;
         const name = call.name.toLowerCase();
+        const parenthesised = args.map(a => paren(a.sql));
         let fn = agg.fn;
-        let argSql = call.star ? '*' : agg.args ? fillTemplate(agg.args, args) : args.map(a => a.sql).join(', ');
-        const filters: string[] = [];
+        let argSql = call.star ? sql`*` : agg.args ? agg.args(parenthesised) : join(args.map(a => a.sql));
+        const filters: Sql[] = [];
         if (agg.filter) {
-            filters.push(fillTemplate(agg.filter, args));
+            filters.push(agg.filter(parenthesised));
         }
         if (call.filter) {
             filters.push(this.expr(call.filter, scope).sql);
         }
-        const ignoreNulls = call.ignoreNulls || ((name === 'first' || name === 'last' || name === 'first_value' || name === 'last_value' || name === 'any_value') && call.args[1]?.kind === 'literal' && call.args[1].value === true);
-        let inside = '';
+        const firstOrLast = name === 'first' || name === 'last' || name === 'first_value' || name === 'last_value';
+        const ignoreNulls = call.ignoreNulls || ((firstOrLast || name === 'any_value') && call.args[1]?.kind === 'literal' && call.args[1].value === true);
+        let inside = empty;
         if (ignoreNulls) {
-            if (call.over && (fn === 'first' || fn === 'last')) {
-                fn = fn === 'first' ? 'first_value' : 'last_value';
-                inside = ' IGNORE NULLS';
+            if (call.over && firstOrLast) {
+                fn = name.startsWith('first') ? sql`first_value` : sql`last_value`;
+                inside = sql` IGNORE NULLS`;
             } else {
-                filters.push(`${args[0].sql} IS NOT NULL`);
+                filters.push(sql`${args[0].sql} IS NOT NULL`);
             }
         }
         if (call.distinct && call.args.length > 1 && name === 'count') {
             // count(DISTINCT a, b) counts distinct tuples with no NULL member.
-            argSql = `struct_pack(${args.map((a, i) => `"c${i}" := ${a.sql}`).join(', ')})`;
-            filters.push(...args.map(a => `${a.sql} IS NOT NULL`));
+            argSql = sql`struct_pack(${join(args.map((a, i) => sql`${ident(`c${i}`)} := ${a.sql}`))})`;
+            filters.push(...args.map(a => sql`${a.sql} IS NOT NULL`));
         }
         if (call.withinGroup && call.withinGroup.length > 0) {
             if (name === 'percentile_cont' || name === 'percentile_disc') {
                 const sort = call.withinGroup[0];
                 const fraction = args[0].sql;
                 const value = this.expr(sort.expr, scope).sql;
-                argSql = `${value}, ${sort.direction === 'desc' ? `1 - (${fraction})` : fraction}`;
+                argSql = sql`${value}, ${sort.direction === 'desc' ? sql`1 - (${fraction})` : fraction}`;
             } else {
-                argSql += ` ORDER BY ${this.sortItems(call.withinGroup, scope)}`;
+                argSql = sql`${argSql} ORDER BY ${this.sortItems(call.withinGroup, scope)}`;
             }
         }
-        const distinct = call.distinct || agg.distinct ? 'DISTINCT ' : '';
-        let sql = `${fn}(${distinct}${argSql}${inside})`;
-        if (filters.length > 0) {
-            sql += ` FILTER (WHERE ${filters.map(f => `(${f})`).join(' AND ')})`;
-        }
-        if (call.over) {
-            sql += ` OVER ${this.window(call.over, scope)}`;
-        }
+        const distinct = call.distinct || agg.distinct ? sql`DISTINCT ` : empty;
+        const filter = filters.length > 0 ? sql` FILTER (WHERE ${join(filters.map(paren), sql` AND `)})` : empty;
+        const over = call.over ? sql` OVER ${this.window(call.over, scope)}` : empty;
+        let result = sql`${fn}(${distinct}${argSql}${inside})${filter}${over}`;
         if (name === 'sum' && isIntegral(args[0]?.type)) {
             // DuckDB sums integers into HUGEINT; Spark's sum of integers is BIGINT.
-            sql = `CAST(${sql} AS BIGINT)`;
+            result = sql`CAST(${result} AS BIGINT)`;
         }
-        return agg.wrap ? agg.wrap.replace('$agg', sql) : sql;
+        return agg.wrap ? agg.wrap(result) : result;
     }
 
-    private window(spec: WindowSpecIR, scope: Scope): string {
+    private window(spec: WindowSpecIR, scope: Scope): Sql {
         if (spec.ref && spec.partitionBy.length === 0 && spec.orderBy.length === 0 && !spec.frame) {
-            return quoteIdent(spec.ref);
+            return ident(spec.ref);
         }
-        return `(${this.windowBody(spec, scope)})`;
+        return sql`(${this.windowBody(spec, scope)})`;
     }
 
-    private windowBody(spec: WindowSpecIR, scope: Scope): string {
-        const parts: string[] = [];
+    private windowBody(spec: WindowSpecIR, scope: Scope): Sql {
+        const parts: Sql[] = [];
         if (spec.ref) {
-            parts.push(quoteIdent(spec.ref));
+            parts.push(ident(spec.ref));
         }
         if (spec.partitionBy.length > 0) {
-            parts.push(`PARTITION BY ${spec.partitionBy.map(e => this.expr(e, scope).sql).join(', ')}`);
+            parts.push(sql`PARTITION BY ${join(spec.partitionBy.map(e => this.expr(e, scope).sql))}`);
         }
         if (spec.orderBy.length > 0) {
-            parts.push(`ORDER BY ${this.sortItems(spec.orderBy, scope)}`);
+            parts.push(sql`ORDER BY ${this.sortItems(spec.orderBy, scope)}`);
         }
         if (spec.frame) {
             parts.push(this.frame(spec.frame, scope));
         }
-        return parts.join(' ');
+        return join(parts, sql` `);
     }
 
-    private frame(frame: WindowFrameIR, scope: Scope): string {
-        const bound = (b: FrameBoundIR): string => {
+    private frame(frame: WindowFrameIR, scope: Scope): Sql {
+        const bound = (b: FrameBoundIR): Sql => {
             switch (b.kind) {
-                case 'unbounded_preceding': return 'UNBOUNDED PRECEDING';
-                case 'unbounded_following': return 'UNBOUNDED FOLLOWING';
-                case 'current_row': return 'CURRENT ROW';
-                case 'preceding': return `${this.expr(b.offset, scope).sql} PRECEDING`;
-                case 'following': return `${this.expr(b.offset, scope).sql} FOLLOWING`;
+                case 'unbounded_preceding': return sql`UNBOUNDED PRECEDING`;
+                case 'unbounded_following': return sql`UNBOUNDED FOLLOWING`;
+                case 'current_row': return sql`CURRENT ROW`;
+                case 'preceding': return sql`${this.expr(b.offset, scope).sql} PRECEDING`;
+                case 'following': return sql`${this.expr(b.offset, scope).sql} FOLLOWING`;
             }
         };
-        return `${frame.unit.toUpperCase()} BETWEEN ${bound(frame.start)} AND ${bound(frame.end ?? { kind: 'current_row' })}`;
+        const unit = frame.unit === 'range' ? sql`RANGE` : sql`ROWS`;
+        return sql`${unit} BETWEEN ${bound(frame.start)} AND ${bound(frame.end ?? { kind: 'current_row' })}`;
     }
 
     /** ORDER BY items with Spark's null ordering made explicit (NULLS FIRST for ASC, LAST for DESC). */
-    sortItems(items: SortItemIR[], scope: Scope): string {
-        return items.map(item => {
+    sortItems(items: SortItemIR[], scope: Scope): Sql {
+        return join(items.map(item => {
             const direction = item.direction ?? 'asc';
             const nulls = item.nulls ?? (direction === 'asc' ? 'first' : 'last');
-            return `${this.expr(item.expr, scope).sql} ${direction.toUpperCase()} NULLS ${nulls.toUpperCase()}`;
-        }).join(', ');
+            return sql`${this.expr(item.expr, scope).sql} ${direction === 'desc' ? sql`DESC` : sql`ASC`} NULLS ${nulls === 'last' ? sql`LAST` : sql`FIRST`}`;
+        }));
     }
 }
 
@@ -987,75 +994,71 @@ function renameColumns(columns: ScopeColumn[] | undefined, aliases: string[] | u
     return columns.map((c, i) => ({ name: aliases[i] ?? c.name, type: c.type }));
 }
 
-function columnAliasList(aliases: string[] | undefined): string {
-    return aliases && aliases.length > 0 ? `(${aliases.map(quoteIdent).join(', ')})` : '';
+function columnAliasList(aliases: string[] | undefined): Sql {
+    return aliases && aliases.length > 0 ? sql`(${join(aliases.map(ident))})` : empty;
 }
+
+/** DuckDB's comparison operator for each of Spark's. */
+const comparisonOperators = {
+    '=': sql`=`, '<>': sql`<>`, '<': sql`<`, '<=': sql`<=`, '>': sql`>`, '>=': sql`>=`,
+} as const;
 
 /** DuckDB SQL for a typed Spark literal. */
 function literal(e: LiteralExprIR): Translated {
     const type = e.type;
     if (e.value === null) {
-        return type.kind === 'void' ? { sql: 'NULL', type } : { sql: `CAST(NULL AS ${toDuckType(type)})`, type };
+        return type.kind === 'void' ? { sql: sql`NULL`, type } : { sql: sql`CAST(NULL AS ${toDuckType(type)})`, type };
     }
     switch (type.kind) {
         case 'boolean':
-            return { sql: e.value === true || String(e.value).toLowerCase() === 'true' ? 'TRUE' : 'FALSE', type };
+            return { sql: e.value === true || String(e.value).toLowerCase() === 'true' ? sql`TRUE` : sql`FALSE`, type };
         case 'int': {
             // Bare digits: DuckDB types them INTEGER (BIGINT when larger), as Spark does, and a bare
             // integer in ORDER BY / GROUP BY stays a column position in both.
-            const text = numberText(e.value);
-            return { sql: text.startsWith('-') ? `(${text})` : text.replace(/^\+/, ''), type };
+            return { sql: integer(String(e.value)), type };
         }
         case 'tinyint':
         case 'smallint':
         case 'bigint':
         case 'float':
         case 'double':
-            return { sql: `CAST(${quoteString(String(e.value))} AS ${toDuckType(type)})`, type };
+            return { sql: sql`CAST(${str(String(e.value))} AS ${toDuckType(type)})`, type };
         case 'decimal':
-            return { sql: `CAST(${quoteString(String(e.value))} AS ${toDuckType(type)})`, type };
+            return { sql: sql`CAST(${str(String(e.value))} AS ${toDuckType(type)})`, type };
         case 'string':
         case 'char':
         case 'varchar':
-            return { sql: quoteString(String(e.value)), type: T.string };
+            return { sql: str(String(e.value)), type: T.string };
         case 'date':
-            return { sql: `DATE ${quoteString(String(e.value))}`, type };
+            return { sql: sql`DATE ${str(String(e.value))}`, type };
         case 'timestamp':
         case 'timestamp_ntz':
-            return { sql: timestampFromText(quoteString(String(e.value)), type), type };
+            return { sql: timestampFromText(str(String(e.value)), type), type };
         case 'binary':
-            return { sql: `unhex(${quoteString(String(e.value))})`, type };
+            return { sql: sql`unhex(${str(String(e.value))})`, type };
         default:
-            return { sql: `CAST(${quoteString(String(e.value))} AS ${toDuckType(type)})`, type };
+            return { sql: sql`CAST(${str(String(e.value))} AS ${toDuckType(type)})`, type };
     }
-}
-
-function numberText(value: string | number | boolean): string {
-    const text = String(value);
-    if (!/^[+-]?\d+$/.test(text)) {
-        throw new UnsupportedFeatureError(ErrorClass.invalidPipeline, `Invalid integer literal '${text}'.`);
-    }
-    return text;
 }
 
 /** Spark's CAST with the semantics that differ from DuckDB made explicit. */
 export function castExpr(inner: Translated, target: DataType, tryCast: boolean): Translated {
     const duck = toDuckType(target);
-    const cast = tryCast ? 'TRY_CAST' : 'CAST';
+    const cast = tryCast ? sql`TRY_CAST` : sql`CAST`;
     if (isIntegral(target) && inner.type && ['float', 'double', 'decimal'].includes(inner.type.kind)) {
         // Spark truncates toward zero; DuckDB rounds.
-        return { sql: `${cast}(trunc(${inner.sql}) AS ${duck})`, type: target };
+        return { sql: sql`${cast}(trunc(${inner.sql}) AS ${duck})`, type: target };
     }
     if (isIntegral(target) && isString(inner.type)) {
         if (tryCast) {
-            return { sql: `CASE WHEN regexp_matches(trim(${inner.sql}), '^[+-]?[0-9]+$') THEN TRY_CAST(trim(${inner.sql}) AS ${duck}) END`, type: target };
+            return { sql: sql`CASE WHEN regexp_matches(trim(${inner.sql}), '^[+-]?[0-9]+$') THEN TRY_CAST(trim(${inner.sql}) AS ${duck}) END`, type: target };
         }
-        return { sql: `CAST(__psql_str_to_bigint(${inner.sql}) AS ${duck})`, type: target };
+        return { sql: sql`CAST(__psql_str_to_bigint(${inner.sql}) AS ${duck})`, type: target };
     }
     if ((target.kind === 'timestamp' || target.kind === 'timestamp_ntz') && isString(inner.type)) {
         return { sql: timestampFromText(inner.sql, target, tryCast), type: target };
     }
-    return { sql: `${cast}(${inner.sql} AS ${duck})`, type: target };
+    return { sql: sql`${cast}(${inner.sql} AS ${duck})`, type: target };
 }
 
 /** Spark casts a string compared with a number / date / timestamp to that type. */

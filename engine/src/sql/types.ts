@@ -4,7 +4,7 @@ import { DuckDBTypeId, type DuckDBType } from '@duckdb/node-api';
 import { PipelineDefinitionError, ErrorClass } from '../errors.js';
 import type { DataType, StructField } from '../ir.js';
 import { SparkTypes } from '../spark/sample-types.js';
-import { quoteIdent } from './quote.js';
+import { ident, join, sql, type Sql } from './sql.js';
 
 /** A named, typed column of a relation. */
 export interface Column {
@@ -16,29 +16,29 @@ export interface Column {
 export const T = SparkTypes;
 
 /** The DuckDB type used to store a Spark type (Spark TIMESTAMP is stored as a UTC wall-clock TIMESTAMP). */
-export function toDuckType(type: DataType): string {
+export function toDuckType(type: DataType): Sql {
     switch (type.kind) {
-        case 'boolean': return 'BOOLEAN';
-        case 'tinyint': return 'TINYINT';
-        case 'smallint': return 'SMALLINT';
-        case 'int': return 'INTEGER';
-        case 'bigint': return 'BIGINT';
-        case 'float': return 'FLOAT';
-        case 'double': return 'DOUBLE';
-        case 'decimal': return `DECIMAL(${type.precision},${type.scale})`;
+        case 'boolean': return sql`BOOLEAN`;
+        case 'tinyint': return sql`TINYINT`;
+        case 'smallint': return sql`SMALLINT`;
+        case 'int': return sql`INTEGER`;
+        case 'bigint': return sql`BIGINT`;
+        case 'float': return sql`FLOAT`;
+        case 'double': return sql`DOUBLE`;
+        case 'decimal': return sql`DECIMAL(${type.precision},${type.scale})`;
         case 'string':
         case 'char':
-        case 'varchar': return 'VARCHAR';
-        case 'binary': return 'BLOB';
-        case 'date': return 'DATE';
+        case 'varchar': return sql`VARCHAR`;
+        case 'binary': return sql`BLOB`;
+        case 'date': return sql`DATE`;
         case 'timestamp':
-        case 'timestamp_ntz': return 'TIMESTAMP';
-        case 'interval': return 'INTERVAL';
-        case 'void': return 'INTEGER';
-        case 'variant': return 'JSON';
-        case 'array': return `${toDuckType(type.element)}[]`;
-        case 'map': return `MAP(${toDuckType(type.key)}, ${toDuckType(type.value)})`;
-        case 'struct': return `STRUCT(${type.fields.map(f => `${quoteIdent(f.name)} ${toDuckType(f.type)}`).join(', ')})`;
+        case 'timestamp_ntz': return sql`TIMESTAMP`;
+        case 'interval': return sql`INTERVAL`;
+        case 'void': return sql`INTEGER`;
+        case 'variant': return sql`JSON`;
+        case 'array': return sql`${toDuckType(type.element)}[]`;
+        case 'map': return sql`MAP(${toDuckType(type.key)}, ${toDuckType(type.value)})`;
+        case 'struct': return sql`STRUCT(${join(type.fields.map(f => sql`${ident(f.name)} ${toDuckType(f.type)}`))})`;
     }
 }
 
@@ -50,9 +50,9 @@ export function toDuckType(type: DataType): string {
  * drops the offset (10:00), so every text-to-timestamp conversion (literals, casts, to_timestamp,
  * sample files) goes through here.
  */
-export function timestampFromText(sql: string, type: DataType = T.timestamp, tryCast = false): string {
-    const cast = tryCast ? 'TRY_CAST' : 'CAST';
-    return type.kind === 'timestamp_ntz' ? `${cast}(${sql} AS TIMESTAMP)` : `CAST(${cast}(${sql} AS TIMESTAMPTZ) AS TIMESTAMP)`;
+export function timestampFromText(text: Sql, type: DataType = T.timestamp, tryCast = false): Sql {
+    const cast = tryCast ? sql`TRY_CAST` : sql`CAST`;
+    return type.kind === 'timestamp_ntz' ? sql`${cast}(${text} AS TIMESTAMP)` : sql`CAST(${cast}(${text} AS TIMESTAMPTZ) AS TIMESTAMP)`;
 }
 
 /** The Spark type of a DuckDB result column (DuckDB-only types map to their nearest Spark type). */

@@ -9,7 +9,7 @@ import * as path from 'node:path';
 import { Database } from '../db/database.js';
 import { resolveResources, type ResourceOptions } from '../db/resources.js';
 import { ErrorClass, StateError } from '../errors.js';
-import { quoteIdent, quoteQualified, quoteString } from '../sql/quote.js';
+import { ident, join, qualified, sql, type Sql, str } from '../sql/sql.js';
 
 /** Version of the state layout; a different value in an existing file is refused. */
 export const STATE_FORMAT_VERSION = '1';
@@ -48,6 +48,8 @@ export interface StateOpenOptions extends ResourceOptions {
      * states recorded their pipeline) is recorded as this pipeline's. Reads never record anything.
      */
     claim?: boolean;
+    /** The folders DuckDB may read besides the state folder (its sandbox, see `Database.open`). */
+    readRoots?: readonly string[];
 }
 
 /** What the state remembers about a materialized dataset. */
@@ -111,7 +113,8 @@ export class StateStore {
 
     /**
      * Opens (creating if needed) the state in `stateDir`, checks its format and the pipeline it
-     * belongs to; waits for other users in this process.
+     * belongs to; waits for other users in this process. DuckDB may then touch only `stateDir` and
+     * `options.readRoots` (see `Database.open`).
      */
     static async open(stateDir: string, options: StateOpenOptions = {}): Promise<StateStore> {
         fs.mkdirSync(stateDir, { recursive: true });
@@ -120,7 +123,7 @@ export class StateStore {
         const release = await acquire(file);
         let db: Database;
         try {
-            db = await Database.open(file, resources);
+            db = await Database.open(file, resources, { allowedDirectories: [stateDir, ...(options.readRoots ?? [])] });
         } catch (error) {
             release();
             throw error;
@@ -140,17 +143,17 @@ export class StateStore {
 
     /** Refuses another pipeline's state; records the owner of a state that has none (when claiming). */
     private async checkOwner(pipeline: PipelineIdentity, claim: boolean): Promise<void> {
-        const result = await this.db.query('SELECT key, value FROM meta.info WHERE key IN (\'pipeline\', \'pipeline_name\')');
+        const result = await this.db.query(sql`SELECT key, value FROM meta.info WHERE key IN ('pipeline', 'pipeline_name')`);
         const info = new Map(result.rows.map(r => [String(r[0]), r[1] === null ? undefined : String(r[1])]));
         const owner = info.get('pipeline');
         if (owner === undefined) {
             if (claim) {
-                await this.db.run([
-                    'BEGIN TRANSACTION',
-                    'DELETE FROM meta.info WHERE key IN (\'pipeline\', \'pipeline_name\')',
-                    `INSERT INTO meta.info VALUES ('pipeline', ${quoteString(pipeline.id)}), ('pipeline_name', ${pipeline.name === undefined ? 'NULL' : quoteString(pipeline.name)})`,
-                    'COMMIT',
-                ].join(';\n'));
+                await this.db.run(join([
+                    sql`BEGIN TRANSACTION`,
+                    sql`DELETE FROM meta.info WHERE key IN ('pipeline', 'pipeline_name')`,
+                    sql`INSERT INTO meta.info VALUES ('pipeline', ${str(pipeline.id)}), ('pipeline_name', ${pipeline.name === undefined ? sql`NULL` : str(pipeline.name)})`,
+                    sql`COMMIT`,
+                ], sql`;\n`));
             }
             return;
         }
@@ -163,27 +166,27 @@ export class StateStore {
                 + `Run this pipeline with its own state folder (pipeline-sql run --state DIR), or delete '${folder}' if the other pipeline's state is no longer needed.`);
         }
         if (claim && pipeline.name !== undefined && info.get('pipeline_name') !== pipeline.name) {
-            await this.db.run(`UPDATE meta.info SET value = ${quoteString(pipeline.name)} WHERE key = 'pipeline_name'`);
+            await this.db.run(sql`UPDATE meta.info SET value = ${str(pipeline.name)} WHERE key = 'pipeline_name'`);
         }
     }
 
     private async init(): Promise<void> {
         // One transaction: a new state file is set up with one commit (one sync of the log).
-        await this.db.run([
-            'BEGIN TRANSACTION',
-            ...['meta', 'ds', 'cdc', 'snap', 'rep'].map(schema => `CREATE SCHEMA IF NOT EXISTS ${quoteIdent(schema)}`),
-            'CREATE TABLE IF NOT EXISTS meta.info (key VARCHAR, value VARCHAR)',
-            'CREATE TABLE IF NOT EXISTS meta.datasets (name VARCHAR, kind VARCHAR, append_only BOOLEAN, next_rowid BIGINT)',
-            'CREATE TABLE IF NOT EXISTS meta.flows (name VARCHAR, target VARCHAR, kind VARCHAR, signature VARCHAR, once_done BOOLEAN, next_arrival BIGINT)',
-            'CREATE TABLE IF NOT EXISTS meta.files_read (flow VARCHAR, source VARCHAR, path VARCHAR, size BIGINT, mtime_ms DOUBLE)',
+        await this.db.run(join([
+            sql`BEGIN TRANSACTION`,
+            ...['meta', 'ds', 'cdc', 'snap', 'rep'].map(schema => sql`CREATE SCHEMA IF NOT EXISTS ${ident(schema)}`),
+            sql`CREATE TABLE IF NOT EXISTS meta.info (key VARCHAR, value VARCHAR)`,
+            sql`CREATE TABLE IF NOT EXISTS meta.datasets (name VARCHAR, kind VARCHAR, append_only BOOLEAN, next_rowid BIGINT)`,
+            sql`CREATE TABLE IF NOT EXISTS meta.flows (name VARCHAR, target VARCHAR, kind VARCHAR, signature VARCHAR, once_done BOOLEAN, next_arrival BIGINT)`,
+            sql`CREATE TABLE IF NOT EXISTS meta.files_read (flow VARCHAR, source VARCHAR, path VARCHAR, size BIGINT, mtime_ms DOUBLE)`,
             // The content hash of each file read (added after the first format: older states get the column, empty).
-            'ALTER TABLE meta.files_read ADD COLUMN IF NOT EXISTS sha256 VARCHAR',
-            'CREATE TABLE IF NOT EXISTS meta.dataset_reads (flow VARCHAR, dataset VARCHAR, position BIGINT)',
-            'CREATE TABLE IF NOT EXISTS meta.updates (id BIGINT, started VARCHAR, finished VARCHAR, full_refresh BOOLEAN, metrics VARCHAR)',
-            `INSERT INTO meta.info SELECT 'format', ${quoteString(STATE_FORMAT_VERSION)} WHERE NOT EXISTS (SELECT 1 FROM meta.info WHERE key = 'format')`,
-            'COMMIT',
-        ].join(';\n'));
-        const version = await this.db.scalar('SELECT value FROM meta.info WHERE key = \'format\'');
+            sql`ALTER TABLE meta.files_read ADD COLUMN IF NOT EXISTS sha256 VARCHAR`,
+            sql`CREATE TABLE IF NOT EXISTS meta.dataset_reads (flow VARCHAR, dataset VARCHAR, position BIGINT)`,
+            sql`CREATE TABLE IF NOT EXISTS meta.updates (id BIGINT, started VARCHAR, finished VARCHAR, full_refresh BOOLEAN, metrics VARCHAR)`,
+            sql`INSERT INTO meta.info SELECT 'format', ${str(STATE_FORMAT_VERSION)} WHERE NOT EXISTS (SELECT 1 FROM meta.info WHERE key = 'format')`,
+            sql`COMMIT`,
+        ], sql`;\n`));
+        const version = await this.db.scalar(sql`SELECT value FROM meta.info WHERE key = 'format'`);
         if (version !== STATE_FORMAT_VERSION) {
             throw new StateError(ErrorClass.stateUnreadable,
                 `The pipeline state '${this.file}' has format ${String(version)}, this engine writes format ${STATE_FORMAT_VERSION}. Delete the state folder (a full refresh) to continue.`);
@@ -192,13 +195,13 @@ export class StateStore {
 
     /** Starts the update's transaction. */
     async begin(): Promise<void> {
-        await this.db.run('BEGIN TRANSACTION');
+        await this.db.run(sql`BEGIN TRANSACTION`);
         this.inTransaction = true;
     }
 
     /** Commits the current transaction. */
     async commit(): Promise<void> {
-        await this.db.run('COMMIT');
+        await this.db.run(sql`COMMIT`);
         this.inTransaction = false;
     }
 
@@ -208,7 +211,7 @@ export class StateStore {
         this.flowRows.clear();
         if (this.inTransaction) {
             this.inTransaction = false;
-            await this.db.run('ROLLBACK');
+            await this.db.run(sql`ROLLBACK`);
         }
     }
 
@@ -224,13 +227,13 @@ export class StateStore {
     // ------------------------------------------------------------ names
 
     /** The table holding a dataset's rows. */
-    datasetTable(key: string): string {
-        return quoteQualified('ds', key);
+    datasetTable(key: string): Sql {
+        return qualified('ds', key);
     }
 
     /** A state table in schema `schema` for an owner (target or flow) and a role. */
-    stateTable(schema: 'cdc' | 'snap' | 'rep', owner: string, role: string): string {
-        return quoteQualified(schema, `${owner}__${role}`);
+    stateTable(schema: 'cdc' | 'snap' | 'rep', owner: string, role: string): Sql {
+        return qualified(schema, `${owner}__${role}`);
     }
 
     /** True when a table exists (schema, unquoted name). */
@@ -245,8 +248,8 @@ export class StateStore {
 
     private async catalog(): Promise<Map<string, 'table' | 'view'>> {
         if (!this.tables) {
-            const result = await this.db.query('SELECT schema_name, table_name, \'table\' FROM duckdb_tables() WHERE NOT temporary '
-                + 'UNION ALL SELECT schema_name, view_name, \'view\' FROM duckdb_views() WHERE NOT temporary AND NOT internal');
+            const result = await this.db.query(sql`SELECT schema_name, table_name, 'table' FROM duckdb_tables() WHERE NOT temporary
+                UNION ALL SELECT schema_name, view_name, 'view' FROM duckdb_views() WHERE NOT temporary AND NOT internal`);
             this.tables = new Map(result.rows.map(r => [`${String(r[0])}.${String(r[1])}`, String(r[2]) as 'table' | 'view']));
         }
         return this.tables;
@@ -254,9 +257,9 @@ export class StateStore {
 
     /** Drops every state table of an owner in a schema. */
     async dropStateTables(schema: 'cdc' | 'snap' | 'rep', owner: string): Promise<void> {
-        const result = await this.db.query(`SELECT table_name FROM duckdb_tables() WHERE schema_name = ${quoteString(schema)} AND starts_with(table_name, ${quoteString(`${owner}__`)})`);
+        const result = await this.db.query(sql`SELECT table_name FROM duckdb_tables() WHERE schema_name = ${str(schema)} AND starts_with(table_name, ${str(`${owner}__`)})`);
         for (const row of result.rows) {
-            await this.db.run(`DROP TABLE IF EXISTS ${quoteQualified(schema, String(row[0]))}`);
+            await this.db.run(sql`DROP TABLE IF EXISTS ${qualified(schema, String(row[0]))}`);
         }
     }
 
@@ -268,7 +271,7 @@ export class StateStore {
         if (known !== undefined) {
             return known === null ? undefined : { ...known };
         }
-        const result = await this.db.query(`SELECT kind, append_only, next_rowid FROM meta.datasets WHERE name = ${quoteString(key)}`);
+        const result = await this.db.query(sql`SELECT kind, append_only, next_rowid FROM meta.datasets WHERE name = ${str(key)}`);
         const row = result.rows[0];
         const state = row ? { kind: String(row[0]), appendOnly: row[1] === true, nextRowId: BigInt(row[2] as bigint) } : null;
         this.datasetRows.set(key, state);
@@ -278,14 +281,14 @@ export class StateStore {
     /** Records the state of a dataset. */
     async setDataset(key: string, state: DatasetState): Promise<void> {
         this.datasetRows.delete(key);
-        await this.db.run(`DELETE FROM meta.datasets WHERE name = ${quoteString(key)}`);
-        await this.db.run(`INSERT INTO meta.datasets VALUES (${quoteString(key)}, ${quoteString(state.kind)}, ${state.appendOnly}, ${state.nextRowId})`);
+        await this.db.run(sql`DELETE FROM meta.datasets WHERE name = ${str(key)}`);
+        await this.db.run(sql`INSERT INTO meta.datasets VALUES (${str(key)}, ${str(state.kind)}, ${state.appendOnly}, ${state.nextRowId})`);
         this.datasetRows.set(key, { ...state });
     }
 
     /** Every dataset the state knows. */
     async datasetNames(): Promise<string[]> {
-        const result = await this.db.query('SELECT name FROM meta.datasets');
+        const result = await this.db.query(sql`SELECT name FROM meta.datasets`);
         return result.rows.map(r => String(r[0]));
     }
 
@@ -293,9 +296,9 @@ export class StateStore {
     async dropDataset(key: string): Promise<void> {
         this.datasetRows.delete(key);
         const isView = await this.isView('ds', key);
-        await this.db.run(`DROP ${isView ? 'VIEW' : 'TABLE'} IF EXISTS ${this.datasetTable(key)}`);
-        await this.db.run(`DELETE FROM meta.datasets WHERE name = ${quoteString(key)}`);
-        await this.db.run(`DELETE FROM meta.dataset_reads WHERE dataset = ${quoteString(key)}`);
+        await this.db.run(sql`DROP ${isView ? sql`VIEW` : sql`TABLE`} IF EXISTS ${this.datasetTable(key)}`);
+        await this.db.run(sql`DELETE FROM meta.datasets WHERE name = ${str(key)}`);
+        await this.db.run(sql`DELETE FROM meta.dataset_reads WHERE dataset = ${str(key)}`);
         for (const schema of ['cdc', 'snap', 'rep'] as const) {
             await this.dropStateTables(schema, key);
         }
@@ -309,7 +312,7 @@ export class StateStore {
         if (known !== undefined) {
             return known === null ? undefined : { ...known };
         }
-        const result = await this.db.query(`SELECT target, kind, signature, once_done, next_arrival FROM meta.flows WHERE name = ${quoteString(name)}`);
+        const result = await this.db.query(sql`SELECT target, kind, signature, once_done, next_arrival FROM meta.flows WHERE name = ${str(name)}`);
         const row = result.rows[0];
         const state = row ? { target: String(row[0]), kind: String(row[1]), signature: String(row[2]), onceDone: row[3] === true, nextArrival: BigInt(row[4] as bigint) } : null;
         this.flowRows.set(name, state);
@@ -319,23 +322,23 @@ export class StateStore {
     /** Records the state of a flow. */
     async setFlow(name: string, state: FlowState): Promise<void> {
         this.flowRows.delete(name);
-        await this.db.run(`DELETE FROM meta.flows WHERE name = ${quoteString(name)}`);
-        await this.db.run(`INSERT INTO meta.flows VALUES (${quoteString(name)}, ${quoteString(state.target)}, ${quoteString(state.kind)}, ${quoteString(state.signature)}, ${state.onceDone}, ${state.nextArrival})`);
+        await this.db.run(sql`DELETE FROM meta.flows WHERE name = ${str(name)}`);
+        await this.db.run(sql`INSERT INTO meta.flows VALUES (${str(name)}, ${str(state.target)}, ${str(state.kind)}, ${str(state.signature)}, ${state.onceDone}, ${state.nextArrival})`);
         this.flowRows.set(name, { ...state });
     }
 
     /** Every flow the state knows. */
     async flowNames(): Promise<string[]> {
-        const result = await this.db.query('SELECT name FROM meta.flows');
+        const result = await this.db.query(sql`SELECT name FROM meta.flows`);
         return result.rows.map(r => String(r[0]));
     }
 
     /** Forgets everything about a flow: checkpoints, ONCE marker, its own state tables. */
     async clearFlow(name: string): Promise<void> {
         this.flowRows.delete(name);
-        await this.db.run(`DELETE FROM meta.flows WHERE name = ${quoteString(name)}`);
-        await this.db.run(`DELETE FROM meta.files_read WHERE flow = ${quoteString(name)}`);
-        await this.db.run(`DELETE FROM meta.dataset_reads WHERE flow = ${quoteString(name)}`);
+        await this.db.run(sql`DELETE FROM meta.flows WHERE name = ${str(name)}`);
+        await this.db.run(sql`DELETE FROM meta.files_read WHERE flow = ${str(name)}`);
+        await this.db.run(sql`DELETE FROM meta.dataset_reads WHERE flow = ${str(name)}`);
         await this.dropStateTables('snap', name);
         await this.dropStateTables('rep', name);
     }
@@ -344,7 +347,7 @@ export class StateStore {
 
     /** Files of a source already read by a flow, with their size, modification time and content hash (SHA-256, hex). */
     async filesRead(flow: string, source: string): Promise<Map<string, FileRead>> {
-        const result = await this.db.query(`SELECT path, size, mtime_ms, sha256 FROM meta.files_read WHERE flow = ${quoteString(flow)} AND source = ${quoteString(source)}`);
+        const result = await this.db.query(sql`SELECT path, size, mtime_ms, sha256 FROM meta.files_read WHERE flow = ${str(flow)} AND source = ${str(source)}`);
         return new Map(result.rows.map(r => [String(r[0]), { size: Number(r[1]), mtimeMs: Number(r[2]), sha256: r[3] === null ? undefined : String(r[3]) }]));
     }
 
@@ -353,29 +356,29 @@ export class StateStore {
         if (files.length === 0) {
             return;
         }
-        const where = `flow = ${quoteString(flow)} AND source = ${quoteString(source)}`;
-        await this.db.run(`DELETE FROM meta.files_read WHERE ${where} AND path IN (${files.map(f => quoteString(f.path)).join(', ')})`);
-        const values = files.map(f => `(${quoteString(flow)}, ${quoteString(source)}, ${quoteString(f.path)}, ${f.size}, ${f.mtimeMs}, ${f.sha256 === undefined ? 'NULL' : quoteString(f.sha256)})`);
-        await this.db.run(`INSERT INTO meta.files_read (flow, source, path, size, mtime_ms, sha256) VALUES ${values.join(', ')}`);
+        const where = sql`flow = ${str(flow)} AND source = ${str(source)}`;
+        await this.db.run(sql`DELETE FROM meta.files_read WHERE ${where} AND path IN (${join(files.map(f => str(f.path)))})`);
+        const values = files.map(f => sql`(${str(flow)}, ${str(source)}, ${str(f.path)}, ${f.size}, ${f.mtimeMs}, ${f.sha256 === undefined ? sql`NULL` : str(f.sha256)})`);
+        await this.db.run(sql`INSERT INTO meta.files_read (flow, source, path, size, mtime_ms, sha256) VALUES ${join(values)}`);
     }
 
     /** The last row id of a dataset already read by a flow (0 = nothing read). */
     async readPosition(flow: string, dataset: string): Promise<bigint> {
-        const value = await this.db.scalar(`SELECT position FROM meta.dataset_reads WHERE flow = ${quoteString(flow)} AND dataset = ${quoteString(dataset)}`);
+        const value = await this.db.scalar(sql`SELECT position FROM meta.dataset_reads WHERE flow = ${str(flow)} AND dataset = ${str(dataset)}`);
         return value === undefined || value === null ? 0n : BigInt(value as bigint);
     }
 
     /** Records the last row id of a dataset read by a flow. */
     async setReadPosition(flow: string, dataset: string, position: bigint): Promise<void> {
-        await this.db.run(`DELETE FROM meta.dataset_reads WHERE flow = ${quoteString(flow)} AND dataset = ${quoteString(dataset)}`);
-        await this.db.run(`INSERT INTO meta.dataset_reads VALUES (${quoteString(flow)}, ${quoteString(dataset)}, ${position})`);
+        await this.db.run(sql`DELETE FROM meta.dataset_reads WHERE flow = ${str(flow)} AND dataset = ${str(dataset)}`);
+        await this.db.run(sql`INSERT INTO meta.dataset_reads VALUES (${str(flow)}, ${str(dataset)}, ${position})`);
     }
 
     // ------------------------------------------------------------ updates
 
     /** Records a finished update and its metrics (the "last update" shown by previews). */
     async recordUpdate(started: string, finished: string, fullRefresh: boolean, metrics: unknown): Promise<void> {
-        await this.db.run(`INSERT INTO meta.updates SELECT coalesce(max(id), 0) + 1, ${quoteString(started)}, ${quoteString(finished)}, ${fullRefresh}, `
-            + `${quoteString(JSON.stringify(metrics))} FROM meta.updates`);
+        await this.db.run(sql`INSERT INTO meta.updates SELECT coalesce(max(id), 0) + 1, ${str(started)}, ${str(finished)}, ${fullRefresh},
+            ${str(JSON.stringify(metrics))} FROM meta.updates`);
     }
 }

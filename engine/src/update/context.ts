@@ -5,6 +5,7 @@ import type { Row } from '../db/values.js';
 import { CancelledError } from '../errors.js';
 import type { StateStore } from '../state/state-store.js';
 import type { PipelinePlan } from './plan.js';
+import { ident, sql, type Sql } from '../sql/sql.js';
 
 /** Metrics of one dataset for the last update (the CLI JSON contract's `metrics.<name>`). */
 export interface DatasetMetrics {
@@ -70,8 +71,8 @@ export class UpdateContext {
     }
 
     /** A fresh name for a temporary table. */
-    tempName(role: string): string {
-        return `"__psql_${role}_${++this.temp}"`;
+    tempName(role: string): Sql {
+        return ident(`__psql_${role}_${++this.temp}`);
     }
 
     /** Throws CancelledError when the caller aborted the update. */
@@ -109,7 +110,7 @@ export class UpdateContext {
     }
 
     /** Drops a temporary table. */
-    async dropTemp(name: string): Promise<void> {
-        await this.db.run(`DROP TABLE IF EXISTS ${name}`);
+    async dropTemp(name: Sql): Promise<void> {
+        await this.db.run(sql`DROP TABLE IF EXISTS ${name}`);
     }
 }

@@ -5,13 +5,13 @@ import * as path from 'node:path';
 import { toRows, type JsonValue, type Row } from '../db/values.js';
 import { EngineError, ErrorClass } from '../errors.js';
 import type { PipelineIR, QueryIR } from '../ir.js';
-import { quoteIdent } from '../sql/quote.js';
+import { empty, ident, join, sql, str } from '../sql/sql.js';
 import { formatType } from '../sql/types.js';
 import { StateStore } from '../state/state-store.js';
 import { ARR, KIND, SEQ, SYS, eventRank } from '../flows/cdc-sql.js';
 import { UpdateContext } from './context.js';
 import { buildPlan, datasetKey, type PipelinePlan } from './plan.js';
-import { errorInfo, stateOpenOptions, type ResultColumn, type StateOptions, type UpdateFailure } from './run-update.js';
+import { errorInfo, sandboxRoots, stateOpenOptions, type ResultColumn, type StateOptions, type UpdateFailure } from './run-update.js';
 import { FlowSources } from './sources.js';
 
 /** Where the state and samples of a pipeline are. */
@@ -40,7 +40,7 @@ async function withContext<T>(pipeline: PipelineIR, options: InspectOptions, wor
     let store: StateStore | undefined;
     try {
         plan = buildPlan(pipeline);
-        store = await StateStore.open(options.stateDir, stateOpenOptions(options));
+        store = await StateStore.open(options.stateDir, { ...stateOpenOptions(options), readRoots: sandboxRoots(options) });
         const now = options.now ?? new Date().toISOString().replace('T', ' ').replace(/\.\d+Z$/, '');
         const ctx = new UpdateContext(store, plan, {
             stateDir: options.stateDir,
@@ -66,12 +66,12 @@ export async function runQuery(pipeline: PipelineIR, query: QueryIR, options: In
     return withContext(pipeline, options, async ctx => {
         const sources = new FlowSources(ctx, '__query', 'batch');
         await sources.prepare(query);
-        const sql = sources.translate(query).sql;
+        const translated = sources.translate(query).sql;
         const limit = ctx.options.limit;
-        const result = await ctx.db.query(`SELECT * FROM (${sql}) LIMIT ${limit}`).catch(error => {
+        const result = await ctx.db.query(sql`SELECT * FROM (${translated}) LIMIT ${limit}`).catch(error => {
             throw sources.mapError(error, query.span);
         });
-        const rowCount = Number(await ctx.db.scalar(`SELECT count(*) FROM (${sql})`));
+        const rowCount = Number(await ctx.db.scalar(sql`SELECT count(*) FROM (${translated})`));
         return {
             ok: true as const,
             columns: result.columns.map(c => ({ name: c.name, type: formatType(c.type) })),
@@ -101,7 +101,7 @@ export async function readChangeEvents(pipeline: PipelineIR, dataset: string, op
             throw new EngineError(ErrorClass.unknownDataset, `'${dataset}' has no change events: it is not an AUTO CDC target, or it has not been updated yet.`);
         }
         const table = ctx.store.stateTable('cdc', key, log ? 'log' : 'state');
-        const columns = await ctx.db.describe(`SELECT * FROM ${table}`);
+        const columns = await ctx.db.describe(sql`SELECT * FROM ${table}`);
         const seqType = columns.find(c => c.name === SEQ)!.type;
         const data = columns.filter(c => !c.name.startsWith('__psql_'));
         const cdcFlows = (plan.flowsByTarget.get(key) ?? []).filter(f => f.kind === 'auto_cdc' || f.kind === 'snapshot');
@@ -112,20 +112,20 @@ export async function readChangeEvents(pipeline: PipelineIR, dataset: string, op
             if (!column) {
                 throw new EngineError(ErrorClass.columnsNotFound, `'${dataset}' has no key column '${name}'.`);
             }
-            return `CAST(${quoteIdent(column.name)} AS VARCHAR) IS NOT DISTINCT FROM ${value === null ? 'NULL' : `'${String(value).replace(/'/g, '\'\'')}'`}`;
+            return sql`CAST(${ident(column.name)} AS VARCHAR) IS NOT DISTINCT FROM ${value === null ? sql`NULL` : str(String(value))}`;
         });
         const items = [
-            ...data.map(c => quoteIdent(c.name)),
-            `${quoteIdent(SEQ)} AS "_sequence"`,
-            ...(columns.some(c => c.name === SYS) ? [`${quoteIdent(SYS)} AS "_system_sequence"`] : []),
-            `CASE ${quoteIdent(KIND)} WHEN 0 THEN 'upsert' WHEN 1 THEN 'delete' ELSE 'truncate' END AS "_change"`,
-            `${quoteIdent(ARR)} AS "_arrival"`,
+            ...data.map(c => ident(c.name)),
+            sql`${ident(SEQ)} AS "_sequence"`,
+            ...(columns.some(c => c.name === SYS) ? [sql`${ident(SYS)} AS "_system_sequence"`] : []),
+            sql`CASE ${ident(KIND)} WHEN 0 THEN 'upsert' WHEN 1 THEN 'delete' ELSE 'truncate' END AS "_change"`,
+            sql`${ident(ARR)} AS "_arrival"`,
         ];
-        const where = filters.length > 0 ? ` WHERE ${filters.join(' AND ')}` : '';
-        const order = [...keyColumns.map(quoteIdent), eventRank({ seqType, upsertWinsTies }, '')].join(', ');
+        const where = filters.length > 0 ? sql` WHERE ${join(filters, sql` AND `)}` : empty;
+        const order = join([...keyColumns.map(ident), eventRank({ seqType, upsertWinsTies }, empty)]);
         const limit = ctx.options.limit;
-        const result = await ctx.db.query(`SELECT ${items.join(', ')} FROM ${table}${where} ORDER BY ${order} LIMIT ${limit}`);
-        const rowCount = Number(await ctx.db.scalar(`SELECT count(*) FROM ${table}${where}`));
+        const result = await ctx.db.query(sql`SELECT ${join(items)} FROM ${table}${where} ORDER BY ${order} LIMIT ${limit}`);
+        const rowCount = Number(await ctx.db.scalar(sql`SELECT count(*) FROM ${table}${where}`));
         return {
             ok: true as const,
             columns: result.columns.map(c => ({ name: c.name, type: formatType(c.type) })),

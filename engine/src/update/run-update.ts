@@ -11,7 +11,7 @@ import type { FlowOutcome } from '../flows/flow-outcome.js';
 import { runMaterializedViewFlow } from '../flows/materialized-view-flow.js';
 import { runReplaceUsingFlow, runReplaceWhereFlow } from '../flows/replace-flows.js';
 import { runSnapshotFlow } from '../flows/snapshot-flow.js';
-import { quoteIdent } from '../sql/quote.js';
+import { ident, join, sql, type Sql } from '../sql/sql.js';
 import { formatType } from '../sql/types.js';
 import type { ResourceOptions } from '../db/resources.js';
 import { StateStore, type PipelineIdentity } from '../state/state-store.js';
@@ -137,6 +137,14 @@ function resolveNow(now: string | Date | undefined): { date: string; timestamp: 
     return { date: timestamp.slice(0, 10), timestamp };
 }
 
+/**
+ * The folders DuckDB may read besides the state folder (its sandbox, `Database.open`): the read roots,
+ * by default the pipeline root and the samples folder.
+ */
+export function sandboxRoots(options: { samplesDir: string; rootDir?: string; readRoots?: readonly string[] }): string[] {
+    return [...(options.readRoots ?? [options.rootDir ?? path.dirname(path.resolve(options.samplesDir)), options.samplesDir])];
+}
+
 /** Converts any thrown value into the error document of a failed update. */
 export function errorInfo(error: unknown, plan?: PipelinePlan): UpdateErrorInfo {
     const e = error instanceof EngineError
@@ -186,7 +194,7 @@ export async function runUpdate(pipeline: PipelineIR, options: RunOptions): Prom
         if (options.signal?.aborted) {
             throw new EngineError('PIPELINE_SQL_CANCELLED', 'The update was cancelled before it started.');
         }
-        store = await StateStore.open(options.stateDir, { ...stateOpenOptions(options), claim: true });
+        store = await StateStore.open(options.stateDir, { ...stateOpenOptions(options), readRoots: sandboxRoots(options), claim: true });
         options.signal?.addEventListener('abort', abort);
         const ctx = new UpdateContext(store, plan, resolved);
         const flows = await runFlows(ctx, selection);
@@ -350,12 +358,12 @@ async function readResults(ctx: UpdateContext): Promise<Record<string, DatasetRe
             continue;
         }
         const table = store.datasetTable(key);
-        const columns = (await ctx.db.describe(`SELECT * FROM ${table}`)).filter(c => c.name !== ROW_ID);
-        const select = columns.map(c => quoteIdent(c.name)).join(', ');
-        const order = state.appendOnly ? quoteIdent(ROW_ID) : resultOrder(plan, key, columns.map(c => c.name));
-        const result = await ctx.db.query(`SELECT ${select} FROM ${table} ORDER BY ${order} LIMIT ${limit}`)
-            .catch(() => ctx.db.query(`SELECT ${select} FROM ${table} LIMIT ${limit}`));
-        const rowCount = Number(await ctx.db.scalar(`SELECT count(*) FROM ${table}`));
+        const columns = (await ctx.db.describe(sql`SELECT * FROM ${table}`)).filter(c => c.name !== ROW_ID);
+        const select = join(columns.map(c => ident(c.name)));
+        const order = state.appendOnly ? ident(ROW_ID) : resultOrder(plan, key, columns.map(c => c.name));
+        const result = await ctx.db.query(sql`SELECT ${select} FROM ${table} ORDER BY ${order} LIMIT ${limit}`)
+            .catch(() => ctx.db.query(sql`SELECT ${select} FROM ${table} LIMIT ${limit}`));
+        const rowCount = Number(await ctx.db.scalar(sql`SELECT count(*) FROM ${table}`));
         out[display] = {
             kind: dataset.kind,
             columns: columns.map(c => ({ name: c.name, type: formatType(c.type) })),
@@ -372,15 +380,15 @@ async function readResults(ctx: UpdateContext): Promise<Record<string, DatasetRe
  * The order rows of a table written by CDC flows are shown in: by key, then a key's versions by
  * time (`__START_AT`, then `__SYSTEM_START_AT`), then the remaining columns; other tables by all columns.
  */
-function resultOrder(plan: PipelinePlan, key: string, columns: string[]): string {
+function resultOrder(plan: PipelinePlan, key: string, columns: string[]): Sql {
     const keys = (plan.flowsByTarget.get(key) ?? []).flatMap(f => (f.kind === 'auto_cdc' || f.kind === 'snapshot' ? [f.keys.columns] : []))[0] ?? [];
     const find = (name: string): string | undefined => columns.find(c => c.toLowerCase() === name.toLowerCase());
     const leading = [...keys, '__START_AT', '__SYSTEM_START_AT'].map(find).filter((c): c is string => c !== undefined);
     if (leading.length === 0) {
-        return 'ALL';
+        return sql`ALL`;
     }
     const rest = columns.filter(c => !leading.includes(c));
-    return [...new Set([...leading, ...rest])].map(quoteIdent).join(', ');
+    return join([...new Set([...leading, ...rest])].map(ident));
 }
 
 /** What opening the state needs from the options of any entry point. */
@@ -408,7 +416,7 @@ export async function readState(pipeline: PipelineIR, options: ReadStateOptions)
     let store: StateStore | undefined;
     try {
         plan = buildPlan(pipeline);
-        store = await StateStore.open(options.stateDir, stateOpenOptions(options));
+        store = await StateStore.open(options.stateDir, { ...stateOpenOptions(options), readRoots: sandboxRoots(options) });
         const ctx = new UpdateContext(store, plan, {
             stateDir: options.stateDir,
             samplesDir: options.samplesDir,
@@ -432,10 +440,10 @@ async function readView(ctx: UpdateContext, dataset: DatasetIR, key: string): Pr
         const sources = new FlowSources(ctx, `__preview_${key}`, 'batch');
         await sources.prepare(dataset.query!);
         const query = sources.translate(dataset.query!);
-        const result = await ctx.db.query(`SELECT * FROM (${query.sql}) LIMIT ${limit}`).catch(error => {
+        const result = await ctx.db.query(sql`SELECT * FROM (${query.sql}) LIMIT ${limit}`).catch(error => {
             throw sources.mapError(error, dataset.span);
         });
-        const rowCount = Number(await ctx.db.scalar(`SELECT count(*) FROM (${query.sql})`));
+        const rowCount = Number(await ctx.db.scalar(sql`SELECT count(*) FROM (${query.sql})`));
         return {
             kind: dataset.kind,
             columns: result.columns.map(c => ({ name: c.name, type: formatType(c.type) })),

@@ -16,7 +16,7 @@ import { displayPath, sampleDirs, type SampleDirs } from '../spark/sample-files.
 import type { FileRead } from '../state/state-store.js';
 import type { QueryIR, SourceSpan, TableRelationIR } from '../ir.js';
 import { forEachTableRelation } from '../ir-walk.js';
-import { quoteIdent } from '../sql/quote.js';
+import { ident, join, sql, type Sql } from '../sql/sql.js';
 import { SparkTranslator, type ResolvedRelation, type TranslatedQuery } from '../sql/translate.js';
 import type { Column } from '../sql/types.js';
 import type { UpdateContext } from './context.js';
@@ -42,7 +42,7 @@ export interface SnapshotBindings {
 /** Table resolution and streaming checkpoints of one flow. */
 export class FlowSources {
     private readonly resolved = new Map<TableRelationIR, ResolvedRelation>();
-    private readonly arrivals = new Map<TableRelationIR, { sql: string; files: number }>();
+    private readonly arrivals = new Map<TableRelationIR, { sql: Sql; files: number }>();
     private readonly pendingFiles = new Map<string, Array<FileRead & { path: string }>>();
     private readonly pendingPositions = new Map<string, bigint>();
     private readonly samples: { source: ListedSampleSource; files: SampleFile[] }[] = [];
@@ -109,7 +109,7 @@ export class FlowSources {
             const dataset = this.ctx.plan.datasets.get(datasetKey(source.name));
             if (dataset && isView(dataset)) {
                 const view = translator.query(dataset.query!);
-                return { sql: `(${view.sql})`, columns: view.columns };
+                return { sql: sql`(${view.sql})`, columns: view.columns };
             }
         }
         const resolved = this.resolved.get(relation);
@@ -155,10 +155,10 @@ export class FlowSources {
                 `The dataset '${display}' has not been computed yet; refresh it (or run the whole pipeline) before '${this.flowName}' reads it.`, { span: relation.span });
         }
         const table = this.ctx.store.datasetTable(key);
-        const columns = (await this.ctx.db.describe(`SELECT * FROM ${table}`)).filter(c => c.name !== ROW_ID);
-        const select = `SELECT ${columns.map(c => quoteIdent(c.name)).join(', ')} FROM ${table}`;
+        const columns = (await this.ctx.db.describe(sql`SELECT * FROM ${table}`)).filter(c => c.name !== ROW_ID);
+        const select = sql`SELECT ${join(columns.map(c => ident(c.name)))} FROM ${table}`;
         if (!this.isStreaming(relation)) {
-            return { sql: `(${select})`, columns };
+            return { sql: sql`(${select})`, columns };
         }
         if (!state.appendOnly) {
             throw new EngineError(ErrorClass.streamingSourceNotAppendOnly,
@@ -168,7 +168,7 @@ export class FlowSources {
         this.streamed = true;
         const position = this.pendingPositions.get(key) ?? await this.ctx.store.readPosition(this.flowName, key);
         this.pendingPositions.set(key, state.nextRowId - 1n);
-        return { sql: `(${select} WHERE ${quoteIdent(ROW_ID)} > ${position})`, columns };
+        return { sql: sql`(${select} WHERE ${ident(ROW_ID)} > ${position})`, columns };
     }
 
     private async resolveSample(relation: TableRelationIR, source: SampleSource, metadata: boolean): Promise<ResolvedRelation> {
@@ -233,7 +233,7 @@ export class FlowSources {
      * For a relation read directly from Parquet sample files: SQL of the same rows plus an arrival
      * order column (see `parquetArrivalSql`), and the number of files read.
      */
-    arrivalOrdered(relation: TableRelationIR): { sql: string; files: number } | undefined {
+    arrivalOrdered(relation: TableRelationIR): { sql: Sql; files: number } | undefined {
         return this.arrivals.get(relation);
     }
 
@@ -262,9 +262,9 @@ export class FlowSources {
     }
 
     /** Describes the columns of SQL produced for this flow. */
-    async describe(sql: string, span?: SourceSpan): Promise<Column[]> {
+    async describe(query: Sql, span?: SourceSpan): Promise<Column[]> {
         try {
-            return await this.ctx.db.describe(sql);
+            return await this.ctx.db.describe(query);
         } catch (error) {
             throw this.mapError(error, span);
         }
@@ -291,8 +291,8 @@ export function snapshotVersionMisuse(which: 'current' | 'last', query: 'snapsho
 }
 
 /** The typed empty relation used for last_snapshot_version() before the first commit. */
-export function emptyVersionRelation(name: string, duckType: string): string {
-    return `(SELECT CAST(NULL AS ${duckType}) AS ${quoteIdent(name)} WHERE FALSE)`;
+export function emptyVersionRelation(name: string, duckType: Sql): Sql {
+    return sql`(SELECT CAST(NULL AS ${duckType}) AS ${ident(name)} WHERE FALSE)`;
 }
 
 /** The SHA-256 of a checked sample file's content (hex), read in chunks. */

@@ -3,7 +3,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { Database } from '../../../engine/src/db/database.js';
+import { withDuckDB } from '../../helpers/duckdb.js';
 import type { TableRelationIR } from '../../../engine/src/ir.js';
 import {
     appendFlow, catalogTable, col, materializedView, mvFlow, pipeline, select, selectStar, stream, streamingTable, table,
@@ -48,10 +48,10 @@ describe('sample catalog', () => {
         ws = new Workspace();
         const folder = path.join(ws.samples, 'lake', 'facts');
         fs.mkdirSync(folder, { recursive: true });
-        const db = await Database.open(':memory:');
-        await db.run(`COPY (SELECT 1 AS id, 'a' AS name) TO '${path.join(folder, 'p1.parquet')}' (FORMAT parquet)`);
-        await db.run(`COPY (SELECT 2 AS id, 'b' AS name) TO '${path.join(folder, 'p2.parquet')}' (FORMAT parquet)`);
-        db.close();
+        await withDuckDB(async db => {
+            await db.run(`COPY (SELECT 1 AS id, 'a' AS name) TO '${path.join(folder, 'p1.parquet')}' (FORMAT parquet)`);
+            await db.run(`COPY (SELECT 2 AS id, 'b' AS name) TO '${path.join(folder, 'p2.parquet')}' (FORMAT parquet)`);
+        });
         const catalog = [catalogTable('lake.facts', 'id BIGINT, name STRING', 'parquet')];
         const result = await ws.ok(mvOf(table('lake.facts'), catalog));
         expect(rowsOf(result.datasets.m.rows, 'id', 'name')).toEqual(expected([1, 'a'], [2, 'b']));
@@ -147,9 +147,7 @@ describe('bad sample data', () => {
         ws = new Workspace();
         const folder = path.join(ws.samples, 'lake');
         fs.mkdirSync(folder, { recursive: true });
-        const db = await Database.open(':memory:');
-        await db.run(`COPY (SELECT 1 AS id) TO '${path.join(folder, 'p.parquet')}' (FORMAT parquet)`);
-        db.close();
+        await withDuckDB(db => db.run(`COPY (SELECT 1 AS id) TO '${path.join(folder, 'p.parquet')}' (FORMAT parquet)`));
         const error = await ws.fails(mvOf(table('lake'), [catalogTable('lake', 'id INT, missing STRING', 'parquet')]));
         expect(error.class).toBe('PIPELINE_SQL_BAD_SAMPLE_DATA');
         expect(error.message).toContain('missing');

@@ -4,6 +4,7 @@ import { Database } from '../../../engine/src/db/database.js';
 import { toJsonValue, type JsonValue } from '../../../engine/src/db/values.js';
 import { EngineError } from '../../../engine/src/errors.js';
 import type { ExprIR, QueryIR } from '../../../engine/src/ir.js';
+import type { Sql } from '../../../engine/src/sql/sql.js';
 import { SparkTranslator } from '../../../engine/src/sql/translate.js';
 
 /** The result of an evaluation: rows of JSON values, or the error class and message. */
@@ -19,7 +20,7 @@ export class Evaluator {
 
     /** Translates and runs a query. */
     async query(query: QueryIR): Promise<Evaluation> {
-        let sql: string | undefined;
+        let sql: Sql | undefined;
         try {
             const translator = new SparkTranslator({
                 now: { date: '2024-05-06', timestamp: '2024-05-06 07:08:09' },

@@ -5,7 +5,7 @@ import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { readState, runQuery } from '../../../engine/src/index.js';
-import { Database } from '../../../engine/src/db/database.js';
+import { withDuckDB } from '../../helpers/duckdb.js';
 import { STATE_FILE } from '../../../engine/src/state/state-store.js';
 import { appendFlow, catalogTable, countStar, pipeline, select, selectStar, stream, streamingTable, table } from '../helpers/ir-builder.js';
 import { Workspace } from '../helpers/workspace.js';
@@ -61,12 +61,7 @@ describe('the state file format', () => {
         expect((await ws.ok(ir)).datasets.t.rowCount).toBe(1);
         // A second update opens the state it wrote: same format.
         expect((await ws.ok(ir)).datasets.t.rowCount).toBe(1);
-        const db = await Database.open(path.join(ws.state, STATE_FILE));
-        try {
-            await db.run('UPDATE meta.info SET value = \'0\' WHERE key = \'format\'');
-        } finally {
-            db.close();
-        }
+        await withDuckDB(db => db.run('UPDATE meta.info SET value = \'0\' WHERE key = \'format\''), path.join(ws.state, STATE_FILE));
         const error = await ws.fails(ir);
         expect(error.class).toBe('PIPELINE_SQL_STATE_UNREADABLE');
         expect(error.message).toContain('has format 0');

@@ -8,7 +8,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { Database } from '../../../engine/src/db/database.js';
+import { withDuckDB } from '../../helpers/duckdb.js';
 import { STATE_FILE } from '../../../engine/src/index.js';
 import { faultPipeline } from '../fixtures/fault-pipeline.js';
 import { Workspace } from '../helpers/workspace.js';
@@ -22,14 +22,11 @@ const ROWS = 40_000;
 async function writeRound(ws: Workspace, round: number): Promise<void> {
     const folder = path.join(ws.samples, 'events');
     fs.mkdirSync(folder, { recursive: true });
-    const db = await Database.open(':memory:');
-    try {
+    await withDuckDB(async db => {
         await db.run(`COPY (SELECT CAST(${round} * 1000000 + i AS BIGINT) AS id, CAST(hash(i, ${round}) % 20000 AS INTEGER) AS k, 'v' || i AS v, `
             + `CAST(hash(${round}, i, 7) % 1000000 AS BIGINT) AS seq, CASE WHEN hash(i, ${round}, 3) % 20 = 0 THEN 'D' ELSE 'U' END AS op FROM range(${ROWS}) t(i)) `
             + `TO '${path.join(folder, `part-${round}.parquet`)}' (FORMAT parquet)`);
-    } finally {
-        db.close();
-    }
+    });
 }
 
 /** Runs the update in a child process and kills it at a random point; resolves with what happened. */
@@ -71,13 +68,12 @@ function runAndKill(ws: Workspace, seed: number): Promise<string> {
 
 /** Rows of `table` present in one state file and not the other (both directions), and row counts. */
 async function compareStates(a: string, b: string, tables: string[]): Promise<Record<string, { onlyA: number; onlyB: number; rows: number }>> {
-    const db = await Database.open(':memory:');
     const out: Record<string, { onlyA: number; onlyB: number; rows: number }> = {};
-    try {
+    await withDuckDB(async db => {
         await db.run(`ATTACH '${a}' AS a (READ_ONLY)`);
         await db.run(`ATTACH '${b}' AS b (READ_ONLY)`);
         for (const table of tables) {
-            const columns = (await db.describe(`SELECT * FROM a.ds."${table}"`)).map(c => `"${c.name}"`).filter(c => c !== '"__psql_rowid"').join(', ');
+            const columns = (await db.columns(`SELECT * FROM a.ds."${table}" LIMIT 0`)).map(c => `"${c}"`).filter(c => c !== '"__psql_rowid"').join(', ');
             const count = async (sql: string) => Number(await db.scalar(`SELECT count(*) FROM (${sql})`));
             out[table] = {
                 onlyA: await count(`SELECT ${columns} FROM a.ds."${table}" EXCEPT ALL SELECT ${columns} FROM b.ds."${table}"`),
@@ -85,9 +81,7 @@ async function compareStates(a: string, b: string, tables: string[]): Promise<Re
                 rows: await count(`SELECT * FROM a.ds."${table}"`),
             };
         }
-    } finally {
-        db.close();
-    }
+    });
     return out;
 }
 

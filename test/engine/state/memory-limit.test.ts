@@ -7,6 +7,7 @@ import * as path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { parseSize, resolveResources, SPILL_DIR } from '../../../engine/src/db/resources.js';
 import { readState, type PipelineIR, type RelationIR } from '../../../engine/src/index.js';
+import { sql } from '../../../engine/src/sql/sql.js';
 import { StateStore } from '../../../engine/src/state/state-store.js';
 import { catalogTable, col, materializedView, mvFlow, pipeline, select, table } from '../helpers/ir-builder.js';
 import { Workspace } from '../helpers/workspace.js';
@@ -50,8 +51,8 @@ describe('the memory and disk an update may use', () => {
         ws = new Workspace();
         const store = await StateStore.open(ws.state, { memoryLimit: '300MiB', spillLimit: '1GiB' });
         try {
-            expect(String(await store.db.scalar('SELECT current_setting(\'memory_limit\')'))).toBe('300.0 MiB');
-            expect(String(await store.db.scalar('SELECT current_setting(\'temp_directory\')'))).toBe(path.join(ws.state, SPILL_DIR));
+            expect(String(await store.db.scalar(sql`SELECT current_setting('memory_limit')`))).toBe('300.0 MiB');
+            expect(String(await store.db.scalar(sql`SELECT current_setting('temp_directory')`))).toBe(path.join(ws.state, SPILL_DIR));
         } finally {
             store.close();
         }
