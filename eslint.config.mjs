@@ -30,6 +30,23 @@ export default tseslint.config(
             'The engine is a plain library: no VS Code, Langium or project imports.'),
     },
     {
+        files: ['engine/**/*.ts', 'server/src/lowering/**/*.ts'],
+        rules: {
+            // A replacement string treats `$&`, `$'`, `` $` `` and `$$` as patterns (issue 9): text is
+            // replaced by a function or by a literal without `$`, and SQL is built with engine/src/sql/sql.ts.
+            'no-restricted-syntax': ['error',
+                {
+                    selector: "CallExpression[callee.property.name=/^replace(All)?$/][arguments.1.type!='ArrowFunctionExpression'][arguments.1.type!='FunctionExpression'][arguments.1.type!='Literal']",
+                    message: 'Pass replace() a function (or a literal without $): a replacement string interprets $-patterns.',
+                },
+                {
+                    selector: "CallExpression[callee.property.name=/^replace(All)?$/] > Literal.arguments:nth-child(2)[value=/\\$/]",
+                    message: 'A $ in a replacement string is a pattern; pass replace() a function.',
+                },
+            ],
+        },
+    },
+    {
         files: ['server/**/*.ts'],
         rules: restrict(['vscode', '**/client/**'], 'The server never imports the VS Code API or the client.'),
     },
