@@ -474,7 +474,7 @@ function csvCause(message: string): string | undefined {
         block.push(line);
     }
     const cause = block.filter(l => l.trim() !== '').at(-1)?.trim();
-    return cause?.replace(/\. Possible Solution.*$/, '').replace(/Actual Size:(\d)/, 'actual size: $1');
+    return cause?.replace(/\. Possible Solution.*$/, '').replace(/Actual Size:(\d)/, (_, digit: string) => `actual size: ${digit}`);
 }
 
 /** Finds where a JSON file stops being valid, reading at most 64 MB of it (on an error path only). */

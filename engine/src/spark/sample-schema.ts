@@ -228,7 +228,7 @@ export function parseCsv(text: string, dialect: CsvDialect, complete: boolean): 
     let fieldStart = true;
     const n = text.length;
     // A one-character delimiter: runs of plain text are matched by a sticky pattern.
-    const plain = delimiter.length === 1 ? new RegExp(`[^\\n\\r${delimiter.replace(/[\\\]^-]/g, '\\$&')}]*`, 'y') : undefined;
+    const plain = delimiter.length === 1 ? new RegExp(`[^\\n\\r${delimiter.replace(/[\\\]^-]/g, c => `\\${c}`)}]*`, 'y') : undefined;
     while (i < n) {
         const c = text[i];
         if (fieldStart && quote !== '' && c === quote) {
