@@ -19,3 +19,4 @@ export { STATE_FILE, type PipelineIdentity } from './state/state-store.js';
 export { SPILL_DIR, type ResourceOptions } from './db/resources.js';
 export { attachInferredColumns } from './catalog/sample-catalog.js';
 export { sampleDirs, type SampleDirs } from './spark/sample-files.js';
+export { childExprs } from './ir-walk.js';

@@ -1157,8 +1157,18 @@ function autoFieldName(e: ExprIR, index: number): string {
     return `col${index + 1}`;
 }
 
-/** The column name Spark gives an unaliased SELECT expression (close to Spark's toPrettySQL). */
+/**
+ * The column name Spark gives an unaliased SELECT expression (close to Spark's toPrettySQL); a cast
+ * of a named expression keeps its name (`CAST(id AS STRING)` and `id::string` are `id`).
+ */
 export function autoName(e: ExprIR): string {
+    if (e.kind === 'cast' && (e.expr.kind === 'column' || e.expr.kind === 'field' || e.expr.kind === 'json_path')) {
+        return prettyName(e.expr);
+    }
+    return prettyName(e);
+}
+
+function prettyName(e: ExprIR): string {
     switch (e.kind) {
         case 'column': return e.parts[e.parts.length - 1];
         case 'field': return e.field;
@@ -1167,16 +1177,16 @@ export function autoName(e: ExprIR): string {
             if (e.star) {
                 return `${e.name}(1)`;
             }
-            return `${e.name}(${e.distinct ? 'DISTINCT ' : ''}${e.args.map(autoName).join(', ')})`;
+            return `${e.name}(${e.distinct ? 'DISTINCT ' : ''}${e.args.map(prettyName).join(', ')})`;
         }
-        case 'cast': return `CAST(${autoName(e.expr)} AS ${formatType(e.type)})`;
-        case 'binary': return `(${autoName(e.left)} ${e.op === 'and' || e.op === 'or' ? e.op.toUpperCase() : e.op} ${autoName(e.right)})`;
-        case 'unary': return e.op === 'not' ? `(NOT ${autoName(e.expr)})` : `(${e.op} ${autoName(e.expr)})`;
-        case 'is_null': return `(${autoName(e.expr)} IS ${e.not ? 'NOT ' : ''}NULL)`;
-        case 'subscript': return `${autoName(e.expr)}[${autoName(e.index)}]`;
+        case 'cast': return `CAST(${prettyName(e.expr)} AS ${formatType(e.type)})`;
+        case 'binary': return `(${prettyName(e.left)} ${e.op === 'and' || e.op === 'or' ? e.op.toUpperCase() : e.op} ${prettyName(e.right)})`;
+        case 'unary': return e.op === 'not' ? `(NOT ${prettyName(e.expr)})` : `(${e.op} ${prettyName(e.expr)})`;
+        case 'is_null': return `(${prettyName(e.expr)} IS ${e.not ? 'NOT ' : ''}NULL)`;
+        case 'subscript': return `${prettyName(e.expr)}[${prettyName(e.index)}]`;
         case 'json_path': return e.path.map(p => (p.kind === 'field' ? p.name : p.kind === 'index' ? `[${p.index}]` : '[*]')).join('.');
         case 'struct': return `struct(${e.fields.map(f => f.name).join(', ')})`;
-        case 'array': return `array(${e.elements.map(autoName).join(', ')})`;
+        case 'array': return `array(${e.elements.map(prettyName).join(', ')})`;
         case 'case': return 'CASE WHEN ... END';
         default: return e.kind;
     }

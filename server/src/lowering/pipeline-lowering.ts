@@ -2,9 +2,9 @@ import type { AstNode, LangiumDocument } from 'langium';
 import { GrammarUtils, URI } from 'langium';
 import type {
     AppendFlowIR, AutoCdcFlowIR, CatalogTableIR, ColumnIR, ColumnSelectionIR, DatasetIR, ExpectationIR, FlowBaseIR, FlowIR,
-    PipelineIR, QueryIR, SampleDirs, SnapshotFlowIR, SourceSpan, SubqueryRelationIR, TableRelationIR,
+    ExprIR, PipelineIR, QueryIR, SampleDirs, SnapshotFlowIR, SourceSpan, SubqueryRelationIR, TableRelationIR,
 } from '../../../engine/src/index.js';
-import { attachInferredColumns, sampleDirs } from '../../../engine/src/index.js';
+import { attachInferredColumns, childExprs, sampleDirs } from '../../../engine/src/index.js';
 import * as ast from '../language/generated/ast.js';
 import type { PipelineSqlServices } from '../language/pipeline-sql-module.js';
 import { clauseName } from '../language/validation/auto-cdc-checks.js';
@@ -373,9 +373,20 @@ class PipelineLowering {
     }
 
     private expectation(node: ast.Expectation): ExpectationIR {
+        const condition = this.queries.expressions.lower(node.condition);
+        const dataset = node.$container?.$container;
+        const qualifiers = ast.isDataset(dataset) ? passedQualifiers(dataset) : new Set<string>();
+        // The batch the expectation runs on has the query's columns without their qualifiers.
+        const unqualify = (expr: ExprIR): void => {
+            if (expr.kind === 'column' && expr.parts.length > 1 && qualifiers.has(expr.parts[0].toLowerCase())) {
+                expr.parts = expr.parts.slice(1);
+            }
+            childExprs(expr).forEach(unqualify);
+        };
+        unqualify(condition);
         return {
             name: node.name,
-            condition: this.queries.expressions.lower(node.condition),
+            condition,
             action: node.failUpdate ? 'fail' : node.dropRow ? 'drop' : 'warn',
             span: spanOf(node),
         };
@@ -727,4 +738,28 @@ function describeStatement(statement: ast.Statement): string {
         case ast.SetStatement.$type: return 'SET';
         case ast.UseStatement.$type: return 'USE';
     }
+}
+
+/**
+ * The qualifiers an expectation of a dataset may write on a column (Spark keeps them through the
+ * projection): the aliases and table names of the FROM items of its query's SELECT, and its own name.
+ */
+function passedQualifiers(dataset: ast.Dataset): Set<string> {
+    const names = new Set<string>([dataset.name.split('.').at(-1)!.toLowerCase()]);
+    const select = dataset.query?.body;
+    const visit = (relation: ast.Relation | undefined): void => {
+        if (ast.isJoinRelation(relation)) {
+            visit(relation.left);
+            visit(relation.right);
+        } else if (ast.isTableReference(relation)) {
+            names.add((relation.alias ?? relation.table?.ref.$refText.split('.').at(-1) ?? '').toLowerCase());
+        } else if (relation && 'alias' in relation && typeof relation.alias === 'string') {
+            names.add(relation.alias.toLowerCase());
+        }
+    };
+    if (ast.isSelectQuery(select)) {
+        select.from?.relations.forEach(visit);
+    }
+    names.delete('');
+    return names;
 }

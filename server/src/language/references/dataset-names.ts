@@ -25,23 +25,24 @@ export interface NamespaceDefaults {
     readonly schema?: string;
 }
 
-/**
- * Splits a name on the dots that are not inside a `${...}` parameter. An `IDENTIFIER('a.b')` clause
- * stands for the name it spells.
- */
-export function splitName(text: string): string[] {
+/** The parts of a name as written (back quotes kept), split as {@link splitName} says. */
+function splitWritten(text: string): string[] {
     const clause = /^IDENTIFIER\s*\(\s*(.*?)\s*\)$/i.exec(text.trim());
     const body = clause ? clause[1].replace(/^['"]|['"]$/g, '') : text;
     const parts: string[] = [];
     let current = '';
     let depth = 0;
+    // A doubled back quote inside a quoted part toggles twice, so it stays inside.
+    let quoted = false;
     for (const c of body) {
-        if (c === '{' && current.endsWith('$')) {
+        if (c === '`') {
+            quoted = !quoted;
+        } else if (c === '{' && current.endsWith('$')) {
             depth++;
         } else if (c === '}' && depth > 0) {
             depth--;
         }
-        if (c === '.' && depth === 0) {
+        if (c === '.' && depth === 0 && !quoted) {
             parts.push(current.trim());
             current = '';
         } else {
@@ -49,7 +50,35 @@ export function splitName(text: string): string[] {
         }
     }
     parts.push(current.trim());
-    return parts.map(p => (p.startsWith('`') && p.endsWith('`') && p.length > 1 ? p.slice(1, -1) : p)).filter(p => p.length > 0);
+    return parts.filter(p => p.length > 0);
+}
+
+/**
+ * Splits a name on the dots that are not inside a `${...}` parameter or a back-quoted part
+ * (`` delta.`/data/events.v1` `` has two parts), and removes the back quotes. An
+ * `IDENTIFIER('a.b')` clause stands for the name it spells.
+ */
+export function splitName(text: string): string[] {
+    return splitWritten(text).map(p => (isQuoted(p) ? p.slice(1, -1).replaceAll('``', '`') : p));
+}
+
+function isQuoted(part: string): boolean {
+    return part.length > 1 && part.startsWith('`') && part.endsWith('`');
+}
+
+/** The formats Spark reads directly as `` format.`path` `` (SQL on files), in lower case. */
+const directReadFormats = new Set(['delta', 'parquet', 'json', 'csv', 'orc', 'text', 'avro', 'binaryfile', 'xml']);
+
+/**
+ * A direct read of files written as a table name, `` delta.`/Volumes/main/raw/events` ``: Spark reads
+ * the path with that format instead of looking a table up in the catalog. Undefined for a table name.
+ */
+export function directFileRead(text: string): { readonly format: string; readonly path: string } | undefined {
+    const parts = splitWritten(text);
+    if (parts.length !== 2 || !directReadFormats.has(parts[0].toLowerCase()) || !isQuoted(parts[1])) {
+        return undefined;
+    }
+    return { format: parts[0].toLowerCase(), path: parts[1].slice(1, -1).replaceAll('``', '`') };
 }
 
 /** Parses a table name as written in a reference or a definition. */

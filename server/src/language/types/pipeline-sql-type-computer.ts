@@ -19,7 +19,7 @@ import {
 import { CHANGE_FEED_COLUMNS } from '../builtins/table-read-options.js';
 import { namespaceDefaultsAt } from '../references/pipeline-namespaces.js';
 import * as ast from '../generated/ast.js';
-import { closestNames, displayName, lower, type TableName } from '../references/dataset-names.js';
+import { closestNames, directFileRead, displayName, lower, splitName, type TableName } from '../references/dataset-names.js';
 import type { PipelineSymbolIndex } from '../references/pipeline-symbol-index.js';
 import { functionName, scdKindOf, type FlowInfo, type PipelineModelService } from '../pipeline/pipeline-model.js';
 import type { PipelineRegistry } from '../pipeline/pipeline-registry.js';
@@ -40,6 +40,8 @@ export interface ScopeEntry {
     readonly inStar: boolean;
     /** Columns `*` skips because a USING / NATURAL join lists them once, from the left side. */
     readonly excludedFromStar?: ReadonlySet<string>;
+    /** Only qualifies columns another entry lists too (an expectation's `f.col`): not named in messages. */
+    readonly qualifiesOnly?: boolean;
 }
 
 /** The names visible at some point of a query. */
@@ -228,8 +230,11 @@ export class PipelineSqlTypeComputer implements TypeComputer {
                 const schema = this.datasetSchema(target);
                 return relationOf(schema.columns, schema.complete, [MetadataColumn]);
             }
+            if (directFileRead(writtenName(reference))) {
+                return UnknownRelation;
+            }
             const pipeline = this.registry.pipelineOf(AstUtils.getDocument(reference).uri);
-            const name = this.symbols.parseName(pipeline, reference.ref.$refText);
+            const name = this.symbols.parseName(pipeline, writtenName(reference));
             return this.samples.conventionTable(pipeline, name)?.relation ?? UnknownRelation;
         });
     }
@@ -237,7 +242,11 @@ export class PipelineSqlTypeComputer implements TypeComputer {
     /** What is known about a source table the pipeline reads by a name it does not define. */
     externalSource(reference: ast.DatasetRef): ExternalSource {
         const pipeline = this.registry.pipelineOf(AstUtils.getDocument(reference).uri);
-        const name = this.symbols.parseName(pipeline, reference.ref.$refText);
+        const name = this.symbols.parseName(pipeline, writtenName(reference));
+        if (directFileRead(writtenName(reference))) {
+            // `` delta.`/path` `` reads files, not a table: nothing to find in the catalog.
+            return { name, relation: UnknownRelation };
+        }
         const found = this.samples.conventionTable(pipeline, name);
         return { name, relation: found?.relation ?? UnknownRelation, location: found?.location, files: found?.files, problem: found?.problem, problemKind: found?.problemKind };
     }
@@ -606,7 +615,8 @@ export class PipelineSqlTypeComputer implements TypeComputer {
                 const types = this.lambdaTypes(current);
                 current.parameters.forEach((p, i) => lambdas.set(lower(p), types[i] ?? Types.unknown));
             } else if (ast.isSelectQuery(current)) {
-                const entries = this.fromEntries(current);
+                const entries = child === current.from || child === current.where || child === current.groupBy
+                    ? this.fromEntries(current) : this.aggregateEntries(current);
                 const aliases = child === current.from ? [] : this.selectAliases(current, child);
                 return makeScope(entries, aliases, lambdas, this.scopeAt(current));
             } else if (ast.isQuery(current) && child !== current.body && !ast.isCommonTableExpression(child)) {
@@ -614,7 +624,7 @@ export class PipelineSqlTypeComputer implements TypeComputer {
                 // the FROM columns too.
                 const body = current.body;
                 const output = body ? this.querySchema(body) : UnknownRelation;
-                const entries = ast.isSelectQuery(body) ? this.fromEntries(body) : [{ qualifiers: [], relation: output, inStar: true }];
+                const entries = ast.isSelectQuery(body) ? this.aggregateEntries(body) : [{ qualifiers: [], relation: output, inStar: true }];
                 return makeScope(entries, output.columns, lambdas, this.scopeAt(current));
             } else if (ast.isPipeQuery(current) && child === current.operation) {
                 return makeScope(this.pipeEntries(current), [], lambdas, this.scopeAt(current), true);
@@ -625,7 +635,10 @@ export class PipelineSqlTypeComputer implements TypeComputer {
                 if (!dataset) {
                     return undefined;
                 }
-                return makeScope([{ qualifiers: [[lower(dataset.name)]], relation: this.expectationRelation(dataset), inStar: true }], [], lambdas, undefined);
+                return makeScope([
+                    { qualifiers: [[lower(dataset.name)]], relation: this.expectationRelation(dataset), inStar: true },
+                    ...this.qualifiedOutputEntries(dataset),
+                ], [], lambdas, undefined);
             } else if (ast.isSnapshotSpec(current)) {
                 // Only its queries have scopes (found above); its clauses do not belong there.
                 return undefined;
@@ -648,6 +661,56 @@ export class PipelineSqlTypeComputer implements TypeComputer {
         }
         const extra = query.columns.filter(c => !findColumn(schema, c.name));
         return relationOf([...schema.columns, ...extra], schema.complete && query.complete);
+    }
+
+    /**
+     * Expectations run over the rows of the dataset's query, and Spark keeps the qualifier of a column
+     * that the select list passes through (`f.user_id`, `f.*` over `FROM raw f`), so an expectation may
+     * write `f.user_id`. One entry per FROM item of the query, with the columns that keep its qualifiers.
+     */
+    private qualifiedOutputEntries(dataset: ast.Dataset): ScopeEntry[] {
+        const select = dataset.query?.body;
+        if (!ast.isSelectQuery(select)) {
+            return [];
+        }
+        const entries = this.fromEntries(select);
+        const passed = new Map<ScopeEntry, Column[]>();
+        const add = (entry: ScopeEntry, columns: readonly Column[]): void => {
+            passed.set(entry, [...(passed.get(entry) ?? []), ...columns]);
+        };
+        for (const item of select.items) {
+            const expression = item.expression;
+            if (ast.isStar(expression)) {
+                const qualifier = expression.qualifier.map(lower);
+                const excluded = new Set(expression.except.map(lower));
+                for (const entry of entries.filter(e => (qualifier.length > 0 ? e.qualifiers.some(q => sameParts(q, qualifier)) : e.inStar))) {
+                    add(entry, entry.relation.columns.filter(c => !excluded.has(c.name.toLowerCase())));
+                }
+            } else if (ast.isColumnReference(expression) && !item.alias && item.aliases.length === 0) {
+                const resolution = this.resolveColumn(expression);
+                if (resolution.kind === 'column' && resolution.entry && sameName(resolution.column.name, expression.parts.at(-1))) {
+                    add(resolution.entry, [resolution.column]);
+                }
+            }
+        }
+        return [...passed].filter(([entry]) => entry.qualifiers.length > 0)
+            .map(([entry, columns]) => ({ qualifiers: entry.qualifiers, relation: relationOf(columns), node: entry.node, inStar: false, qualifiesOnly: true }));
+    }
+
+    /**
+     * The FROM items of a SELECT as its select list, HAVING and ORDER BY see them: with the column a
+     * `GROUP BY window(...)` / `session_window(...)` adds (`window` / `session_window`, a struct of
+     * `start` and `end`), as Spark's time-window rules put it under the aggregate.
+     */
+    private aggregateEntries(select: ast.SelectQuery): readonly ScopeEntry[] {
+        const entries = this.fromEntries(select);
+        const windows = (select.groupBy?.items ?? []).filter((i): i is ast.FunctionCall => ast.isFunctionCall(i) && timeWindowColumn(i) !== undefined);
+        if (windows.length === 0) {
+            return entries;
+        }
+        return [...entries, ...windows.map(call => ({
+            qualifiers: [], relation: relationOf([column(timeWindowColumn(call)!, this.typeOf(call), call)]), node: call, inStar: false,
+        }))];
     }
 
     private selectAliases(select: ast.SelectQuery, child: AstNode): Column[] {
@@ -678,7 +741,7 @@ export class PipelineSqlTypeComputer implements TypeComputer {
 
     resolveColumn(reference: ast.ColumnReference): ColumnResolution {
         const scope = this.scopeAt(reference);
-        if (!scope || reference.parts.length === 0) {
+        if (!scope || reference.parts.length === 0 || isDatetimeUnitArgument(reference)) {
             return { kind: 'unknown' };
         }
         return this.resolveParts(reference.parts, scope);
@@ -876,6 +939,38 @@ export class PipelineSqlTypeComputer implements TypeComputer {
 
 //#region Helpers
 
+/** The column a time-window call gives (Spark's `window` / `session_window`), or undefined for other calls. */
+function timeWindowColumn(call: ast.FunctionCall): string | undefined {
+    if (call.parts.length !== 1) {
+        return undefined;
+    }
+    const name = functionName(call);
+    return name === 'window' || name === 'session_window' ? name : undefined;
+}
+
+/**
+ * The functions whose first argument is a datetime unit word, not a column, when they take three
+ * arguments (Spark's `timestampadd` / `timestampdiff` grammar rules): `datediff(MINUTE, a, b)`.
+ */
+const unitFunctions = new Set(['timestampadd', 'dateadd', 'date_add', 'timestampdiff', 'datediff', 'date_diff', 'timediff']);
+
+/** Spark's `datetimeUnit` words. */
+const datetimeUnits = new Set(['year', 'quarter', 'month', 'week', 'day', 'dayofyear', 'hour', 'minute', 'second', 'millisecond', 'microsecond']);
+
+/** A unit word in the first of three arguments of a unit function. */
+function isDatetimeUnitArgument(reference: ast.ColumnReference): boolean {
+    const argument = reference.$container;
+    const call = argument?.$container;
+    return reference.parts.length === 1 && datetimeUnits.has(lower(reference.parts[0])) && ast.isFunctionArgument(argument)
+        && !argument.name && ast.isFunctionCall(call) && call.args.length === 3 && call.args[0] === argument
+        && call.parts.length === 1 && unitFunctions.has(lower(call.parts[0]));
+}
+
+/** A table reference's name as written (back quotes kept, so that a quoted part may hold dots). */
+export function writtenName(reference: ast.DatasetRef): string {
+    return reference.ref.$refNode?.text ?? reference.ref.$refText;
+}
+
 /** An integer literal as the narrowest decimal holding it (`2` is DECIMAL(1, 0)); undefined for other literals. */
 function literalDecimal(literal: ast.NumberLiteral): TypeDescriptor | undefined {
     const digits = /^(\d+)$/.exec(literal.value ?? '');
@@ -900,8 +995,7 @@ function stripHidden(relation: RelationType): RelationType {
 
 /** The qualifiers that name a table read without an alias: every suffix of its name (`t`, `sch.t`, `cat.sch.t`). */
 function tableQualifiers(reference: ast.DatasetRef): string[][] {
-    const text = reference.ref.$refText;
-    const parts = text.split('.').map(p => p.replace(/^`|`$/g, '').toLowerCase()).filter(p => p.length > 0);
+    const parts = splitName(writtenName(reference)).map(p => p.toLowerCase());
     const result: string[][] = [];
     for (let n = 1; n <= parts.length; n++) {
         result.push(parts.slice(-n));
@@ -999,6 +1093,14 @@ function fieldPathType(type: TypeDescriptor, rest: readonly string[]): TypeDescr
 export function derivedName(expression: ast.Expression): string {
     if (ast.isColumnReference(expression)) {
         return expression.parts.at(-1) ?? '';
+    }
+    // Spark names a cast of a named expression after it: `CAST(id AS STRING)`, `id::string`, `v:price::int`.
+    if (ast.isCastExpression(expression) && (ast.isColumnReference(expression.expression) || ast.isStructFieldAccess(expression.expression)
+        || ast.isJsonPath(expression.expression))) {
+        return derivedName(expression.expression);
+    }
+    if (ast.isFunctionCall(expression) && timeWindowColumn(expression)) {
+        return timeWindowColumn(expression)!;
     }
     if (ast.isStructFieldAccess(expression)) {
         return expression.field;

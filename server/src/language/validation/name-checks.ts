@@ -8,9 +8,9 @@ import { AstUtils, GrammarUtils } from 'langium';
 import type { Range } from 'vscode-languageserver';
 import { allFunctionNames, getFunction } from '../builtins/functions.js';
 import * as ast from '../generated/ast.js';
-import { closestNames, displayName, lower } from '../references/dataset-names.js';
+import { closestNames, directFileRead, displayName, lower } from '../references/dataset-names.js';
 import { functionName } from '../pipeline/pipeline-model.js';
-import { readsChangeFeed, type ScopeEntry } from '../types/pipeline-sql-type-computer.js';
+import { readsChangeFeed, writtenName, type ScopeEntry } from '../types/pipeline-sql-type-computer.js';
 import { clauseName } from './auto-cdc-checks.js';
 import { Issues } from './issue-codes.js';
 import { report, type ValidationContext } from './validation-context.js';
@@ -75,7 +75,8 @@ export class NameChecks {
         if (target && ast.isCreateMaterializedView(target) && streaming) {
             report(accept, Issues.StreamingReadOfMaterializedView, { name: target.name }, { node: reference }, { name: text });
         }
-        if (target) {
+        if (target || directFileRead(writtenName(reference))) {
+            // `` delta.`/Volumes/...` ``, `` parquet.`...` ``: a read of files, not a catalog table.
             return;
         }
         const source = this.context.types.externalSource(reference);
@@ -187,15 +188,17 @@ function cteNames(reference: ast.DatasetRef): string[] {
 
 /** Where a column was looked for, for the message: `'o' (columns a, b)` or the tables of the FROM clause. */
 function describeScope(qualifier: string | undefined, entries: readonly ScopeEntry[]): string {
-    const name = (e: ScopeEntry): string => (e.qualifiers[0] ? e.qualifiers.reduce((a, b) => (b.length > a.length ? b : a)).join('.') : 'the subquery');
+    const name = (e: ScopeEntry): string => (e.qualifiers[0] ? e.qualifiers.reduce((a, b) => (b.length > a.length ? b : a)).join('.')
+        : ast.isFunctionCall(e.node) ? `GROUP BY ${functionName(e.node)}(...)` : 'the subquery');
     if (qualifier) {
         const entry = entries.find(e => e.qualifiers.some(q => q.join('.') === qualifier.toLowerCase()));
         return entry ? `${q(qualifier)} (${entry.relation.columns.map(c => c.name).join(', ')})` : q(qualifier);
     }
-    if (entries.length === 0) {
+    const listed = entries.filter(e => !e.qualifiesOnly);
+    if (listed.length === 0) {
         return 'this query';
     }
-    return entries.map(e => `${q(name(e))} (${e.relation.columns.map(c => c.name).join(', ')})`).join(', ');
+    return listed.map(e => `${q(name(e))} (${e.relation.columns.map(c => c.name).join(', ')})`).join(', ');
 }
 
 function q(text: string): string {
