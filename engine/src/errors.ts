@@ -127,4 +127,10 @@ export const ErrorClass = {
     cdcTargetKind: 'PIPELINE_SQL_CDC_TARGET_NOT_STREAMING_TABLE',
     unknownDataset: 'PIPELINE_SQL_UNKNOWN_DATASET',
     internal: 'PIPELINE_SQL_INTERNAL_ERROR',
+    cdcInvalidRange: 'DELTA_INVALID_CDC_RANGE',
+    cdcTimestampAfterLatest: 'DELTA_TIMESTAMP_GREATER_THAN_COMMIT',
+    cdcVersionAfterLatest: 'PIPELINE_SQL_CDC_VERSION_AFTER_LATEST',
+    cdcTimestampBeforeEarliest: 'PIPELINE_SQL_CDC_TIMESTAMP_BEFORE_EARLIEST',
+    streamingSourceUpdated: 'DELTA_SOURCE_TABLE_IGNORE_CHANGES',
+    streamingSourceDeleted: 'DELTA_SOURCE_IGNORE_DELETE',
 } as const;

@@ -80,16 +80,23 @@ function expectTables(expect: ExpectStatic, label: string, datasets: CliOutput['
     }
 }
 
-const cases = fs.existsSync(goldenDir) ? fs.readdirSync(goldenDir).filter(f => f.endsWith('.json')).sort() : [];
+/** The cases of a folder (absent: none). */
+function casesIn(folder: string): string[] {
+    return fs.existsSync(folder) ? fs.readdirSync(folder).filter(f => f.endsWith('.json')).sort().map(f => path.join(folder, f)) : [];
+}
+
+/** The repository's own cases in the same format: the change data feed and DML on the local state (issue 12). */
+const repositoryCases = path.join(repoRoot, 'test', 'engine', 'cdf');
+const cases = [...casesIn(goldenDir), ...casesIn(repositoryCases)];
 
 describe('golden cases through `pipeline-sql run --json`', () => {
-    if (cases.length === 0) {
+    if (casesIn(goldenDir).length === 0) {
         console.log(`golden cases skipped: ${goldenDir} not found (the shared folder exists only beside the repository)`);
         it.skip('every case of ../shared/golden (absent here)');
     }
     for (const file of cases) {
-        it.concurrent(file.replace(/\.json$/, ''), async ({ expect }) => {
-            const c = JSON.parse(fs.readFileSync(path.join(goldenDir, file), 'utf8')) as GoldenCase & { expected_metrics?: Record<string, Record<string, object>> };
+        it.concurrent(path.basename(file).replace(/\.json$/, ''), async ({ expect }) => {
+            const c = JSON.parse(fs.readFileSync(file, 'utf8')) as GoldenCase & { expected_metrics?: Record<string, Record<string, object>> };
             const updates: GoldenUpdate[] = c.updates ?? [{ inputs: c.inputs, expected: c.expected }];
             const root = pipelineFolder(c);
             try {

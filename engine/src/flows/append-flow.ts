@@ -9,8 +9,10 @@ import type { UpdateContext } from '../update/context.js';
 import { FlowSources } from '../update/sources.js';
 import { queryIntoBatch } from './auto-cdc-flow.js';
 import type { FlowOutcome } from './flow-outcome.js';
-import { appendRows, applyExpectations, ensureTable } from './target.js';
-import { sql } from '../sql/sql.js';
+import { appendRows, applyExpectations, ensureTable, tableColumns } from './target.js';
+import { ident, join, sql } from '../sql/sql.js';
+import { ROW_ID } from '../update/sources.js';
+import { keepsFeed } from '../update/versions.js';
 
 /** Runs one append flow for the current update. */
 export async function runAppendFlow(ctx: UpdateContext, flow: AppendFlowIR, dataset: DatasetIR, key: string, appendOnlyTarget: boolean): Promise<FlowOutcome> {
@@ -28,12 +30,22 @@ export async function runAppendFlow(ctx: UpdateContext, flow: AppendFlowIR, data
     const { batch, columns } = await queryIntoBatch(ctx, sources, flow);
     await ensureTable(ctx, dataset, key, columns, { appendOnly: appendOnlyTarget });
     const survivors = await applyExpectations(ctx, dataset, key, batch, columns, flow.name);
+    const firstRowId = (await ctx.store.dataset(key))?.nextRowId ?? 1n;
     const written = await appendRows(ctx, dataset, key, survivors, columns, { byName: flow.byName, flow: flow.name, span: flow.span });
     const metrics = ctx.metricsOf(key);
     metrics.num_output_rows = (metrics.num_output_rows ?? 0) + written;
     const sample = await ctx.db.query(sql`SELECT * FROM ${survivors} AS "__s" LIMIT ${ctx.options.limit}`);
     const inserted = toRows(sample.columns, sample.rows);
-    ctx.addChanges(key, { inserted: written, updated: 0, deleted: 0, rows: { inserted, updated: [], deleted: [] }, feed: inserted.map(r => ({ ...r, _change_type: 'insert' })) });
+    // The feed of an append: the rows as written (with the target's columns), found by their row ids.
+    const target = await ctx.store.dataset(key);
+    const targetColumns = await tableColumns(ctx, key);
+    const pending = keepsFeed(targetColumns) ? ctx.tempName('feed') : undefined;
+    if (pending) {
+        await ctx.db.run(target?.appendOnly
+            ? sql`CREATE TEMP TABLE ${pending} AS SELECT ${join(targetColumns.map(c => ident(c.name)))}, 'insert' AS "_change_type" FROM ${ctx.store.datasetTable(key)} WHERE ${ident(ROW_ID)} >= ${firstRowId}`
+            : sql`CREATE TEMP TABLE ${pending} AS SELECT *, 'insert' AS "_change_type" FROM ${survivors} AS "__s"`);
+    }
+    await ctx.addChanges(key, { inserted: written, updated: 0, deleted: 0, rows: { inserted, updated: [], deleted: [] }, feed: inserted.map(r => ({ ...r, _change_type: 'insert' })), pending });
     await ctx.dropTemp(batch);
     await sources.commit();
     await ctx.store.setFlow(flow.name, { target: key, kind: 'append', signature: 'append', onceDone: flow.once, nextArrival: 0n });

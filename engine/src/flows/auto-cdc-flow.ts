@@ -237,7 +237,7 @@ export async function runAutoCdcFlow(ctx: UpdateContext, flow: AutoCdcFlowIR, da
     metrics.num_upserted_rows = (metrics.num_upserted_rows ?? 0) + result.inserted + result.updated;
     metrics.num_deleted_rows = (metrics.num_deleted_rows ?? 0) + result.deleted;
     if (result.events > 0) {
-        ctx.addChanges(key, result);
+        await ctx.addChanges(key, result);
     }
     await sources.commit();
     await ctx.store.setFlow(flow.name, { target: key, kind: 'auto_cdc', signature, onceDone: flow.once, nextArrival: 0n });

@@ -35,7 +35,7 @@ export async function runMaterializedViewFlow(ctx: UpdateContext, flow: Material
     const comparable = (await ctx.db.describe(sql`SELECT * FROM ${before}`)).map(c => c.name.toLowerCase());
     const sameShape = targetColumns.length === comparable.length && targetColumns.every(c => comparable.includes(c.name.toLowerCase()));
     if (sameShape) {
-        ctx.addChanges(key, await diffRows(ctx, before, table, targetColumns));
+        await ctx.addChanges(key, await diffRows(ctx, before, table, targetColumns));
     }
     await ctx.dropTemp(before);
     await ctx.dropTemp(batch);

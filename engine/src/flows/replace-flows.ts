@@ -66,7 +66,7 @@ export async function runReplaceUsingFlow(ctx: UpdateContext, flow: ReplaceUsing
     await ctx.db.run(sql`INSERT INTO ${stateTable} SELECT ${keyList}, "__psql_m" FROM ${decisions} WHERE "__psql_c" IS NULL OR "__psql_m" > "__psql_c"`);
     const after = sql`(SELECT * FROM ${table} AS "__t" WHERE EXISTS (SELECT 1 FROM ${decisions} AS "__d" WHERE ${match(sql`"__t"`, sql`"__d"`)}))`;
     const targetColumns = await tableColumns(ctx, key);
-    ctx.addChanges(key, await diffRows(ctx, before, after, targetColumns));
+    await ctx.addChanges(key, await diffRows(ctx, before, after, targetColumns));
     const metrics = ctx.metricsOf(key);
     metrics.num_output_rows = (metrics.num_output_rows ?? 0) + written;
     for (const t of [batch, kept, decisions, before]) {
@@ -99,7 +99,7 @@ export async function runReplaceWhereFlow(ctx: UpdateContext, flow: ReplaceWhere
     await ctx.db.run(sql`CREATE TEMP TABLE ${filtered} AS SELECT * FROM ${batch} WHERE ${onBatch}`);
     const survivors = await applyExpectations(ctx, dataset, key, filtered, columns, flow.name);
     const written = await appendRows(ctx, dataset, key, survivors, columns, { byName: true, flow: flow.name, span: flow.span });
-    ctx.addChanges(key, await diffRows(ctx, before, sql`(SELECT * FROM ${table} WHERE ${onTarget})`, targetColumns));
+    await ctx.addChanges(key, await diffRows(ctx, before, sql`(SELECT * FROM ${table} WHERE ${onTarget})`, targetColumns));
     const metrics = ctx.metricsOf(key);
     metrics.num_output_rows = (metrics.num_output_rows ?? 0) + written;
     for (const t of [batch, before, filtered]) {

@@ -126,7 +126,7 @@ class NetChanges {
         const table = this.ctx.store.datasetTable(this.key);
         const match = join(this.keyColumns.map(k => sql`"__t".${q(k.name)} IS NOT DISTINCT FROM "__k".${q(k.name)}`), sql` AND `);
         const after = sql`(SELECT * FROM ${table} AS "__t" WHERE EXISTS (SELECT 1 FROM ${this.keys} AS "__k" WHERE ${match}))`;
-        this.ctx.addChanges(this.key, await diffByKey(this.ctx, this.origin, after, this.identity, this.columns));
+        await this.ctx.addChanges(this.key, await diffByKey(this.ctx, this.origin, after, this.identity, this.columns));
         await this.ctx.dropTemp(this.keys);
         await this.ctx.dropTemp(this.origin);
     }
@@ -326,6 +326,6 @@ async function applyAsEvents(ctx: UpdateContext, flow: SnapshotFlowIR, dataset: 
     const result = await applyScd1Compact(ctx, dataset, key, layout, ev, union.columns, {
         name: flow.name, span: flow.span, sequenceSpan: flow.version?.span, keysSpan: flow.keys.span, run: statement => ctx.db.run(statement),
     });
-    ctx.addChanges(key, result);
+    await ctx.addChanges(key, result);
     await ctx.dropTemp(ev);
 }

@@ -7,8 +7,9 @@ import type { ColumnIR, DatasetIR, SourceSpan } from '../ir.js';
 import { empty, ident, join, sql, type Sql } from '../sql/sql.js';
 import { Scope, SparkTranslator, castExpr } from '../sql/translate.js';
 import { sameType, toDuckType, type Column } from '../sql/types.js';
-import type { DatasetChanges, UpdateContext } from '../update/context.js';
+import type { RecordedChanges, UpdateContext } from '../update/context.js';
 import { ROW_ID } from '../update/sources.js';
+import { keepsFeed } from '../update/versions.js';
 
 /** Describes the visible columns of a dataset table. */
 export async function tableColumns(ctx: UpdateContext, key: string): Promise<Column[]> {
@@ -265,7 +266,7 @@ export async function applyExpectations(ctx: UpdateContext, dataset: DatasetIR, 
  * Counts and sample rows of what changed between `before` and `after` when rows are identified by
  * `keyColumns` (the primary key of spec 15.2): one full outer join classifies every row.
  */
-export async function diffByKey(ctx: UpdateContext, before: Sql, after: Sql, keyColumns: string[], columns: Column[]): Promise<DatasetChanges> {
+export async function diffByKey(ctx: UpdateContext, before: Sql, after: Sql, keyColumns: string[], columns: Column[]): Promise<RecordedChanges> {
     const limit = ctx.options.limit;
     const cols = columns.map(c => ident(c.name));
     const sample = async (query: Sql, tieBreak?: Sql): Promise<Row[]> => {
@@ -276,7 +277,11 @@ export async function diffByKey(ctx: UpdateContext, before: Sql, after: Sql, key
         // Nothing existed before (a first load): every row is an insert.
         const inserted = Number(await ctx.db.scalar(sql`SELECT count(*) FROM ${after}`));
         const rows = await sample(sql`SELECT ${join(cols)} FROM ${after} AS "__a"`);
-        return { inserted, updated: 0, deleted: 0, rows: { inserted: rows, updated: [], deleted: [] }, feed: rows.map(r => ({ ...r, _change_type: 'insert' })) };
+        const pending = keepsFeed(columns) ? ctx.tempName('feed') : undefined;
+        if (pending) {
+            await ctx.db.run(sql`CREATE TEMP TABLE ${pending} AS SELECT ${join(cols)}, 'insert' AS "_change_type" FROM ${after} AS "__a"`);
+        }
+        return { inserted, updated: 0, deleted: 0, rows: { inserted: rows, updated: [], deleted: [] }, feed: rows.map(r => ({ ...r, _change_type: 'insert' })), pending };
     }
     const on = join(keyColumns.map(k => sql`"__a".${ident(k)} IS NOT DISTINCT FROM "__b".${ident(k)}`), sql` AND `);
     const values = (alias: Sql): Sql => sql`struct_pack(${join(cols.map(c => sql`${c} := ${alias}.${c}`))})`;
@@ -300,17 +305,22 @@ export async function diffByKey(ctx: UpdateContext, before: Sql, after: Sql, key
     }
     const feed = await sample(sql`SELECT * FROM (SELECT unnest("__psql_row"), CASE "__psql_change" WHEN 'update' THEN 'update_postimage' ELSE "__psql_change" END AS "_change_type", 1 AS "__psql_o" FROM ${changes}
         UNION ALL SELECT unnest("__psql_pre"), 'update_preimage', 0 FROM ${changes} WHERE "__psql_change" = 'update')`, sql`"__psql_o"`);
+    // The whole feed of the change, for the dataset's version (spec 15.3).
+    const pending = keepsFeed(columns) ? ctx.tempName('feed') : undefined;
+    await ctx.db.run(pending === undefined ? sql`SELECT 1` : sql`CREATE TEMP TABLE ${pending} AS SELECT unnest("__psql_row"), CASE "__psql_change" WHEN 'update' THEN 'update_postimage' ELSE "__psql_change" END AS "_change_type" FROM ${changes}
+        UNION ALL SELECT unnest("__psql_pre"), 'update_preimage' FROM ${changes} WHERE "__psql_change" = 'update'`);
     const result = {
         inserted: counts.insert, updated: counts.update, deleted: counts.delete,
         rows: { inserted: picks.insert, updated: picks.update, deleted: picks.delete },
         feed: feed.map(({ __psql_o: _order, ...row }) => row),
+        pending,
     };
     await ctx.dropTemp(changes);
     return result;
 }
 
 /** Multiset difference of a whole table before/after (materialized views). */
-export async function diffRows(ctx: UpdateContext, before: Sql, after: Sql, columns: Column[]): Promise<DatasetChanges> {
+export async function diffRows(ctx: UpdateContext, before: Sql, after: Sql, columns: Column[]): Promise<RecordedChanges> {
     const limit = ctx.options.limit;
     const cols = join(columns.map(c => ident(c.name)));
     const inserted = sql`(SELECT ${cols} FROM ${after} EXCEPT ALL SELECT ${cols} FROM ${before})`;
@@ -322,7 +332,12 @@ export async function diffRows(ctx: UpdateContext, before: Sql, after: Sql, colu
     };
     const insertedRows = await sample(inserted);
     const deletedRows = await sample(deleted);
+    const pending = keepsFeed(columns) ? ctx.tempName('feed') : undefined;
+    if (pending) {
+        await ctx.db.run(sql`CREATE TEMP TABLE ${pending} AS SELECT *, 'delete' AS "_change_type" FROM ${deleted} AS "__d" UNION ALL SELECT *, 'insert' FROM ${inserted} AS "__i"`);
+    }
     return {
+        pending,
         inserted: Number(counts.rows[0][0]), updated: 0, deleted: Number(counts.rows[0][1]),
         rows: { inserted: insertedRows, updated: [], deleted: deletedRows },
         feed: [...deletedRows.map(r => ({ ...r, _change_type: 'delete' })), ...insertedRows.map(r => ({ ...r, _change_type: 'insert' }))].slice(0, limit),

@@ -61,6 +61,22 @@ export interface DatasetState {
     nextRowId: bigint;
 }
 
+/** One version of a dataset (spec 15.3): `DESCRIBE HISTORY` lists them. */
+export interface DatasetVersion {
+    version: number;
+    /** Commit time, `yyyy-MM-dd HH:mm:ss[.ffffff]` (UTC). */
+    timestamp: string;
+    /** `CREATE`, `PIPELINE UPDATE`, `PIPELINE FULL REFRESH`, or the DML statement (`INSERT`, `UPDATE`, `DELETE`, `MERGE`). */
+    operation: string;
+    /** Rows of each change kind in the version's feed: `numInsertedRows`, `numUpdatedRows`, `numDeletedRows`. */
+    metrics: Record<string, number>;
+}
+
+/** The key under which a flow's position in a dataset's change data feed is kept (meta.dataset_reads). */
+export function feedReadKey(dataset: string): string {
+    return `cdf:${dataset}`;
+}
+
 /** What the state remembers about a flow. */
 export interface FlowState {
     target: string;
@@ -174,7 +190,7 @@ export class StateStore {
         // One transaction: a new state file is set up with one commit (one sync of the log).
         await this.db.run(join([
             sql`BEGIN TRANSACTION`,
-            ...['meta', 'ds', 'cdc', 'snap', 'rep'].map(schema => sql`CREATE SCHEMA IF NOT EXISTS ${ident(schema)}`),
+            ...['meta', 'ds', 'cdc', 'snap', 'rep', 'cdf'].map(schema => sql`CREATE SCHEMA IF NOT EXISTS ${ident(schema)}`),
             sql`CREATE TABLE IF NOT EXISTS meta.info (key VARCHAR, value VARCHAR)`,
             sql`CREATE TABLE IF NOT EXISTS meta.datasets (name VARCHAR, kind VARCHAR, append_only BOOLEAN, next_rowid BIGINT)`,
             sql`CREATE TABLE IF NOT EXISTS meta.flows (name VARCHAR, target VARCHAR, kind VARCHAR, signature VARCHAR, once_done BOOLEAN, next_arrival BIGINT)`,
@@ -183,6 +199,8 @@ export class StateStore {
             sql`ALTER TABLE meta.files_read ADD COLUMN IF NOT EXISTS sha256 VARCHAR`,
             sql`CREATE TABLE IF NOT EXISTS meta.dataset_reads (flow VARCHAR, dataset VARCHAR, position BIGINT)`,
             sql`CREATE TABLE IF NOT EXISTS meta.updates (id BIGINT, started VARCHAR, finished VARCHAR, full_refresh BOOLEAN, metrics VARCHAR)`,
+            // The versions of each dataset (spec 15.3): creation is 0, then one per committed change; the rows of each are in cdf.<dataset>.
+            sql`CREATE TABLE IF NOT EXISTS meta.versions (dataset VARCHAR, version BIGINT, committed TIMESTAMP, operation VARCHAR, metrics VARCHAR)`,
             sql`INSERT INTO meta.info SELECT 'format', ${str(STATE_FORMAT_VERSION)} WHERE NOT EXISTS (SELECT 1 FROM meta.info WHERE key = 'format')`,
             sql`COMMIT`,
         ], sql`;\n`));
@@ -298,10 +316,36 @@ export class StateStore {
         const isView = await this.isView('ds', key);
         await this.db.run(sql`DROP ${isView ? sql`VIEW` : sql`TABLE`} IF EXISTS ${this.datasetTable(key)}`);
         await this.db.run(sql`DELETE FROM meta.datasets WHERE name = ${str(key)}`);
-        await this.db.run(sql`DELETE FROM meta.dataset_reads WHERE dataset = ${str(key)}`);
+        await this.db.run(sql`DELETE FROM meta.dataset_reads WHERE dataset = ${str(key)} OR dataset = ${str(feedReadKey(key))}`);
         for (const schema of ['cdc', 'snap', 'rep'] as const) {
             await this.dropStateTables(schema, key);
         }
+        // A dataset created again starts its history again at version 0.
+        await this.db.run(sql`DELETE FROM meta.versions WHERE dataset = ${str(key)}`);
+        await this.db.run(sql`DROP TABLE IF EXISTS ${this.feedTable(key)}`);
+    }
+
+    // ------------------------------------------------------------ versions and the change data feed
+
+    /** The table holding a dataset's change data feed (its columns, `_change_type`, `_commit_version`, `_commit_timestamp`). */
+    feedTable(key: string): Sql {
+        return qualified('cdf', key);
+    }
+
+    /** The versions of a dataset, oldest first. */
+    async versions(key: string): Promise<DatasetVersion[]> {
+        const result = await this.db.query(sql`SELECT version, strftime(committed, '%Y-%m-%d %H:%M:%S.%f'), operation, metrics FROM meta.versions WHERE dataset = ${str(key)} ORDER BY version`);
+        return result.rows.map(r => ({
+            version: Number(r[0]),
+            timestamp: String(r[1]).replace(/\.?0+$/, ''),
+            operation: String(r[2]),
+            metrics: JSON.parse(String(r[3])) as Record<string, number>,
+        }));
+    }
+
+    /** Records a new version of a dataset. */
+    async addVersion(key: string, version: DatasetVersion): Promise<void> {
+        await this.db.run(sql`INSERT INTO meta.versions VALUES (${str(key)}, ${version.version}, CAST(${str(version.timestamp)} AS TIMESTAMP), ${str(version.operation)}, ${str(JSON.stringify(version.metrics))})`);
     }
 
     // ------------------------------------------------------------ flows

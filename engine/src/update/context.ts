@@ -5,6 +5,7 @@ import type { Row } from '../db/values.js';
 import { CancelledError } from '../errors.js';
 import type { StateStore } from '../state/state-store.js';
 import type { PipelinePlan } from './plan.js';
+import { VersionLog } from './versions.js';
 import { ident, sql, type Sql } from '../sql/sql.js';
 
 /** Metrics of one dataset for the last update (the CLI JSON contract's `metrics.<name>`). */
@@ -31,6 +32,12 @@ export interface DatasetChanges {
      * `update_preimage` or `update_postimage`, ordered by primary key (capped by the limit).
      */
     feed: Row[];
+}
+
+/** Changes as a flow computes them: the summary, and a temporary table with every feed row of the change. */
+export interface RecordedChanges extends DatasetChanges {
+    /** The change's feed rows: the dataset's columns and `_change_type` (dropped once recorded). */
+    pending?: Sql;
 }
 
 /** A progress notification. */
@@ -63,7 +70,12 @@ export class UpdateContext {
     readonly changes = new Map<string, DatasetChanges>();
     private temp = 0;
 
-    constructor(readonly store: StateStore, readonly plan: PipelinePlan, readonly options: ResolvedOptions) {}
+    /** The versions this update writes (spec 15.3). */
+    readonly versions: VersionLog;
+
+    constructor(readonly store: StateStore, readonly plan: PipelinePlan, readonly options: ResolvedOptions) {
+        this.versions = new VersionLog(store, options.now.timestamp, 'PIPELINE UPDATE');
+    }
 
     /** The state database. */
     get db(): Database {
@@ -92,8 +104,16 @@ export class UpdateContext {
         return metrics;
     }
 
-    /** Adds a change summary to a dataset's changes of this update. */
-    addChanges(dataset: string, change: DatasetChanges): void {
+    /**
+     * Adds a change summary to a dataset's changes of this update; its `pending` table (the whole
+     * feed of the change) becomes part of the dataset's new version, and is dropped.
+     */
+    async addChanges(dataset: string, summary: RecordedChanges): Promise<void> {
+        const { pending, ...change } = summary;
+        if (pending) {
+            await this.versions.record(dataset, pending);
+            await this.dropTemp(pending);
+        }
         const current = this.changes.get(dataset);
         if (!current) {
             this.changes.set(dataset, change);

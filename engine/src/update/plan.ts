@@ -49,7 +49,7 @@ export function flowQueries(flow: FlowIR): QueryIR[] {
 function datasetsRead(query: QueryIR): string[] {
     const out: string[] = [];
     forEachTableRelation(query, relation => {
-        if (relation.source.kind === 'dataset') {
+        if (relation.source.kind === 'dataset' || relation.source.kind === 'table_changes') {
             out.push(datasetKey(relation.source.name));
         }
     });

@@ -254,6 +254,7 @@ async function runFlows(ctx: UpdateContext, selection: Selection): Promise<Recor
     const progress = (event: ProgressEvent) => ctx.options.onProgress?.(event);
     progress({ phase: 'start', message: 'Starting update' });
     await store.begin();
+    ctx.versions.operation = selection.full.size > 0 ? 'PIPELINE FULL REFRESH' : 'PIPELINE UPDATE';
     await reconcile(ctx, selection);
     const queue = plan.order.filter(key => selection.run.has(key)).flatMap(key => (plan.flowsByTarget.get(key) ?? []).map(flow => ({ key, flow })));
     let index = 0;
@@ -284,6 +285,7 @@ async function runFlows(ctx: UpdateContext, selection: Selection): Promise<Recor
                         break;
                     case 'snapshot':
                         outcome = await runSnapshotFlow(ctx, flow, dataset, key, sharedWithCdc, async () => {
+                            await ctx.versions.flush();
                             await store.commit();
                             await store.begin();
                         });
@@ -304,7 +306,16 @@ async function runFlows(ctx: UpdateContext, selection: Selection): Promise<Recor
             }
             report[flow.name] = { dataset: display, status: outcome.status, rows: outcome.rows, message: outcome.message };
         }
+        // The dataset's new version is visible to the datasets after it (table_changes, feed reads).
+        await ctx.versions.flush();
     }
+    // Every dataset that exists has a history: creation is version 0 (spec 15.3).
+    for (const key of plan.order) {
+        if (selection.run.has(key) && await store.dataset(key)) {
+            await ctx.versions.created(key);
+        }
+    }
+    await ctx.versions.flush();
     const metrics = Object.fromEntries([...ctx.metrics].map(([k, v]) => [plan.displayNames.get(k) ?? k, v]));
     await store.recordUpdate(new Date(Date.now()).toISOString(), new Date().toISOString(), selection.full.size > 0, metrics);
     progress({ phase: 'commit', message: 'Committing' });

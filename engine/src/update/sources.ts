@@ -13,13 +13,14 @@ import {
 } from '../catalog/sample-catalog.js';
 import { EngineError, ErrorClass, PipelineDefinitionError, SampleDataError } from '../errors.js';
 import { displayPath, sampleDirs, type SampleDirs } from '../spark/sample-files.js';
-import type { FileRead } from '../state/state-store.js';
+import { feedReadKey, type FileRead } from '../state/state-store.js';
 import type { QueryIR, SourceSpan, TableRelationIR } from '../ir.js';
 import { forEachTableRelation } from '../ir-walk.js';
 import { ident, join, sql, type Sql } from '../sql/sql.js';
 import { SparkTranslator, type ResolvedRelation, type TranslatedQuery } from '../sql/translate.js';
 import type { Column } from '../sql/types.js';
 import type { UpdateContext } from './context.js';
+import { checkAppendOnlySince, checkRange, endVersion, feedColumns, feedRows, snapshotAsFeed, startVersion, versionsOf } from './feed-reads.js';
 import { datasetKey, isView } from './plan.js';
 
 /** The hidden row id of append-only dataset tables (streaming readers remember a position in it). */
@@ -143,7 +144,7 @@ export class FlowSources {
             case 'cte':
                 throw new EngineError(ErrorClass.internal, 'CTE references are resolved by the translator.');
             case 'table_changes':
-                throw new EngineError(ErrorClass.unsupportedFunction, 'table_changes is not supported by the local engine yet.', { span: relation.span });
+                return this.resolveTableChanges(relation, source);
         }
     }
 
@@ -157,18 +158,92 @@ export class FlowSources {
         const table = this.ctx.store.datasetTable(key);
         const columns = (await this.ctx.db.describe(sql`SELECT * FROM ${table}`)).filter(c => c.name !== ROW_ID);
         const select = sql`SELECT ${join(columns.map(c => ident(c.name)))} FROM ${table}`;
-        if (!this.isStreaming(relation)) {
+        const options = relation.options ?? {};
+        const streaming = this.isStreaming(relation);
+        if (options.readChangeFeed) {
+            return this.resolveFeed(relation, key, display, select, columns, streaming);
+        }
+        if (!streaming) {
             return { sql: sql`(${select})`, columns };
+        }
+        this.streamed = true;
+        const store = this.ctx.store;
+        const feedKey = feedReadKey(key);
+        const versions = await store.versions(key);
+        const latest = versions[versions.length - 1]?.version ?? 0;
+        const next = this.pendingPositions.get(feedKey) ?? await store.readPosition(this.flowName, feedKey);
+        if (options.skipChangeCommits && !state.appendOnly) {
+            // Only the rows inserted by versions that updated or deleted nothing (spec 5.1); the first read takes every row.
+            this.pendingPositions.set(feedKey, BigInt(latest + 1));
+            if (next === 0n) {
+                return { sql: sql`(${select})`, columns };
+            }
+            const pure = versions.filter(v => v.version >= Number(next) && !(v.metrics.numUpdatedRows ?? 0) && !(v.metrics.numDeletedRows ?? 0)).map(v => v.version);
+            const rows = await feedRows(store, key, columns, Number(next), latest,
+                pure.length > 0 ? sql`"_change_type" = 'insert' AND "_commit_version" IN (${join(pure.map(v => sql`${v}`))})` : sql`FALSE`);
+            return { sql: sql`(SELECT ${join(columns.map(c => ident(c.name)))} FROM ${rows})`, columns };
         }
         if (!state.appendOnly) {
             throw new EngineError(ErrorClass.streamingSourceNotAppendOnly,
-                `'${this.flowName}' reads '${display}' as a stream, but '${display}' is a ${state.kind.replace('_', ' ')} whose rows are updated or deleted; streaming sources must be append-only. Read it without STREAM(...) from a materialized view.`,
+                `'${this.flowName}' reads '${display}' as a stream, but '${display}' is a ${state.kind.replace('_', ' ')} whose rows are updated or deleted; streaming sources must be append-only. `
+                + 'Read it without STREAM(...) from a materialized view, or read its changes with STREAM ... WITH (readChangeFeed = true), or only its appends with WITH (skipChangeCommits = true).',
                 { span: relation.span });
         }
-        this.streamed = true;
-        const position = this.pendingPositions.get(key) ?? await this.ctx.store.readPosition(this.flowName, key);
+        const position = this.pendingPositions.get(key) ?? await store.readPosition(this.flowName, key);
+        if (position > 0n && !options.skipChangeCommits) {
+            checkAppendOnlySince(versions, Number(next), display, this.flowName, relation.span);
+        }
         this.pendingPositions.set(key, state.nextRowId - 1n);
+        this.pendingPositions.set(feedKey, BigInt(latest + 1));
         return { sql: sql`(${select} WHERE ${ident(ROW_ID)} > ${position})`, columns };
+    }
+
+    /**
+     * `t WITH (readChangeFeed = true [, startingVersion | startingTimestamp])` (spec 15.3): a batch read
+     * gives the feed from the start (default: version 0); a stream gives, on its first update, the feed
+     * from the start — or without one, the current rows as inserts of the latest version, as Delta
+     * does — and afterwards the versions committed since it last read.
+     */
+    private async resolveFeed(relation: TableRelationIR, key: string, display: string, select: Sql, columns: Column[], streaming: boolean): Promise<ResolvedRelation> {
+        const store = this.ctx.store;
+        const options = relation.options ?? {};
+        const versions = await versionsOf(store, key, display, relation.span);
+        const latest = versions[versions.length - 1];
+        const start = options.startingVersion !== undefined ? { version: options.startingVersion }
+            : options.startingTimestamp !== undefined ? { timestamp: options.startingTimestamp } : undefined;
+        const out = feedColumns(columns);
+        if (!streaming) {
+            const from = start ? await startVersion(store, versions, start, display, relation.span) : 0;
+            return { sql: await feedRows(store, key, columns, from, latest.version), columns: out };
+        }
+        this.streamed = true;
+        const feedKey = feedReadKey(key);
+        const next = this.pendingPositions.get(feedKey) ?? await store.readPosition(this.flowName, feedKey);
+        this.pendingPositions.set(feedKey, BigInt(latest.version + 1));
+        if (next > 0n) {
+            return { sql: await feedRows(store, key, columns, Number(next), latest.version), columns: out };
+        }
+        if (start) {
+            return { sql: await feedRows(store, key, columns, await startVersion(store, versions, start, display, relation.span), latest.version), columns: out };
+        }
+        return { sql: snapshotAsFeed(select, latest), columns: out };
+    }
+
+    /** `table_changes('t', start [, end])` (spec 15.3): the feed of versions start..end (default: the latest). */
+    private async resolveTableChanges(relation: TableRelationIR, source: Extract<TableRelationIR['source'], { kind: 'table_changes' }>): Promise<ResolvedRelation> {
+        const key = datasetKey(source.name);
+        const display = this.ctx.plan.displayNames.get(key) ?? key;
+        const store = this.ctx.store;
+        if (!(await store.dataset(key)) || !(await store.tableExists('ds', key))) {
+            throw new EngineError(ErrorClass.tableNotFound,
+                `The dataset '${display}' has not been computed yet; run the pipeline before '${this.flowName}' reads its changes.`, { span: relation.span });
+        }
+        const versions = await versionsOf(store, key, display, relation.span);
+        const from = await startVersion(store, versions, source.start, display, relation.span);
+        const to = source.end ? await endVersion(store, versions, source.end, display, relation.span) : versions[versions.length - 1].version;
+        checkRange(from, to, relation.span);
+        const columns = (await this.ctx.db.describe(sql`SELECT * FROM ${store.datasetTable(key)}`)).filter(c => c.name !== ROW_ID);
+        return { sql: await feedRows(store, key, columns, from, to), columns: feedColumns(columns) };
     }
 
     private async resolveSample(relation: TableRelationIR, source: SampleSource, metadata: boolean): Promise<ResolvedRelation> {
