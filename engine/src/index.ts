@@ -17,6 +17,7 @@ export { parseSparkType, parseSparkSchema, formatType, type Column } from './sql
 export { sparkFunctions } from './sql/functions.js';
 export { STATE_FILE, type PipelineIdentity } from './state/state-store.js';
 export { SPILL_DIR, type ResourceOptions } from './db/resources.js';
+export { DatabaseKeeper, releaseRequestFile } from './db/kept-databases.js';
 export { attachInferredColumns } from './catalog/sample-catalog.js';
 export { sampleDirs, type SampleDirs } from './spark/sample-files.js';
 export { childExprs } from './ir-walk.js';

@@ -7,6 +7,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { Database } from '../db/database.js';
+import { openAskingRelease, type DatabaseKeeper } from '../db/kept-databases.js';
 import { resolveResources, type ResourceOptions } from '../db/resources.js';
 import { ErrorClass, StateError } from '../errors.js';
 import { ident, join, qualified, sql, type Sql, str } from '../sql/sql.js';
@@ -50,6 +51,11 @@ export interface StateOpenOptions extends ResourceOptions {
     claim?: boolean;
     /** The folders DuckDB may read besides the state folder (its sandbox, see `Database.open`). */
     readRoots?: readonly string[];
+    /**
+     * Keeps the database open after this use, for the next (a long-lived process: the language server).
+     * Without it the database is opened and closed here.
+     */
+    keeper?: DatabaseKeeper;
 }
 
 /** What the state remembers about a materialized dataset. */
@@ -121,7 +127,7 @@ export class StateStore {
     private readonly datasetRows = new Map<string, DatasetState | null>();
     private readonly flowRows = new Map<string, FlowState | null>();
 
-    private constructor(readonly db: Database, readonly file: string, private readonly release: () => void) {
+    private constructor(readonly db: Database, readonly file: string, private readonly release: () => void, private readonly keeper?: DatabaseKeeper) {
         db.onCatalogChange = () => {
             this.tables = undefined;
         };
@@ -139,12 +145,17 @@ export class StateStore {
         const release = await acquire(file);
         let db: Database;
         try {
-            db = await Database.open(file, resources, { allowedDirectories: [stateDir, ...(options.readRoots ?? [])] });
+            // A kept database is reused only when opened as this use needs it (limits and sandbox are fixed at open).
+            const allowedDirectories = [stateDir, ...(options.readRoots ?? [])];
+            const open = () => Database.open(file, resources, { allowedDirectories });
+            db = options.keeper
+                ? await options.keeper.take(file, JSON.stringify([resources.memoryLimit, resources.spillLimit, allowedDirectories]), open)
+                : await openAskingRelease(file, open);
         } catch (error) {
             release();
             throw error;
         }
-        const store = new StateStore(db, file, release);
+        const store = new StateStore(db, file, release, options.keeper);
         try {
             await store.init();
             if (options.pipeline) {
@@ -233,10 +244,14 @@ export class StateStore {
         }
     }
 
-    /** Closes the database and lets the next user of this state in. */
+    /** Closes the database (or gives it back to its keeper) and lets the next user of this state in. */
     close(): void {
         try {
-            this.db.close();
+            if (this.keeper) {
+                this.keeper.give(this.db);
+            } else {
+                this.db.close();
+            }
         } finally {
             this.release();
         }

@@ -14,7 +14,8 @@ import { runSnapshotFlow } from '../flows/snapshot-flow.js';
 import { ident, join, sql, type Sql } from '../sql/sql.js';
 import { formatType } from '../sql/types.js';
 import type { ResourceOptions } from '../db/resources.js';
-import { StateStore, type PipelineIdentity } from '../state/state-store.js';
+import type { DatabaseKeeper } from '../db/kept-databases.js';
+import { StateStore, type PipelineIdentity, type StateOpenOptions } from '../state/state-store.js';
 import { UpdateContext, type DatasetChanges, type DatasetMetrics, type ProgressEvent, type ResolvedOptions } from './context.js';
 import { buildPlan, datasetKey, isView, type PipelinePlan } from './plan.js';
 import { FlowSources, ROW_ID } from './sources.js';
@@ -31,6 +32,8 @@ export interface StateOptions extends ResourceOptions {
      * that has none; a state recorded for another pipeline is refused (PIPELINE_SQL_STATE_OF_ANOTHER_PIPELINE).
      */
     pipeline?: PipelineIdentity;
+    /** Keeps the state database open between operations (see DatabaseKeeper); default: open and close each time. */
+    keeper?: DatabaseKeeper;
 }
 
 /** Options of an update. */
@@ -403,8 +406,8 @@ function resultOrder(plan: PipelinePlan, key: string, columns: string[]): Sql {
 }
 
 /** What opening the state needs from the options of any entry point. */
-export function stateOpenOptions(options: StateOptions): { pipeline?: PipelineIdentity; memoryLimit?: number | string; spillLimit?: number | string } {
-    return { pipeline: options.pipeline, memoryLimit: options.memoryLimit, spillLimit: options.spillLimit };
+export function stateOpenOptions(options: StateOptions): StateOpenOptions {
+    return { pipeline: options.pipeline, memoryLimit: options.memoryLimit, spillLimit: options.spillLimit, keeper: options.keeper };
 }
 
 /** Options of `readState`. */

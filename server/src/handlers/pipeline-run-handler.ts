@@ -8,7 +8,7 @@
 import type { CancellationToken } from 'vscode-languageserver';
 import type { LangiumSharedServices } from 'langium/lsp';
 import { DiagnosticSeverity, type WorkDoneProgressReporter } from 'vscode-languageserver';
-import { readChangeEvents, readState, runUpdate, type PipelineIR, type ProgressEvent } from '../../../engine/src/index.js';
+import { DatabaseKeeper, readChangeEvents, readState, runUpdate, type PipelineIR, type ProgressEvent } from '../../../engine/src/index.js';
 import type {
     ChangeEventsParams, DatasetRowsParams, PipelineStateParams, RunFinishedParams, RunPipelineParams,
 } from '../../../common/protocol.js';
@@ -64,6 +64,11 @@ export function errorDiagnostic(error: RunErrorModel): DocumentDiagnostic | unde
 export class PipelineRunHandler {
     private readonly lastRun = new Map<string, RunRecord>();
     private counter = 0;
+    /**
+     * The pipelines' state databases, kept open between runs and previews (an update then skips opening
+     * the state); released at once when a CLI run or another server asks for the file, and when idle.
+     */
+    private readonly keeper = new DatabaseKeeper();
 
     constructor(
         private readonly shared: LangiumSharedServices,
@@ -117,7 +122,7 @@ export class PipelineRunHandler {
             let result;
             try {
                 result = await runUpdate(pipeline.ir, {
-                    stateDir: pipeline.stateDir, samplesDir: pipeline.samplesDir, rootDir: pipeline.root, pipeline: engineIdentity(pipeline.project), limit: maxRows,
+                    stateDir: pipeline.stateDir, samplesDir: pipeline.samplesDir, rootDir: pipeline.root, pipeline: engineIdentity(pipeline.project), keeper: this.keeper, limit: maxRows,
                     fullRefresh, refresh, signal: abort.signal,
                     onProgress: event => progress?.report(percentage(event), event.message),
                 });
@@ -151,6 +156,11 @@ export class PipelineRunHandler {
         }
     }
 
+    /** Closes the state databases kept open (at shutdown). */
+    dispose(): void {
+        this.keeper.closeAll();
+    }
+
     private finished(summary: RunSummary, ok: boolean, errorClass: string | undefined, diagnosedUris: string[]): void {
         this.onFinished({ rootUri: summary.pipeline.rootUri, runId: summary.runId, ok, durationMs: summary.durationMs, errorClass, diagnosedUris });
     }
@@ -169,7 +179,7 @@ export class PipelineRunHandler {
                 return { ok: false, summary: summary(prepared.location), error: prepared.error };
             }
             const pipeline = prepared.pipeline;
-            const state = await readState(pipeline.ir, { stateDir: pipeline.stateDir, samplesDir: pipeline.samplesDir, rootDir: pipeline.root, pipeline: engineIdentity(pipeline.project), limit: maxRows });
+            const state = await readState(pipeline.ir, { stateDir: pipeline.stateDir, samplesDir: pipeline.samplesDir, rootDir: pipeline.root, pipeline: engineIdentity(pipeline.project), keeper: this.keeper, limit: maxRows });
             const done = summary(pipeline);
             if (!state.ok) {
                 return { ok: false, summary: done, error: toRunError(state.error, uri => pipeline.sourceUris.has(uri)) };
@@ -192,7 +202,7 @@ export class PipelineRunHandler {
         const limit = clampRows(params.limit, 1000);
         const offset = Math.max(0, Math.floor(params.offset));
         // The engine reads from the start: the same query as the run's first rows, so the order matches.
-        const state = await readState(pipeline.ir, { stateDir: pipeline.stateDir, samplesDir: pipeline.samplesDir, rootDir: pipeline.root, pipeline: engineIdentity(pipeline.project), limit: Math.min(MAX_ROWS, offset + limit) });
+        const state = await readState(pipeline.ir, { stateDir: pipeline.stateDir, samplesDir: pipeline.samplesDir, rootDir: pipeline.root, pipeline: engineIdentity(pipeline.project), keeper: this.keeper, limit: Math.min(MAX_ROWS, offset + limit) });
         if (!state.ok) {
             return failure(toRunError(state.error, uri => pipeline.sourceUris.has(uri)));
         }
@@ -228,7 +238,7 @@ export class PipelineRunHandler {
             ir = prepared.pipeline.ir;
         }
         const events = await readChangeEvents(ir, params.dataset, {
-            stateDir: pipeline.stateDir, samplesDir: pipeline.samplesDir, rootDir: pipeline.root, pipeline: engineIdentity(pipeline.project), limit: clampRows(params.maxRows), keys: { ...params.key },
+            stateDir: pipeline.stateDir, samplesDir: pipeline.samplesDir, rootDir: pipeline.root, pipeline: engineIdentity(pipeline.project), keeper: this.keeper, limit: clampRows(params.maxRows), keys: { ...params.key },
         });
         if (!events.ok) {
             return failure(toRunError(events.error, uri => pipeline.sourceUris?.has(uri) ?? false));

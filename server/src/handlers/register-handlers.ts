@@ -35,6 +35,8 @@ export function registerPreviewHandlers(connection: Connection, shared: LangiumS
     connection.onRequest(PipelineStateRequest, (params, token) => handler.state(params, token));
     connection.onRequest(DatasetRowsRequest, params => safely('pipelineSql/datasetRows', () => handler.rows(params)));
     connection.onRequest(ChangeEventsRequest, (params, token) => safely('pipelineSql/changeEvents', () => handler.changeEvents(params, token)));
+    // The state files the runs keep open are closed (unlocked) when the client shuts the server down.
+    connection.onShutdown(() => handler.dispose());
     shared.workspace.DocumentBuilder.onDocumentPhase(DocumentState.Validated, document => {
         const uri = document.uri.toString();
         if (diagnostics.has(uri)) {

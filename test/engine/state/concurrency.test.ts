@@ -42,7 +42,9 @@ describe('a state held by another process', () => {
                 child.stdout.on('data', chunk => (String(chunk).includes('LOCKED') ? resolve() : undefined));
                 child.on('exit', code => reject(new Error(`lock holder exited (${code})`)));
             });
-            const error = await ws.fails(ir);
+            // This holder does not give the state up when asked (a run in progress): after the wait, the error.
+            process.env.PIPELINE_SQL_LOCK_WAIT_MS = '300';
+            const error = await ws.fails(ir).finally(() => delete process.env.PIPELINE_SQL_LOCK_WAIT_MS);
             expect(error.class).toBe('PIPELINE_SQL_STATE_LOCKED');
             expect(error.message).toContain('in use by another run');
         } finally {
