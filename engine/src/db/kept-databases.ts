@@ -20,10 +20,16 @@ export function releaseRequestFile(stateFile: string): string {
     return `${stateFile}.release`;
 }
 
+/** A duration in milliseconds from the environment, or the default. */
+function envMs(name: string, fallback: number): number {
+    const value = process.env[name];
+    const setting = value === undefined || value === '' ? NaN : Number(value);
+    return Number.isFinite(setting) && setting >= 0 ? setting : fallback;
+}
+
 /** How long a process waits for a holder to release a locked state file (`PIPELINE_SQL_LOCK_WAIT_MS`). */
 function lockWaitMs(): number {
-    const setting = Number(process.env.PIPELINE_SQL_LOCK_WAIT_MS);
-    return Number.isFinite(setting) && setting >= 0 ? setting : 10_000;
+    return envMs('PIPELINE_SQL_LOCK_WAIT_MS', 10_000);
 }
 
 /**
@@ -117,8 +123,11 @@ export class DatabaseKeeper {
     private readonly inUse = new Map<Database, Opened>();
     private closed = false;
 
-    /** @param idleMs how long an unused database stays open. */
-    constructor(readonly idleMs = 120_000) {
+    /**
+     * @param idleMs how long an unused database stays open: `PIPELINE_SQL_STATE_IDLE_MS`, else two
+     *   minutes; 0 keeps nothing open.
+     */
+    constructor(readonly idleMs = envMs('PIPELINE_SQL_STATE_IDLE_MS', 120_000)) {
         keepers.add(this);
     }
 

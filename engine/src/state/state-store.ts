@@ -118,6 +118,9 @@ async function acquire(file: string): Promise<() => void> {
     };
 }
 
+/** What was set up and checked on a database the keeper keeps open ('' for the layout; owner checks). */
+const checked = new WeakMap<Database, Set<string>>();
+
 /** Access to the state database. */
 export class StateStore {
     private inTransaction = false;
@@ -157,9 +160,20 @@ export class StateStore {
         }
         const store = new StateStore(db, file, release, options.keeper);
         try {
-            await store.init();
-            if (options.pipeline) {
+            // A database kept open since an earlier use was set up and checked then (nobody else can
+            // write the file while it is open): only what that use did not check yet is checked now.
+            const checks = checked.get(db) ?? new Set<string>();
+            if (!checks.has('')) {
+                await store.init();
+                checks.add('');
+            }
+            const owner = options.pipeline ? `${options.claim ? 'claim' : 'read'}:${options.pipeline.id}:${options.pipeline.name ?? ''}` : '';
+            if (options.pipeline && !checks.has(owner)) {
                 await store.checkOwner(options.pipeline, options.claim ?? false);
+                checks.add(owner);
+            }
+            if (options.keeper) {
+                checked.set(db, checks);
             }
         } catch (error) {
             store.close();

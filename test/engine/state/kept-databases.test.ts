@@ -134,6 +134,19 @@ describe('a state database kept open between updates', () => {
         expect(next.ok && next.datasets.t.rowCount).toBe(4);
     });
 
+    it('still refuses another pipeline\'s state, though the state was checked when it was opened', async () => {
+        const ws = workspace();
+        const simple = pipeline([streamingTable('t')], [appendFlow('t', 't', selectStar(stream('events')))], [catalogTable('events', 'id INT', 'json')]);
+        ws.append('events', [{ id: 1 }]);
+        const k = keeper();
+        expect((await ws.run(simple, { keeper: k, pipeline: { id: 'a' } })).ok).toBe(true);
+        expect((await ws.run(simple, { keeper: k, pipeline: { id: 'a' } })).ok).toBe(true);
+        const other = await ws.run(simple, { keeper: k, pipeline: { id: 'b' } });
+        expect(!other.ok && other.error.class).toBe('PIPELINE_SQL_STATE_OF_ANOTHER_PIPELINE');
+        const read = await readState(simple, { stateDir: ws.state, samplesDir: ws.samples, keeper: k, pipeline: { id: 'b' } });
+        expect(!read.ok && read.error.class).toBe('PIPELINE_SQL_STATE_OF_ANOTHER_PIPELINE');
+    });
+
     it('is closed after its idle time, and the state is then free for anyone', async () => {
         const ws = workspace();
         const simple = pipeline([streamingTable('t')], [appendFlow('t', 't', selectStar(stream('events')))], [catalogTable('events', 'id INT', 'json')]);
