@@ -12,6 +12,7 @@ import * as ast from '../generated/ast.js';
 import { displayName, lastKey, type TableName } from '../references/dataset-names.js';
 import type { PipelineSymbolIndex } from '../references/pipeline-symbol-index.js';
 import type { PipelineGraph } from '../../../../common/protocol.js';
+import { depthFirst, stronglyConnectedComponents } from './graph-walks.js';
 import { toPipelineGraph } from './pipeline-graph.js';
 import type { PipelineInfo, PipelineRegistry } from './pipeline-registry.js';
 
@@ -293,6 +294,7 @@ export class PipelineModel {
     private readonly flowByNode = new Map<AstNode, FlowInfo>();
     private readonly flowsByName = new MultiMap<string, FlowInfo>();
     private cyclesValue?: DatasetInfo[][];
+    private cycleByDataset?: Map<DatasetInfo, DatasetInfo[]>;
     private readonly modes = new Map<FlowInfo, QueryMode>();
 
     /**
@@ -382,7 +384,8 @@ export class PipelineModel {
 
     /** The cycle a dataset is on, if any. */
     cycleOf(dataset: DatasetInfo): DatasetInfo[] | undefined {
-        return this.cycles.find(c => c.includes(dataset));
+        this.cycleByDataset ??= new Map(this.cycles.flatMap(cycle => cycle.map(d => [d, cycle] as const)));
+        return this.cycleByDataset.get(dataset);
     }
 
     /**
@@ -391,26 +394,34 @@ export class PipelineModel {
      * that may itself be streaming.
      */
     queryMode(flow: FlowInfo): QueryMode {
-        let mode = this.modes.get(flow);
-        if (mode === undefined) {
-            // Guards against views that read each other in a cycle.
-            this.modes.set(flow, 'unknown');
-            mode = this.computeMode(flow);
-            this.modes.set(flow, mode);
+        const known = this.modes.get(flow);
+        if (known !== undefined) {
+            return known;
         }
-        return mode;
+        // Views read views: the flows of the views read are decided first, deepest first. A view on
+        // the current path (views that read each other in a cycle) counts as `unknown`.
+        const onPath = new Set<FlowInfo>();
+        depthFirst([flow], f => viewFlowsRead(f), {
+            skip: f => this.modes.has(f),
+            enter: f => onPath.add(f),
+            leave: f => {
+                onPath.delete(f);
+                this.modes.set(f, this.computeMode(f, onPath));
+            },
+        });
+        return this.modes.get(flow)!;
     }
 
-    private computeMode(flow: FlowInfo): QueryMode {
-        const inputs = flow.inputs.filter(i => i.role === 'query' || i.role === 'cdc-source');
+    private computeMode(flow: FlowInfo, onPath: ReadonlySet<FlowInfo>): QueryMode {
+        const inputs = queryInputs(flow);
         if (inputs.some(i => i.streaming)) {
             return 'streaming';
         }
         let mode: QueryMode = 'batch';
         for (const input of inputs) {
-            if (input.dataset && (input.dataset.kind === 'temporary-view' || input.dataset.kind === 'view')) {
+            if (input.dataset && isViewKind(input.dataset.kind)) {
                 const viewFlow = input.dataset.flows[0];
-                const viewMode = viewFlow ? this.queryMode(viewFlow) : 'unknown';
+                const viewMode = viewFlow && !onPath.has(viewFlow) ? this.modes.get(viewFlow) ?? 'unknown' : 'unknown';
                 if (viewMode !== 'batch') {
                     mode = 'unknown';
                 }
@@ -420,48 +431,26 @@ export class PipelineModel {
     }
 }
 
-/** Tarjan's strongly connected components; a component of one dataset counts when it reads itself. */
+/** The inputs that decide how a flow's query reads: its query's and its change feed's. */
+function queryInputs(flow: FlowInfo): InputInfo[] {
+    return flow.inputs.filter(i => i.role === 'query' || i.role === 'cdc-source');
+}
+
+function isViewKind(kind: DatasetKind): boolean {
+    return kind === 'temporary-view' || kind === 'view';
+}
+
+/** The flows of the views a flow's query reads (a view's first flow is its query). */
+function viewFlowsRead(flow: FlowInfo): FlowInfo[] {
+    return queryInputs(flow).flatMap(i => (i.dataset && isViewKind(i.dataset.kind) && i.dataset.flows[0] ? [i.dataset.flows[0]] : []));
+}
+
+/** The dataset cycles: strongly connected components of more than one dataset, or of one that reads itself. */
 function findCycles(datasets: readonly DatasetInfo[], upstream: (d: DatasetInfo) => DatasetInfo[]): DatasetInfo[][] {
-    const index = new Map<DatasetInfo, number>();
-    const low = new Map<DatasetInfo, number>();
-    const onStack = new Set<DatasetInfo>();
-    const stack: DatasetInfo[] = [];
-    const cycles: DatasetInfo[][] = [];
-    let counter = 0;
     const order = new Map(datasets.map((d, i) => [d, i]));
-    const visit = (d: DatasetInfo): void => {
-        index.set(d, counter);
-        low.set(d, counter);
-        counter++;
-        stack.push(d);
-        onStack.add(d);
-        for (const next of upstream(d)) {
-            if (!index.has(next)) {
-                visit(next);
-                low.set(d, Math.min(low.get(d)!, low.get(next)!));
-            } else if (onStack.has(next)) {
-                low.set(d, Math.min(low.get(d)!, index.get(next)!));
-            }
-        }
-        if (low.get(d) === index.get(d)) {
-            const component: DatasetInfo[] = [];
-            let member: DatasetInfo;
-            do {
-                member = stack.pop()!;
-                onStack.delete(member);
-                component.push(member);
-            } while (member !== d);
-            if (component.length > 1 || upstream(d).includes(d)) {
-                cycles.push(component.sort((a, b) => order.get(a)! - order.get(b)!));
-            }
-        }
-    };
-    for (const d of datasets) {
-        if (!index.has(d)) {
-            visit(d);
-        }
-    }
-    return cycles;
+    return stronglyConnectedComponents(datasets, upstream)
+        .filter(component => component.length > 1 || upstream(component[0]).includes(component[0]))
+        .map(component => component.sort((a, b) => order.get(a)! - order.get(b)!));
 }
 
 //#endregion

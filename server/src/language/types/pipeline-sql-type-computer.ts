@@ -21,6 +21,7 @@ import { namespaceDefaultsAt } from '../references/pipeline-namespaces.js';
 import * as ast from '../generated/ast.js';
 import { closestNames, directFileRead, displayName, lower, splitName, type TableName } from '../references/dataset-names.js';
 import type { PipelineSymbolIndex } from '../references/pipeline-symbol-index.js';
+import { depthFirst } from '../pipeline/graph-walks.js';
 import { functionName, scdKindOf, type FlowInfo, type PipelineModelService } from '../pipeline/pipeline-model.js';
 import type { PipelineRegistry } from '../pipeline/pipeline-registry.js';
 import { dataTypeOf, type SampleCatalog } from '../pipeline/sample-catalog.js';
@@ -187,7 +188,34 @@ export class PipelineSqlTypeComputer implements TypeComputer {
     //#region Datasets and tables
 
     datasetSchema(dataset: ast.Dataset): RelationType {
+        if (!this.relations.has(dataset) && !this.inProgress.has(dataset)) {
+            this.computeUpstreamFirst(dataset);
+        }
         return this.memoRelation(dataset, () => this.computeDatasetSchema(dataset));
+    }
+
+    /**
+     * Computes the schemas of the datasets a dataset reads before its own, deepest first, by an
+     * explicit walk: each then finds its inputs computed, so that a chain of thousands of datasets
+     * needs no deep recursion. The datasets on the walk's path count as in progress, as they would
+     * in a recursive computation (a cycle reads as unknown columns).
+     */
+    private computeUpstreamFirst(dataset: ast.Dataset): void {
+        const start = this.model.datasetOf(dataset);
+        if (!start) {
+            return;
+        }
+        const model = this.model.modelFor(start.documentUri);
+        depthFirst([start], d => model.upstreamOf(d), {
+            skip: d => this.relations.has(d.node) || this.inProgress.has(d.node),
+            enter: d => this.inProgress.add(d.node),
+            leave: d => {
+                this.inProgress.delete(d.node);
+                if (d !== start) {
+                    this.datasetSchema(d.node);
+                }
+            },
+        });
     }
 
     private computeDatasetSchema(dataset: ast.Dataset): RelationType {
