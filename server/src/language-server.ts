@@ -1,3 +1,4 @@
+import * as fs from 'node:fs';
 import type { LangiumDocument } from 'langium';
 import { DefaultConfigurationProvider, DocumentState, URI } from 'langium';
 import { DefaultDocumentUpdateHandler, startLanguageServer } from 'langium/lsp';
@@ -27,7 +28,8 @@ export class PipelineSqlConfigurationProvider extends DefaultConfigurationProvid
 /**
  * Document update handler (Langium's `DocumentUpdateHandler` service): when the client closes a
  * document that belongs to no pipeline root, the server forgets it (and clears its diagnostics); a
- * closed pipeline file goes back to its content on disk.
+ * closed pipeline file goes back to its content on disk, or is forgotten when it is no longer there
+ * (deleted or renamed while open). An update that fails is logged; it never ends the server.
  */
 export class PipelineSqlDocumentUpdateHandler extends DefaultDocumentUpdateHandler {
 
@@ -40,11 +42,19 @@ export class PipelineSqlDocumentUpdateHandler extends DefaultDocumentUpdateHandl
 
     didCloseDocument(event: TextDocumentChangeEvent<TextDocument>): void {
         const uri = URI.parse(event.document.uri);
-        if (this.shared.pipeline.Registry.isRootMember(uri)) {
+        const onDisk = uri.scheme !== 'file' || fs.existsSync(uri.fsPath);
+        if (this.shared.pipeline.Registry.isRootMember(uri) && onDisk) {
             this.fireDocumentUpdate([uri], []);
         } else {
             this.fireDocumentUpdate([], [uri]);
         }
+    }
+
+    override fireDocumentUpdate(changed: URI[], deleted: URI[]): void {
+        // Langium's version leaves the rejection of a failed update unhandled, which ends the process.
+        void this.workspaceManager.ready
+            .then(() => this.workspaceLock.write(token => this.documentBuilder.update(changed, deleted, token)))
+            .catch((error: unknown) => console.error('A document update failed:', error));
     }
 }
 
@@ -53,6 +63,7 @@ export class PipelineSqlDocumentUpdateHandler extends DefaultDocumentUpdateHandl
  * (`--node-ipc` from VS Code, `--stdio` from other editors).
  */
 export function startServer(): void {
+    keepServingAfterUnexpectedErrors();
     const connection = createConnection(ProposedFeatures.all);
     const { shared, PipelineSql } = createPipelineSqlServices({
         connection, ...NodeFileSystem,
@@ -66,6 +77,16 @@ export function startServer(): void {
     addPipelineGraphHandler(connection, shared, PipelineSql);
     registerPreviewHandlers(connection, shared, PipelineSql);
     registerProjectDiagnostics(connection, shared, PipelineSql);
+}
+
+/**
+ * The last line of defence: an error that escapes every handler (a rejected promise nobody awaited,
+ * an exception in a timer) is logged, and the server goes on serving; Node's default would end the
+ * process, and with it every editor feature for every document.
+ */
+function keepServingAfterUnexpectedErrors(): void {
+    process.on('unhandledRejection', reason => console.error('Pipeline SQL: unhandled rejection (the server keeps running):', reason));
+    process.on('uncaughtException', error => console.error('Pipeline SQL: uncaught exception (the server keeps running):', error));
 }
 
 /** Reads `pipelineSql.target` from the client and revalidates everything when it changes. */

@@ -21,12 +21,28 @@ export interface StdioServer {
     /** The diagnostics last published for each URI, and how many publications there were in all. */
     readonly lastPublished: ReadonlyMap<string, PublishDiagnosticsParams>;
     readonly publications: number;
+    /** What the server wrote to stderr (with `captureStderr`; else it goes to the test's stderr). */
+    readonly stderr: string;
     stop(): Promise<void>;
 }
 
+/** Options of {@link startStdioServer}. */
+export interface StdioServerOptions {
+    /** Sent as the `initializationOptions` of `initialize`. */
+    readonly initializationOptions?: unknown;
+    /** Keep the server's stderr (its log) in {@link StdioServer.stderr} instead of printing it. */
+    readonly captureStderr?: boolean;
+}
+
 /** Starts the bundled CLI's language server over stdio and initialises it for `rootDir`. */
-export async function startStdioServer(rootDir: string): Promise<StdioServer> {
-    const child = spawn(process.execPath, [path.join(repoRoot, 'out/cli.cjs'), 'lsp', '--stdio'], { stdio: ['pipe', 'pipe', 'inherit'] });
+export async function startStdioServer(rootDir: string, options: StdioServerOptions = {}): Promise<StdioServer> {
+    const child = spawn(process.execPath, [path.join(repoRoot, 'out/cli.cjs'), 'lsp', '--stdio'], {
+        stdio: ['pipe', 'pipe', options.captureStderr ? 'pipe' : 'inherit'],
+    });
+    let stderr = '';
+    child.stderr?.on('data', (chunk: Buffer) => {
+        stderr += chunk.toString();
+    });
     const connection = createProtocolConnection(new StreamMessageReader(child.stdout!), new StreamMessageWriter(child.stdin!));
     const waiting: Array<{ uri: string; accept: (p: PublishDiagnosticsParams) => boolean; resolve: (p: PublishDiagnosticsParams) => void }> = [];
     const latest = new Map<string, PublishDiagnosticsParams>();
@@ -43,6 +59,7 @@ export async function startStdioServer(rootDir: string): Promise<StdioServer> {
     const rootUri = `file://${rootDir}`;
     await connection.sendRequest(InitializeRequest.type, {
         processId: process.pid, rootUri, capabilities: {}, workspaceFolders: [{ uri: rootUri, name: 'test' }],
+        initializationOptions: options.initializationOptions,
     });
     await connection.sendNotification(InitializedNotification.type, {});
     return {
@@ -61,6 +78,9 @@ export async function startStdioServer(rootDir: string): Promise<StdioServer> {
         },
         get publications() {
             return publications;
+        },
+        get stderr() {
+            return stderr;
         },
         async stop() {
             connection.dispose();

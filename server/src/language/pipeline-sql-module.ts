@@ -6,6 +6,7 @@ import type {
 import { createDefaultModule, createDefaultSharedModule } from 'langium/lsp';
 import { PipelineSqlDocumentValidator } from './validation/pipeline-sql-document-validator.js';
 import { registerValidationChecks } from './validation/pipeline-sql-validator.js';
+import { PipelineSqlValidationRegistry } from './validation/pipeline-sql-validation-registry.js';
 import { PipelineSqlCodeActionProvider } from './lsp/pipeline-sql-code-action-provider.js';
 import { PipelineSqlCompletionProvider } from './lsp/completion/pipeline-sql-completion-provider.js';
 import { PipelineSqlHoverProvider } from './lsp/pipeline-sql-hover-provider.js';
@@ -38,6 +39,8 @@ import { SampleCatalog } from './pipeline/sample-catalog.js';
 import { PipelineSqlSettings } from './pipeline/pipeline-sql-settings.js';
 import { PipelineDependencies } from './pipeline/pipeline-dependencies.js';
 import { PipelineSqlDocumentBuilder } from './pipeline/pipeline-sql-document-builder.js';
+import { PipelineSqlDocumentFactory } from './pipeline/pipeline-sql-document-factory.js';
+import { DocumentFailures } from './pipeline/document-failures.js';
 import { PipelineSqlTypeComputer, type TypeComputer } from './types/pipeline-sql-type-computer.js';
 
 /** Workspace-wide services this project adds to Langium's shared services. */
@@ -47,6 +50,8 @@ export type PipelineSqlAddedSharedServices = {
         Project: ProjectModel;
         /** Which pipeline each document belongs to (a synchronous view of the project model). */
         Registry: PipelineRegistry;
+        /** The exceptions of the last build of each document, reported as diagnostics on it. */
+        DocumentFailures: DocumentFailures;
     };
 };
 
@@ -114,6 +119,7 @@ export const PipelineSqlModule: Module<PipelineSqlServices, PartialLangiumServic
     },
     validation: {
         DocumentValidator: (services) => new PipelineSqlDocumentValidator(services),
+        ValidationRegistry: (services) => new PipelineSqlValidationRegistry(services),
     },
     lsp: {
         CompletionProvider: (services) => new PipelineSqlCompletionProvider(services),
@@ -138,10 +144,12 @@ export const PipelineSqlSharedModule: Module<PipelineSqlSharedServices, PartialL
     pipeline: {
         Project: (shared) => new ProjectModel(langiumFileHost(shared.workspace.FileSystemProvider)),
         Registry: (shared) => new PipelineRegistry(shared.pipeline.Project),
+        DocumentFailures: () => new DocumentFailures(),
     },
     workspace: {
         WorkspaceManager: (shared) => new PipelineSqlWorkspaceManager(shared),
         DocumentBuilder: (shared) => new PipelineSqlDocumentBuilder(shared),
+        LangiumDocumentFactory: (shared) => new PipelineSqlDocumentFactory(shared),
     },
     lsp: {
         WorkspaceSymbolProvider: (shared) => new PipelineSqlWorkspaceSymbolProvider(shared),

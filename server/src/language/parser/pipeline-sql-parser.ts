@@ -37,6 +37,7 @@ export class PipelineSqlParser extends LangiumParser {
                     return super.parse<T>(input, options);
                 } catch (error) {
                     if (!(error instanceof RangeError)) {
+                        this.discardPartialParse();
                         throw error;
                     }
                     // Langium keeps the AST nodes under construction on a stack that the exception leaves filled.
@@ -51,6 +52,18 @@ export class PipelineSqlParser extends LangiumParser {
         } finally {
             this.nestingLexer.forced = new Set();
         }
+    }
+
+    /**
+     * Forgets what a parse that threw left behind (Langium's node stack, the unordered groups, the
+     * tokens): else every later parse of any document returns a stale node as its root or fails with
+     * "Parser stack is not empty after parsing".
+     */
+    private discardPartialParse(): void {
+        const state = this as unknown as { stack: AstNode[]; lexerResult?: unknown };
+        state.stack.length = 0;
+        state.lexerResult = undefined;
+        this.unorderedGroups.clear();
     }
 
     /** The result for a file the parser cannot take at all: no statements, the nesting error at its start. */

@@ -1,9 +1,11 @@
+import * as fs from 'node:fs';
 import * as path from 'node:path';
-import type { LangiumDocument, URI } from 'langium';
-import { Cancellation, DefaultDocumentBuilder, DocumentState, interruptAndCheck, URI as Uri } from 'langium';
+import type { AstNode, LangiumDocument, URI } from 'langium';
+import { Cancellation, DefaultDocumentBuilder, DocumentState, interruptAndCheck, isOperationCancelled, URI as Uri } from 'langium';
 import { findPipelineStatement } from '../../../../common/pipeline-files.js';
 import type { ProjectModel } from '../../project/project-model.js';
 import type { PipelineSqlServices, PipelineSqlSharedServices } from '../pipeline-sql-module.js';
+import { emptyParseResult, type DocumentFailures } from './document-failures.js';
 import type { DependencyRecord, PipelineDependencies } from './pipeline-dependencies.js';
 import type { PipelineRegistry } from './pipeline-registry.js';
 import { formatOfFile } from '../../../../engine/src/spark/sample-files.js';
@@ -23,6 +25,11 @@ import { formatOfFile } from '../../../../engine/src/spark/sample-files.js';
  *   then loads the files that became members and unloads those that no longer are; a document
  *   opened from outside the workspace gets its enclosing pipeline read first;
  * - a changed sample data file revalidates the documents of its pipeline whose digest changed.
+ *
+ * One document never stops the build of the others: an exception while building a document (in
+ * any phase, or in a listener of a phase) is kept as that document's failure, the document goes on
+ * with what could be built (an empty tree when parsing failed), and its validation reports the
+ * failure as a `PIPELINE_SQL_INTERNAL_ERROR` diagnostic naming the step and the cause.
  */
 export class PipelineSqlDocumentBuilder extends DefaultDocumentBuilder {
 
@@ -32,11 +39,13 @@ export class PipelineSqlDocumentBuilder extends DefaultDocumentBuilder {
     private forceReload = false;
     /** Whether each plain-folder document had a pipeline statement when last edited. */
     private readonly statements = new Map<string, boolean>();
+    private readonly failures: DocumentFailures;
 
     constructor(shared: PipelineSqlSharedServices) {
         super(shared);
         this.registry = shared.pipeline.Registry;
         this.project = shared.pipeline.Project;
+        this.failures = shared.pipeline.DocumentFailures;
     }
 
     private dependencies(uri: URI): PipelineDependencies | undefined {
@@ -50,6 +59,12 @@ export class PipelineSqlDocumentBuilder extends DefaultDocumentBuilder {
     }
 
     override async update(changed: URI[], deleted: URI[], cancelToken = Cancellation.CancellationToken.None): Promise<void> {
+        // A file that is gone from disk and not open in the editor (deleted or renamed, then closed) is deleted.
+        const vanished = changed.filter(uri => this.isGone(uri));
+        if (vanished.length > 0) {
+            changed = changed.filter(uri => !vanished.includes(uri));
+            deleted = [...deleted, ...vanished];
+        }
         const dirtyPipelines = new Set<string>();
         const extraChanged: URI[] = [];
         const extraDeleted: URI[] = [];
@@ -170,6 +185,96 @@ export class PipelineSqlDocumentBuilder extends DefaultDocumentBuilder {
         await this.update([], [], cancelToken);
     }
 
+    /** Whether a loaded file document has no editor buffer and no file on disk any more. */
+    private isGone(uri: URI): boolean {
+        return uri.scheme === 'file' && this.langiumDocuments.hasDocument(uri) && !this.textDocuments?.get(uri) && !fs.existsSync(uri.fsPath);
+    }
+
+    /**
+     * Runs one build phase over documents (Langium's loop); an exception of one document is kept as
+     * its failure, the document is brought to the phase's state with what could be done, and the
+     * other documents are built as usual.
+     */
+    protected override async runCancelable(documents: LangiumDocument[], targetState: DocumentState, cancelToken: Cancellation.CancellationToken,
+        callback: (document: LangiumDocument) => unknown): Promise<void> {
+        await super.runCancelable(documents, targetState, cancelToken, async document => {
+            const key = document.uri.toString();
+            this.failures.clear(key, targetState);
+            try {
+                await callback(document);
+            } catch (error) {
+                if (isOperationCancelled(error)) {
+                    throw error;
+                }
+                console.error(`Building ${key} failed (phase ${DocumentState[targetState]}):`, error);
+                this.failures.record(key, targetState, error);
+                this.recover(document, targetState);
+            }
+        });
+    }
+
+    /** Leaves a document whose build phase failed in a state the next phases and the editor features can use. */
+    private recover(document: LangiumDocument, failed: DocumentState): void {
+        if (failed === DocumentState.Parsed) {
+            // The file could not be read (a parse failure is handled by the document factory): an empty tree.
+            const result = emptyParseResult(textOf(document));
+            (result.value as { $document?: LangiumDocument }).$document = document;
+            document.parseResult = result;
+        } else if (failed === DocumentState.ComputedScopes) {
+            document.localSymbols = undefined;
+        } else if (failed === DocumentState.Validated) {
+            document.diagnostics = this.failures.diagnostics(document.uri.toString());
+            this.markAsCompleted(document);
+        }
+    }
+
+    /** Validates a document (Langium's validation) and reports the failures of its earlier build phases. */
+    protected override async validate(document: LangiumDocument, cancelToken: Cancellation.CancellationToken): Promise<void> {
+        await super.validate(document, cancelToken);
+        const failures = this.failures.diagnostics(document.uri.toString());
+        if (failures.length > 0) {
+            document.diagnostics = [...failures, ...(document.diagnostics ?? [])];
+        }
+    }
+
+    /** Langium's document-phase notification, each listener on its own: one that throws is logged and the others still run. */
+    protected override async notifyDocumentPhase(document: LangiumDocument, state: DocumentState, cancelToken: Cancellation.CancellationToken): Promise<void> {
+        for (const listener of this.documentPhaseListeners.get(state).slice()) {
+            await interruptAndCheck(cancelToken);
+            try {
+                await listener(document, cancelToken);
+            } catch (error) {
+                if (isOperationCancelled(error)) {
+                    throw error;
+                }
+                console.error(`A listener of phase ${DocumentState[state]} failed on ${document.uri.toString()}:`, error);
+            }
+        }
+    }
+
+    /** Langium's build-phase notification, each listener on its own (see {@link notifyDocumentPhase}). */
+    protected override async notifyBuildPhase(documents: LangiumDocument[], state: DocumentState, cancelToken: Cancellation.CancellationToken): Promise<void> {
+        if (documents.length === 0) {
+            return;
+        }
+        for (const listener of this.buildPhaseListeners.get(state).slice()) {
+            await interruptAndCheck(cancelToken);
+            try {
+                await listener(documents, cancelToken);
+            } catch (error) {
+                if (isOperationCancelled(error)) {
+                    throw error;
+                }
+                console.error(`A listener of build phase ${DocumentState[state]} failed:`, error);
+            }
+        }
+    }
+
+    protected override cleanUpDeleted<T extends AstNode>(document: LangiumDocument<T>): void {
+        super.cleanUpDeleted(document);
+        this.failures.clear(document.uri.toString());
+    }
+
     /** Revalidates the given documents (all loaded documents by default), e.g. after a settings change. */
     async revalidate(documents: LangiumDocument[] = this.langiumDocuments.all.toArray(), cancelToken = Cancellation.CancellationToken.None): Promise<void> {
         for (const document of documents) {
@@ -264,5 +369,14 @@ export class PipelineSqlDocumentBuilder extends DefaultDocumentBuilder {
         const had = this.statements.get(key) ?? (member ? hasStatement : false);
         this.statements.set(key, hasStatement);
         return had !== hasStatement;
+    }
+}
+
+/** A document's text, or nothing when even that cannot be had. */
+function textOf(document: LangiumDocument): string {
+    try {
+        return document.textDocument.getText();
+    } catch {
+        return '';
     }
 }

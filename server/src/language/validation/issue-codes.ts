@@ -32,6 +32,11 @@ export const Issues = {
     ParseSyntaxError: issue('PARSE_SYNTAX_ERROR', 'error', undefined, () => 'Syntax error.'),
     //#endregion
 
+    //#region The language server itself
+    InternalError: issue<{ step: string; cause: string }>('PIPELINE_SQL_INTERNAL_ERROR', 'error', undefined, a =>
+        `Pipeline SQL failed while ${a.step} this file (${a.cause}). Its other diagnostics may be missing; the other files are checked as usual. Please report this with the file.`),
+    //#endregion
+
     //#region AUTO CDC clauses (V1–V7, V15, V21–V24, V26)
     AutoCdcEmptyKeys: issue<{ detail: string }>('AUTOCDC_EMPTY_KEYS', 'error', 'V1', a =>
         `AUTO CDC needs a KEYS clause with at least one column right after the source (FROM source KEYS (key, ...)): ${a.detail}`),

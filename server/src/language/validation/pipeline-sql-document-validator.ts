@@ -1,6 +1,7 @@
 import type { Diagnostic } from 'vscode-languageserver';
 import type { AstNode, LangiumDocument, Lexer, ParseResult, ValidationAcceptor, ValidationOptions } from 'langium';
-import { Cancellation, DefaultDocumentValidator, AstUtils } from 'langium';
+import { Cancellation, DefaultDocumentValidator, AstUtils, isOperationCancelled } from 'langium';
+import { internalErrorDiagnostic } from '../pipeline/document-failures.js';
 import type { PipelineSqlServices } from '../pipeline-sql-module.js';
 import type { PipelineRegistry } from '../pipeline/pipeline-registry.js';
 import * as ast from '../generated/ast.js';
@@ -79,7 +80,16 @@ export class PipelineSqlDocumentValidator extends DefaultDocumentValidator {
             }
             return diagnostics;
         }
-        return super.validateAst(rootNode, options, cancelToken);
+        try {
+            return await super.validateAst(rootNode, options, cancelToken);
+        } catch (error) {
+            // Langium would log this and report nothing: the file would look clean.
+            if (isOperationCancelled(error)) {
+                throw error;
+            }
+            console.error('Validation failed:', error);
+            return [internalErrorDiagnostic('validating', error)];
+        }
     }
 
     protected override processLexingErrors(parseResult: ParseResult, diagnostics: Diagnostic[], options: ValidationOptions): void {
