@@ -3,6 +3,7 @@
  * pipeline runtime reads and the `delta.*` keys of the Delta tables behind streaming tables and
  * materialized views, with the kind of value each takes, for completion, hover and value checks.
  */
+import { codeSpan, escapeMarkdown } from '../lsp/lsp-text.js';
 
 /** The kind of value a property takes. */
 export type PropertyValueKind =
@@ -260,7 +261,7 @@ export function checkTablePropertyValue(name: string, value: string): string | u
 export function tablePropertyHoverMarkdown(name: string): string | undefined {
     const key = unquote(name);
     if (key.toLowerCase().startsWith(DELTA_FEATURE_PREFIX) && key.length > DELTA_FEATURE_PREFIX.length) {
-        return `**${key}**\n\nEnables the Delta table feature \`${key.slice(DELTA_FEATURE_PREFIX.length)}\` (value \`'supported'\`); this cannot be undone without rewriting the table.`;
+        return `**${escapeMarkdown(key)}**\n\nEnables the Delta table feature ${codeSpan(key.slice(DELTA_FEATURE_PREFIX.length))} (value \`'supported'\`); this cannot be undone without rewriting the table.`;
     }
     const p = getTableProperty(key);
     if (!p) {

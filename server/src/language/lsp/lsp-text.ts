@@ -42,7 +42,7 @@ export function relationTable(relation: RelationType, limit = 40): string {
     if (relation.columns.length === 0) {
         return relation.complete ? '_No columns._' : '_Columns unknown (the source is outside the pipeline and its sample catalog)._';
     }
-    const rows = relation.columns.slice(0, limit).map(c => `| ${escapeMarkdown(c.name)} | ${typeToString(c.type)} |`);
+    const rows = relation.columns.slice(0, limit).map(c => `| ${escapeMarkdown(c.name)} | ${tableCell(codeSpan(typeToString(c.type)))} |`);
     if (relation.columns.length > limit) {
         rows.push(`| … ${relation.columns.length - limit} more | |`);
     }
@@ -52,9 +52,45 @@ export function relationTable(relation: RelationType, limit = 40): string {
     return ['| column | type |', '|---|---|', ...rows].join('\n');
 }
 
-/** Escapes the characters Markdown would read as formatting in a table cell or a sentence. */
+/** Line breaks of every kind (a name or a comment may hold them; Markdown would start a new block). */
+const lineBreaks = /\r\n|[\n\r\u2028\u2029]/g;
+
+/**
+ * Text as Markdown that renders as exactly that text, on one line: every ASCII punctuation character
+ * is backslash-escaped (CommonMark allows it for all of them), so that no name, comment or message
+ * from the workspace can open a link, an image, HTML, emphasis, a table cell or an autolink.
+ */
 export function escapeMarkdown(text: string): string {
-    return text.replace(/([\\`*_{}[\]<>|#])/g, '\\$1');
+    return text.replace(lineBreaks, ' ').replace(/[!-/:-@[-`{-~]/g, '\\$&');
+}
+
+/**
+ * Text as a Markdown code span that shows it literally, whatever it holds: the fence is longer than
+ * any run of backticks inside, padded with a space when the text starts or ends with a backtick or
+ * a space, and line breaks (which could end the span's paragraph) become spaces.
+ */
+export function codeSpan(text: string): string {
+    const flat = text.replace(lineBreaks, ' ');
+    if (flat === '') {
+        return '` `';
+    }
+    let longest = 0;
+    for (const run of flat.match(/`+/g) ?? []) {
+        longest = Math.max(longest, run.length);
+    }
+    const fence = '`'.repeat(longest + 1);
+    const pad = /^[` ]|[` ]$/.test(flat) ? ' ' : '';
+    return `${fence}${pad}${flat}${pad}${fence}`;
+}
+
+/** Inline Markdown made safe inside a table cell, where a `|` ends the cell even in a code span. */
+function tableCell(markdown: string): string {
+    return markdown.replaceAll('|', '\\|');
+}
+
+/** A link destination that Markdown reads to its end: the characters that could end or break it are percent-encoded. */
+export function linkTarget(uri: string): string {
+    return uri.replace(/[\s()<>\\`[\]]/g, c => `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`);
 }
 
 /** The LSP range of offsets in a document. */

@@ -12,7 +12,7 @@ import type { PipelineSqlServices } from '../pipeline-sql-module.js';
 import { datasetKind, type DatasetInfo, type FlowInfo } from '../pipeline/pipeline-model.js';
 import { lower } from '../references/dataset-names.js';
 import type { RelationType } from '../types/relation-type.js';
-import { datasetKindLabel, escapeMarkdown, rangeOf, relationTable } from './lsp-text.js';
+import { codeSpan, datasetKindLabel, escapeMarkdown, linkTarget, rangeOf, relationTable } from './lsp-text.js';
 import { PipelineSqlSymbols, SystemColumns, type SymbolTarget } from './pipeline-sql-symbols.js';
 
 /**
@@ -76,14 +76,14 @@ export class PipelineSqlHoverProvider extends AstNodeHoverProvider {
         const schema = types.datasetSchema(node);
         if (membership.role === 'catalog') {
             return [
-                `**sample catalog table** \`${node.name}\``,
+                `**sample catalog table** ${codeSpan(node.name)}`,
                 `Declared in ${this.link(node)}: a source table the pipeline reads; its rows come from the sample data under \`samples/\`.`,
                 relationTable(schema),
             ].join('\n\n');
         }
         const info = this.services.pipeline.Model.datasetOf(node);
         const kind = datasetKindLabel(datasetKind(node));
-        const lines = [`**${kind}** \`${node.name}\`${info?.private ? ' · private to the pipeline' : ''}`];
+        const lines = [`**${kind}** ${codeSpan(node.name)}${info?.private ? ' · private to the pipeline' : ''}`];
         const comment = node.clauses.find(ast.isCommentClause)?.comment;
         if (comment) {
             lines.push(escapeMarkdown(comment));
@@ -108,7 +108,7 @@ export class PipelineSqlHoverProvider extends AstNodeHoverProvider {
         const storage = scd === undefined ? '' : scd === 'bitemporal' ? ', bitemporal' : `, SCD type ${scd}`;
         const kind = flow.kind.replace(/-/g, ' ').replace('auto cdc', 'AUTO CDC');
         const where = flow.inline ? 'inline' : this.link(flow.statement);
-        return `flow \`${flow.name}\` (${kind}${storage}, ${where})`;
+        return `flow ${codeSpan(flow.name)} (${kind}${storage}, ${where})`;
     }
 
     private cteCard(node: ast.CommonTableExpression): string {
@@ -116,14 +116,14 @@ export class PipelineSqlHoverProvider extends AstNodeHoverProvider {
         const schema = node.query ? types.querySchema(node.query) : undefined;
         const renamed: RelationType | undefined = schema && node.columns.length > 0
             ? { ...schema, columns: schema.columns.map((c, i) => ({ ...c, name: node.columns[i] ?? c.name })) } : schema;
-        return [`**common table expression** \`${node.name}\``, `Defined in ${this.link(node)}.`, renamed ? relationTable(renamed) : ''].filter(Boolean).join('\n\n');
+        return [`**common table expression** ${codeSpan(node.name)}`, `Defined in ${this.link(node)}.`, renamed ? relationTable(renamed) : ''].filter(Boolean).join('\n\n');
     }
 
     private externalCard(reference: ast.DatasetRef): string {
         const source = this.services.types.TypeComputer.externalSource(reference);
-        const lines = [`**table outside the pipeline** \`${reference.ref.$refText}\``];
+        const lines = [`**table outside the pipeline** ${codeSpan(reference.ref.$refText)}`];
         if (source.location) {
-            lines.push(`Sample data: \`${source.location}\``);
+            lines.push(`Sample data: ${codeSpan(source.location)}`);
         } else {
             lines.push('Not defined by the pipeline and not found in its sample catalog (`samples/`).');
         }
@@ -139,22 +139,24 @@ export class PipelineSqlHoverProvider extends AstNodeHoverProvider {
         let what = 'relation';
         if (ast.isTableReference(relation) && relation.table) {
             const target = relation.table.ref.ref;
-            what = ast.isDataset(target) ? `${datasetKindLabel(datasetKind(target))} \`${relation.table.ref.$refText}\``
-                : ast.isCommonTableExpression(target) ? `common table expression \`${relation.table.ref.$refText}\`` : `table \`${relation.table.ref.$refText}\``;
+            const name = codeSpan(relation.table.ref.$refText);
+            what = ast.isDataset(target) ? `${datasetKindLabel(datasetKind(target))} ${name}`
+                : ast.isCommonTableExpression(target) ? `common table expression ${name}` : `table ${name}`;
         } else if (ast.isSubqueryRelation(relation)) {
             what = 'subquery';
         } else if (ast.isTableFunctionCall(relation)) {
-            what = `\`${relation.name}(…)\``;
+            what = codeSpan(`${relation.name}(…)`);
         }
         const schema = ast.isRelation(relation) ? types.relationSchema(relation) : undefined;
-        return [`**alias** \`${name}\` for ${what}`, schema ? relationTable(schema) : ''].filter(Boolean).join('\n\n');
+        return [`**alias** ${codeSpan(name)} for ${what}`, schema ? relationTable(schema) : ''].filter(Boolean).join('\n\n');
     }
 
     private columnCard(target: Extract<SymbolTarget, { kind: 'column' }>): string {
         const { column, type, field } = target;
         const name = field ?? column.name;
-        const lines = [field ? `**field** \`${name}\` of \`${column.name}\`: \`${typeToString(type)}\`` : `**column** \`${name}\`: \`${typeToString(type)}\``];
-        const from = target.entry ? this.entryText(target.entry.node) : target.relationName ? `\`${target.relationName}\`` : undefined;
+        const typeText = codeSpan(typeToString(type));
+        const lines = [field ? `**field** ${codeSpan(name)} of ${codeSpan(column.name)}: ${typeText}` : `**column** ${codeSpan(name)}: ${typeText}`];
+        const from = target.entry ? this.entryText(target.entry.node) : target.relationName ? codeSpan(target.relationName) : undefined;
         const origin = this.columnOrigin(column.node);
         const facts = [from ? `From ${from}` : undefined, origin].filter(Boolean);
         if (facts.length > 0) {
@@ -174,7 +176,7 @@ export class PipelineSqlHoverProvider extends AstNodeHoverProvider {
     private entryText(node: AstNode | undefined): string | undefined {
         if (ast.isTableReference(node) && node.table) {
             const target = node.table.ref.ref;
-            const name = `\`${node.table.ref.$refText}\``;
+            const name = codeSpan(node.table.ref.$refText);
             if (ast.isDataset(target)) {
                 const role = this.services.pipeline.Registry.membershipOf(AstUtils.getDocument(target).uri).role;
                 return role === 'catalog' ? `${name} (sample catalog table)` : `${name} (${datasetKindLabel(datasetKind(target))})`;
@@ -182,10 +184,10 @@ export class PipelineSqlHoverProvider extends AstNodeHoverProvider {
             return ast.isCommonTableExpression(target) ? `${name} (common table expression)` : name;
         }
         if (ast.isTableFunctionCall(node)) {
-            return `\`${node.name}(…)\``;
+            return codeSpan(`${node.name}(…)`);
         }
         if (ast.isSubqueryRelation(node)) {
-            return node.alias ? `subquery \`${node.alias}\`` : 'a subquery';
+            return node.alias ? `subquery ${codeSpan(node.alias)}` : 'a subquery';
         }
         return undefined;
     }
@@ -196,13 +198,13 @@ export class PipelineSqlHoverProvider extends AstNodeHoverProvider {
             return undefined;
         }
         const owner = AstUtils.getContainerOfType(node, (n): n is ast.Dataset | ast.CommonTableExpression => ast.isDataset(n) || ast.isCommonTableExpression(n));
-        const ownerName = owner ? `\`${owner.name}\`` : 'the query';
+        const ownerName = owner ? codeSpan(owner.name) : 'the query';
         if (ast.isColumnDef(node)) {
             return `declared in ${ownerName} (${this.link(node)})`;
         }
         if (ast.isSelectItem(node) && node.expression) {
             const expression = node.expression.$cstNode?.text.replace(/\s+/g, ' ') ?? '';
-            const computed = ast.isColumnReference(node.expression) ? '' : ` as \`${expression.length > 60 ? expression.slice(0, 59) + '…' : expression}\``;
+            const computed = ast.isColumnReference(node.expression) ? '' : ` as ${codeSpan(expression.length > 60 ? expression.slice(0, 59) + '…' : expression)}`;
             return `defined${computed} in ${ownerName} (${this.link(node)})`;
         }
         return undefined;
@@ -254,6 +256,6 @@ export class PipelineSqlHoverProvider extends AstNodeHoverProvider {
         const cst = GrammarUtils.findNodeForProperty(node.$cstNode, 'name') ?? node.$cstNode;
         const line = cst ? document.textDocument.positionAt(cst.offset).line + 1 : 1;
         const file = document.uri.path.split('/').pop() ?? document.uri.toString();
-        return `[${escapeMarkdown(file)}:${line}](${document.uri.toString()}#L${line})`;
+        return `[${escapeMarkdown(file)}:${line}](${linkTarget(document.uri.toString())}#L${line})`;
     }
 }

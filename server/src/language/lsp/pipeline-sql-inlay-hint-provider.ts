@@ -8,6 +8,7 @@ import { typeToString } from '../builtins/spark-types.js';
 import * as ast from '../generated/ast.js';
 import type { PipelineSqlServices } from '../pipeline-sql-module.js';
 import type { RelationType } from '../types/relation-type.js';
+import { escapeMarkdown } from './lsp-text.js';
 
 /** The setting that turns the column type hints on (`pipelineSql.inlayHints.columnTypes`, off by default). */
 export const ColumnTypeHintsSetting = 'pipelineSql.inlayHints.columnTypes';
@@ -134,7 +135,7 @@ export class PipelineSqlInlayHintProvider extends AbstractInlayHintProvider {
             label: `: ${label}`,
             kind: InlayHintKind.Type,
             paddingLeft: true,
-            tooltip: { kind: 'markdown', value: parts.map(p => `- ${p}`).join('\n') },
+            tooltip: { kind: 'markdown', value: parts.map(p => `- ${escapeMarkdown(p)}`).join('\n') },
         };
     }
 }

@@ -1,6 +1,8 @@
+import { createRequire } from 'node:module';
 import { clearDocuments, expectHover } from 'langium/test';
 import { afterEach, describe, expect, test } from 'vitest';
 import { createTestServices } from '../../../helpers/parse.js';
+import { codeSpan, escapeMarkdown } from '../../../../server/src/language/lsp/lsp-text.js';
 import { createEditorTester } from './editor-helpers.js';
 
 const { shared, services } = createTestServices();
@@ -69,10 +71,10 @@ describe('datasets, sources and CTEs', () => {
         expect(text?.split('\n\n')).toEqual([
             '**streaming table** `users_changes`',
             'Change events of the users table',
-            expect.stringMatching(/^Defined in \[01\\_bronze\.sql:2\]\(file:\/\/\/virtual\/p\d+\/transformations\/01_bronze\.sql#L2\)\.$/),
+            expect.stringMatching(/^Defined in \[01\\_bronze\\\.sql:2\]\(file:\/\/\/virtual\/p\d+\/transformations\/01_bronze\.sql#L2\)\.$/),
             [
-                '| column | type |', '|---|---|', '| user\\_id | int |', '| name | string |', '| email | string |', '| city | string |',
-                '| operation | string |', '| event\\_ts | timestamp |', '| address | struct<zip:string> |',
+                '| column | type |', '|---|---|', '| user\\_id | `int` |', '| name | `string` |', '| email | `string` |', '| city | `string` |',
+                '| operation | `string` |', '| event\\_ts | `timestamp` |', '| address | `struct<zip:string>` |',
             ].join('\n'),
         ]);
     });
@@ -80,25 +82,25 @@ describe('datasets, sources and CTEs', () => {
     test('an AUTO CDC target: the flow that writes it and the SCD type 2 columns', async () => {
         const text = await hoverIn('CREATE MATERIALIZED VIEW m AS SELECT * FROM users_cur<|>rent;');
         expect(text).toMatch(/^\*\*streaming table\*\* `users_current`/);
-        expect(text).toContain('Written by flow `users_current_cdc` (AUTO CDC, SCD type 2, [02\\_current.sql:3]');
-        expect(text).toContain('| \\_\\_START\\_AT | timestamp |');
+        expect(text).toContain('Written by flow `users_current_cdc` (AUTO CDC, SCD type 2, [02\\_current\\.sql:3]');
+        expect(text).toContain('| \\_\\_START\\_AT | `timestamp` |');
         expect(text).not.toContain('| operation |');
     });
 
     test('the name in a dataset definition shows the same card', async () => {
         expect(await hoverIn('CREATE MATERIALIZED VIEW daily_<|>users AS SELECT count(*) AS n FROM users_current;'))
-            .toMatch(/^\*\*materialized view\*\* `daily_users`\n\nDefined in \[03\\_test\.sql:1\][^\n]*\n\n\| column \| type \|\n\|---\|---\|\n\| n \| bigint \|$/);
+            .toMatch(/^\*\*materialized view\*\* `daily_users`\n\nDefined in \[03\\_test\\\.sql:1\][^\n]*\n\n\| column \| type \|\n\|---\|---\|\n\| n \| `bigint` \|$/);
     });
 
     test('a sample catalog table and a table outside the pipeline', async () => {
-        expect(await hoverIn('CREATE MATERIALIZED VIEW m AS SELECT * FROM cdc_data.us<|>ers;')).toMatch(/^\*\*sample catalog table\*\* `cdc_data\.users`[\s\S]*\| zip \| string \|/);
+        expect(await hoverIn('CREATE MATERIALIZED VIEW m AS SELECT * FROM cdc_data.us<|>ers;')).toMatch(/^\*\*sample catalog table\*\* `cdc_data\.users`[\s\S]*\| zip \| `string` \|/);
         expect(await hoverIn('CREATE MATERIALIZED VIEW m AS SELECT * FROM main.crm.acc<|>ounts;'))
             .toMatch(/^\*\*table outside the pipeline\*\* `main\.crm\.accounts`\n\nNot defined by the pipeline[\s\S]*Columns unknown/);
     });
 
     test('a CTE and a table alias', async () => {
         const query = 'CREATE MATERIALIZED VIEW m AS WITH recent AS (SELECT user_id, city FROM users_current) SELECT r.city FROM rec<|>ent AS r;';
-        expect(await hoverIn(query)).toMatch(/^\*\*common table expression\*\* `recent`[\s\S]*\| user\\_id \| int \|\n\| city \| string \|$/);
+        expect(await hoverIn(query)).toMatch(/^\*\*common table expression\*\* `recent`[\s\S]*\| user\\_id \| `int` \|\n\| city \| `string` \|$/);
         expect(await hoverIn(query.replace('rec<|>ent', 'recent').replace('r.city', '<|>r.city'))).toMatch(/^\*\*alias\*\* `r` for common table expression `recent`/);
     });
 });
@@ -107,7 +109,7 @@ describe('columns, functions, options and properties', () => {
     test('a column: its type, the relation it is read from and where it is computed', async () => {
         expect(await hoverIn('CREATE MATERIALIZED VIEW m AS SELECT na<|>me FROM users_changes;')).toMatch(new RegExp(
             '^\\*\\*column\\*\\* `name`: `string`\n\nFrom `users_changes` \\(streaming table\\) · defined as `trim\\(name\\)` in `users_changes` '
-            + '\\(\\[01\\\\_bronze\\.sql:6\\]\\(file:///virtual/p\\d+/transformations/01_bronze\\.sql#L6\\)\\)\\.$'));
+            + '\\(\\[01\\\\_bronze\\\\\\.sql:6\\]\\(file:///virtual/p\\d+/transformations/01_bronze\\.sql#L6\\)\\)\\.$'));
     });
 
     test('a struct field after a dot, and a column named in KEYS', async () => {
@@ -136,5 +138,60 @@ describe('columns, functions, options and properties', () => {
 
     test('a data type', async () => {
         await hover({ text: 'CREATE STREAMING TABLE t (amount DECI<|>MAL(10, 2))', index: 0, hover: /^\*\*DECIMAL\*\* \(data type\)/, disposeAfterCheck: true });
+    });
+});
+
+/** Markdown rendered as a client renders it (CommonMark with raw HTML and bare links on: the permissive case). */
+const markdown = new (createRequire(import.meta.url)('markdown-it') as new (options: object) => { render(text: string): string })({ html: true, linkify: true });
+
+/** Names that try to break out of a code span or a table cell and render live Markdown. */
+const hostile = [
+    'x` ![pixel](https://evil.example/a.png) [click](https://evil.example) `',
+    'y`` <img src=https://evil.example/b.png> ``',
+    '`z',
+    'w | ![t](https://evil.example/t.png) | https://evil.example/bare',
+];
+
+describe('names from the workspace are shown as text, never as Markdown', () => {
+    test.each(hostile)('a dataset named %s: its hover has no image, link or HTML, and shows the name', async name => {
+        const quoted = '`' + name.replaceAll('`', '``') + '`';
+        const column = '`' + `c${name}`.replaceAll('`', '``') + '`';
+        const text = await editor.hover({
+            'a.sql': `CREATE MATERIALIZED VIEW ${quoted} COMMENT '${name.replaceAll('\'', '\\\'')} [c](https://evil.example/c)' AS SELECT 1 AS ${column};\n`
+                + `CREATE MATERIALIZED VIEW reader AS SELECT * FROM <|>${quoted};`,
+        });
+        expect(text).toBeDefined();
+        const html = markdown.render(text!);
+        expect(html).not.toMatch(/<img|<a |<script/i);
+        // The name comes through as the text it is (in a code span: spaces around backticks are padding).
+        const shown = html.replace(/<[^>]+>/g, '').replaceAll('&lt;', '<').replaceAll('&gt;', '>').replaceAll('&amp;', '&').replaceAll('&quot;', '"');
+        expect(shown).toContain(name.trim());
+        expect(shown).toContain(`c${name}`.trim());
+    });
+
+    test('a column and an alias with a backtick in the hover of a column', async () => {
+        const text = await editor.hover({
+            'a.sql': 'CREATE MATERIALIZED VIEW m AS SELECT `a``![i](https://evil.example/i.png)` AS `b``[l](https://evil.example)` FROM VALUES (1) AS t(`a``![i](https://evil.example/i.png)`);\n'
+                + 'CREATE MATERIALIZED VIEW n AS SELECT <|>`b``[l](https://evil.example)` FROM m;',
+        });
+        expect(text).toMatch(/^\*\*column\*\*/);
+        expect(markdown.render(text!)).not.toMatch(/<img|<a /i);
+    });
+
+    test('a delta feature table property with Markdown in its name', async () => {
+        await hover({
+            text: 'CREATE MATERIALIZED VIEW m TBLPROPERTIES (\'delta.feature.x` ![i](https://evil.example/i.png) `<|>\' = \'supported\') AS SELECT 1',
+            index: 0, hover: /^\*\*delta\\\.feature\\\.x\\` \\!\\\[i\\\]/, disposeAfterCheck: true,
+        });
+    });
+
+    test('code spans and escapes: the fence outgrows the backticks inside, line breaks cannot end the span', () => {
+        expect(codeSpan('plain')).toBe('`plain`');
+        expect(codeSpan('a`b')).toBe('``a`b``');
+        expect(codeSpan('``x')).toBe('``` ``x ```');
+        expect(codeSpan('')).toBe('` `');
+        expect(markdown.render(codeSpan('a\n\n![i](https://evil.example/i.png)'))).not.toContain('<img');
+        expect(markdown.render(escapeMarkdown('see <https://evil.example> and www.evil.example or **bold**\n# title'))).toBe(
+            '<p>see &lt;https://evil.example&gt; and www.evil.example or **bold** # title</p>\n');
     });
 });

@@ -51,3 +51,17 @@ describe('inlay hints with the inferred column types of dataset outputs', () => 
         expect(await hints('transformations/01_bronze.sql')).toEqual([]);
     });
 });
+
+describe('inlay hint tooltips', () => {
+    test('the column list tooltip shows hostile column names as text', async () => {
+        configuration.updateConfiguration({ settings: { pipelineSql: { inlayHints: { columnTypes: true } } } });
+        const pipeline = await editor.load({ 'a.sql': 'CREATE MATERIALIZED VIEW m AS SELECT * FROM VALUES (1) AS t(`![i](https://evil.example/i.png) [l](https://evil.example)`);' });
+        const document = pipeline.documents.get('a.sql')!;
+        const result: InlayHint[] = await editor.services.lsp.InlayHintProvider!.getInlayHints(document, {
+            textDocument: { uri: document.uri.toString() },
+            range: { start: { line: 0, character: 0 }, end: document.textDocument.positionAt(document.textDocument.getText().length) },
+        }) ?? [];
+        const tooltips = result.map(h => (typeof h.tooltip === 'object' ? h.tooltip.value : String(h.tooltip)));
+        expect(tooltips).toEqual(['- \\!\\[i\\]\\(https\\:\\/\\/evil\\.example\\/i\\.png\\) \\[l\\]\\(https\\:\\/\\/evil\\.example\\) int']);
+    });
+});
