@@ -2,6 +2,7 @@
 // client → common ← server → engine.
 import tseslint from 'typescript-eslint';
 import stylistic from '@stylistic/eslint-plugin';
+import noStringKeyedObjectLookup from './scripts/eslint/no-string-keyed-object-lookup.mjs';
 
 const restrict = (patterns, message) => ({
     'no-restricted-imports': ['error', { patterns: patterns.map(group => ({ group: [group], message })) }],
@@ -23,6 +24,13 @@ export default tseslint.config(
             '@stylistic/quotes': ['error', 'single', { avoidEscape: true }],
             '@stylistic/semi': ['error', 'always'],
         },
+    },
+    {
+        // Names from SQL, YAML and files index Maps, never plain objects (see the rule's file).
+        files: ['server/src/**/*.ts', 'engine/src/**/*.ts', 'common/**/*.ts'],
+        languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
+        plugins: { local: { rules: { 'no-string-keyed-object-lookup': noStringKeyedObjectLookup } } },
+        rules: { 'local/no-string-keyed-object-lookup': 'error' },
     },
     {
         files: ['engine/**/*.ts'],

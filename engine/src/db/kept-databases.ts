@@ -14,6 +14,7 @@ import * as path from 'node:path';
 import { ErrorClass, StateError } from '../errors.js';
 import { ident, join, sql } from '../sql/sql.js';
 import type { Database } from './database.js';
+import { ownValue } from '../records.js';
 
 /** The file a process writes to ask the holder of a state file to close it. */
 export function releaseRequestFile(stateFile: string): string {
@@ -22,7 +23,7 @@ export function releaseRequestFile(stateFile: string): string {
 
 /** A duration in milliseconds from the environment, or the default. */
 function envMs(name: string, fallback: number): number {
-    const value = process.env[name];
+    const value = ownValue(process.env, name);
     const setting = value === undefined || value === '' ? NaN : Number(value);
     return Number.isFinite(setting) && setting >= 0 ? setting : fallback;
 }

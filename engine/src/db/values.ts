@@ -6,6 +6,7 @@ import {
     DuckDBMapValue, DuckDBStructValue, DuckDBTimestampMillisecondsValue, DuckDBTimestampNanosecondsValue,
     DuckDBTimestampSecondsValue, DuckDBTimestampTZValue, DuckDBTimestampValue, type DuckDBValue,
 } from '@duckdb/node-api';
+import { setOwn } from '../records.js';
 
 /** A JSON value as the engine returns it. */
 export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };
@@ -100,9 +101,7 @@ function intervalText(value: DuckDBIntervalValue): string {
 export function toRows(columns: { name: string }[], rows: DuckDBValue[][]): Row[] {
     return rows.map(row => {
         const out: Row = {};
-        columns.forEach((c, i) => {
-            out[c.name] = toJsonValue(row[i]);
-        });
+        columns.forEach((c, i) => setOwn(out, c.name, toJsonValue(row[i])));
         return out;
     });
 }

@@ -17,6 +17,7 @@ import { applyScd1Compact, runMapped, selectColumns, targetColumns } from './aut
 import { ARR, KIND, SEQ, orderKey, type CdcLayout } from './cdc-sql.js';
 import type { FlowOutcome } from './flow-outcome.js';
 import { appendRows, diffByKey, ensureTable } from './target.js';
+import { ownValue } from '../records.js';
 
 const q = ident;
 
@@ -228,7 +229,7 @@ async function applySnapshot(ctx: UpdateContext, flow: SnapshotFlowIR, dataset: 
     if (duplicate.rows.length > 0) {
         const row = toRows(duplicate.columns, duplicate.rows)[0];
         throw new EngineError(ErrorClass.snapshotDuplicateKey,
-            `The snapshot of '${flow.name}' contains the key ${JSON.stringify(Object.fromEntries(keyColumns.map(k => [k.name, row[k.name]])))} more than once; keys must be unique within a snapshot.`,
+            `The snapshot of '${flow.name}' contains the key ${JSON.stringify(Object.fromEntries(keyColumns.map(k => [k.name, ownValue(row, k.name)])))} more than once; keys must be unique within a snapshot.`,
             { ...context, span: flow.keys.span });
     }
     const keySet = new Set(keyColumns.map(k => k.name.toLowerCase()));

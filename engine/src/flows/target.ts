@@ -10,6 +10,7 @@ import { sameType, toDuckType, type Column } from '../sql/types.js';
 import type { RecordedChanges, UpdateContext } from '../update/context.js';
 import { ROW_ID } from '../update/sources.js';
 import { keepsFeed } from '../update/versions.js';
+import { ownValue, setOwn } from '../records.js';
 
 /** Describes the visible columns of a dataset table. */
 export async function tableColumns(ctx: UpdateContext, key: string): Promise<Column[]> {
@@ -224,13 +225,13 @@ export async function applyExpectations(ctx: UpdateContext, dataset: DatasetIR, 
     const metrics = ctx.metricsOf(key);
     metrics.expectations ??= {};
     const record = (name: string, passed: number, failed: number, dropped?: number): void => {
-        const current = metrics.expectations![name] ?? { passed_records: 0, failed_records: 0 };
+        const current = ownValue(metrics.expectations!, name) ?? { passed_records: 0, failed_records: 0 };
         current.passed_records += passed;
         current.failed_records += failed;
         if (dropped !== undefined) {
             current.dropped_records = (current.dropped_records ?? 0) + dropped;
         }
-        metrics.expectations![name] = current;
+        setOwn(metrics.expectations!, name, current);
     };
     const keep = drops.length > 0 ? join(drops.map(condition).map(c => sql`(${c})`), sql` AND `) : sql`TRUE`;
     if (drops.length > 0) {
@@ -297,11 +298,12 @@ export async function diffByKey(ctx: UpdateContext, before: Sql, after: Sql, key
     const picked = await ctx.db.query(sql`SELECT "__psql_change", "__psql_n", unnest("__psql_row") FROM (SELECT "__psql_change", "__psql_row",
         count(*) OVER (PARTITION BY "__psql_change") AS "__psql_n", row_number() OVER (PARTITION BY "__psql_change" ORDER BY ${order}) AS "__psql_i" FROM ${changes})
         WHERE "__psql_i" <= ${limit} ORDER BY "__psql_change", "__psql_i"`);
-    const counts: Record<string, number> = { insert: 0, update: 0, delete: 0 };
-    const picks: Record<string, Row[]> = { insert: [], update: [], delete: [] };
+    const counts = { insert: 0, update: 0, delete: 0 };
+    const picks: { insert: Row[]; update: Row[]; delete: Row[] } = { insert: [], update: [], delete: [] };
     for (const { __psql_change: change, __psql_n: count, ...row } of toRows(picked.columns, picked.rows)) {
-        counts[String(change)] = Number(count);
-        picks[String(change)].push(row);
+        const kind = change as keyof typeof counts;
+        counts[kind] = Number(count);
+        picks[kind].push(row);
     }
     const feed = await sample(sql`SELECT * FROM (SELECT unnest("__psql_row"), CASE "__psql_change" WHEN 'update' THEN 'update_postimage' ELSE "__psql_change" END AS "_change_type", 1 AS "__psql_o" FROM ${changes}
         UNION ALL SELECT unnest("__psql_pre"), 'update_preimage', 0 FROM ${changes} WHERE "__psql_change" = 'update')`, sql`"__psql_o"`);

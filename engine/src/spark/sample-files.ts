@@ -16,6 +16,7 @@
 // Nothing here needs DuckDB, so `pipeline-sql check` stays light.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { setOwn } from '../records.js';
 
 /** The data formats the sample catalog reads. */
 export type SampleFormat = 'csv' | 'json' | 'parquet';
@@ -501,7 +502,7 @@ export type ReaderOptions = Readonly<Record<string, string>>;
 export function lowerOptions(options: Readonly<Record<string, string | number | boolean>>): Record<string, string> {
     const out: Record<string, string> = {};
     for (const [key, value] of Object.entries(options)) {
-        out[key.toLowerCase()] = String(value);
+        setOwn(out, key.toLowerCase(), String(value));
     }
     return out;
 }

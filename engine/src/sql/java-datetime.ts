@@ -4,7 +4,7 @@
 import { UnsupportedFeatureError, ErrorClass } from '../errors.js';
 
 /** Letter runs with an exact strftime equivalent, keyed by `letter + count`. */
-const runs: Record<string, string> = {
+const runs: ReadonlyMap<string, string> = new Map(Object.entries({
     yyyy: '%Y', yyy: '%Y', y: '%Y', yy: '%y',
     uuuu: '%Y', u: '%Y', uu: '%y',
     MM: '%m', M: '%-m', MMM: '%b', MMMM: '%B',
@@ -20,7 +20,7 @@ const runs: Record<string, string> = {
     E: '%a', EE: '%a', EEE: '%a', EEEE: '%A',
     XXX: '%z', XX: '%z', Z: '%z', ZZ: '%z', ZZZ: '%z',
     z: '%Z', zz: '%Z', zzz: '%Z',
-};
+}));
 
 /**
  * Converts a Spark datetime pattern into a DuckDB format string.
@@ -51,7 +51,7 @@ export function javaPatternToStrftime(pattern: string): string {
                 j++;
             }
             const run = pattern.slice(i, j);
-            const mapped = runs[run];
+            const mapped = runs.get(run);
             if (mapped === undefined) {
                 throw new UnsupportedFeatureError(ErrorClass.unsupportedFeature,
                     `The datetime pattern letter run '${run}' in '${pattern}' has no exact DuckDB equivalent; use yyyy, MM, dd, HH, mm, ss, SSS or SSSSSS.`);

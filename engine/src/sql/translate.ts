@@ -14,6 +14,7 @@ import type {
 } from '../ir.js';
 import { lookupFunction, resultType, unknownFunctionError, type CallContext, type FunctionSpec, type Translated } from './functions.js';
 import { empty, ident, integer, join, paren, sql, type Sql, str } from './sql.js';
+import { ownValue } from '../records.js';
 import { T, formatType, isIntegral, isNumeric, isString, timestampFromText, toDuckType, widerNumeric } from './types.js';
 
 /** A column known to the translator; the type is absent when it cannot be inferred. */
@@ -708,7 +709,7 @@ export class SparkTranslator {
             case 'parameter': {
                 const conf = this.env.conf ?? {};
                 const key = Object.hasOwn(conf, e.name) ? e.name : Object.keys(conf).find(k => k.toLowerCase() === e.name.toLowerCase());
-                const value = key === undefined ? undefined : conf[key];
+                const value = key === undefined ? undefined : ownValue(conf, key);
                 if (value === undefined) {
                     throw new UnsupportedFeatureError('UNBOUND_SQL_PARAMETER', `The parameter '${e.name}' has no value: set it in the pipeline configuration.`, { span: e.span });
                 }

@@ -167,7 +167,7 @@ export function widerNumeric(a: DataType, b: DataType): DataType {
 // Parsing Spark DDL type strings
 // ---------------------------------------------------------------------------------------------
 
-const simpleTypes: Record<string, DataType> = {
+const simpleTypes: ReadonlyMap<string, DataType> = new Map(Object.entries({
     boolean: T.boolean, bool: T.boolean,
     tinyint: T.tinyint, byte: T.tinyint,
     smallint: T.smallint, short: T.smallint,
@@ -182,7 +182,7 @@ const simpleTypes: Record<string, DataType> = {
     timestamp_ntz: { kind: 'timestamp_ntz' },
     void: T.void,
     variant: { kind: 'variant' },
-};
+}));
 
 /** Parses one Spark type (`DECIMAL(10,2)`, `ARRAY<STRUCT<a: INT>>`); throws PipelineDefinitionError on bad text. */
 export function parseSparkType(text: string): DataType {
@@ -257,7 +257,7 @@ class TypeParser {
             const unit = to ?? from ?? 'second';
             return { kind: 'interval', range: unit === 'year' || unit === 'month' ? 'year_month' : 'day_time' };
         }
-        const simple = simpleTypes[name];
+        const simple = simpleTypes.get(name);
         if (!simple) {
             this.fail(`unknown data type '${name}'`);
         }

@@ -19,6 +19,7 @@ import { StateStore, type PipelineIdentity, type StateOpenOptions } from '../sta
 import { UpdateContext, type DatasetChanges, type DatasetMetrics, type ProgressEvent, type ResolvedOptions } from './context.js';
 import { buildPlan, datasetKey, isView, type PipelinePlan } from './plan.js';
 import { FlowSources, ROW_ID } from './sources.js';
+import { setOwn } from '../records.js';
 
 /**
  * Where a pipeline's state is and whose it is; the memory and disk an operation on it may use
@@ -204,7 +205,7 @@ export async function runUpdate(pipeline: PipelineIR, options: RunOptions): Prom
         const datasets = await readResults(ctx);
         const metrics: Record<string, DatasetMetrics> = {};
         for (const [key, value] of ctx.metrics) {
-            metrics[plan.displayNames.get(key) ?? key] = value;
+            setOwn(metrics, plan.displayNames.get(key) ?? key, value);
         }
         options.onProgress?.({ phase: 'done', message: 'Update completed' });
         return { ok: true, datasets, metrics, flows, durationMs: Date.now() - started };
@@ -266,7 +267,7 @@ async function runFlows(ctx: UpdateContext, selection: Selection): Promise<Recor
         const display = plan.displayNames.get(key) ?? key;
         if (!selection.run.has(key)) {
             for (const flow of flows) {
-                report[flow.name] = { dataset: display, status: 'not_selected' };
+                setOwn(report, flow.name, { dataset: display, status: 'not_selected' });
             }
             continue;
         }
@@ -307,7 +308,7 @@ async function runFlows(ctx: UpdateContext, selection: Selection): Promise<Recor
                 const mapped = error instanceof EngineError ? error : new EngineError(ErrorClass.internal, `Internal engine error: ${error instanceof Error ? error.message : String(error)}`, {}, { cause: error });
                 throw mapped.withContext({ flow: flow.name, dataset: key, span: flow.span });
             }
-            report[flow.name] = { dataset: display, status: outcome.status, rows: outcome.rows, message: outcome.message };
+            setOwn(report, flow.name, { dataset: display, status: outcome.status, rows: outcome.rows, message: outcome.message });
         }
         // The dataset's new version is visible to the datasets after it (table_changes, feed reads).
         await ctx.versions.flush();
@@ -364,7 +365,7 @@ async function readResults(ctx: UpdateContext): Promise<Record<string, DatasetRe
     for (const [key, dataset] of plan.datasets) {
         const display = plan.displayNames.get(key) ?? key;
         if (isView(dataset)) {
-            out[display] = await readView(ctx, dataset, key);
+            setOwn(out, display, await readView(ctx, dataset, key));
             continue;
         }
         const state = await store.dataset(key);
@@ -378,14 +379,14 @@ async function readResults(ctx: UpdateContext): Promise<Record<string, DatasetRe
         const result = await ctx.db.query(sql`SELECT ${select} FROM ${table} ORDER BY ${order} LIMIT ${limit}`)
             .catch(() => ctx.db.query(sql`SELECT ${select} FROM ${table} LIMIT ${limit}`));
         const rowCount = Number(await ctx.db.scalar(sql`SELECT count(*) FROM ${table}`));
-        out[display] = {
+        setOwn(out, display, {
             kind: dataset.kind,
             columns: columns.map(c => ({ name: c.name, type: formatType(c.type) })),
             rows: toRows(result.columns, result.rows),
             rowCount,
             truncated: rowCount > limit,
             changes: ctx.changes.get(key),
-        };
+        });
     }
     return out;
 }

@@ -7,6 +7,7 @@
 import { ident, join, sql, str, type Sql } from '../sql/sql.js';
 import { toDuckType } from '../sql/types.js';
 import type { DatasetVersion, StateStore } from '../state/state-store.js';
+import { ownValue } from '../records.js';
 
 /** The columns a change data feed adds to a dataset's columns, in order. */
 export const FEED_COLUMNS = ['_change_type', '_commit_version', '_commit_timestamp'] as const;
@@ -53,7 +54,7 @@ export class VersionLog {
         }
         const version = await this.versionOf(key);
         for (const [change, count] of counts.rows) {
-            const metric = metricOf[String(change)];
+            const metric = ownValue(metricOf, String(change));
             if (metric) {
                 version.metrics[metric] = (version.metrics[metric] ?? 0) + Number(count);
             }

@@ -1,4 +1,4 @@
-import type { DatasetResult, JsonValue, UpdateErrorInfo, UpdateSuccess } from '../../../engine/src/index.js';
+import { ownValue, type DatasetResult, type JsonValue, type UpdateErrorInfo, type UpdateSuccess } from '../../../engine/src/index.js';
 import { formatCliDiagnostic, type CliDiagnostic } from './check.js';
 
 /** Longest cell shown in a table; longer values are cut with an ellipsis. */
@@ -32,8 +32,8 @@ export function formatCell(value: JsonValue | undefined, type?: string): string 
 
 /** Rows as an aligned text table with a header; numbers are right-aligned. */
 export function formatTable(columns: ReadonlyArray<{ name: string; type?: string }>, rows: Record<string, JsonValue>[], indent = '  '): string {
-    const cells = rows.map(row => columns.map(c => formatCell(row[c.name], c.type)));
-    const numeric = columns.map(c => rows.length > 0 && rows.every(r => r[c.name] === null || typeof r[c.name] === 'number'));
+    const cells = rows.map(row => columns.map(c => formatCell(ownValue(row, c.name), c.type)));
+    const numeric = columns.map(c => rows.length > 0 && rows.every(r => ownValue(r, c.name) === null || typeof ownValue(r, c.name) === 'number'));
     const widths = columns.map((c, i) => Math.max(c.name.length, ...cells.map(r => r[i].length)));
     const line = (values: string[]) => indent + values.map((v, i) => (numeric[i] ? v.padStart(widths[i]) : v.padEnd(widths[i]))).join('  ').trimEnd();
     return [line(columns.map(c => c.name)), line(widths.map(w => '-'.repeat(w))), ...cells.map(line)].join('\n') + '\n';
@@ -89,7 +89,7 @@ function formatDataset(name: string, dataset: DatasetResult, metrics: UpdateSucc
 
 /** The human output of a successful update: a table per dataset, its changes and metrics, and a summary line. */
 export function formatSuccess(result: UpdateSuccess, pipeline: { name: string; root: string; limit: number }): string {
-    const sections = Object.entries(result.datasets).map(([name, dataset]) => formatDataset(name, dataset, result.metrics[name], pipeline.limit));
+    const sections = Object.entries(result.datasets).map(([name, dataset]) => formatDataset(name, dataset, ownValue(result.metrics, name), pipeline.limit));
     const flows = Object.values(result.flows);
     const ran = flows.filter(f => f.status === 'completed').length;
     const idle = flows.filter(f => f.status === 'skipped').length;

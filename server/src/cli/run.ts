@@ -267,17 +267,14 @@ function placeDiagnostic(code: string, message: string, place: { file: string; r
 
 /** The `--json` success document of the CLI contract (issue 5 item 6). */
 export function successDocument(result: UpdateSuccess): object {
-    const datasets: Record<string, object> = {};
-    for (const [name, dataset] of Object.entries(result.datasets)) {
-        datasets[name] = {
-            kind: dataset.kind,
-            columns: dataset.columns,
-            rows: dataset.rows,
-            rowCount: dataset.rowCount,
-            truncated: dataset.truncated,
-            ...(dataset.error ? { error: dataset.error } : {}),
-        };
-    }
+    const datasets = Object.fromEntries(Object.entries(result.datasets).map(([name, dataset]) => [name, {
+        kind: dataset.kind,
+        columns: dataset.columns,
+        rows: dataset.rows,
+        rowCount: dataset.rowCount,
+        truncated: dataset.truncated,
+        ...(dataset.error ? { error: dataset.error } : {}),
+    }]));
     return { ok: true, datasets, metrics: result.metrics };
 }
 

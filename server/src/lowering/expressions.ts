@@ -17,14 +17,14 @@ export interface ExpressionContext {
 }
 
 /** Binary operators of the AST and their IR names (`==` → `=`, `!=` → `<>`, keyword operators in lower case). */
-const binaryOperators: Record<string, BinaryExprIR['op']> = {
+const binaryOperators: ReadonlyMap<string, BinaryExprIR['op']> = new Map(Object.entries({
     '=': '=', '==': '=', '!=': '<>', '<>': '<>', '<': '<', '<=': '<=', '>': '>', '>=': '>=', '<=>': '<=>',
     '+': '+', '-': '-', '*': '*', '/': '/', '%': '%', 'DIV': 'div', '||': '||', '&': '&', '|': '|', '^': '^',
     'AND': 'and', 'OR': 'or',
-};
+} as const));
 
 /** Shift operators have no IR node; they are Spark functions. */
-const shiftFunctions: Record<string, string> = { '<<': 'shiftleft', '>>': 'shiftright', '>>>': 'shiftrightunsigned' };
+const shiftFunctions: ReadonlyMap<string, string> = new Map([['<<', 'shiftleft'], ['>>', 'shiftright'], ['>>>', 'shiftrightunsigned']]);
 
 /** Column names Spark reads as functions when written without parentheses. */
 const niladicFunctions = new Set(['current_date', 'current_timestamp']);
@@ -249,11 +249,11 @@ export class ExpressionLowering {
         const operator = String(node.operator).toUpperCase();
         const left = this.lower(node.left);
         const right = this.lower(node.right);
-        const shift = shiftFunctions[operator];
+        const shift = shiftFunctions.get(operator);
         if (shift) {
             return call(shift, [left, right], span);
         }
-        const op = binaryOperators[operator];
+        const op = binaryOperators.get(operator);
         if (!op) {
             throw unsupported(`The operator '${node.operator}' cannot run locally.`, span);
         }

@@ -128,7 +128,8 @@ export function namePartsOfCst(cst: CstNode, file: string, parameters: PipelineP
 export function nameParts(node: AstNode, property: string, parameters: PipelineParameters): string[] {
     const cst = GrammarUtils.findNodeForProperty(node.$cstNode, property);
     if (!cst) {
-        const value = (node as unknown as Record<string, unknown>)[property];
+        const record = node as unknown as Record<string, unknown>;
+        const value = Object.hasOwn(record, property) ? record[property] : undefined;
         return typeof value === 'string' ? splitOnDots(parameters.substituteName(value, spanOf(node))) : [];
     }
     return namePartsOfCst(cst, fileOf(node), parameters);

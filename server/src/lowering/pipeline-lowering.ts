@@ -4,7 +4,7 @@ import type {
     AppendFlowIR, AutoCdcFlowIR, CatalogTableIR, ColumnIR, ColumnSelectionIR, DatasetIR, ExpectationIR, FlowBaseIR, FlowIR,
     ExprIR, PipelineIR, QueryIR, SampleDirs, SnapshotFlowIR, SourceSpan, SubqueryRelationIR, TableRelationIR,
 } from '../../../engine/src/index.js';
-import { attachInferredColumns, childExprs, sampleDirs } from '../../../engine/src/index.js';
+import { attachInferredColumns, childExprs, sampleDirs, setOwn } from '../../../engine/src/index.js';
 import * as ast from '../language/generated/ast.js';
 import type { PipelineSqlServices } from '../language/pipeline-sql-module.js';
 import { clauseName } from '../language/validation/auto-cdc-checks.js';
@@ -210,8 +210,8 @@ class PipelineLowering {
         } else if (statement.scope === 'SCHEMA') {
             this.defaults.schema = statement.target;
         } else if (statement.key !== undefined && statement.value !== undefined) {
-            this.conf[statement.key] = statement.value;
-            this.rawConf[statement.key] = GrammarUtils.findNodeForProperty(statement.$cstNode, 'value')?.text ?? statement.value;
+            setOwn(this.conf, statement.key, statement.value);
+            setOwn(this.rawConf, statement.key, GrammarUtils.findNodeForProperty(statement.$cstNode, 'value')?.text ?? statement.value);
         }
     }
 
@@ -406,7 +406,7 @@ class PipelineLowering {
                     break;
                 case ast.TblPropertiesClause.$type:
                     for (const property of clause.properties) {
-                        dataset.properties[property.key] = property.value ?? 'true';
+                        setOwn(dataset.properties, property.key, property.value ?? 'true');
                     }
                     break;
                 case ast.RowFilterClause.$type:
@@ -670,7 +670,7 @@ class PipelineLowering {
         }
         for (const options of statement.clauses.filter(ast.isOptionsClause)) {
             for (const property of options.properties) {
-                table.options[property.key] = property.value ?? 'true';
+                setOwn(table.options, property.key, property.value ?? 'true');
             }
         }
         return table;
@@ -692,11 +692,11 @@ function datasetKind(node: ast.Dataset): DatasetIR['kind'] {
     }
 }
 
-const catalogFormats: Record<string, CatalogTableIR['format']> = { csv: 'csv', json: 'json', jsonl: 'json', parquet: 'parquet' };
+const catalogFormats: ReadonlyMap<string, CatalogTableIR['format']> = new Map([['csv', 'csv'], ['json', 'json'], ['jsonl', 'json'], ['parquet', 'parquet']]);
 
 function catalogFormat(using: string | undefined, location: string | undefined, name: string[], node: ast.CreateTable): CatalogTableIR['format'] {
     if (using !== undefined) {
-        const format = catalogFormats[using.toLowerCase()];
+        const format = catalogFormats.get(using.toLowerCase());
         if (!format) {
             throw new LoweringError(LoweringErrorClass.invalidCatalog,
                 `Sample tables are read from CSV, JSON or PARQUET files, not ${using.toUpperCase()}.`, spanOf(node.clauses.find(ast.isUsingClause)!));
@@ -704,7 +704,7 @@ function catalogFormat(using: string | undefined, location: string | undefined, 
         return format;
     }
     const extension = /\.([a-z]+)$/i.exec(location ?? '')?.[1]?.toLowerCase();
-    const byExtension = extension ? catalogFormats[extension] : undefined;
+    const byExtension = extension ? catalogFormats.get(extension) : undefined;
     if (byExtension) {
         return byExtension;
     }

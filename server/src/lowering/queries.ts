@@ -4,6 +4,7 @@ import type {
     TableReadOptionsIR, TableRelationIR, TableSourceIR, WindowSpecIR,
 } from '../../../engine/src/index.js';
 import { tableReadOption } from '../language/builtins/table-read-options.js';
+import { setOwn } from '../../../engine/src/index.js';
 import * as ast from '../language/generated/ast.js';
 import { ExpressionLowering } from './expressions.js';
 import { LoweringError, LoweringErrorClass } from './lowering-error.js';
@@ -479,7 +480,7 @@ export class QueryLowering {
                     if (!ast.isStringLiteral(key)) {
                         throw unsupported('cloud_files option names are string literals.', spanOf(map.args[i]));
                     }
-                    options[key.value] = this.optionValue(map.args[i + 1], name);
+                    setOwn(options, key.value, this.optionValue(map.args[i + 1], name));
                 }
             }
             if (positional.length > 3) {
@@ -489,7 +490,7 @@ export class QueryLowering {
             throw unsupported('read_files takes its options as named arguments (format => \'csv\').', spanOf(positional[1]));
         }
         for (const arg of node.args.filter(a => a.name !== undefined)) {
-            options[arg.name!] = this.optionValue(arg, name);
+            setOwn(options, arg.name!, this.optionValue(arg, name));
         }
         return { kind: 'read_files', path, options };
     }

@@ -15,6 +15,7 @@
  * databricks.yml (`samples/`, `.pipeline-sql/<key>/`).
  */
 import * as path from 'node:path';
+import { ownValue } from '../../../engine/src/records.js';
 import type { ProjectFileHost } from './file-host.js';
 import { compileGlob, GlobError } from './glob.js';
 import { listFiles, resolveLibraries } from './library-files.js';
@@ -193,7 +194,7 @@ function pipelineOf(definition: PipelineDefinition, ctx: PipelineContext): Pipel
     const baseDir = path.dirname(yaml.file);
     const textOf = (v: unknown, where: YamlFile, whereAt: YamlPath): string | undefined =>
         typeof v === 'string' ? ctx.substitute(v, where, whereAt) : typeof v === 'number' || typeof v === 'boolean' ? String(v) : undefined;
-    const text = (field: string): string | undefined => textOf(value[field], yaml, [...at, field]);
+    const text = (field: string): string | undefined => textOf(ownValue(value, field), yaml, [...at, field]);
     let name = text('name');
     let catalog = text('catalog');
     let schema = text('schema') ?? text('target');
@@ -206,7 +207,7 @@ function pipelineOf(definition: PipelineDefinition, ctx: PipelineContext): Pipel
     // The target's overrides of this pipeline, in the files that declare them.
     for (const t of ctx.target ? ctx.targets.get(ctx.target) ?? [] : []) {
         const resources = isRecord(t.value.resources) ? t.value.resources.pipelines : undefined;
-        const override = isRecord(resources) ? resources[key] : undefined;
+        const override = isRecord(resources) ? ownValue(resources, key) : undefined;
         if (!isRecord(override)) {
             continue;
         }

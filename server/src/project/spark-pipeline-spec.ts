@@ -6,6 +6,7 @@
  * `notebook:` libraries, the legacy `target`, `continuous`).
  */
 import * as path from 'node:path';
+import { setOwn } from '../../../engine/src/records.js';
 import type { ProjectFileHost } from './file-host.js';
 import { listFiles, resolveLibraries, type LibraryEntry } from './library-files.js';
 import type { PipelineProject, ProjectOptions, ProjectProblem } from './project-types.js';
@@ -52,7 +53,7 @@ export function configurationOf(value: unknown, substitute: (text: string, key: 
     if (isRecord(value)) {
         for (const [key, v] of Object.entries(value)) {
             if (typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean') {
-                result[key] = substitute(String(v), key);
+                setOwn(result, key, substitute(String(v), key));
             }
         }
     }
@@ -118,7 +119,7 @@ function sparkChecks(yaml: YamlFile, doc: Record<string, unknown>): TargetedProb
         }
     }
     for (const key of SparkRequiredFields) {
-        if (!(key in doc)) {
+        if (!Object.hasOwn(doc, key)) {
             problems.push(spark(yaml.problem([], 'PIPELINE_SPEC_MISSING_REQUIRED_FIELD',
                 `Pipeline spec missing required field '${key}'${key === 'storage' ? ' (the folder for checkpoints and metadata, e.g. storage: storage)' : ''}.`)));
         }

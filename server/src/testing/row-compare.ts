@@ -6,7 +6,7 @@
  * TIMESTAMP `2025-01-01 09:00:00`. Rows compare on the columns the test lists, as a multiset unless
  * the test asks for order.
  */
-import { parseSparkType, type DataType, type JsonValue } from '../../../engine/src/index.js';
+import { ownValue, parseSparkType, type DataType, type JsonValue } from '../../../engine/src/index.js';
 import type { TestRow, TestValue } from './test-file.js';
 
 /** A column of the actual dataset. */
@@ -55,8 +55,8 @@ export function compareRows(expected: readonly TestRow[], columns: readonly Comp
         const lower = new Map(Object.entries(row).map(([k, v]) => [k.toLowerCase(), v]));
         return JSON.stringify(compared.map((c, i) => canonical(lower.get(c.name.toLowerCase()) ?? null, types[i])));
     };
-    const actualKey = (row: Record<string, JsonValue>): string => JSON.stringify(compared.map((c, i) => canonical(row[c.name] ?? null, types[i])));
-    const actual = rows.map(row => Object.fromEntries(compared.map(c => [c.name, row[c.name] ?? null])));
+    const actualKey = (row: Record<string, JsonValue>): string => JSON.stringify(compared.map((c, i) => canonical(ownValue(row, c.name) ?? null, types[i])));
+    const actual = rows.map(row => Object.fromEntries(compared.map(c => [c.name, ownValue(row, c.name) ?? null])));
     if (unknownColumns.length > 0) {
         return { columns: [...columns], missing: [], unexpected: [], actual, unknownColumns };
     }
@@ -143,7 +143,7 @@ export function canonical(value: TestValue | JsonValue | undefined, type: DataTy
             return Array.isArray(value) ? value.map(v => canonical(v, type.element)) : JSON.stringify(value);
         case 'map':
             if (typeof value === 'object' && !Array.isArray(value)) {
-                return Object.fromEntries(Object.keys(value).sort().map(k => [k, canonical(value[k], type.value)]));
+                return Object.fromEntries(Object.keys(value).sort().map(k => [k, canonical(ownValue(value, k) ?? null, type.value)]));
             }
             return JSON.stringify(value);
         case 'struct':
@@ -172,7 +172,7 @@ function sortKeys(value: TestValue[] | { [key: string]: TestValue } | JsonValue[
         return value.map(v => (typeof v === 'object' && v !== null ? sortKeys(v) : v));
     }
     return Object.fromEntries(Object.keys(value).sort().map(k => {
-        const v = value[k];
+        const v = ownValue(value, k) ?? null;
         return [k, typeof v === 'object' && v !== null ? sortKeys(v) : v];
     }));
 }

@@ -3,7 +3,7 @@
  * (never an exception). A test is a list of pipeline updates, each with the rows appended to the
  * pipeline's sources before it and what its datasets must hold after it.
  */
-import { parseSparkSchema } from '../../../engine/src/index.js';
+import { ownValue, parseSparkSchema } from '../../../engine/src/index.js';
 import type { ProjectProblem } from '../project/project-types.js';
 import { isRecord, YamlFile, type YamlPath } from '../project/yaml-file.js';
 
@@ -232,7 +232,7 @@ function readRows(value: unknown, at: YamlPath, yaml: YamlFile, problem: Report)
 }
 
 function optionalString(record: Record<string, unknown>, key: string, at: YamlPath, problem: Report): string | undefined {
-    const value = record[key];
+    const value = ownValue(record, key);
     if (value === undefined || value === null) {
         return undefined;
     }
@@ -247,7 +247,7 @@ function optionalString(record: Record<string, unknown>, key: string, at: YamlPa
 }
 
 function optionalBoolean(record: Record<string, unknown>, key: string, at: YamlPath, problem: Report): boolean | undefined {
-    const value = record[key];
+    const value = ownValue(record, key);
     if (value === undefined || value === null) {
         return undefined;
     }

@@ -11,7 +11,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import type { LangiumDocument } from 'langium';
 import {
-    parseSparkSchema, runUpdate, type CatalogTableIR, type Column, type DatasetResult, type DatasetMetrics, type JsonValue,
+    ownValue, parseSparkSchema, runUpdate, type CatalogTableIR, type Column, type DatasetResult, type DatasetMetrics, type JsonValue,
     type PipelineIR, type SourceSpan, type StructField, type UpdateErrorInfo,
 } from '../../../engine/src/index.js';
 import type { PipelineSqlServices } from '../language/pipeline-sql-module.js';
@@ -178,7 +178,10 @@ function checkUpdate(update: TestUpdate, datasets: Readonly<Record<string, Datas
             problems.push({ kind: 'dataset', dataset: expected.dataset, line: expected.line, message: `The pipeline has no dataset '${expected.dataset}'; its datasets: ${Object.keys(datasets).join(', ')}.` });
             continue;
         }
-        const dataset = datasets[name];
+        const dataset = ownValue(datasets, name);
+        if (dataset === undefined) {
+            continue;
+        }
         const diff = compareRows(expected.rows, dataset.columns, dataset.rows, expected.ordered);
         if (!isSame(diff) || dataset.truncated) {
             problems.push({ kind: 'rows', dataset: name, written: expected.dataset, line: expected.line, diff, expected: expected.rows, ordered: expected.ordered, truncated: dataset.truncated });
@@ -190,7 +193,7 @@ function checkUpdate(update: TestUpdate, datasets: Readonly<Record<string, Datas
             problems.push({ kind: 'dataset', dataset: wanted, line, message: `The pipeline has no dataset '${wanted}'; its datasets: ${Object.keys(datasets).join(', ')}.` });
             continue;
         }
-        for (const mismatch of partialMismatches(value, metrics[name] as unknown as JsonValue | undefined, '')) {
+        for (const mismatch of partialMismatches(value, ownValue(metrics, name) as unknown as JsonValue | undefined, '')) {
             problems.push({ kind: 'metrics', dataset: name, line, ...mismatch });
         }
     }

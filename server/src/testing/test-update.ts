@@ -4,7 +4,7 @@
  * they were; only the rewritten lists change (one flow mapping per row).
  */
 import { Document, isMap, isScalar, isSeq, LineCounter, parseDocument, visit, type Node as YamlNode } from 'yaml';
-import type { JsonValue } from '../../../engine/src/index.js';
+import { ownValue, type JsonValue } from '../../../engine/src/index.js';
 import type { TestOutcome } from './test-runner.js';
 
 /** What an update of the file rewrote. */
@@ -79,7 +79,7 @@ function trimEnd(text: string, end: number): number {
 
 /** One row as a one-line flow mapping; text that YAML 1.1 readers would take for a date or number is quoted. */
 function rowText(row: Readonly<Record<string, JsonValue>>, columns: readonly string[]): string {
-    const document = new Document(Object.fromEntries(columns.map(c => [c, row[c] ?? null])));
+    const document = new Document(Object.fromEntries(columns.map(c => [c, ownValue(row, c) ?? null])));
     visit(document, {
         Scalar(_key, node) {
             if (typeof node.value === 'string' && (/^[\d.+-]/.test(node.value) || /[:#]/.test(node.value))) {

@@ -613,7 +613,7 @@ export function normalizeClauseId(text: string): string {
 /** The documentation of a clause by id or by one of its other spellings, ignoring case and spacing. */
 export function getKeywordDoc(id: string): KeywordDoc | undefined {
     const key = normalizeClauseId(id);
-    return BY_ID.get(key) ?? BY_ID.get(ALIASES[key] ?? '');
+    return BY_ID.get(key) ?? (Object.hasOwn(ALIASES, key) ? BY_ID.get(ALIASES[key]) : undefined);
 }
 
 const SPARK_TEXT: Record<SparkAvailability, string> = {

@@ -718,11 +718,11 @@ export function literalType(text: string): TypeDescriptor | undefined {
     return undefined;
 }
 
-const YEAR_MONTH_UNITS: Record<string, YearMonthField> = { YEAR: 'year', YEARS: 'year', MONTH: 'month', MONTHS: 'month' };
-const DAY_TIME_UNITS: Record<string, DayTimeField> = {
+const YEAR_MONTH_UNITS: ReadonlyMap<string, YearMonthField> = new Map(Object.entries({ YEAR: 'year', YEARS: 'year', MONTH: 'month', MONTHS: 'month' } as const));
+const DAY_TIME_UNITS: ReadonlyMap<string, DayTimeField> = new Map(Object.entries({
     WEEK: 'day', WEEKS: 'day', DAY: 'day', DAYS: 'day', HOUR: 'hour', HOURS: 'hour', MINUTE: 'minute', MINUTES: 'minute',
     SECOND: 'second', SECONDS: 'second', MILLISECOND: 'second', MILLISECONDS: 'second', MICROSECOND: 'second', MICROSECONDS: 'second',
-};
+} as const));
 
 /** `INTERVAL '1-2' YEAR TO MONTH`, `INTERVAL 3 HOURS 20 MINUTES` …: an ANSI interval type, or the calendar interval when units mix. */
 function intervalLiteralType(rest: string): TypeDescriptor | undefined {
@@ -730,13 +730,13 @@ function intervalLiteralType(rest: string): TypeDescriptor | undefined {
     if (units.length === 0) {
         return undefined;
     }
-    if (units.every(u => u in YEAR_MONTH_UNITS)) {
-        const fields = units.map(u => YEAR_MONTH_UNITS[u]);
+    if (units.every(u => YEAR_MONTH_UNITS.has(u))) {
+        const fields = units.map(u => YEAR_MONTH_UNITS.get(u));
         return Types.intervalYearMonth(fields.includes('year') ? 'year' : 'month', fields.includes('month') ? 'month' : 'year');
     }
-    if (units.every(u => u in DAY_TIME_UNITS)) {
+    if (units.every(u => DAY_TIME_UNITS.has(u))) {
         const order: DayTimeField[] = ['day', 'hour', 'minute', 'second'];
-        const indexes = units.map(u => order.indexOf(DAY_TIME_UNITS[u]));
+        const indexes = units.map(u => order.indexOf(DAY_TIME_UNITS.get(u)!));
         return Types.intervalDayTime(order[Math.min(...indexes)], order[Math.max(...indexes)]);
     }
     return Types.calendarInterval;

@@ -36,11 +36,14 @@ export function nodeAtRange<T extends AstNode>(document: LangiumDocument, range:
 /** Collects text edits per document. */
 export class EditCollector {
 
-    private readonly changes: Record<string, TextEdit[]> = {};
+    private readonly changes = new Map<string, TextEdit[]>();
 
     /** Replaces a range of a document. */
     replace(document: LangiumDocument, range: Range, newText: string): this {
-        (this.changes[document.uri.toString()] ??= []).push({ range, newText });
+        const uri = document.uri.toString();
+        const edits = this.changes.get(uri) ?? [];
+        this.changes.set(uri, edits);
+        edits.push({ range, newText });
         return this;
     }
 
@@ -67,12 +70,12 @@ export class EditCollector {
 
     /** Whether anything was collected. */
     get empty(): boolean {
-        return Object.keys(this.changes).length === 0;
+        return this.changes.size === 0;
     }
 
     /** The workspace edit. */
     build(): WorkspaceEdit {
-        return { changes: this.changes };
+        return { changes: Object.fromEntries(this.changes) };
     }
 }
 

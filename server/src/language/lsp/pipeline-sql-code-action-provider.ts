@@ -30,51 +30,51 @@ export class PipelineSqlCodeActionProvider implements CodeActionProvider {
 
     private readonly model: PipelineModelService;
     private readonly types: TypeComputer;
-    private readonly fixes: Record<string, Fix>;
+    private readonly fixes: ReadonlyMap<string, Fix>;
 
     constructor(services: PipelineSqlServices) {
         this.model = services.pipeline.Model;
         this.types = services.types.TypeComputer;
-        this.fixes = {
-            [IssueCodes.DeprecatedApplyChanges]: this.migrateApplyChanges,
-            [IssueCodes.DeprecatedLiveTable]: this.migrateLiveDataset,
-            [IssueCodes.DeprecatedLivePrefix]: this.dropLivePrefix,
-            [IssueCodes.QueryWithoutAs]: (diagnostic, document) => [
-                this.action('Add AS before the query', diagnostic, new EditCollector().insert(document, diagnostic.range.start, 'AS '), true)],
-            [IssueCodes.TableNotFound]: this.renameTo('Change to'),
-            [IssueCodes.FlowTargetNotFound]: this.renameTo('Change the target to'),
-            [IssueCodes.UnresolvedFunction]: this.renameTo('Change to'),
-            [IssueCodes.UnresolvedColumn]: this.renameColumn,
-            [IssueCodes.AutoCdcColumnNotFound]: this.renameColumn,
-            [IssueCodes.AutoCdcEmptyKeys]: this.addKeys,
-            [IssueCodes.AutoCdcMissingSequenceBy]: this.addSequenceBy,
-            [IssueCodes.BitemporalRequiresSystemSequence]: this.addSystemSequenceBy,
-            [IssueCodes.TruncateRequiresScd1]: this.dropOrSwitch('APPLY AS TRUNCATE WHEN', 'STORED AS SCD TYPE 1'),
-            [IssueCodes.TrackHistoryRequiresScd2]: this.dropOrSwitch('TRACK HISTORY ON', 'STORED AS SCD TYPE 2'),
-            [IssueCodes.TrackHistoryWithBitemporal]: this.dropOrSwitch('TRACK HISTORY ON'),
-            [IssueCodes.SystemSequenceRequiresBitemporal]: this.dropOrSwitch('SYSTEM SEQUENCE BY', 'STORED AS BITEMPORAL'),
-            [IssueCodes.ColumnsToUpdateConflict]: this.fixColumnsToUpdate,
-            [IssueCodes.SnapshotClauseNotAllowed]: this.dropOrSwitch('the clause'),
-            [IssueCodes.DuplicateClause]: this.dropOrSwitch('the repeated clause'),
-            [IssueCodes.PartitionAndCluster]: this.dropTableClause,
-            [IssueCodes.AutoCdcClauseOrder]: this.reorderClauses,
-            [IssueCodes.ManagedTableCdc]: this.makeStreamingTable,
-            [IssueCodes.BatchQueryForStreamingTable]: this.makeQueryStreaming,
-            [IssueCodes.AutoCdcBatchSource]: this.makeCdcSourceStreaming,
-            [IssueCodes.StreamingQueryForOnceFlow]: this.dropOnce,
-            [IssueCodes.OnceWithReplace]: this.dropOnce,
-            [IssueCodes.ByNameRequired]: this.addByName,
-            [IssueCodes.StreamingReadOfMaterializedView]: this.dropStream,
-            [IssueCodes.AutoCdcKeyNotSelected]: this.selectKey,
-            [IssueCodes.AutoCdcReservedColumn]: this.excludeReservedColumns,
-        };
+        this.fixes = new Map<string, Fix>([
+            [IssueCodes.DeprecatedApplyChanges, this.migrateApplyChanges],
+            [IssueCodes.DeprecatedLiveTable, this.migrateLiveDataset],
+            [IssueCodes.DeprecatedLivePrefix, this.dropLivePrefix],
+            [IssueCodes.QueryWithoutAs, (diagnostic, document) => [
+                this.action('Add AS before the query', diagnostic, new EditCollector().insert(document, diagnostic.range.start, 'AS '), true)]],
+            [IssueCodes.TableNotFound, this.renameTo('Change to')],
+            [IssueCodes.FlowTargetNotFound, this.renameTo('Change the target to')],
+            [IssueCodes.UnresolvedFunction, this.renameTo('Change to')],
+            [IssueCodes.UnresolvedColumn, this.renameColumn],
+            [IssueCodes.AutoCdcColumnNotFound, this.renameColumn],
+            [IssueCodes.AutoCdcEmptyKeys, this.addKeys],
+            [IssueCodes.AutoCdcMissingSequenceBy, this.addSequenceBy],
+            [IssueCodes.BitemporalRequiresSystemSequence, this.addSystemSequenceBy],
+            [IssueCodes.TruncateRequiresScd1, this.dropOrSwitch('APPLY AS TRUNCATE WHEN', 'STORED AS SCD TYPE 1')],
+            [IssueCodes.TrackHistoryRequiresScd2, this.dropOrSwitch('TRACK HISTORY ON', 'STORED AS SCD TYPE 2')],
+            [IssueCodes.TrackHistoryWithBitemporal, this.dropOrSwitch('TRACK HISTORY ON')],
+            [IssueCodes.SystemSequenceRequiresBitemporal, this.dropOrSwitch('SYSTEM SEQUENCE BY', 'STORED AS BITEMPORAL')],
+            [IssueCodes.ColumnsToUpdateConflict, this.fixColumnsToUpdate],
+            [IssueCodes.SnapshotClauseNotAllowed, this.dropOrSwitch('the clause')],
+            [IssueCodes.DuplicateClause, this.dropOrSwitch('the repeated clause')],
+            [IssueCodes.PartitionAndCluster, this.dropTableClause],
+            [IssueCodes.AutoCdcClauseOrder, this.reorderClauses],
+            [IssueCodes.ManagedTableCdc, this.makeStreamingTable],
+            [IssueCodes.BatchQueryForStreamingTable, this.makeQueryStreaming],
+            [IssueCodes.AutoCdcBatchSource, this.makeCdcSourceStreaming],
+            [IssueCodes.StreamingQueryForOnceFlow, this.dropOnce],
+            [IssueCodes.OnceWithReplace, this.dropOnce],
+            [IssueCodes.ByNameRequired, this.addByName],
+            [IssueCodes.StreamingReadOfMaterializedView, this.dropStream],
+            [IssueCodes.AutoCdcKeyNotSelected, this.selectKey],
+            [IssueCodes.AutoCdcReservedColumn, this.excludeReservedColumns],
+        ]);
     }
 
     getCodeActions(document: LangiumDocument, params: CodeActionParams): Array<Command | CodeAction> {
         const actions: CodeAction[] = [];
         for (const diagnostic of params.context.diagnostics) {
             const data = diagnostic.data as IssueData | undefined;
-            const fix = data?.code ? this.fixes[data.code] : undefined;
+            const fix = typeof data?.code === 'string' ? this.fixes.get(data.code) : undefined;
             if (fix) {
                 try {
                     actions.push(...fix(diagnostic, document, data!));

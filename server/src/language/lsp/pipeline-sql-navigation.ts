@@ -138,11 +138,14 @@ export class PipelineSqlRenameProvider extends DefaultRenameProvider {
         const written = /^`.*`$/.test(newName) || /^\$\{[^}]*\}$/.test(newName) ? newName : quoteName(newName);
         this.checkConflict(symbol.target, newName.replace(/^`|`$/g, ''));
         const occurrences = await this.symbols.occurrences(symbol.target, undefined);
-        const changes: Record<string, TextEdit[]> = {};
+        const changes = new Map<string, TextEdit[]>();
         for (const occurrence of occurrences) {
-            (changes[occurrence.document.uri.toString()] ??= []).push({ range: rangeOf(occurrence.document, occurrence.start, occurrence.end), newText: written });
+            const uri = occurrence.document.uri.toString();
+            const edits = changes.get(uri) ?? [];
+            changes.set(uri, edits);
+            edits.push({ range: rangeOf(occurrence.document, occurrence.start, occurrence.end), newText: written });
         }
-        return { changes };
+        return { changes: Object.fromEntries(changes) };
     }
 
     /** The dataset or CTE under the cursor; anything else cannot be renamed (the error says why). */

@@ -1,4 +1,5 @@
 import type { IProduction, Rule, TokenType } from 'chevrotain';
+import { setOwn } from '../../../../engine/src/records.js';
 import {
     Alternation, type Alternative, NonTerminal, Option, Repetition, RepetitionMandatory, RepetitionMandatoryWithSeparator,
     RepetitionWithSeparator, Terminal,
@@ -23,7 +24,7 @@ export function lazyFollows(rules: Readonly<Record<string, Rule>>): Record<strin
             const rule = Object.hasOwn(rules, ruleName) ? rules[ruleName] : undefined;
             if (rule) {
                 walk(rule.definition, [], (call, rest) => {
-                    follows![`${call.referencedRule.name}${call.idx}${inSeparator}${rule.name}`] = first(rest);
+                    setOwn(follows!, `${call.referencedRule.name}${call.idx}${inSeparator}${rule.name}`, first(rest));
                 });
             }
             computed.set(ruleName, follows);

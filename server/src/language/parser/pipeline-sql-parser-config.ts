@@ -245,7 +245,8 @@ export class PipelineSqlLookaheadStrategy extends LLStarLookaheadStrategy {
 
     private optionalLookahead(options: OptionalOptions): OptionalLookahead {
         const fast = super.buildLookaheadForOptional(options);
-        const candidates = sharedStarters[ruleName(options.rule.name)];
+        const name = ruleName(options.rule.name);
+        const candidates = Object.hasOwn(sharedStarters, name) ? sharedStarters[name] : undefined;
         const production = candidates && findProduction(options.rule.definition, options.prodType, options.prodOccurrence);
         const starters = production ? [...firstTokens(production, new Set())].filter(name => candidates.has(name)) : [];
         if (starters.length === 0) {

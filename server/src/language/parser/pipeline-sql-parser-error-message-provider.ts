@@ -103,6 +103,12 @@ const mismatchDescriptions: Record<string, Record<string, string>> = {
     SnapshotSpec: { SNAPSHOT: 'a source: STREAM(table), a table, or SNAPSHOT (query)' },
 };
 
+/** The words for a token a rule expected, from {@link mismatchDescriptions}. */
+function mismatchDescription(rule: string, token: string): string | undefined {
+    const byToken = Object.hasOwn(mismatchDescriptions, rule) ? mismatchDescriptions[rule] : undefined;
+    return byToken && Object.hasOwn(byToken, token) ? byToken[token] : undefined;
+}
+
 /** Terminal token types in words. */
 const terminalDescriptions: Record<string, string> = {
     ID: 'a name',
@@ -150,9 +156,9 @@ export class PipelineSqlParserErrorMessageProvider extends AbstractParserErrorMe
             // The file rule expected the end of the statement. Chevrotain builds this message after
             // skipping ahead to recover, so its `previous` token is not the one before `actual`.
             return `Unexpected ${this.describeToken(actual)}: expected ';' or the end of the file.`;
-        } else if (mismatchDescriptions[rule]?.[expected.name] !== undefined) {
-            wanted = mismatchDescriptions[rule][expected.name];
-        } else if (openingDescriptions[rule] !== undefined && this.first(rule).has(expected.name)) {
+        } else if (mismatchDescription(rule, expected.name) !== undefined) {
+            wanted = mismatchDescription(rule, expected.name)!;
+        } else if (Object.hasOwn(openingDescriptions, rule) && this.first(rule).has(expected.name)) {
             wanted = openingDescriptions[rule];
         } else {
             wanted = this.describeTokenType(expected);
@@ -176,7 +182,8 @@ export class PipelineSqlParserErrorMessageProvider extends AbstractParserErrorMe
 
     /** Words for a choice of tokens: the rule's own words when they fit, else the tokens. */
     private describeChoice(ruleName: string, expected: ReadonlyArray<TokenType | undefined>): string {
-        const choice = choiceDescriptions[stripRuleSuffix(ruleName)];
+        const key = stripRuleSuffix(ruleName);
+        const choice = Object.hasOwn(choiceDescriptions, key) ? choiceDescriptions[key] : undefined;
         if (choice !== undefined && expected.some(type => type?.name === choice[0])) {
             return choice[1];
         }
@@ -208,7 +215,7 @@ export class PipelineSqlParserErrorMessageProvider extends AbstractParserErrorMe
     private describeTokenType(type: TokenType): string {
         const name = type.name;
         if (this.terminalNames.has(name) || name === 'EOF') {
-            return terminalDescriptions[name] ?? name;
+            return Object.hasOwn(terminalDescriptions, name) ? terminalDescriptions[name] : name;
         }
         return this.isWordKeyword(name) ? name : `'${name}'`;
     }

@@ -48,7 +48,10 @@ export class PipelineSqlValueConverter extends DefaultValueConverter {
                 return input;
             case 'TypeName': return input.toUpperCase();
             case 'ScdType': return Number(input);
-            case 'JoinType': return joinTypes[keywordPhrase(cstNode)] ?? keywordPhrase(cstNode);
+            case 'JoinType': {
+                const phrase = keywordPhrase(cstNode);
+                return Object.hasOwn(joinTypes, phrase) ? joinTypes[phrase] : phrase;
+            }
             case 'PropertyValue':
             case 'ConfigValue':
                 return configValue(input, cstNode);

@@ -27,6 +27,11 @@ export const AutoCdcClauseRank: Readonly<Record<string, number>> = {
     [ast.ColumnsToUpdateClause.$type]: 9,
 };
 
+/** The rank of a clause type in {@link AutoCdcClauseRank}; undefined for a type that is no ranked clause. */
+export function clauseRank(type: string): number | undefined {
+    return Object.hasOwn(AutoCdcClauseRank, type) ? AutoCdcClauseRank[type] : undefined;
+}
+
 /** How a clause is written, for messages. */
 export function clauseName(clause: ast.AutoCdcClause): string {
     switch (clause.$type) {

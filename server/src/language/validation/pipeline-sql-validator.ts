@@ -14,15 +14,15 @@ type Checks = ValidationChecks<ast.PipelineSqlAstType>;
 
 /** Merges several check tables; a node type checked by several groups gets all their checks. */
 function mergeChecks(tables: readonly Checks[]): Checks {
-    const merged: Record<string, ValidationCheck[]> = {};
+    const merged = new Map<string, ValidationCheck[]>();
     for (const table of tables) {
         for (const [type, checks] of Object.entries(table)) {
             if (checks) {
-                (merged[type] ??= []).push(...(Array.isArray(checks) ? checks : [checks]) as ValidationCheck[]);
+                merged.set(type, [...(merged.get(type) ?? []), ...(Array.isArray(checks) ? checks : [checks]) as ValidationCheck[]]);
             }
         }
     }
-    return merged as Checks;
+    return Object.fromEntries(merged) as Checks;
 }
 
 /**

@@ -10,7 +10,7 @@ import { GrammarAST } from 'langium';
 import { getKeywordDoc } from '../../builtins/keyword-docs.js';
 import * as ast from '../../generated/ast.js';
 import type { TargetProfile } from '../../pipeline/pipeline-sql-settings.js';
-import { AutoCdcClauseRank } from '../../validation/auto-cdc-checks.js';
+import { AutoCdcClauseRank, clauseRank } from '../../validation/auto-cdc-checks.js';
 import { isNameFeature, ruleOf } from './completion-site.js';
 
 /** Keywords of the join types: proposed as whole joins (`LEFT JOIN`). */
@@ -103,7 +103,7 @@ export function keywordProposals(features: ReadonlyArray<{ feature: GrammarTypes
             continue;
         }
         const rule = ruleOf(feature) ?? '';
-        const phrases = rule === 'JoinType' ? joinPhrases[feature.value] ?? [feature.value]
+        const phrases = rule === 'JoinType' ? (Object.hasOwn(joinPhrases, feature.value) ? joinPhrases[feature.value] : [feature.value])
             : rule === 'StoredAsClause' && feature.value === 'SCD' ? ['SCD TYPE 1', 'SCD TYPE 2']
                 : rule === 'CreateStatement' && feature.value === 'CREATE' ? createPhrases
                     : rule === 'InsertStatement' && feature.value === 'INSERT' ? ['INSERT INTO', 'INSERT OVERWRITE']
@@ -165,7 +165,7 @@ export function cdcClauseAllowed(clauseType: string, context: CdcSpecContext): b
     if (present.has(clauseType)) {
         return false;
     }
-    const phrase = CdcClausePhrases[clauseType];
+    const phrase = Object.hasOwn(CdcClausePhrases, clauseType) ? CdcClausePhrases[clauseType] : undefined;
     if (!phrase || !availableIn(target, phrase)) {
         return false;
     }
@@ -177,9 +177,9 @@ export function cdcClauseAllowed(clauseType: string, context: CdcSpecContext): b
         // The WHERE filter belongs to the legacy APPLY CHANGES statement.
         return false;
     }
-    if (target === 'databricks') {
+    const rank = clauseRank(clauseType);
+    if (target === 'databricks' && rank !== undefined) {
         // Databricks rejects clauses out of the documented order.
-        const rank = AutoCdcClauseRank[clauseType];
         // SEQUENCE BY is required in a change feed: a clause that must follow it cannot come first.
         if (ast.isAutoCdcSpec(spec) && !present.has(ast.SequenceByClause.$type) && rank > AutoCdcClauseRank[ast.SequenceByClause.$type]) {
             return false;
@@ -234,5 +234,5 @@ export function storageAllowed(phrase: string, context: CdcSpecContext): boolean
 
 /** The clause type a keyword proposal starts, when it is an AUTO CDC clause. */
 export function cdcClauseOf(proposal: KeywordProposal): string | undefined {
-    return CdcClausePhrases[proposal.rule] !== undefined ? proposal.rule : undefined;
+    return Object.hasOwn(CdcClausePhrases, proposal.rule) ? proposal.rule : undefined;
 }

@@ -16,7 +16,7 @@ import { statementOf } from '../../references/pipeline-namespaces.js';
 import { selectColumns } from '../../types/pipeline-sql-type-computer.js';
 import type { ColumnScope, ScopeEntry } from '../../types/pipeline-sql-type-computer.js';
 import { UnknownRelation, type Column, type RelationType } from '../../types/relation-type.js';
-import { AutoCdcClauseRank } from '../../validation/auto-cdc-checks.js';
+import { clauseRank } from '../../validation/auto-cdc-checks.js';
 import { datasetKindLabel, quoteName } from '../lsp-text.js';
 import {
     cdcClauseAllowed, cdcClauseOf, keywordProposals, OperatorRules, storageAllowed, type CdcSpecContext, type KeywordProposal,
@@ -439,7 +439,7 @@ export class PipelineSqlCompletionProvider extends DefaultCompletionProvider {
         }
         const items: CompletionItem[] = [];
         // AUTO CDC clauses in their documented order, other keywords in the grammar's.
-        const rank = (p: KeywordProposal): number => AutoCdcClauseRank[p.rule] ?? 0;
+        const rank = (p: KeywordProposal): number => clauseRank(p.rule) ?? 0;
         proposals.sort((a, b) => rank(a) - rank(b));
         for (const proposal of proposals) {
             if (!this.keywordAllowed(proposal, cdc)) {
