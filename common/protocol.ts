@@ -182,6 +182,70 @@ export interface DocumentPipelineInfo {
  */
 export const DocumentPipelineRequest = new RequestType<DocumentPipelineParams, DocumentPipelineInfo, void>('pipelineSql/documentPipeline');
 
+/** Parameters of the pipeline test requests. */
+export interface TestFileParams {
+    /** A `*.test.yml` file. */
+    readonly uri: string;
+    /** Its text as the editor has it (else it is read from disk). */
+    readonly text?: string;
+}
+
+/** A problem of a test file or of an update's outcome; `line` is 1-based. */
+export interface TestProblemModel {
+    readonly line: number;
+    readonly message: string;
+    /** For a rows or metric mismatch: the expected and the actual text, line for line (the diff view). */
+    readonly expected?: string;
+    readonly actual?: string;
+}
+
+/** One update of a test file, as the Test Explorer lists it. */
+export interface TestUpdateModel {
+    readonly index: number;
+    /** `update 2 (a late event)`. */
+    readonly label: string;
+    /** 1-based line of the update. */
+    readonly line: number;
+}
+
+/** A test file as the server reads it. */
+export interface TestFileModel {
+    readonly uri: string;
+    readonly name: string;
+    readonly updates: readonly TestUpdateModel[];
+    /** Mistakes in the file (it cannot run while it has one). */
+    readonly problems: readonly TestProblemModel[];
+}
+
+/** `pipelineSql/describeTestFile` (client → server): a test file's name and updates, for the Test Explorer. */
+export const DescribeTestFileRequest = new RequestType<TestFileParams, TestFileModel, void>('pipelineSql/describeTestFile');
+
+/** What one update of a test did. */
+export interface TestUpdateResultModel extends TestUpdateModel {
+    readonly status: 'passed' | 'failed' | 'skipped';
+    readonly durationMs: number;
+    readonly problems: readonly TestProblemModel[];
+}
+
+/** What a test file's run did. */
+export interface TestRunModel {
+    readonly uri: string;
+    readonly name: string;
+    readonly status: 'passed' | 'failed' | 'error';
+    readonly durationMs: number;
+    readonly updates: readonly TestUpdateResultModel[];
+    /** Why the test could not run at all (its file, its pipeline, an untrusted workspace). */
+    readonly error?: { readonly class: string; readonly message: string; readonly uri?: string; readonly line?: number };
+    /** The plain report, as `pipeline-sql test` prints it. */
+    readonly report: string;
+}
+
+/**
+ * `pipelineSql/runTestFile` (client → server): runs a test file in the server process (hermetically:
+ * temporary samples and state), as `pipeline-sql test` does. Refused in an untrusted workspace.
+ */
+export const RunTestFileRequest = new RequestType<TestFileParams, TestRunModel, void>('pipelineSql/runTestFile');
+
 //#endregion
 
 //#region Server → Client

@@ -5,6 +5,7 @@ import { DetectionReasons, registerLanguageDetection } from './language-detectio
 import { registerPreview } from './preview/register-preview.js';
 import { registerLanguageStatus } from './status.js';
 import { registerPipelineStatus } from './pipeline-status.js';
+import { registerTestExplorer } from './test-explorer.js';
 
 let client: PipelineSqlClient | undefined;
 
@@ -26,6 +27,7 @@ export function activate(context: vscode.ExtensionContext): void {
             registerLanguageStatus(client, reasons),
             registerCommands(client),
             registerPreview(context, client),
+            registerTestExplorer(client),
         );
     } catch (error) {
         // VS Code does not show a notification when an extension fails to activate, so we do.

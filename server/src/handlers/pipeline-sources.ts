@@ -86,7 +86,7 @@ export function isRunError(value: PipelineLocation | RunErrorModel): value is Ru
 }
 
 /** The documents for some files: those the workspace has, the others loaded and built now. */
-async function documentsFor(shared: LangiumSharedServices, files: readonly string[], token: CancellationToken): Promise<LangiumDocument[]> {
+export async function documentsFor(shared: LangiumSharedServices, files: readonly string[], token: CancellationToken): Promise<LangiumDocument[]> {
     const documents = shared.workspace.LangiumDocuments;
     const uris = files.map(f => URI.file(f));
     const missing = uris.filter(u => !documents.hasDocument(u));

@@ -2,10 +2,11 @@ import { DocumentState, URI } from 'langium';
 import type { LangiumSharedServices } from 'langium/lsp';
 import type { Connection } from 'vscode-languageserver';
 import {
-    ChangeEventsRequest, DatasetRowsRequest, PipelineStateRequest, RunFinishedNotification, RunPipelineRequest,
+    ChangeEventsRequest, DatasetRowsRequest, DescribeTestFileRequest, PipelineStateRequest, RunFinishedNotification, RunPipelineRequest, RunTestFileRequest,
 } from '../../../common/protocol.js';
 import type { PipelineSqlServices } from '../language/pipeline-sql-module.js';
 import { PipelineRunHandler } from './pipeline-run-handler.js';
+import { PipelineTestHandler } from './pipeline-test-handler.js';
 import { RuntimeDiagnostics } from './runtime-diagnostics.js';
 
 /** Turns an exception of a handler into a typed failure (the handler's callers never see a crash). */
@@ -37,6 +38,18 @@ export function registerPreviewHandlers(connection: Connection, shared: LangiumS
     connection.onRequest(ChangeEventsRequest, (params, token) => safely('pipelineSql/changeEvents', () => handler.changeEvents(params, token)));
     // The state files the runs keep open are closed (unlocked) when the client shuts the server down.
     connection.onShutdown(() => handler.dispose());
+    // The Test Explorer's requests (issue 15): describe a test file, run it in this process.
+    const tests = new PipelineTestHandler(shared, services);
+    connection.onRequest(DescribeTestFileRequest, params => tests.describe(params));
+    connection.onRequest(RunTestFileRequest, async (params, token) => {
+        try {
+            return await tests.run(params, token);
+        } catch (error) {
+            console.error('pipelineSql/runTestFile failed:', error);
+            const message = error instanceof Error ? error.message : String(error);
+            return { uri: params.uri, name: params.uri, status: 'error' as const, durationMs: 0, updates: [], error: { class: 'PIPELINE_SQL_INTERNAL', message }, report: message };
+        }
+    });
     shared.workspace.DocumentBuilder.onDocumentPhase(DocumentState.Validated, document => {
         const uri = document.uri.toString();
         if (diagnostics.has(uri)) {

@@ -28,6 +28,11 @@ export interface RowDiff {
     readonly actual: ReadonlyArray<Record<string, JsonValue>>;
     /** Columns the test lists that the dataset does not have. */
     readonly unknownColumns: readonly string[];
+    /**
+     * The produced rows lined up with the expected ones (a row matching an expected row at its
+     * position, then the unexpected rows), for a side-by-side diff; undefined for an ordered comparison.
+     */
+    readonly aligned?: ReadonlyArray<Record<string, JsonValue>>;
     /** Positions (0-based) of expected rows that differ, for an ordered comparison. */
     readonly misplaced?: readonly number[];
 }
@@ -92,16 +97,18 @@ export function compareRows(expected: readonly TestRow[], columns: readonly Comp
         }
     });
     const missing: TestRow[] = [];
+    const aligned: Array<Record<string, JsonValue>> = [];
     for (const row of expected) {
         const list = remaining.get(expectedKey(row));
         if (list && list.length > 0) {
-            list.shift();
+            aligned.push(actual[list.shift()!]);
         } else {
             missing.push(row);
         }
     }
     const left = [...remaining.values()].flat().sort((a, b) => a - b);
-    return { columns: compared, missing, unexpected: left.map(i => actual[i]), actual, unknownColumns };
+    aligned.push(...left.map(i => actual[i]));
+    return { columns: compared, missing, unexpected: left.map(i => actual[i]), actual, unknownColumns, aligned };
 }
 
 function typeOf(name: string): DataType | undefined {

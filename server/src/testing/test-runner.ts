@@ -64,6 +64,11 @@ export interface TestOutcome {
     readonly error?: TestError;
 }
 
+/** How an update is named in reports: `update 2`, or `update 2 (a late event)` when it has a name. */
+export function updateLabel(update: Pick<TestUpdate, 'index' | 'name'>): string {
+    return `update ${update.index + 1}${update.name ? ` (${update.name})` : ''}`;
+}
+
 /** Rows read back per dataset; a larger dataset fails its comparison as truncated. */
 const RowLimit = 100_000;
 
@@ -78,8 +83,8 @@ export interface TestRunContext {
 /** Runs every update of a test file against a pipeline. */
 export async function runTest(context: TestRunContext, pipeline: PipelineProject, test: TestFile): Promise<TestOutcome> {
     const started = Date.now();
-    const label = pipeline.key ?? pipeline.name;
-    const errorOutcome = (error: TestError): TestOutcome => ({ file: test.file, name: test.name, pipeline: label, status: 'error', durationMs: Date.now() - started, updates: [], error });
+    const pipelineName = pipeline.key ?? pipeline.name;
+    const errorOutcome = (error: TestError): TestOutcome => ({ file: test.file, name: test.name, pipeline: pipelineName, status: 'error', durationMs: Date.now() - started, updates: [], error });
     const invalid = test.problems.find(p => p.severity === 'error');
     if (invalid) {
         return errorOutcome({ class: invalid.code, message: invalid.message, file: invalid.file, line: invalid.line, column: invalid.column });
@@ -106,9 +111,9 @@ export async function runTest(context: TestRunContext, pipeline: PipelineProject
         const updates: UpdateOutcome[] = [];
         let stopped = false;
         for (const update of test.updates) {
-            const updateLabel = `update ${update.index + 1}${update.name ? ` (${update.name})` : ''}`;
+            const label = updateLabel(update);
             if (stopped) {
-                updates.push({ index: update.index, label: updateLabel, line: update.line, status: 'skipped', durationMs: 0, problems: [] });
+                updates.push({ index: update.index, label, line: update.line, status: 'skipped', durationMs: 0, problems: [] });
                 continue;
             }
             const unknown = [...update.inputs.keys()].filter(t => !hermetic.tables.has(sourceKey(t)));
@@ -120,7 +125,7 @@ export async function runTest(context: TestRunContext, pipeline: PipelineProject
                         ? `'${t}' is a dataset of the pipeline; inputs feed the tables it reads (${[...hermetic.tables.values()].map(x => x.display).join(', ') || 'none'}).`
                         : `The pipeline reads no table '${t}'; it reads ${[...hermetic.tables.values()].map(x => x.display).join(', ') || 'no source table'}.`,
                 }));
-                updates.push({ index: update.index, label: updateLabel, line: update.line, status: 'failed', durationMs: 0, problems });
+                updates.push({ index: update.index, label, line: update.line, status: 'failed', durationMs: 0, problems });
                 stopped = true;
                 continue;
             }
@@ -145,12 +150,12 @@ export async function runTest(context: TestRunContext, pipeline: PipelineProject
                 stopped = true;
             }
             updates.push({
-                index: update.index, label: updateLabel, line: update.line, status: problems.length === 0 ? 'passed' : 'failed',
+                index: update.index, label, line: update.line, status: problems.length === 0 ? 'passed' : 'failed',
                 durationMs: Date.now() - updateStarted, problems, ...(result.ok ? { datasets: result.datasets } : {}),
             });
         }
         const failed = updates.some(u => u.status !== 'passed');
-        return { file: test.file, name: test.name, pipeline: label, status: failed ? 'failed' : 'passed', durationMs: Date.now() - started, updates };
+        return { file: test.file, name: test.name, pipeline: pipelineName, status: failed ? 'failed' : 'passed', durationMs: Date.now() - started, updates };
     } finally {
         await fs.promises.rm(temp, { recursive: true, force: true });
     }

@@ -78,7 +78,7 @@ function trimEnd(text: string, end: number): number {
 }
 
 /** One row as a one-line flow mapping; text that YAML 1.1 readers would take for a date or number is quoted. */
-function rowText(row: Readonly<Record<string, JsonValue>>, columns: readonly string[]): string {
+export function rowText(row: Readonly<Record<string, JsonValue>>, columns: readonly string[]): string {
     const document = new Document(Object.fromEntries(columns.map(c => [c, ownValue(row, c) ?? null])));
     visit(document, {
         Scalar(_key, node) {

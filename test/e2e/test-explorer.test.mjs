@@ -1,0 +1,135 @@
+// Real VS Code end-to-end test of pipeline tests in the Test Explorer (issue 15): the users-cdc
+// sample's test files (plus one whose expectation is wrong) are listed with their updates, Run All
+// runs them through the language server, the wrong one fails and shows its expected and actual rows
+// in the diff view. Screenshots go to test-artifacts/e2e/tests-*.png.
+import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { after, before, test } from 'node:test';
+import { packageExtension } from '../../scripts/package.mjs';
+import {
+    copyPipelineFolder, createRecorder, launchBrowser, makeRunDir, repo, shotsDir, startCodeServer, toolsReady, waitUntil,
+} from './harness.mjs';
+
+let runDir;
+let workspace;
+let server;
+let browser;
+let page;
+const recorder = createRecorder('tests-');
+const screenshot = name => recorder.screenshot(page, name);
+const lap = step => recorder.lap(step);
+
+const wrong = `# Its expectation is wrong on purpose: Berlin is where Ada moved.
+name: a wrong expectation
+updates:
+  - inputs:
+      cdc_data.users:
+        - {user_id: 1, name: Ada, email: ada@example.com, city: Berlin, operation: INSERT, event_ts: "2025-01-01 09:00:00"}
+    expect:
+      users_current:
+        - {user_id: 1, city: Paris}
+`;
+
+before(async () => {
+    assert.ok(toolsReady(), 'code-server, Node 24 or chromium are missing: run scripts/e2e-setup.sh (scripts/e2e.mjs does).');
+    fs.mkdirSync(shotsDir, { recursive: true });
+    for (const old of fs.readdirSync(shotsDir).filter(f => f.startsWith('tests-'))) {
+        fs.rmSync(path.join(shotsDir, old), { recursive: true, force: true });
+    }
+    runDir = makeRunDir();
+    const vsix = process.env.PIPELINE_SQL_VSIX ?? packageExtension(path.join(runDir, 'pipeline-sql.vsix'));
+    lap('build + package');
+    workspace = path.join(runDir, 'users-cdc');
+    copyPipelineFolder(path.join(repo, 'samples/users-cdc'), workspace);
+    fs.writeFileSync(path.join(workspace, 'tests', 'wrong.test.yml'), wrong);
+    server = await startCodeServer({ vsix, workspace, runDir });
+    lap('install + start code-server');
+    browser = await launchBrowser(runDir);
+    page = browser.page;
+    await page.setViewportSize({ width: 1600, height: 1000 });
+    await page.goto(`${server.url}/?folder=${encodeURIComponent(workspace)}`);
+    await page.getByRole('treeitem', { name: 'transformations' }).waitFor({ timeout: 120_000 });
+    lap('workbench loaded');
+});
+
+after(async () => {
+    await browser?.context.close();
+    server?.stop();
+    if (server && fs.existsSync(server.logFile)) {
+        fs.copyFileSync(server.logFile, path.join(shotsDir, 'tests-code-server.log'));
+    }
+    if (runDir) {
+        fs.rmSync(runDir, { recursive: true, force: true });
+    }
+    recorder.report('e2e test explorer');
+});
+
+async function command(name) {
+    await page.keyboard.press('Escape');
+    await page.keyboard.press('F1');
+    const input = page.locator('.quick-input-widget input');
+    await input.fill(`>${name}`);
+    await page.locator('.quick-input-list .monaco-list-row', { hasText: name }).first().waitFor({ timeout: 30_000 });
+    await page.keyboard.press('Enter');
+}
+
+const testTree = () => page.locator('.test-explorer .monaco-list');
+
+/** The aria labels of the Test Explorer's rows (they carry each test's state). */
+async function rowLabels() {
+    const rows = await testTree().locator('.monaco-list-row').all();
+    return (await Promise.all(rows.map(r => r.getAttribute('aria-label').catch(() => '')))).join('\n');
+}
+
+test('the Test Explorer lists the sample\'s test files and their updates', { timeout: 240_000 }, async () => {
+    try {
+        // The Testing container (the flask) in the activity bar.
+        await waitUntil('the Testing view', async () => {
+            await page.keyboard.press('Escape');
+            await page.locator('.activitybar .action-item a[aria-label^="Testing"], .activitybar [aria-label^="Testing"]').first().click({ timeout: 10_000 }).catch(() => undefined);
+            return page.locator('.test-explorer').count();
+        }, n => n > 0, 90_000);
+        await waitUntil('the test files to be listed', () => testTree().textContent().catch(() => ''),
+            t => ['a late event splits the history', 'a delete closes the open version', 'a wrong expectation'].every(n => t.includes(n)), 120_000);
+        // Expand the late-event file to show its updates.
+        await testTree().locator('.monaco-list-row', { hasText: 'a late event splits the history' }).first().click();
+        await page.keyboard.press('ArrowRight');
+        await testTree().locator('.monaco-list-row', { hasText: 'update 2 (the late move to Berlin)' }).first().waitFor({ timeout: 30_000 });
+        await screenshot('listed');
+        console.log(await rowLabels());
+    } catch (error) {
+        await screenshot('listed-failed');
+        throw error;
+    }
+    lap('listed');
+});
+
+test('Run All runs them in the language server: the wrong expectation fails with its diff, the others pass', { timeout: 300_000 }, async () => {
+    try {
+        await command('Test: Run All Tests');
+        await waitUntil('the runs to finish', rowLabels,
+            t => /wrong\.test\.yml[^\n]*failed/i.test(t) && /late-event\.test\.yml[^\n]*passed/i.test(t), 240_000);
+        await screenshot('ran');
+        const labels = await rowLabels();
+        console.log(labels);
+        assert.match(labels, /delete-and-checks\.test\.yml[^\n]*passed/i);
+        assert.match(labels, /null-sequence\.test\.yml[^\n]*passed/i);
+        assert.match(labels, /update 2 \(the late move to Berlin\)[^\n]*passed/i);
+        lap('ran');
+        // The failure's message in the Test Results panel opens the diff of expected and actual rows.
+        const message = page.locator('.monaco-list-row', { hasText: 'users_current (line 8)' }).last();
+        await message.waitFor({ timeout: 30_000 });
+        await message.dblclick();
+        const diff = page.locator('.monaco-diff-editor').first();
+        await waitUntil('the diff of expected and actual rows', () => diff.textContent({ timeout: 5_000 }).catch(() => ''), t => t.includes('Paris') && t.includes('Berlin'), 60_000);
+        await screenshot('diff');
+        const peekText = await diff.textContent();
+        assert.match(peekText, /city:\s+Paris\}\s*Expected/);
+        assert.match(peekText, /city:\s+Berlin\}\s*Actual/);
+        lap('diff');
+    } catch (error) {
+        await screenshot('ran-failed');
+        throw error;
+    }
+});
