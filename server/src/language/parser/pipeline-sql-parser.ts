@@ -1,5 +1,5 @@
-import type { AstNode, CompletionParserResult, LangiumCoreServices, Lexer, LexerResult, ParseResult, ParserOptions, TokenizeOptions } from 'langium';
-import { createParser, LangiumCompletionParser, LangiumParser } from 'langium';
+import type { AstNode, CompletionParserResult, LangiumCoreServices, Lexer, LexerResult, Mutable, ParseResult, ParserOptions, TokenizeOptions } from 'langium';
+import { createParser, isAstNode, LangiumCompletionParser, LangiumParser } from 'langium';
 import { lazyFollows } from './lazy-follows.js';
 import { cutTooDeepStatements, nestedTooDeeplyMessage } from './nesting-limit.js';
 
@@ -26,6 +26,39 @@ export class PipelineSqlParser extends LangiumParser {
         this.nestingLexer = new NestingLimitLexer(services.parser.Lexer);
         // Langium's parser tokenizes through its protected `lexer`; only the parser sees the cut.
         (this as unknown as { lexer: Lexer }).lexer = this.nestingLexer;
+        // Langium builds the tree of an operator chain by recursive splitting (quadratic, and as deep as the
+        // chain is long); this builds the same tree in one pass.
+        (this as unknown as { constructInfix: typeof constructInfix }).constructInfix = constructInfix;
+        // Langium adds the comments before every token to the CST, and looks for where they go even
+        // when there are none: a linear search in the parent's content, quadratic along a long chain.
+        const builder = (this as unknown as LangiumParserInternals).nodeBuilder;
+        const addHiddenNodes = builder.addHiddenNodes.bind(builder);
+        builder.addHiddenNodes = tokens => {
+            if (tokens.length > 0) {
+                addHiddenNodes(tokens);
+            }
+        };
+    }
+
+    /**
+     * Langium's `parse`, except that the AST nodes are linked to their containers by a loop instead of
+     * a recursion as deep as the tree (a 50,000-term `a + b + ...` is a tree that deep).
+     */
+    private parseOnce<T extends AstNode>(input: string, options: ParserOptions = {}): ParseResult<T> {
+        const self = this as unknown as LangiumParserInternals;
+        self.nodeBuilder.buildRootNode(input);
+        const lexerResult = self.lexerResult = self.lexer.tokenize(input);
+        self.wrapper.input = lexerResult.tokens;
+        const ruleMethod = options.rule ? self.allRules.get(options.rule) : self.mainRule;
+        if (!ruleMethod) {
+            throw new Error(options.rule ? `No rule found with name '${options.rule}'` : 'No main rule available.');
+        }
+        const result = self.doParse(ruleMethod) as T;
+        self.nodeBuilder.addHiddenNodes(lexerResult.hidden);
+        self.unorderedGroups.clear();
+        self.lexerResult = undefined;
+        linkContainers(result);
+        return { value: result, lexerErrors: lexerResult.errors, lexerReport: lexerResult.report, parserErrors: self.wrapper.errors };
     }
 
     override parse<T extends AstNode = AstNode>(input: string, options?: ParserOptions): ParseResult<T> {
@@ -34,7 +67,7 @@ export class PipelineSqlParser extends LangiumParser {
             for (;;) {
                 this.nestingLexer.forced = forced;
                 try {
-                    return super.parse<T>(input, options);
+                    return this.parseOnce<T>(input, options);
                 } catch (error) {
                     if (!(error instanceof RangeError)) {
                         this.discardPartialParse();
@@ -71,9 +104,131 @@ export class PipelineSqlParser extends LangiumParser {
         (this as unknown as { stack: unknown[] }).stack = [];
         this.nestingLexer.forced = new Set();
         const first = this.nestingLexer.tokenize(input).tokens[0];
-        const result = super.parse<T>('', options);
+        const result = this.parseOnce<T>('', options);
         return { ...result, lexerErrors: [tooDeepError(first, false)] };
     }
+}
+
+/** The members of Langium's parser that {@link PipelineSqlParser.parseOnce} uses as Langium's `parse` does. */
+interface LangiumParserInternals {
+    nodeBuilder: { buildRootNode(input: string): unknown; addHiddenNodes(tokens: Token[]): void };
+    lexerResult: LexerResult | undefined;
+    lexer: Lexer;
+    wrapper: { input: Token[]; errors: ParseResult['parserErrors'] };
+    allRules: Map<string, unknown>;
+    mainRule: unknown;
+    unorderedGroups: Map<string, boolean[]>;
+    doParse(rule: unknown): unknown;
+}
+
+/** Sets `$container`, `$containerProperty` and `$containerIndex` of every node under `root`, without recursion. */
+function linkContainers(root: AstNode): void {
+    const pending: AstNode[] = [root];
+    for (let node = pending.pop(); node; node = pending.pop()) {
+        for (const [name, value] of Object.entries(node)) {
+            if (name.startsWith('$')) {
+                continue;
+            }
+            if (Array.isArray(value)) {
+                value.forEach((item: unknown, index) => {
+                    if (isAstNode(item)) {
+                        const child = item as Mutable<AstNode>;
+                        child.$container = node;
+                        child.$containerProperty = name;
+                        child.$containerIndex = index;
+                        pending.push(child);
+                    }
+                });
+            } else if (isAstNode(value)) {
+                const child = value as Mutable<AstNode>;
+                child.$container = node;
+                child.$containerProperty = name;
+                pending.push(child);
+            }
+        }
+    }
+}
+
+/** An operator chain as Langium's parser collects it: the operands and the operators between them. */
+interface InfixChain {
+    $type: string;
+    $infixName: string;
+    $cstNode?: unknown;
+    parts?: unknown[];
+    operators?: string[];
+}
+
+interface BinaryNode {
+    $type: string;
+    $cstNode?: unknown;
+    left: unknown;
+    operator: string;
+    right: unknown;
+}
+
+/**
+ * The tree of an operator chain (`a + b * c - d`), as Langium's `constructInfix` builds it (the same
+ * nodes, each with the chain's CST node), by one shunting-yard pass instead of recursive splitting.
+ * `AND` / `OR` chains become balanced trees, as Spark's parser builds them (`AstBuilder.visitLogicalBinary`:
+ * "a balanced binary tree is created because regular left recursive construction creates a very
+ * deep tree"); both operators are associative, so the value is the same.
+ */
+function constructInfix(chain: InfixChain, precedence: Map<string, { precedence: number; rightAssoc: boolean }>): unknown {
+    const parts = chain.parts;
+    if (!Array.isArray(parts) || parts.length === 0) {
+        // A syntax error; Langium's answer too.
+        return undefined;
+    }
+    const operators = chain.operators;
+    if (!Array.isArray(operators) || parts.length < 2) {
+        return parts[0];
+    }
+    const node = (left: unknown, operator: string, right: unknown): BinaryNode => ({ $type: chain.$type, $cstNode: chain.$cstNode, left, operator, right });
+    if (operators.every(o => o === 'AND' || o === 'OR')) {
+        // OR is looser: balanced ORs of balanced ANDs.
+        const groups: unknown[][] = [[parts[0]]];
+        operators.forEach((o, i) => (o === 'OR' ? groups.push([parts[i + 1]]) : groups.at(-1)!.push(parts[i + 1])));
+        return balanced(groups.map(g => balanced(g, 'AND', node)), 'OR', node);
+    }
+    // Langium's precedence: a larger number binds more loosely.
+    const rank = (o: string) => precedence.get(o) ?? { precedence: Infinity, rightAssoc: false };
+    const output: unknown[] = [parts[0]];
+    const pending: string[] = [];
+    const reduce = (): void => {
+        const right = output.pop();
+        const left = output.pop();
+        output.push(node(left, pending.pop()!, right));
+    };
+    operators.forEach((operator, i) => {
+        const { precedence: p, rightAssoc } = rank(operator);
+        while (pending.length > 0) {
+            const top = rank(pending.at(-1)!).precedence;
+            if (top < p || (top === p && !rightAssoc)) {
+                reduce();
+            } else {
+                break;
+            }
+        }
+        pending.push(operator);
+        output.push(parts[i + 1]);
+    });
+    while (pending.length > 0) {
+        reduce();
+    }
+    return output[0];
+}
+
+/** Spark's `reduceToExpressionTree`: operands combined pairwise from the middle, as deep as log2 of their count. */
+function balanced(operands: unknown[], operator: string, node: (left: unknown, operator: string, right: unknown) => BinaryNode,
+    low = 0, high = operands.length - 1): unknown {
+    if (high === low) {
+        return operands[low];
+    }
+    if (high - low === 1) {
+        return node(operands[low], operator, operands[high]);
+    }
+    const mid = low + Math.floor((high - low) / 2);
+    return node(balanced(operands, operator, node, low, mid), operator, balanced(operands, operator, node, mid + 1, high));
 }
 
 /** Chevrotain's parser state that {@link finalizeWithLazyFollows} adjusts. */

@@ -25,6 +25,7 @@ import { depthFirst } from '../pipeline/graph-walks.js';
 import { functionName, scdKindOf, type FlowInfo, type PipelineModelService } from '../pipeline/pipeline-model.js';
 import type { PipelineRegistry } from '../pipeline/pipeline-registry.js';
 import { dataTypeOf, type SampleCatalog } from '../pipeline/sample-catalog.js';
+import { operatorChainTop } from '../parser/operator-chains.js';
 import type { PipelineSqlServices } from '../pipeline-sql-module.js';
 import { column, findColumn, MetadataColumn, relationOf, UnknownRelation, type Column, type RelationType } from './relation-type.js';
 
@@ -636,8 +637,9 @@ export class PipelineSqlTypeComputer implements TypeComputer {
 
     scopeAt(node: AstNode): ColumnScope | undefined {
         const lambdas = new Map<string, TypeDescriptor>();
-        let child: AstNode = node;
-        let current = node.$container;
+        // Inside `a + b + ...` every operand sees what the whole chain sees.
+        let child: AstNode = operatorChainTop(node);
+        let current = child.$container;
         while (current && !ast.isPipelineFile(current)) {
             if (ast.isLambda(current) && child === current.body) {
                 const types = this.lambdaTypes(current);
@@ -822,6 +824,17 @@ export class PipelineSqlTypeComputer implements TypeComputer {
         }
         if (this.inProgress.has(expression)) {
             return Types.unknown;
+        }
+        if (ast.isBinaryExpression(expression)) {
+            // A long left-associative chain (`a + b + ... + z`) is a tree as deep as it is long: type its
+            // left spine bottom-up first, so that each step below finds its left operand typed.
+            const spine: ast.BinaryExpression[] = [];
+            for (let left = expression.left; ast.isBinaryExpression(left) && !this.types.has(left) && !this.inProgress.has(left); left = left.left) {
+                spine.push(left);
+            }
+            for (let i = spine.length - 1; i >= 0; i--) {
+                this.typeOf(spine[i]);
+            }
         }
         this.inProgress.add(expression);
         try {

@@ -9,6 +9,7 @@ import type { Range } from 'vscode-languageserver';
 import { allFunctionNames, getFunction } from '../builtins/functions.js';
 import * as ast from '../generated/ast.js';
 import { closestNames, directFileRead, displayName, lower } from '../references/dataset-names.js';
+import { operatorChainTop } from '../parser/operator-chains.js';
 import { functionName } from '../pipeline/pipeline-model.js';
 import { readsChangeFeed, writtenName, type ScopeEntry } from '../types/pipeline-sql-type-computer.js';
 import { clauseName } from './auto-cdc-checks.js';
@@ -111,7 +112,7 @@ export class NameChecks {
             return;
         }
         const data = { name: resolution.name, candidates: resolution.candidates };
-        const clause = AstUtils.getContainerOfType(reference, (n): n is ast.AutoCdcClause =>
+        const clause = AstUtils.getContainerOfType(operatorChainTop(reference), (n): n is ast.AutoCdcClause =>
             ast.isSequenceByClause(n) || ast.isSystemSequenceByClause(n) || ast.isApplyAsDeleteClause(n) || ast.isApplyAsTruncateClause(n) || ast.isFlowWhereClause(n));
         if (clause && ast.isAutoCdcSpec(clause.$container)) {
             const source = this.context.types.cdcSourceSchema(clause.$container);

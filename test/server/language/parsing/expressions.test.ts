@@ -46,7 +46,12 @@ describe('operator precedence follows Spark', () => {
         ['a & b = c', '((a & b) = c)'],
         ['a = b <=> c', '((a = b) <=> c)'],
         ['a == b AND c != d AND e <> f', '(((a == b) AND (c != d)) AND (e <> f))'],
-        ['a < b OR a <= b OR a > b OR a >= b', '((((a < b) OR (a <= b)) OR (a > b)) OR (a >= b))'],
+        // Spark's parser balances AND / OR chains (AstBuilder.visitLogicalBinary), so a long chain is shallow.
+        ['a < b OR a <= b OR a > b OR a >= b', '(((a < b) OR (a <= b)) OR ((a > b) OR (a >= b)))'],
+        ['a AND b AND c AND d AND e OR f', '((((a AND b) AND c) AND (d AND e)) OR f)'],
+        ['a OR b AND c OR d AND e AND f', '((a OR (b AND c)) OR ((d AND e) AND f))'],
+        ['a - b - c - d + e', '((((a - b) - c) - d) + e)'],
+        ['a || b + c * d - e / f', '(((a || b) + (c * d)) - (e / f))'],
         ['-a * b', '((- a) * b)'],
         ['~a + 1', '((~ a) + 1)'],
         ['-x::int', '(- CAST(x AS INT))'],
