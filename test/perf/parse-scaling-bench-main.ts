@@ -21,6 +21,7 @@ import { fmt } from './stats.js';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 9);
 const THROUGHPUT_RUNS = Number(process.env.BENCH_THROUGHPUT_RUNS ?? 2);
+const LARGE_MB = Number(process.env.BENCH_LARGE_MB ?? 5);
 const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const cli = path.join(repoRoot, 'out', 'cli.cjs');
 
@@ -106,9 +107,9 @@ for (const [what, ms, goal] of rows) {
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'parse-scaling-bench-'));
 try {
-    // 5 MB of the generated pipeline (about 60 lines per entity, ~2.4 KB each), as one file.
+    // 5 MB (BENCH_LARGE_MB) of the generated pipeline (about 60 lines per entity, ~2.4 KB each), as one file.
     let large = largePipelineFile(1000);
-    const lines = Math.ceil(large.split('\n').length * (5 * 1024 * 1024) / Buffer.byteLength(large));
+    const lines = Math.ceil(large.split('\n').length * (LARGE_MB * 1024 * 1024) / Buffer.byteLength(large));
     large = largePipelineFile(lines);
     const inputs: Array<[string, string]> = [
         ['generated pipeline file', large],
