@@ -246,6 +246,34 @@ export interface TestRunModel {
  */
 export const RunTestFileRequest = new RequestType<TestFileParams, TestRunModel, void>('pipelineSql/runTestFile');
 
+/**
+ * The `initializationOptions` of the Pipeline SQL client's `initialize` request. A client that sends
+ * none (another editor over `pipeline-sql lsp --stdio`) gets a trusted workspace.
+ */
+export interface PipelineSqlInitializationOptions {
+    /**
+     * Whether the user trusts the workspace (VS Code's workspace trust). In an untrusted workspace
+     * (Restricted Mode) the server evaluates no workspace SQL and opens no workspace DuckDB file:
+     * run, state, rows and change-event requests fail with {@link UntrustedWorkspaceClass}; the
+     * language features and the static pipeline graph keep working.
+     */
+    readonly workspaceTrusted?: boolean;
+}
+
+/** Parameters of {@link WorkspaceTrustNotification}. */
+export interface WorkspaceTrustParams {
+    readonly trusted: boolean;
+}
+
+/**
+ * `pipelineSql/workspaceTrust` (client → server): the workspace's trust changed (the user granted
+ * it). Sent by the VS Code client whenever VS Code reports a change after `initialize`.
+ */
+export const WorkspaceTrustNotification = new NotificationType<WorkspaceTrustParams>('pipelineSql/workspaceTrust');
+
+/** The error class of a request the server refuses because the workspace is not trusted. */
+export const UntrustedWorkspaceClass = 'PIPELINE_SQL_UNTRUSTED_WORKSPACE';
+
 //#endregion
 
 //#region Server → Client

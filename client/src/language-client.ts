@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import type { LanguageClientOptions, ServerOptions, StateChangeEvent } from 'vscode-languageclient/node.js';
 import { LanguageClient, State, TransportKind } from 'vscode-languageclient/node.js';
+import { WorkspaceTrustNotification, type PipelineSqlInitializationOptions } from '../../common/protocol.js';
 import { LanguageId } from './config.js';
 
 /** The port the language server's Node inspector listens on in debug mode ("Attach to Language Server"). */
@@ -34,6 +35,12 @@ export class PipelineSqlClient implements vscode.Disposable {
 
     constructor(private readonly context: vscode.ExtensionContext, readonly outputChannel: vscode.OutputChannel) {
         this.disposables.push(vscode.workspace.onDidOpenTextDocument(document => this.startFor(document)));
+        // The server enforces Restricted Mode itself: it learns the trust at start and when it is granted.
+        this.disposables.push(vscode.workspace.onDidGrantWorkspaceTrust(() => {
+            if (this.client?.isRunning()) {
+                void this.client.sendNotification(WorkspaceTrustNotification, { trusted: vscode.workspace.isTrusted });
+            }
+        }));
         // The extension may activate after a Pipeline SQL document was opened (or made the switch).
         vscode.workspace.textDocuments.forEach(document => this.startFor(document));
     }
@@ -101,6 +108,10 @@ export class PipelineSqlClient implements vscode.Disposable {
         });
         this.setState('starting');
         await client.start();
+        if (vscode.workspace.isTrusted) {
+            // Trust granted while the server was starting (after its initialize options were read).
+            await client.sendNotification(WorkspaceTrustNotification, { trusted: true });
+        }
     }
 
     private setState(state: ServerState): void {
@@ -114,7 +125,8 @@ export class PipelineSqlClient implements vscode.Disposable {
 /**
  * Builds the language client for Pipeline SQL documents. The server is the bundled `out/server.cjs`
  * in its own Node process over IPC; file events for SQL files and pipeline project files are
- * forwarded so the server sees files that are not open in the editor change.
+ * forwarded so the server sees files that are not open in the editor change. The workspace's trust
+ * goes with `initialize`: in Restricted Mode the server runs nothing and opens no state database.
  */
 export function createLanguageClient(
     context: vscode.ExtensionContext, outputChannel: vscode.OutputChannel, watchers: vscode.FileSystemWatcher[],
@@ -126,6 +138,8 @@ export function createLanguageClient(
     };
     const clientOptions: LanguageClientOptions = {
         documentSelector: [{ language: LanguageId }],
+        // Read at each start, so a restarted server gets the trust of that moment.
+        initializationOptions: (): PipelineSqlInitializationOptions => ({ workspaceTrusted: vscode.workspace.isTrusted }),
         outputChannel,
         synchronize: { fileEvents: watchers },
     };

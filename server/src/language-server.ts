@@ -8,7 +8,7 @@ import type { Connection, TextDocumentChangeEvent } from 'vscode-languageserver/
 import { createConnection, ErrorCodes, ProposedFeatures, ResponseError } from 'vscode-languageserver/node.js';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import { PipelineGraphRequest } from '../../common/protocol.js';
-import { registerPreviewHandlers } from './handlers/register-handlers.js';
+import { registerPreviewHandlers, registerWorkspaceTrust } from './handlers/register-handlers.js';
 import { createPipelineSqlServices, type PipelineSqlServices, type PipelineSqlSharedServices } from './language/pipeline-sql-module.js';
 import type { PipelineSqlDocumentBuilder } from './language/pipeline/pipeline-sql-document-builder.js';
 import { isTargetProfile } from './language/pipeline/pipeline-sql-settings.js';
@@ -75,8 +75,12 @@ export function startServer(): void {
     startLanguageServer(shared);
     addTargetProfileHandler(shared, PipelineSql);
     addPipelineGraphHandler(connection, shared, PipelineSql);
-    registerPreviewHandlers(connection, shared, PipelineSql);
-    registerProjectDiagnostics(connection, shared, PipelineSql);
+    const trust = registerWorkspaceTrust(connection, shared);
+    registerPreviewHandlers(connection, shared, PipelineSql, trust);
+    const project = registerProjectDiagnostics(connection, shared, PipelineSql);
+    // Folders the workspace's settings allow beyond the pipeline root count only in a trusted workspace.
+    shared.lsp.LanguageServer.onInitialized(() => project.setTrusted(trust.trusted));
+    trust.onDidChange(trusted => project.setTrusted(trusted));
 }
 
 /**

@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
-    createProtocolConnection, InitializeRequest, InitializedNotification, PublishDiagnosticsNotification,
+    ConfigurationRequest, createProtocolConnection, InitializeRequest, InitializedNotification, PublishDiagnosticsNotification,
     StreamMessageReader, StreamMessageWriter, type ProtocolConnection, type PublishDiagnosticsParams,
 } from 'vscode-languageserver-protocol/node.js';
 
@@ -32,6 +32,11 @@ export interface StdioServerOptions {
     readonly initializationOptions?: unknown;
     /** Keep the server's stderr (its log) in {@link StdioServer.stderr} instead of printing it. */
     readonly captureStderr?: boolean;
+    /**
+     * The client's settings: with it, the client says it answers `workspace/configuration` and
+     * answers each item with the value of its section (`pipelineSql`).
+     */
+    readonly configuration?: (section: string | undefined) => unknown;
 }
 
 /** Starts the bundled CLI's language server over stdio and initialises it for `rootDir`. */
@@ -55,10 +60,14 @@ export async function startStdioServer(rootDir: string, options: StdioServerOpti
             waiting.splice(i, 1)[0].resolve(params);
         }
     });
+    const configuration = options.configuration;
+    if (configuration) {
+        connection.onRequest(ConfigurationRequest.type, params => params.items.map(item => configuration(item.section)));
+    }
     connection.listen();
     const rootUri = `file://${rootDir}`;
     await connection.sendRequest(InitializeRequest.type, {
-        processId: process.pid, rootUri, capabilities: {}, workspaceFolders: [{ uri: rootUri, name: 'test' }],
+        processId: process.pid, rootUri, capabilities: configuration ? { workspace: { configuration: true } } : {}, workspaceFolders: [{ uri: rootUri, name: 'test' }],
         initializationOptions: options.initializationOptions,
     });
     await connection.sendNotification(InitializedNotification.type, {});

@@ -208,6 +208,10 @@ export class RunController implements PreviewHost, vscode.Disposable {
     }
 
     async restore(documentUri: string): Promise<RunOutcome | undefined> {
+        if (!vscode.workspace.isTrusted) {
+            // Reading the state evaluates the pipeline's views and opens its database (the server refuses it too).
+            return undefined;
+        }
         try {
             const client = await this.languageClient();
             const outcome = await client.sendRequest(PipelineStateRequest, { uri: documentUri, maxRows: previewMaxRows(vscode.Uri.parse(documentUri)) });

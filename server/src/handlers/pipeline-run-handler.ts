@@ -18,6 +18,7 @@ import { engineIdentity } from '../project/run-preparation.js';
 import { isRunError, locatePipeline, preparePipeline, type DocumentDiagnostic, type PipelineLocation, type PreparedPipeline } from './pipeline-sources.js';
 import { fileUri, toDatasetPreviews, toFlowReports, toRunError, updatedDatasets } from './run-results.js';
 import type { RuntimeDiagnostics } from './runtime-diagnostics.js';
+import { untrustedWorkspaceError, WorkspaceTrust } from './workspace-trust.js';
 import { displayName, findDataset, isView, refreshList } from './run-scope.js';
 
 /** The error class of a cancelled run (the engine rolls the update back). */
@@ -75,6 +76,8 @@ export class PipelineRunHandler {
         private readonly services: PipelineSqlServices,
         readonly diagnostics: RuntimeDiagnostics,
         private readonly onFinished: RunFinishedSink = () => undefined,
+        /** The workspace's trust: nothing here runs or opens a state in an untrusted workspace. */
+        private readonly trust: { readonly trusted: boolean } = new WorkspaceTrust(),
     ) {}
 
     private nextRunId(): string {
@@ -97,6 +100,9 @@ export class PipelineRunHandler {
             }
             return { ok: false, summary, error };
         };
+        if (!this.trust.trusted) {
+            return { ok: false, summary: { ...base, pipeline: { rootUri: params.uri }, durationMs: Date.now() - started }, error: untrustedWorkspaceError('run pipelines') };
+        }
         progress?.begin('Pipeline SQL', 0, 'Preparing the pipeline', false);
         try {
             const prepared = await preparePipeline(this.shared, this.services, params.uri, token);
@@ -122,7 +128,7 @@ export class PipelineRunHandler {
             let result;
             try {
                 result = await runUpdate(pipeline.ir, {
-                    stateDir: pipeline.stateDir, samplesDir: pipeline.samplesDir, rootDir: pipeline.root, pipeline: engineIdentity(pipeline.project), keeper: this.keeper, limit: maxRows,
+                    stateDir: pipeline.stateDir, samplesDir: pipeline.samplesDir, rootDir: pipeline.root, readRoots: pipeline.readRoots, pipeline: engineIdentity(pipeline.project), keeper: this.keeper, limit: maxRows,
                     fullRefresh, refresh, signal: abort.signal,
                     onProgress: event => progress?.report(percentage(event), event.message),
                 });
@@ -173,13 +179,16 @@ export class PipelineRunHandler {
             runId: this.nextRunId(), documentUri: params.uri, pipeline: { rootUri: location?.rootUri ?? params.uri, name: location?.name },
             scope: 'pipeline', fullRefresh: false, refreshed: [], startedAt: new Date(started).toISOString(), durationMs: Date.now() - started, maxRows,
         });
+        if (!this.trust.trusted) {
+            return { ok: false, summary: summary(undefined), error: untrustedWorkspaceError('read the state of its pipelines') };
+        }
         try {
             const prepared = await preparePipeline(this.shared, this.services, params.uri, token);
             if (!prepared.ok) {
                 return { ok: false, summary: summary(prepared.location), error: prepared.error };
             }
             const pipeline = prepared.pipeline;
-            const state = await readState(pipeline.ir, { stateDir: pipeline.stateDir, samplesDir: pipeline.samplesDir, rootDir: pipeline.root, pipeline: engineIdentity(pipeline.project), keeper: this.keeper, limit: maxRows });
+            const state = await readState(pipeline.ir, { stateDir: pipeline.stateDir, samplesDir: pipeline.samplesDir, rootDir: pipeline.root, readRoots: pipeline.readRoots, pipeline: engineIdentity(pipeline.project), keeper: this.keeper, limit: maxRows });
             const done = summary(pipeline);
             if (!state.ok) {
                 return { ok: false, summary: done, error: toRunError(state.error, uri => pipeline.sourceUris.has(uri)) };
@@ -194,6 +203,9 @@ export class PipelineRunHandler {
 
     /** `pipelineSql/datasetRows`: more rows of a dataset of the last run, in the order of its first rows. */
     async rows(params: DatasetRowsParams): Promise<Outcome<RowsModel>> {
+        if (!this.trust.trusted) {
+            return failure(untrustedWorkspaceError('read the state of its pipelines'));
+        }
         const record = [...this.lastRun.values()].find(r => r.runId === params.runId);
         if (!record) {
             return failure({ class: 'PIPELINE_SQL_STALE_RUN', message: 'These results are from an earlier run; run the pipeline again to page its rows.' });
@@ -202,7 +214,7 @@ export class PipelineRunHandler {
         const limit = clampRows(params.limit, 1000);
         const offset = Math.max(0, Math.floor(params.offset));
         // The engine reads from the start: the same query as the run's first rows, so the order matches.
-        const state = await readState(pipeline.ir, { stateDir: pipeline.stateDir, samplesDir: pipeline.samplesDir, rootDir: pipeline.root, pipeline: engineIdentity(pipeline.project), keeper: this.keeper, limit: Math.min(MAX_ROWS, offset + limit) });
+        const state = await readState(pipeline.ir, { stateDir: pipeline.stateDir, samplesDir: pipeline.samplesDir, rootDir: pipeline.root, readRoots: pipeline.readRoots, pipeline: engineIdentity(pipeline.project), keeper: this.keeper, limit: Math.min(MAX_ROWS, offset + limit) });
         if (!state.ok) {
             return failure(toRunError(state.error, uri => pipeline.sourceUris.has(uri)));
         }
@@ -217,13 +229,16 @@ export class PipelineRunHandler {
 
     /** `pipelineSql/changeEvents`: the change events an AUTO CDC target keeps for one key. */
     async changeEvents(params: ChangeEventsParams, token: CancellationToken): Promise<Outcome<RowsModel>> {
+        if (!this.trust.trusted) {
+            return failure(untrustedWorkspaceError('read the state of its pipelines'));
+        }
         await this.shared.workspace.WorkspaceManager.ready;
         const located = locatePipeline(this.services, params.uri);
         if (isRunError(located)) {
             return failure(located);
         }
         let ir: PipelineIR;
-        let pipeline: PipelineLocation & { sourceUris?: ReadonlySet<string> };
+        let pipeline: PreparedPipeline;
         const record = this.lastRun.get(located.id);
         if (record) {
             // The events behind the rows shown: those of the pipeline as it was run.
@@ -238,7 +253,7 @@ export class PipelineRunHandler {
             ir = prepared.pipeline.ir;
         }
         const events = await readChangeEvents(ir, params.dataset, {
-            stateDir: pipeline.stateDir, samplesDir: pipeline.samplesDir, rootDir: pipeline.root, pipeline: engineIdentity(pipeline.project), keeper: this.keeper, limit: clampRows(params.maxRows), keys: { ...params.key },
+            stateDir: pipeline.stateDir, samplesDir: pipeline.samplesDir, rootDir: pipeline.root, readRoots: pipeline.readRoots, pipeline: engineIdentity(pipeline.project), keeper: this.keeper, limit: clampRows(params.maxRows), keys: { ...params.key },
         });
         if (!events.ok) {
             return failure(toRunError(events.error, uri => pipeline.sourceUris?.has(uri) ?? false));

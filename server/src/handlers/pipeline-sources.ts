@@ -15,7 +15,7 @@ import type { RunErrorModel } from '../../../common/result-model.js';
 import type { PipelineSqlServices } from '../language/pipeline-sql-module.js';
 import { plainPipeline } from '../project/discovery.js';
 import type { PipelineProject } from '../project/project-types.js';
-import { prepareRun } from '../project/run-preparation.js';
+import { prepareRun, realReadRoots } from '../project/run-preparation.js';
 import { fileUri } from './run-results.js';
 
 /** Where a pipeline lives and what the engine needs to run it. */
@@ -38,6 +38,11 @@ export interface PipelineLocation {
 /** A pipeline lowered to the engine IR. */
 export interface PreparedPipeline extends PipelineLocation {
     readonly ir: PipelineIR;
+    /**
+     * The folders engine reads may touch, symlinks resolved: the pipeline root (the bundle root) and
+     * the folders the user allowed, as `pipeline-sql run` computes them (see `realReadRoots`).
+     */
+    readonly readRoots: string[];
     /** URIs of the source documents (runtime errors in them become diagnostics). */
     readonly sourceUris: ReadonlySet<string>;
 }
@@ -115,11 +120,15 @@ export async function documentsFor(shared: LangiumSharedServices, files: readonl
 export async function preparePipeline(shared: LangiumSharedServices, services: PipelineSqlServices, documentUri: string, token: CancellationToken): Promise<Preparation> {
     // Membership comes from the project model, which the workspace's first load fills.
     await shared.workspace.WorkspaceManager.ready;
+    // A reload of the model already asked for (a setting or the workspace's trust changed) comes first.
+    await shared.workspace.WorkspaceLock.read(() => undefined);
     const location = locatePipeline(services, documentUri);
     if (isRunError(location)) {
         return { ok: false, error: location };
     }
-    const prepared = await prepareRun(services, location.project, files => documentsFor(shared, files, token));
+    const readRoots = await realReadRoots(location.project);
+    const prepared = await prepareRun(services, location.project, files => documentsFor(shared, files, token), undefined,
+        { rootDir: location.root, samplesDir: location.samplesDir, readRoots });
     if (!prepared.ok) {
         const { error } = prepared;
         const place = error.place ? { uri: fileUri(error.place.file), range: error.place.range } : undefined;
@@ -135,5 +144,5 @@ export async function preparePipeline(shared: LangiumSharedServices, services: P
         };
     }
     const sourceUris = new Set(prepared.sourceDocuments.map(d => d.uri.toString()));
-    return { ok: true, pipeline: { ...location, ir: prepared.ir, sourceUris } };
+    return { ok: true, pipeline: { ...location, ir: prepared.ir, sourceUris, readRoots } };
 }

@@ -7,16 +7,13 @@ import * as path from 'node:path';
 import { URI, type LangiumDocument } from 'langium';
 import type { LangiumSharedServices } from 'langium/lsp';
 import type { CancellationToken } from 'vscode-languageserver';
-import type { TestFileModel, TestFileParams, TestProblemModel, TestRunModel, TestUpdateResultModel } from '../../../common/protocol.js';
+import { UntrustedWorkspaceClass, type TestFileModel, type TestFileParams, type TestProblemModel, type TestRunModel, type TestUpdateResultModel } from '../../../common/protocol.js';
 import type { PipelineSqlServices } from '../language/pipeline-sql-module.js';
 import { readTestFile, type TestFile } from '../testing/test-file.js';
 import { pipelineOfTest, runTest, updateLabel, type TestOutcome, type UpdateProblem } from '../testing/test-runner.js';
 import { plainFailureText, problemLines, palette } from '../testing/test-report.js';
 import { rowText } from '../testing/test-update.js';
 import { documentsFor } from './pipeline-sources.js';
-
-/** The error class of a run refused in an untrusted workspace (as the run handler's). */
-const UntrustedClass = 'PIPELINE_SQL_UNTRUSTED_WORKSPACE';
 
 export class PipelineTestHandler {
     constructor(
@@ -50,7 +47,7 @@ export class PipelineTestHandler {
             uri: params.uri, name: test.name, status: 'error', durationMs: Date.now() - started, updates: [], error, report: `${error.class}: ${error.message}\n`,
         });
         if (!this.trust.trusted) {
-            return refuse({ class: UntrustedClass, message: 'This workspace is not trusted (Restricted Mode), so Pipeline SQL does not run its tests: that would evaluate the workspace\'s SQL. Trust the workspace to run them.' });
+            return refuse({ class: UntrustedWorkspaceClass, message: 'This workspace is not trusted (Restricted Mode), so Pipeline SQL does not run its tests: that would evaluate the workspace\'s SQL. Trust the workspace to run them.' });
         }
         await this.shared.workspace.WorkspaceManager.ready;
         const project = this.services.shared.pipeline.Project;

@@ -3,11 +3,13 @@ import type { LangiumSharedServices } from 'langium/lsp';
 import type { Connection } from 'vscode-languageserver';
 import {
     ChangeEventsRequest, DatasetRowsRequest, DescribeTestFileRequest, PipelineStateRequest, RunFinishedNotification, RunPipelineRequest, RunTestFileRequest,
+    WorkspaceTrustNotification,
 } from '../../../common/protocol.js';
 import type { PipelineSqlServices } from '../language/pipeline-sql-module.js';
 import { PipelineRunHandler } from './pipeline-run-handler.js';
 import { PipelineTestHandler } from './pipeline-test-handler.js';
 import { RuntimeDiagnostics } from './runtime-diagnostics.js';
+import { trustOfInitializationOptions, WorkspaceTrust } from './workspace-trust.js';
 
 /** Turns an exception of a handler into a typed failure (the handler's callers never see a crash). */
 async function safely<T>(method: string, work: () => Promise<T>): Promise<T | { ok: false; error: { class: string; message: string } }> {
@@ -20,18 +22,36 @@ async function safely<T>(method: string, work: () => Promise<T>): Promise<T | { 
 }
 
 /**
+ * The workspace's trust as the client states it: `initializationOptions.workspaceTrusted` of
+ * `initialize` (absent: trusted, see {@link WorkspaceTrust}), then `pipelineSql/workspaceTrust`.
+ */
+export function registerWorkspaceTrust(connection: Connection, shared: LangiumSharedServices): WorkspaceTrust {
+    const trust = new WorkspaceTrust();
+    shared.lsp.LanguageServer.onInitialize(params => trust.set(trustOfInitializationOptions(params.initializationOptions)));
+    connection.onNotification(WorkspaceTrustNotification, params => {
+        if (typeof params?.trusted === 'boolean') {
+            trust.set(params.trusted);
+        }
+    });
+    return trust;
+}
+
+/**
  * Registers the preview's requests (`pipelineSql/runPipeline`, `pipelineState`, `datasetRows`,
  * `changeEvents`) on the connection, sends `pipelineSql/runFinished` after each run, and keeps the
  * run diagnostics published with each document's validation diagnostics (Langium publishes the
  * latter when a document is validated; this listener, registered after Langium's, adds the former).
+ * Each of these requests evaluates workspace SQL or opens the pipeline's state database: in an
+ * untrusted workspace (`trust`) the handler refuses it.
  */
-export function registerPreviewHandlers(connection: Connection, shared: LangiumSharedServices, services: PipelineSqlServices): PipelineRunHandler {
+export function registerPreviewHandlers(connection: Connection, shared: LangiumSharedServices, services: PipelineSqlServices,
+    trust: { readonly trusted: boolean } = new WorkspaceTrust()): PipelineRunHandler {
     const documents = shared.workspace.LangiumDocuments;
     const diagnostics = new RuntimeDiagnostics({
         publish: (uri, list) => void connection.sendDiagnostics({ uri, diagnostics: list }),
         validation: uri => documents.getDocument(URI.parse(uri))?.diagnostics ?? [],
     });
-    const handler = new PipelineRunHandler(shared, services, diagnostics, params => void connection.sendNotification(RunFinishedNotification, params));
+    const handler = new PipelineRunHandler(shared, services, diagnostics, params => void connection.sendNotification(RunFinishedNotification, params), trust);
     connection.onRequest(RunPipelineRequest, (params, token) => handler.run(params, token, connection.window.attachWorkDoneProgress(params.workDoneToken)));
     connection.onRequest(PipelineStateRequest, (params, token) => handler.state(params, token));
     connection.onRequest(DatasetRowsRequest, params => safely('pipelineSql/datasetRows', () => handler.rows(params)));
@@ -39,7 +59,7 @@ export function registerPreviewHandlers(connection: Connection, shared: LangiumS
     // The state files the runs keep open are closed (unlocked) when the client shuts the server down.
     connection.onShutdown(() => handler.dispose());
     // The Test Explorer's requests (issue 15): describe a test file, run it in this process.
-    const tests = new PipelineTestHandler(shared, services);
+    const tests = new PipelineTestHandler(shared, services, trust);
     connection.onRequest(DescribeTestFileRequest, params => tests.describe(params));
     connection.onRequest(RunTestFileRequest, async (params, token) => {
         try {

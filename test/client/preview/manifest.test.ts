@@ -5,7 +5,7 @@ import { repoRoot } from '../../helpers/parse.js';
 
 interface Manifest {
     activationEvents: string[];
-    capabilities: { untrustedWorkspaces: { supported: boolean | string; description?: string } };
+    capabilities: { untrustedWorkspaces: { supported: boolean | string; description?: string; restrictedConfigurations?: string[] } };
     contributes: {
         commands: Array<{ command: string; category?: string; icon?: string; enablement?: string }>;
         menus: Record<string, Array<{ command: string; when?: string }>>;
@@ -27,7 +27,12 @@ test('the run commands are declared with the Pipeline SQL category and an icon, 
 
 test('in Restricted Mode the extension is limited (language features on, runs off), with an explanation', () => {
     expect(manifest.capabilities.untrustedWorkspaces.supported).toBe('limited');
-    expect(manifest.capabilities.untrustedWorkspaces.description).toMatch(/Running a pipeline .* needs a trusted workspace/);
+    expect(manifest.capabilities.untrustedWorkspaces.description).toMatch(/Running a pipeline .* need a trusted workspace; the language server refuses them too/);
+});
+
+test('in Restricted Mode VS Code ignores the workspace value of pipelineSql.run.allowedPaths (a repository cannot widen its own reads)', () => {
+    expect(manifest.capabilities.untrustedWorkspaces.restrictedConfigurations).toEqual(['pipelineSql.run.allowedPaths']);
+    expect(manifest.contributes.configuration.properties['pipelineSql.run.allowedPaths']).toBeDefined();
 });
 
 test('the commands are in the palette and the editor title of pipeline files; runs only when trusted', () => {
