@@ -56,10 +56,10 @@ async function freePort() {
 
 /**
  * Starts code-server on 127.0.0.1 (webviews need a secure context) with a fresh profile, the given
- * .vsix installed and `workspace` as the folder. Returns the URL and a `stop()` that ends the whole
+ * .vsix installed and `workspace` as the folder (untrusted, in Restricted Mode, with `restricted`). Returns the URL and a `stop()` that ends the whole
  * process group (extension host and language server included).
  */
-export async function startCodeServer({ vsix, workspace, runDir }) {
+export async function startCodeServer({ vsix, workspace, runDir, restricted = false }) {
     const env = {
         ...process.env,
         PATH: `${node24Bin}${path.delimiter}${process.env.PATH}`,
@@ -71,7 +71,11 @@ export async function startCodeServer({ vsix, workspace, runDir }) {
     };
     const port = await freePort();
     fs.mkdirSync(path.join(runDir, 'data/User'), { recursive: true });
-    fs.writeFileSync(path.join(runDir, 'data/User/settings.json'), JSON.stringify(userSettings, null, 2));
+    // restricted: workspace trust is on and the folder opens untrusted (Restricted Mode), without asking.
+    const settings = restricted
+        ? { ...userSettings, 'security.workspace.trust.enabled': true, 'security.workspace.trust.startupPrompt': 'never', 'security.workspace.trust.banner': 'always' }
+        : userSettings;
+    fs.writeFileSync(path.join(runDir, 'data/User/settings.json'), JSON.stringify(settings, null, 2));
     fs.writeFileSync(path.join(runDir, 'config.yaml'), `bind-addr: 127.0.0.1:${port}\nauth: none\ncert: false\n`);
     const profileArgs = ['--config', path.join(runDir, 'config.yaml'), '--user-data-dir', path.join(runDir, 'data'),
         '--extensions-dir', path.join(runDir, 'extensions')];
@@ -84,7 +88,7 @@ export async function startCodeServer({ vsix, workspace, runDir }) {
     const logFile = path.join(runDir, 'code-server.log');
     const log = fs.openSync(logFile, 'w');
     const child = spawn(codeServerBin, [...profileArgs, '--bind-addr', `127.0.0.1:${port}`, '--auth', 'none',
-        '--disable-telemetry', '--disable-update-check', '--disable-workspace-trust', '--disable-getting-started-override',
+        '--disable-telemetry', '--disable-update-check', ...(restricted ? [] : ['--disable-workspace-trust']), '--disable-getting-started-override',
         // After the tab closes, the extension host would otherwise wait 3 h for a reconnection.
         '--reconnection-grace-time', '5', '--ignore-last-opened', workspace], { env, detached: true, stdio: ['ignore', log, log] });
     fs.closeSync(log);
