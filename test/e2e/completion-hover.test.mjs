@@ -178,6 +178,8 @@ test('completion after AUTO CDC INTO … FROM offers STREAM(…) first, then the
     await page.keyboard.type('FROM ', { delay: 30 });
     const suggest = page.locator('.editor-widget.suggest-widget');
     const labels = () => suggest.locator('.monaco-list-row .label-name').allTextContents();
+    // The list of FROM / FROM SNAPSHOT closes at the space (it must not stay open, hiding the sources);
+    // asked for after the space: every kind of source, STREAM(…) first and SNAPSHOT last.
     const shown = await waitUntil('the sources after FROM', async () => {
         if (!(await suggest.isVisible().catch(() => false))) {
             await page.keyboard.press('Control+Space');
@@ -191,6 +193,13 @@ test('completion after AUTO CDC INTO … FROM offers STREAM(…) first, then the
     // The flow does not read its own target.
     assert.ok(!shown.includes('users_copy'), `rows: ${JSON.stringify(shown)}`);
     await screenshot('sources-after-from');
+    // Typed on by a user: `s` pops the list up by itself, STREAM(…) first (the editor keeps the items
+    // with a word starting with s: STREAM(…) and SNAPSHOT here).
+    await page.keyboard.press('Escape');
+    await page.keyboard.type('s', { delay: 30 });
+    const typed = await waitUntil('the list for s', labels, l => l.includes('STREAM(…)') && l.includes('SNAPSHOT'), 30_000);
+    assert.equal(typed[0], 'STREAM(…)', `rows: ${JSON.stringify(typed)}`);
+    await screenshot('sources-after-from-s');
     // Accepting STREAM(…) puts the cursor in the parentheses and lists the tables again.
     await page.keyboard.press('Enter');
     await editor().locator('.view-line', { hasText: 'FROM STREAM()' }).waitFor({ timeout: 15_000 });

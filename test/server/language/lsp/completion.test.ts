@@ -186,6 +186,21 @@ describe('dataset names after FROM, JOIN, STREAM(, INTO', () => {
         expect(labels(await inPipeline(`${head}STREAM(<|>`))).not.toContain('users_current');
     });
 
+    test('a phrase whose first word may come alone is filtered without spaces: past the space it closes the list (FROM SNAPSHOT must not hide the sources)', async () => {
+        const filterTexts = async (text: string) => {
+            let items: CompletionItem[] = [];
+            await complete({ text, index: 0, assert: l => (items = l.items.filter(i => i.kind === 14)), disposeAfterCheck: true });
+            return Object.fromEntries(items.map(i => [i.label, i.filterText ?? i.label]));
+        };
+        const afterInto = await filterTexts('CREATE STREAMING TABLE t;\nCREATE FLOW f AS AUTO CDC INTO t\nFR<|>');
+        expect(afterInto).toMatchObject({ FROM: 'FROM', 'FROM SNAPSHOT': 'FROMSNAPSHOT' });
+        // What may follow the space is asked for again: the sources, and SNAPSHOT for the phrase.
+        expect(labels(await inPipeline('CREATE STREAMING TABLE t;\nCREATE FLOW f AS AUTO CDC INTO t\nFROM <|>'))).toContain('SNAPSHOT');
+        const clauses = await filterTexts(`${cdcHead}SEQUENCE BY event_ts\n<|>`);
+        expect(clauses).toMatchObject({ COLUMNS: 'COLUMNS', 'COLUMNS TO UPDATE': 'COLUMNSTOUPDATE', 'STORED AS': 'STORED AS' });
+        expect(await keywords(`${cdcHead}SEQUENCE BY event_ts\nCOLUMNS <|>`)).toContain('TO UPDATE');
+    });
+
     test('in a query FROM, STREAM(…) is a snippet after the tables', async () => {
         const items = labels(await inPipeline('CREATE STREAMING TABLE s AS SELECT * FROM <|>'));
         expect(items.slice(0, 3)).toEqual(['users_changes', 'cdc_data.users', 'STREAM(…)']);

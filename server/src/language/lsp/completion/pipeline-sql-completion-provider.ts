@@ -441,6 +441,7 @@ export class PipelineSqlCompletionProvider extends DefaultCompletionProvider {
         // AUTO CDC clauses in their documented order, other keywords in the grammar's.
         const rank = (p: KeywordProposal): number => clauseRank(p.rule) ?? 0;
         proposals.sort((a, b) => rank(a) - rank(b));
+        const words = new Set(proposals.filter(p => !p.phrase.includes(' ')).map(p => p.phrase));
         for (const proposal of proposals) {
             if (!this.keywordAllowed(proposal, cdc)) {
                 continue;
@@ -451,7 +452,16 @@ export class PipelineSqlCompletionProvider extends DefaultCompletionProvider {
             }
             // Clauses first; operators that would continue the expression before the cursor after them.
             const sortText = Sort.keyword + (OperatorRules.has(proposal.rule) ? '1' : '0');
-            items.push(this.item(site, { label: proposal.phrase, kind: CompletionItemKind.Keyword, detail: 'keyword', sortText }));
+            // A phrase whose first word may come alone too (`FROM SNAPSHOT` beside `FROM`, `COLUMNS TO UPDATE`
+            // beside `COLUMNS`) is filtered without its spaces: the editor filters an open list by the text
+            // from an item's start, so after the space the phrase would keep the list of the word open and
+            // hide what may follow the word alone (the sources after FROM). Without a match the list
+            // closes, and the next word asks again, the phrase's next word among its proposals.
+            const ambiguous = proposal.phrase.includes(' ') && words.has(proposal.phrase.split(' ', 1)[0]);
+            items.push(this.item(site, {
+                label: proposal.phrase, kind: CompletionItemKind.Keyword, detail: 'keyword', sortText,
+                ...(ambiguous ? { filterText: proposal.phrase.replaceAll(' ', '') } : {}),
+            }));
         }
         return items;
     }
