@@ -37,7 +37,11 @@ async function hoverWord(lineText, word, expected) {
         await page.mouse.move(box.x + 2, box.y + box.height / 2);
         await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
         return hover.isVisible().catch(() => false);
-    }, visible => visible, 60_000);
+    }, visible => visible, 60_000).catch(async error => {
+        // What the editor showed instead (another card, none, the word elsewhere), for the failure's reader.
+        await screenshot(`hover-${word.toLowerCase()}-not-shown`);
+        throw error;
+    });
     return (await hover.textContent()) ?? '';
 }
 
