@@ -57,6 +57,8 @@ if (!fs.existsSync(statementsFile)) {
             .map(l => JSON.parse(l) as { kind: string; sql: string }).filter(s => s.kind === 'query');
         const dir = path.join(work, 'queries');
         fs.mkdirSync(dir);
+        // A pipeline folder, so that check takes plain queries too (dt-validate reads only the .sql files).
+        fs.writeFileSync(path.join(dir, 'spark-pipeline.yml'), 'name: spark_queries\nlibraries:\n  - glob:\n      include: "*.sql"\n');
         queries.forEach((q, i) => fs.writeFileSync(path.join(dir, `q${String(i).padStart(4, '0')}.sql`), `${q.sql}\n`));
         const script = await dtScript(work);
         const ours: number[] = [];
