@@ -102,6 +102,7 @@ export const ErrorClass = {
     emptyKeys: 'AUTOCDC_EMPTY_KEYS',
     expectationViolation: 'EXPECTATION_VIOLATION',
     tableNotFound: 'TABLE_OR_VIEW_NOT_FOUND',
+    pythonDatasetNotSampled: 'PIPELINE_SQL_PYTHON_DATASET_WITHOUT_SAMPLES',
     batchForStreamingTable: 'INVALID_FLOW_QUERY_TYPE.BATCH_RELATION_FOR_STREAMING_TABLE',
     divideByZero: 'DIVIDE_BY_ZERO',
     castInvalidInput: 'CAST_INVALID_INPUT',

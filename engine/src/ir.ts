@@ -65,6 +65,21 @@ export interface PipelineIR {
     catalog: CatalogTableIR[];
     /** Pipeline configuration: `SET key = value` statements and pipeline parameters. */
     conf: Record<string, string>;
+    /**
+     * Datasets the pipeline defines in Python files. The engine cannot run Python: a read of one
+     * (a `catalog` source of the same name) takes its rows from the sample catalog, and an update
+     * whose selected flows read one that has no sample data stops before it starts.
+     */
+    pythonDatasets?: PythonDatasetIR[];
+}
+
+/** A dataset defined in a Python file of the pipeline (`@dp.table`, `dlt.create_streaming_table`, ...). */
+export interface PythonDatasetIR {
+    name: string[];
+    /** How it is defined, as written (`@dlt.table`), for messages. */
+    definedBy: string;
+    /** Where: the Python file and the range of the name. */
+    span: SourceSpan;
 }
 
 /** Dataset kinds (spec section 1). */

@@ -84,6 +84,12 @@ export function buildPlan(pipeline: PipelineIR): PipelinePlan {
         }
         flowNames.add(flow.name.toLowerCase());
         const target = datasets.get(key);
+        const python = target ? undefined : pipeline.pythonDatasets?.find(p => datasetKey(p.name.slice(-flow.target.length)) === key || datasetKey(flow.target.slice(-p.name.length)) === datasetKey(p.name));
+        if (python) {
+            throw new PipelineDefinitionError(ErrorClass.unknownDataset,
+                `The flow '${flow.name}' writes '${flow.target.join('.')}', which is defined in Python (${python.definedBy} at ${python.span.file.split(/[\\/]/).pop()}:${python.span.line}); `
+                + 'a local run cannot run the Python definition of its target.', context);
+        }
         if (!target) {
             throw new PipelineDefinitionError(ErrorClass.unknownDataset,
                 `The flow '${flow.name}' writes '${flow.target.join('.')}', which the pipeline does not define. Declare it with CREATE STREAMING TABLE.`, context);

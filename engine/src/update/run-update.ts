@@ -16,7 +16,9 @@ import { formatType } from '../sql/types.js';
 import type { ResourceOptions } from '../db/resources.js';
 import type { DatabaseKeeper } from '../db/kept-databases.js';
 import { StateStore, type PipelineIdentity, type StateOpenOptions } from '../state/state-store.js';
+import { sampleDirs } from '../spark/sample-files.js';
 import { UpdateContext, type DatasetChanges, type DatasetMetrics, type ProgressEvent, type ResolvedOptions } from './context.js';
+import { checkPythonInputs } from './python-inputs.js';
 import { buildPlan, datasetKey, isView, type PipelinePlan } from './plan.js';
 import { FlowSources, ROW_ID } from './sources.js';
 import { setOwn } from '../records.js';
@@ -195,6 +197,7 @@ export async function runUpdate(pipeline: PipelineIR, options: RunOptions): Prom
             onProgress: options.onProgress,
         };
         const selection = selectDatasets(plan, options);
+        checkPythonInputs(plan, selection.run, sampleDirs(resolved.rootDir, { samplesDir: resolved.samplesDir, readRoots: resolved.readRoots }));
         if (options.signal?.aborted) {
             throw new EngineError('PIPELINE_SQL_CANCELLED', 'The update was cancelled before it started.');
         }
