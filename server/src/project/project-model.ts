@@ -11,7 +11,7 @@ import { catalogFiles, discoverEnclosing, discoverProjects } from './discovery.j
 import type { ProjectFileHost } from './file-host.js';
 import { libraryKind } from './library-files.js';
 import {
-    isProjectFileName, type ContributedDataset, type LibraryReader, type PipelineProject, type ProjectOptions, type ProjectProblem, type ProjectSet,
+    isProjectFileName, type LibraryContribution, type LibraryReader, type PipelineProject, type ProjectOptions, type ProjectProblem, type ProjectSet,
 } from './project-types.js';
 
 /** A folder whose pipelines the model holds. */
@@ -37,7 +37,8 @@ export class ProjectModel {
     private options: ProjectOptions = {};
     private readonly listeners: Array<() => void> = [];
     private readonly readers: LibraryReader[] = [];
-    private readonly contributed = new Map<string, ContributedDataset[]>();
+    /** What the readers made of each library file, by pipeline id then file. */
+    private contributed = new Map<string, Map<string, LibraryContribution & { readonly reader: LibraryReader }>>();
     // File → pipelines (as a source), and sample catalog file → pipeline; rebuilt on each change.
     private sourceIndex = new Map<string, PipelineProject[]>();
     private catalogIndex = new Map<string, PipelineProject>();
@@ -71,9 +72,34 @@ export class ProjectModel {
         this.readers.push(reader);
     }
 
-    /** The datasets readers found in a pipeline's non-SQL library files. */
-    contributedDatasets(pipelineId: string): readonly ContributedDataset[] {
-        return this.contributed.get(pipelineId) ?? [];
+    /** What a reader made of each of a pipeline's library files with its extensions, in file order. */
+    contributionsOf<T>(pipelineId: string, reader: LibraryReader<T>): ReadonlyArray<LibraryContribution<T>> {
+        const files = this.contributed.get(pipelineId);
+        return files ? [...files.values()].filter(c => c.reader === reader) as unknown as ReadonlyArray<LibraryContribution<T>> : [];
+    }
+
+    /**
+     * Reads one library file again (it changed, appeared or went away) for every pipeline that lists
+     * it; returns the ids of those pipelines. A file no pipeline lists changes nothing here.
+     */
+    async refreshLibraryFile(filePath: string): Promise<string[]> {
+        const file = path.resolve(filePath);
+        const owners = this.allPipelines().filter(p => p.pythonFiles.includes(file));
+        const reader = this.readers.find(r => r.extensions.includes(path.extname(file).toLowerCase()));
+        if (!reader || owners.length === 0) {
+            return [];
+        }
+        const contribution = await this.readContribution(reader, file);
+        for (const pipeline of owners) {
+            const files = this.contributed.get(pipeline.id) ?? new Map();
+            if (contribution) {
+                files.set(file, contribution);
+            } else {
+                files.delete(file);
+            }
+            this.contributed.set(pipeline.id, files);
+        }
+        return owners.map(p => p.id);
     }
 
     /** Loads the pipelines under a folder (a workspace folder, a CLI argument) and returns them. */
@@ -283,25 +309,42 @@ export class ProjectModel {
     }
 
     private async readContributions(): Promise<void> {
-        this.contributed.clear();
-        if (this.readers.length === 0) {
-            return;
-        }
-        for (const pipeline of this.allPipelines()) {
-            const datasets: ContributedDataset[] = [];
-            for (const file of pipeline.pythonFiles) {
-                const reader = this.readers.find(r => r.extensions.includes(path.extname(file).toLowerCase()));
-                const text = reader ? await this.host.readFile(file) : undefined;
-                if (reader && text !== undefined) {
-                    try {
-                        datasets.push(...reader.read(file, text));
-                    } catch (error) {
-                        // A reader's failure on one file loses that file's datasets, nothing else.
-                        console.error(`Reading ${file} failed:`, error);
+        const contributed = new Map<string, Map<string, LibraryContribution & { readonly reader: LibraryReader }>>();
+        if (this.readers.length > 0) {
+            // A file listed by several pipelines is read once.
+            const read = new Map<string, Promise<(LibraryContribution & { readonly reader: LibraryReader }) | undefined>>();
+            for (const pipeline of this.allPipelines()) {
+                const files = new Map<string, LibraryContribution & { readonly reader: LibraryReader }>();
+                for (const file of pipeline.pythonFiles) {
+                    const reader = this.readers.find(r => r.extensions.includes(path.extname(file).toLowerCase()));
+                    if (!reader) {
+                        continue;
+                    }
+                    if (!read.has(file)) {
+                        read.set(file, this.readContribution(reader, file));
+                    }
+                    const contribution = await read.get(file);
+                    if (contribution) {
+                        files.set(file, contribution);
                     }
                 }
+                contributed.set(pipeline.id, files);
             }
-            this.contributed.set(pipeline.id, datasets);
+        }
+        this.contributed = contributed;
+    }
+
+    private async readContribution(reader: LibraryReader, file: string): Promise<(LibraryContribution & { readonly reader: LibraryReader }) | undefined> {
+        const text = await this.host.readFile(file);
+        if (text === undefined) {
+            return undefined;
+        }
+        try {
+            return { file, reader, result: reader.read(file, text) };
+        } catch (error) {
+            // A reader's failure on one file loses that file's contribution, nothing else.
+            console.error(`Reading ${file} failed:`, error);
+            return undefined;
         }
     }
 }

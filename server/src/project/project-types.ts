@@ -104,26 +104,22 @@ export interface PipelineProject {
     readonly problems: readonly ProjectProblem[];
 }
 
-/** A dataset a non-SQL library file defines (a Python reader's answer). */
-export interface ContributedDataset {
-    readonly name: string;
-    readonly kind: 'streaming-table' | 'materialized-view' | 'temporary-view' | 'view' | 'flow';
-    readonly file: string;
-    /** 1-based line of the definition. */
-    readonly line: number;
-    /** Column names and Spark types, when the definition gives a schema. */
-    readonly columns?: ReadonlyArray<{ readonly name: string; readonly type: string }>;
-}
-
 /**
  * A reader of non-SQL library files (the seam for Python-defined datasets): the model gives it each
- * library file with one of its extensions and keeps what it returns per pipeline
- * ({@link ProjectModel.contributedDatasets}). It must not run the file.
+ * library file with one of its extensions and keeps what it returns per pipeline and file
+ * ({@link ProjectModel.contributionsOf}); what the result means is the reader's business. It must not
+ * run the file.
  */
-export interface LibraryReader {
+export interface LibraryReader<T = unknown> {
     /** The extensions it reads, lower-case with the dot (`.py`). */
     readonly extensions: readonly string[];
-    read(file: string, text: string): readonly ContributedDataset[];
+    read(file: string, text: string): T;
+}
+
+/** What a reader made of one library file of a pipeline. */
+export interface LibraryContribution<T = unknown> {
+    readonly file: string;
+    readonly result: T;
 }
 
 /** What a folder walk found: its pipelines and the problems of project files that belong to none. */
