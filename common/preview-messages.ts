@@ -12,7 +12,7 @@ export type PreviewView = 'results' | 'history' | 'bitemporal' | 'graph';
 export const PreviewViews: readonly PreviewView[] = ['results', 'history', 'bitemporal', 'graph'];
 
 /** What a node of the pipeline graph stands for (the language server's pipeline model). */
-export type GraphNodeKind = 'streaming-table' | 'materialized-view' | 'temporary-view' | 'view' | 'managed-table' | 'source' | 'flow';
+export type GraphNodeKind = 'streaming-table' | 'materialized-view' | 'temporary-view' | 'view' | 'managed-table' | 'source' | 'sink' | 'flow';
 
 /** A node of the pipeline graph as the preview draws it. */
 export interface GraphNodeModel {
@@ -27,6 +27,8 @@ export interface GraphNodeModel {
     /** Where it is defined (absent for undeclared sources). */
     readonly uri?: string;
     readonly range?: SourceRange;
+    /** Defined in a Python file of the pipeline. */
+    readonly language?: 'python';
 }
 
 /** An edge of the pipeline graph: a flow reads a dataset or source, or writes its target. */

@@ -23,6 +23,8 @@ export type PipelineGraphNodeKind =
     | 'streaming-table' | 'materialized-view' | 'temporary-view' | 'view' | 'managed-table'
     /** A table or files the pipeline reads but does not define (catalog table, `read_files(...)`). */
     | 'source'
+    /** A destination outside the pipeline that flows write (`dp.create_sink`, Python only). */
+    | 'sink'
     /** A flow: reads its inputs, writes its target. */
     | 'flow';
 
@@ -48,6 +50,8 @@ export interface PipelineGraphNode {
     /** Where it is defined: the document and the range of its name (absent for undeclared sources). */
     readonly uri?: string;
     readonly range?: Range;
+    /** Defined in a Python file of the pipeline (the local engine cannot run it). */
+    readonly language?: 'python';
 }
 
 /** An edge of the pipeline graph: a flow reads a dataset or source, or writes its target. */

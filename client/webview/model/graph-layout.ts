@@ -48,6 +48,7 @@ const shapes: Record<GraphNodeKind, NodeShape> = {
     view: 'virtual',
     'managed-table': 'managed',
     source: 'source',
+    sink: 'source',
     flow: 'flow',
 };
 
@@ -58,6 +59,7 @@ const kindText: Record<GraphNodeKind, string> = {
     view: 'view',
     'managed-table': 'managed table',
     source: 'source',
+    sink: 'sink',
     flow: 'flow',
 };
 
@@ -81,7 +83,8 @@ export function flowLabel(flowKind: string | undefined, scd: GraphNodeModel['scd
 
 /** The second line of a node. */
 export function subtitleOf(node: GraphNodeModel): string {
-    return node.kind === 'flow' ? flowLabel(node.flowKind, node.scd) : kindText[node.kind];
+    const text = node.kind === 'flow' ? flowLabel(node.flowKind, node.scd) : kindText[node.kind];
+    return node.language === 'python' ? `${text} · Python` : text;
 }
 
 const CHAR = 7;

@@ -43,7 +43,7 @@ export interface PreparedPipeline extends PipelineLocation {
      * the folders the user allowed, as `pipeline-sql run` computes them (see `realReadRoots`).
      */
     readonly readRoots: string[];
-    /** URIs of the source documents (runtime errors in them become diagnostics). */
+    /** URIs of the source documents and Python library files (runtime errors in them become diagnostics). */
     readonly sourceUris: ReadonlySet<string>;
 }
 
@@ -143,6 +143,7 @@ export async function preparePipeline(shared: LangiumSharedServices, services: P
             error: { class: error.class, message: shown ? `The pipeline has errors; fix them to run it. First: ${error.message}` : error.message, ...(place ? { location: place } : {}) },
         };
     }
-    const sourceUris = new Set(prepared.sourceDocuments.map(d => d.uri.toString()));
+    // Python library files count: an error may point at a Python dataset's definition.
+    const sourceUris = new Set([...prepared.sourceDocuments.map(d => d.uri.toString()), ...prepared.pipeline.pythonFiles.map(f => URI.file(f).toString())]);
     return { ok: true, pipeline: { ...location, ir: prepared.ir, sourceUris, readRoots } };
 }

@@ -32,6 +32,8 @@ import { PipelineSqlScopeProvider } from './references/pipeline-sql-scope-provid
 import { PipelineSymbolIndex } from './references/pipeline-symbol-index.js';
 import { PipelineRegistry } from './pipeline/pipeline-registry.js';
 import { ProjectModel } from '../project/project-model.js';
+import { PythonDatasets } from '../project/python/python-datasets.js';
+import { PipelinePython } from '../project/python/python-lookup.js';
 import { langiumFileHost } from '../project/file-host.js';
 import { PipelineSqlWorkspaceManager } from './pipeline/pipeline-sql-workspace-manager.js';
 import { PipelineModelService } from './pipeline/pipeline-model.js';
@@ -52,6 +54,8 @@ export type PipelineSqlAddedSharedServices = {
         Registry: PipelineRegistry;
         /** The exceptions of the last build of each document, reported as diagnostics on it. */
         DocumentFailures: DocumentFailures;
+        /** The datasets the pipelines' Python files define (read by the project model, never run). */
+        PythonDatasets: PythonDatasets;
     };
 };
 
@@ -75,6 +79,8 @@ export type PipelineSqlAddedServices = {
         Settings: PipelineSqlSettings;
         /** What each document's diagnostics depend on in other documents (for revalidation). */
         Dependencies: PipelineDependencies;
+        /** The Python-defined datasets of a document's pipeline, and the one a reference names. */
+        Python: PipelinePython;
     };
     types: {
         /** Schema inference: columns and types of datasets, queries and expressions. */
@@ -108,9 +114,10 @@ export const PipelineSqlModule: Module<PipelineSqlServices, PartialLangiumServic
     },
     pipeline: {
         Registry: (services) => services.shared.pipeline.Registry,
-        Model: (services) => new PipelineModelService(services.shared, services.pipeline.Registry, services.references.SymbolIndex),
+        Model: (services) => new PipelineModelService(services.shared, services.pipeline.Registry, services.references.SymbolIndex, () => services.pipeline.Python),
         SampleCatalog: (services) => new SampleCatalog(services.shared),
         Settings: () => new PipelineSqlSettings(),
+        Python: (services) => new PipelinePython(services),
         Dependencies: (services) => new PipelineDependencies(services.pipeline.Registry, services.pipeline.Model,
             () => services.types.TypeComputer, services.references.SymbolIndex, services.pipeline.SampleCatalog),
     },
@@ -145,6 +152,7 @@ export const PipelineSqlSharedModule: Module<PipelineSqlSharedServices, PartialL
         Project: (shared) => new ProjectModel(langiumFileHost(shared.workspace.FileSystemProvider)),
         Registry: (shared) => new PipelineRegistry(shared.pipeline.Project),
         DocumentFailures: () => new DocumentFailures(),
+        PythonDatasets: (shared) => new PythonDatasets(shared.pipeline.Project),
     },
     workspace: {
         WorkspaceManager: (shared) => new PipelineSqlWorkspaceManager(shared),
@@ -187,6 +195,8 @@ export function createPipelineSqlServices(context: PipelineSqlModuleContext): {
         PipelineSqlModule,
         (context.module ?? {}) as Module<PipelineSqlServices, PartialLangiumServices>,
     );
+    // The Python reader registers with the project model before any pipeline is loaded.
+    void shared.pipeline.PythonDatasets;
     shared.ServiceRegistry.register(PipelineSql);
     registerValidationChecks(PipelineSql);
     return { shared, PipelineSql };

@@ -12,6 +12,7 @@ import type { PipelineSqlServices } from '../language/pipeline-sql-module.js';
 import { IssueCodes } from '../language/validation/issue-codes.js';
 import { lowerPipeline, type LoweringProblem } from '../lowering/index.js';
 import type { PipelineProject, ProjectProblem } from './project-types.js';
+import { pythonDatasetsIR } from './python/python-pipeline.js';
 
 /** Where a refusal is: a document range (0-based, as LSP) or a project-file line. */
 export interface PreparationPlace {
@@ -92,7 +93,10 @@ export async function prepareRun(services: PipelineSqlServices, pipeline: Pipeli
             problems: lowered.problems.map(p => ({ code: p.code, message: p.message, place: loweringPlace(p) })),
         };
     }
-    return { ok: true, pipeline, ir: lowered.pipeline, sourceDocuments, catalogDocuments };
+    // The engine runs no Python: it reads the Python datasets' sample data, or says which one it cannot compute.
+    const python = services.pipeline.Python.of(services.pipeline.Registry.infoOf(pipeline));
+    const ir: PipelineIR = python.datasets.length > 0 ? { ...lowered.pipeline, pythonDatasets: pythonDatasetsIR(python) } : lowered.pipeline;
+    return { ok: true, pipeline, ir, sourceDocuments, catalogDocuments };
 }
 
 function firstError(documents: readonly LangiumDocument[], keep: (d: Diagnostic) => boolean): { document: LangiumDocument; diagnostic: Diagnostic } | undefined {

@@ -1,3 +1,4 @@
+import * as path from 'node:path';
 import type { AstNode, LangiumDocument, MaybePromise } from 'langium';
 import { AstUtils, GrammarUtils } from 'langium';
 import { AstNodeHoverProvider } from 'langium/lsp';
@@ -11,6 +12,7 @@ import * as ast from '../generated/ast.js';
 import type { PipelineSqlServices } from '../pipeline-sql-module.js';
 import { datasetKind, type DatasetInfo, type FlowInfo } from '../pipeline/pipeline-model.js';
 import { lower } from '../references/dataset-names.js';
+import { pythonDatasetCard } from '../../project/python/python-hover.js';
 import type { RelationType } from '../types/relation-type.js';
 import { codeSpan, datasetKindLabel, escapeMarkdown, linkTarget, rangeOf, relationTable } from './lsp-text.js';
 import { PipelineSqlSymbols, SystemColumns, type SymbolTarget } from './pipeline-sql-symbols.js';
@@ -121,6 +123,11 @@ export class PipelineSqlHoverProvider extends AstNodeHoverProvider {
 
     private externalCard(reference: ast.DatasetRef): string {
         const source = this.services.types.TypeComputer.externalSource(reference);
+        if (source.python) {
+            const root = this.services.pipeline.Registry.pipelineOf(AstUtils.getDocument(reference).uri).rootPath;
+            const sample = source.location && root ? path.relative(root, source.location).split(path.sep).join('/') : source.location;
+            return pythonDatasetCard(source.python, source.relation, sample);
+        }
         const lines = [`**table outside the pipeline** ${codeSpan(reference.ref.$refText)}`];
         if (source.location) {
             lines.push(`Sample data: ${codeSpan(source.location)}`);

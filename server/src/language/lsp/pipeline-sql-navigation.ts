@@ -16,6 +16,7 @@ import type {
 import { DocumentHighlightKind, ErrorCodes, ResponseError } from 'vscode-languageserver';
 import * as ast from '../generated/ast.js';
 import type { PipelineSqlServices } from '../pipeline-sql-module.js';
+import { lspRange } from '../../project/python/python-lookup.js';
 import { lower } from '../references/dataset-names.js';
 import { lastPartOffsets, quoteName, rangeOf } from './lsp-text.js';
 import { PipelineSqlSymbols, type Occurrence, type SymbolAtCursor, type SymbolTarget } from './pipeline-sql-symbols.js';
@@ -54,11 +55,22 @@ export class PipelineSqlDefinitionProvider extends DefaultDefinitionProvider {
         return [{ targetUri: declaration.document.uri.toString(), targetRange: full, targetSelectionRange: selection, originSelectionRange: origin }];
     }
 
-    /** A table outside the pipeline whose sample data is on disk: its data file (the first one of a folder). */
+    /**
+     * A dataset of the pipeline's Python files: its definition there (the name in `name=`, else the
+     * function's name). A table outside the pipeline whose sample data is on disk: its data file
+     * (the first one of a folder).
+     */
     private sampleData(reference: ast.DatasetRef, origin: Range): LocationLink[] | undefined {
         const services = this.symbols.services;
+        const source = services.types.TypeComputer.externalSource(reference);
+        if (source.python) {
+            const { dataset, file } = source.python;
+            const selection = lspRange(dataset.range);
+            const full = { start: lspRange(dataset.definitionRange).start, end: selection.end };
+            return [{ targetUri: URI.file(file).toString(), targetRange: full, targetSelectionRange: selection, originSelectionRange: origin }];
+        }
         // The files the sample catalog read (inside the pipeline): a folder goes to its first file.
-        const file = services.types.TypeComputer.externalSource(reference).files?.[0];
+        const file = source.files?.[0];
         if (!file) {
             return undefined;
         }

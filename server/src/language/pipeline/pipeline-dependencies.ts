@@ -11,7 +11,7 @@ import type { AstNode, LangiumDocument, URI } from 'langium';
 import { AstUtils } from 'langium';
 import { typeToString } from '../builtins/spark-types.js';
 import * as ast from '../generated/ast.js';
-import { closestNames, lastKey } from '../references/dataset-names.js';
+import { closestNames, lastKey, type TableName } from '../references/dataset-names.js';
 import type { PipelineSymbolIndex } from '../references/pipeline-symbol-index.js';
 import type { TypeComputer } from '../types/pipeline-sql-type-computer.js';
 import { printRelation } from '../types/relation-type.js';
@@ -128,13 +128,15 @@ export class PipelineDependencies {
             return { text, undefined: false };
         }
         // The suggestions of the "not found" messages and quick fixes.
-        return { text: `${name}: undefined, closest ${closestNames(name, model.datasets.map(d => d.displayName)).join(',')}`, undefined: true };
+        const candidates = [...model.datasets.map(d => d.displayName), ...(model.python?.datasets.map(d => d.displayName) ?? [])];
+        return { text: `${name}: undefined, closest ${closestNames(name, candidates).join(',')}`, undefined: true };
     }
 
     private describeDefinedName(name: string, model: PipelineModel): string | undefined {
         if (name.startsWith('source:')) {
-            const source = this.samples.conventionTable(model.pipeline, this.symbols.parseName(model.pipeline, name.slice('source:'.length)));
-            return `${name}: ${source ? `${printRelation(source.relation)} ${source.problem ?? ''}` : 'not sampled'}`;
+            const table = this.symbols.parseName(model.pipeline, name.slice('source:'.length));
+            const source = this.samples.conventionTable(model.pipeline, table);
+            return `${name}: ${source ? `${printRelation(source.relation)} ${source.problem ?? ''}` : 'not sampled'}${this.describePython(table, model)}`;
         }
         if (name.startsWith('flow:')) {
             // Explicit flow names must be unique: who else uses this one, and where.
@@ -142,6 +144,10 @@ export class PipelineDependencies {
             return `${name}: ${flows.map(f => `${f.documentUri.toString()}:${f.statement.$cstNode?.range.start.line ?? -1}`).join(' ')}`;
         }
         const datasets = model.datasetsNamed(name);
+        const python = this.describePython(this.symbols.parseName(model.pipeline, name), model);
+        if (datasets.length === 0 && python !== '') {
+            return `${name}:${python}`;
+        }
         // Positions matter only to the messages about duplicates, which name the other definition's line.
         const position = (node: AstNode): string => (datasets.length > 1 ? `:${node.$cstNode?.range.start.line ?? -1}` : '');
         if (datasets.length === 0) {
@@ -149,13 +155,19 @@ export class PipelineDependencies {
             return catalog.length > 0 ? `${name}: catalog ${catalog.map(c => printRelation(this.types().datasetSchema(c.node))).join(' | ')}` : undefined;
         }
         const types = this.types();
-        return datasets.map(d => [
+        return python + datasets.map(d => [
             `${name}: ${d.kind} ${d.documentUri.toString()}${position(d.node)} ${d.private ? 'private' : ''}`,
             `  schema ${printRelation(types.datasetSchema(d.node))}`,
             `  expectations ${(d.node.spec?.elements ?? []).filter(ast.isExpectation).map(e => e.name).join(',')}`,
             `  cycle ${model.cycleOf(d)?.map(c => c.displayName).join(',') ?? ''}`,
             ...d.flows.map(f => `  flow ${this.describeFlow(f, model)}`),
         ].join('\n')).join('\n');
+    }
+
+    /** The Python datasets of this name: kind, where (duplicate messages name the line) and declared columns. */
+    private describePython(name: TableName, model: PipelineModel): string {
+        return (model.python?.find(name, {}) ?? []).map(entry => ` python ${entry.kind} ${entry.file}:${entry.dataset.range.start.line}`
+            + ` ${(entry.dataset.schema?.columns ?? []).map(c => `${c.name} ${typeToString(c.type)}`).join(',')}`).join('');
     }
 
     private describeFlow(flow: FlowInfo, model: PipelineModel): string {

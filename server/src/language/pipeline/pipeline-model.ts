@@ -9,12 +9,14 @@ import type { AstNode, LangiumDocument, LangiumDocuments, URI } from 'langium';
 import { AstUtils, DocumentCache, DocumentState, MultiMap, WorkspaceCache } from 'langium';
 import type { LangiumSharedServices } from 'langium/lsp';
 import * as ast from '../generated/ast.js';
-import { displayName, lastKey, type TableName } from '../references/dataset-names.js';
+import { displayName, lastKey, referenceMatchesDataset, type TableName } from '../references/dataset-names.js';
 import type { PipelineSymbolIndex } from '../references/pipeline-symbol-index.js';
 import type { PipelineGraph } from '../../../../common/protocol.js';
 import { depthFirst, stronglyConnectedComponents } from './graph-walks.js';
 import { toPipelineGraph } from './pipeline-graph.js';
 import type { PipelineInfo, PipelineRegistry } from './pipeline-registry.js';
+import type { PipelinePython } from '../../project/python/python-lookup.js';
+import type { PythonDatasetEntry, PythonFlowEntry, PythonPipelineDatasets } from '../../project/python/python-pipeline.js';
 
 //#region Model types
 
@@ -297,12 +299,18 @@ export class PipelineModel {
     private cycleByDataset?: Map<DatasetInfo, DatasetInfo[]>;
     private readonly modes = new Map<FlowInfo, QueryMode>();
 
+    /** The datasets of the pipeline's Python files that SQL flows read, by input. */
+    private readonly pythonInputs = new Map<InputInfo, PythonDatasetEntry>();
+
     /**
      * Assembles a pipeline from what its documents contribute: their datasets (made once per change of
      * the document) and their flows (made once per linking of the document).
      */
     constructor(readonly pipeline: PipelineInfo, readonly documents: readonly LangiumDocument[],
-        contributions: ReadonlyArray<{ datasets: readonly DatasetInfo[]; flows: readonly FlowInfo[] }>) {
+        contributions: ReadonlyArray<{ datasets: readonly DatasetInfo[]; flows: readonly FlowInfo[] }>,
+        /** The datasets and flows the pipeline's Python files define (read, never run). */
+        readonly python?: PythonPipelineDatasets,
+        pythonOf: (reference: ast.DatasetRef) => PythonDatasetEntry | undefined = () => undefined) {
         for (const { datasets } of contributions) {
             for (const info of datasets) {
                 // Dataset objects live as long as their document; their flows are this build's.
@@ -314,6 +322,12 @@ export class PipelineModel {
         }
         for (const { flows } of contributions) {
             for (const flow of flows) {
+                for (const input of flow.inputs) {
+                    const python = !input.dataset && !input.catalogTable && ast.isDatasetRef(input.node) ? pythonOf(input.node) : undefined;
+                    if (python) {
+                        this.pythonInputs.set(input, python);
+                    }
+                }
                 this.flows.push(flow);
                 this.flowsByName.add(flow.name.toLowerCase(), flow);
                 flow.target?.flows.push(flow);
@@ -349,6 +363,22 @@ export class PipelineModel {
     /** The flow a statement or flow body defines (a dataset's own query: the dataset statement). */
     flowOf(node: AstNode | undefined): FlowInfo | undefined {
         return node ? this.flowByNode.get(node) : undefined;
+    }
+
+    /** The flows of the pipeline's Python files that write a dataset of its SQL files (`@dp.append_flow(target=...)`). */
+    pythonFlowsInto(dataset: DatasetInfo): PythonFlowEntry[] {
+        const python = this.python;
+        return python ? python.flows.filter(f => !f.target && referenceMatchesDataset(python.parseName(f.flow.target), dataset.name, python.defaults)) : [];
+    }
+
+    /** The datasets of the pipeline's Python files with the same name as a dataset of its SQL files. */
+    pythonNamesakes(dataset: DatasetInfo): PythonDatasetEntry[] {
+        return this.python?.find(dataset.name, this.python.defaults) ?? [];
+    }
+
+    /** The dataset of the pipeline's Python files a flow input reads, if it reads one. */
+    pythonInput(input: InputInfo): PythonDatasetEntry | undefined {
+        return this.pythonInputs.get(input);
     }
 
     /** The pipeline dataset a reference resolves to (not a CTE, not a catalog table). */
@@ -419,6 +449,11 @@ export class PipelineModel {
         }
         let mode: QueryMode = 'batch';
         for (const input of inputs) {
+            const python = this.pythonInputs.get(input);
+            if (python?.kind === 'temporary-view' && !python.flows.every(f => f.flow.reads.length > 0 && f.flow.reads.every(r => !r.streaming))) {
+                // A Python view whose query may read a stream.
+                mode = 'unknown';
+            }
             if (input.dataset && isViewKind(input.dataset.kind)) {
                 const viewFlow = input.dataset.flows[0];
                 const viewMode = viewFlow && !onPath.has(viewFlow) ? this.modes.get(viewFlow) ?? 'unknown' : 'unknown';
@@ -478,7 +513,7 @@ export class PipelineModelService {
     private readonly linkedFlows: DocumentCache<string, FlowInfo[]>;
     private readonly models: WorkspaceCache<string, PipelineModel>;
 
-    constructor(shared: LangiumSharedServices, registry: PipelineRegistry, symbols: PipelineSymbolIndex) {
+    constructor(shared: LangiumSharedServices, registry: PipelineRegistry, symbols: PipelineSymbolIndex, private readonly python?: () => PipelinePython) {
         this.documents = shared.workspace.LangiumDocuments;
         this.registry = registry;
         this.symbols = symbols;
@@ -512,7 +547,8 @@ export class PipelineModelService {
                 datasets: this.contentsOf(document).datasets,
                 flows: this.linkedFlows.get(document.uri, 'flows', () => this.resolveFlows(document)),
             }));
-            return new PipelineModel(pipeline, documents, contributions);
+            const python = this.python?.();
+            return new PipelineModel(pipeline, documents, contributions, python?.of(pipeline), reference => python?.datasetFor(reference));
         });
     }
 

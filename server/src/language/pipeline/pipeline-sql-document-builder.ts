@@ -4,6 +4,7 @@ import type { AstNode, LangiumDocument, URI } from 'langium';
 import { Cancellation, DefaultDocumentBuilder, DocumentState, interruptAndCheck, isOperationCancelled, URI as Uri } from 'langium';
 import { findPipelineStatement } from '../../../../common/pipeline-files.js';
 import type { ProjectModel } from '../../project/project-model.js';
+import type { PythonDatasets } from '../../project/python/python-datasets.js';
 import type { PipelineSqlServices, PipelineSqlSharedServices } from '../pipeline-sql-module.js';
 import { emptyParseResult, type DocumentFailures } from './document-failures.js';
 import type { DependencyRecord, PipelineDependencies } from './pipeline-dependencies.js';
@@ -24,7 +25,8 @@ import { formatOfFile } from '../../../../engine/src/spark/sample-files.js';
  *   plain folder's file gaining or losing its pipeline statement) reloads the project model first,
  *   then loads the files that became members and unloads those that no longer are; a document
  *   opened from outside the workspace gets its enclosing pipeline read first;
- * - a changed sample data file revalidates the documents of its pipeline whose digest changed.
+ * - a changed sample data file, or a changed Python library file (read again, never run), revalidates
+ *   the documents of its pipeline whose digest changed.
  *
  * One document never stops the build of the others: an exception while building a document (in
  * any phase, or in a listener of a phase) is kept as that document's failure, the document goes on
@@ -35,6 +37,7 @@ export class PipelineSqlDocumentBuilder extends DefaultDocumentBuilder {
 
     private readonly registry: PipelineRegistry;
     private readonly project: ProjectModel;
+    private readonly python: PythonDatasets;
     /** Set by {@link reloadProject}: the next update reloads the project model. */
     private forceReload = false;
     /** Whether each plain-folder document had a pipeline statement when last edited. */
@@ -46,6 +49,7 @@ export class PipelineSqlDocumentBuilder extends DefaultDocumentBuilder {
         this.registry = shared.pipeline.Registry;
         this.project = shared.pipeline.Project;
         this.failures = shared.pipeline.DocumentFailures;
+        this.python = shared.pipeline.PythonDatasets;
     }
 
     private dependencies(uri: URI): PipelineDependencies | undefined {
@@ -71,6 +75,14 @@ export class PipelineSqlDocumentBuilder extends DefaultDocumentBuilder {
         await this.refreshProject(changed, deleted, extraChanged, extraDeleted);
         for (const uri of [...changed, ...deleted]) {
             const name = uri.path.slice(uri.path.lastIndexOf('/') + 1);
+            if (uri.scheme === 'file' && name.toLowerCase().endsWith('.py')) {
+                // A Python library file: read its definitions again and recheck the SQL of its pipelines
+                // (those that list it now, and those around it, which may have listed it before).
+                for (const id of await this.python.refresh(uri.fsPath)) {
+                    dirtyPipelines.add(id);
+                }
+                this.registry.pipelinesContaining(uri.fsPath).forEach(p => dirtyPipelines.add(p.id));
+            }
             if (formatOfFile(name) && uri.scheme === 'file') {
                 // A sample data file: forget its cached schema and recheck its pipeline.
                 for (const pipeline of this.registry.pipelinesContaining(uri.fsPath)) {

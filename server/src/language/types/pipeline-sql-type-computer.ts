@@ -27,7 +27,9 @@ import type { PipelineRegistry } from '../pipeline/pipeline-registry.js';
 import { dataTypeOf, type SampleCatalog } from '../pipeline/sample-catalog.js';
 import { operatorChainTop } from '../parser/operator-chains.js';
 import type { PipelineSqlServices } from '../pipeline-sql-module.js';
-import { column, findColumn, MetadataColumn, relationOf, UnknownRelation, type Column, type RelationType } from './relation-type.js';
+import type { PipelinePython } from '../../project/python/python-lookup.js';
+import type { PythonDatasetEntry } from '../../project/python/python-pipeline.js';
+import { column, columnsOf, findColumn, MetadataColumn, relationOf, UnknownRelation, type Column, type RelationType } from './relation-type.js';
 
 //#region Public types
 
@@ -82,6 +84,8 @@ export interface ExternalSource {
     readonly problem?: string;
     /** The kind of that problem (`outside`: a read outside the pipeline, refused). */
     readonly problemKind?: string;
+    /** The dataset a Python file of the pipeline defines under this name, if one does. */
+    readonly python?: PythonDatasetEntry;
 }
 
 /** SCD storage of an AUTO CDC flow. */
@@ -134,6 +138,7 @@ export class PipelineSqlTypeComputer implements TypeComputer {
     private readonly symbols: PipelineSymbolIndex;
     private readonly model: PipelineModelService;
     private readonly samples: SampleCatalog;
+    private readonly python: PipelinePython;
     private readonly relations: WorkspaceCache<AstNode, RelationType>;
     private readonly types: WorkspaceCache<AstNode, TypeDescriptor>;
     private readonly entries: WorkspaceCache<AstNode, readonly ScopeEntry[]>;
@@ -145,6 +150,7 @@ export class PipelineSqlTypeComputer implements TypeComputer {
         this.symbols = services.references.SymbolIndex;
         this.model = services.pipeline.Model;
         this.samples = services.pipeline.SampleCatalog;
+        this.python = services.pipeline.Python;
         // Schemas follow references into other files, so they are valid for one linked workspace:
         // cleared on every update and whenever a (re)linking pass completes.
         this.relations = new WorkspaceCache(shared, DocumentState.Linked);
@@ -259,16 +265,15 @@ export class PipelineSqlTypeComputer implements TypeComputer {
                 const schema = this.datasetSchema(target);
                 return relationOf(schema.columns, schema.complete, [MetadataColumn]);
             }
-            if (directFileRead(writtenName(reference))) {
-                return UnknownRelation;
-            }
-            const pipeline = this.registry.pipelineOf(AstUtils.getDocument(reference).uri);
-            const name = this.symbols.parseName(pipeline, writtenName(reference));
-            return this.samples.conventionTable(pipeline, name)?.relation ?? UnknownRelation;
+            return this.externalSource(reference).relation;
         });
     }
 
-    /** What is known about a source table the pipeline reads by a name it does not define. */
+    /**
+     * What is known about a table the pipeline's SQL reads by a name no SQL file defines: a dataset
+     * of its Python files (its `schema=` columns, else those of its sample data), or a source table
+     * of the sample catalog.
+     */
     externalSource(reference: ast.DatasetRef): ExternalSource {
         const pipeline = this.registry.pipelineOf(AstUtils.getDocument(reference).uri);
         const name = this.symbols.parseName(pipeline, writtenName(reference));
@@ -277,7 +282,10 @@ export class PipelineSqlTypeComputer implements TypeComputer {
             return { name, relation: UnknownRelation };
         }
         const found = this.samples.conventionTable(pipeline, name);
-        return { name, relation: found?.relation ?? UnknownRelation, location: found?.location, files: found?.files, problem: found?.problem, problemKind: found?.problemKind };
+        const python = this.python.datasetFor(reference);
+        const declared = python?.dataset.schema?.columns;
+        const relation = declared ? relationOf(columnsOf(declared), true, [MetadataColumn]) : found?.relation ?? UnknownRelation;
+        return { name, relation, location: found?.location, files: found?.files, problem: found?.problem, problemKind: found?.problemKind, python };
     }
 
     private cteSchema(cte: ast.CommonTableExpression): RelationType {

@@ -3,6 +3,7 @@
  * flows across the pipeline's files (V14), cycles, streaming tables nothing writes, expectations
  * (V19), table layout (V20), and statements a pipeline does not run.
  */
+import * as path from 'node:path';
 import type { AstNode, ValidationAcceptor, ValidationChecks } from 'langium';
 import { AstUtils } from 'langium';
 import { getFunction, isDeterministic } from '../builtins/functions.js';
@@ -44,7 +45,8 @@ export class DatasetChecks {
             report(accept, Issues.CircularDependency, { cycle: cycle.map(d => d.displayName) }, { node, property: 'name' },
                 { cycle: cycle.map(d => d.displayName) });
         }
-        if ((dataset.kind === 'streaming-table' || dataset.kind === 'managed-table') && dataset.flows.length === 0 && !node.query && !duplicated) {
+        if ((dataset.kind === 'streaming-table' || dataset.kind === 'managed-table') && dataset.flows.length === 0 && !node.query && !duplicated
+            && model.pythonFlowsInto(dataset).length === 0) {
             const certain = this.context.certain(node);
             report(accept, Issues.DatasetWithoutFlow, { name: dataset.displayName, kind: dataset.kind === 'managed-table' ? 'managed table' : 'streaming table', certain },
                 { node, property: 'name' }, {}, certain ? 'error' : 'warning');
@@ -63,8 +65,14 @@ export class DatasetChecks {
         const defaults = namespaceDefaultsAt(dataset.node, model.pipeline.spec);
         const others = model.datasetsNamed(dataset.name.keys.at(-1) ?? '').filter(other => other !== dataset
             && referenceMatchesDataset(other.name, dataset.name, defaults) && referenceMatchesDataset(dataset.name, other.name, namespaceDefaultsAt(other.node, model.pipeline.spec)));
-        if (others.length === 0) {
+        const python = model.pythonNamesakes(dataset).filter(entry => referenceMatchesDataset(entry.name, dataset.name, defaults));
+        if (others.length === 0 && python.length === 0) {
             return false;
+        }
+        const inPython = python.map(entry => `${path.basename(entry.file)}:${entry.dataset.range.start.line + 1}`);
+        if (others.length === 0) {
+            report(accept, Issues.DuplicateDataset, { name: dataset.displayName, other: inPython.join(', ') }, { node: dataset.node, property: 'name' });
+            return true;
         }
         if (dataset.kind === 'managed-table' && others.some(o => o.kind === 'streaming-table')) {
             report(accept, Issues.StreamingTableToManagedTable, { name: dataset.displayName }, { node: dataset.node, property: 'name' });
@@ -74,7 +82,7 @@ export class DatasetChecks {
             // The managed table carries the V14 error.
             return true;
         }
-        report(accept, Issues.DuplicateDataset, { name: dataset.displayName, other: others.map(o => this.context.where(o.node, dataset.node)).join(', ') },
+        report(accept, Issues.DuplicateDataset, { name: dataset.displayName, other: [...others.map(o => this.context.where(o.node, dataset.node)), ...inPython].join(', ') },
             { node: dataset.node, property: 'name' });
         return true;
     }

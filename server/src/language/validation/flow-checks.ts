@@ -66,6 +66,14 @@ export class FlowChecks {
             return flow.target !== undefined;
         }
         const name = flow.targetName;
+        const python = this.context.types.externalSource(flow.targetRef).python;
+        if (python) {
+            // A table of the pipeline's Python files; the rules between its flows are not checked across languages.
+            if (python.kind !== 'streaming-table' && python.kind !== 'sink') {
+                report(accept, Issues.FlowIntoNonTable, { target: python.displayName, kind: python.kind.replace('-', ' ') }, { node: flow.targetRef });
+            }
+            return false;
+        }
         const candidates = closestNames(name.split('.').at(-1) ?? name, model.datasets.map(d => d.displayName));
         const certain = this.context.certain(flow.statement);
         report(accept, Issues.FlowTargetNotFound, { target: name, certain, candidates }, { node: flow.targetRef },

@@ -84,6 +84,13 @@ export class NameChecks {
         if (source.name.parameterized) {
             return;
         }
+        if (source.python) {
+            // A dataset of the pipeline's Python files: it exists; a stream cannot read a materialized view.
+            if (streaming && source.python.kind === 'materialized-view') {
+                report(accept, Issues.StreamingReadOfMaterializedView, { name: source.python.displayName }, { node: reference }, { name: text });
+            }
+            return;
+        }
         if (source.problem) {
             // Sample data that cannot be read (or may not be) is reported by SampleChecks.
             return;
@@ -95,6 +102,7 @@ export class NameChecks {
         const model = this.context.model(reference);
         const candidates = closestNames(source.name.parts.at(-1) ?? text, [
             ...model.datasets.map(d => d.displayName),
+            ...(model.python?.datasets.map(d => d.displayName) ?? []),
             ...cteNames(reference),
         ]);
         candidates.push(...closestCatalogTables(source.name.parts, this.context.catalogTables(reference)).filter(c => !candidates.includes(c)));

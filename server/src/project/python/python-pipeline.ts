@@ -4,6 +4,7 @@
  * (case-insensitive, `LIVE.` dropped, qualifiers compared with the pipeline's catalog and schema).
  * Pure data; no file access.
  */
+import type { PythonDatasetIR } from '../../../../engine/src/index.js';
 import { displayName, lastKey, referenceMatchesDataset, type NamespaceDefaults, type TableName } from '../../language/references/dataset-names.js';
 import type { PythonDataset, PythonDatasetKind, PythonFileDefinitions, PythonFlow, PythonFlowKind, PythonSkipped } from './python-definitions.js';
 
@@ -53,7 +54,7 @@ export class PythonPipelineDatasets {
     readonly skipped: ReadonlyArray<{ readonly file: string; readonly skipped: PythonSkipped }>;
     private readonly byKey = new Map<string, PythonDatasetEntry[]>();
 
-    constructor(readonly files: readonly PythonFileContribution[], options: PythonPipelineOptions) {
+    constructor(readonly files: readonly PythonFileContribution[], private readonly options: PythonPipelineOptions) {
         const spark = options.target?.startsWith('spark') ?? false;
         const datasets: PythonDatasetEntry[] = [];
         const flows: PythonFlowEntry[] = [];
@@ -88,8 +89,32 @@ export class PythonPipelineDatasets {
         this.skipped = skipped;
     }
 
+    /** A name as a Python file writes it (`"LIVE.orders"`, `"main.sales.orders"`), parsed as the pipeline reads names. */
+    parseName(text: string): TableName {
+        return this.options.parseName(text);
+    }
+
+    /** The pipeline's default catalog and schema. */
+    get defaults(): NamespaceDefaults {
+        return this.options.defaults ?? {};
+    }
+
     /** The Python datasets a reference (written where these namespace defaults hold) names. */
     find(reference: TableName, defaults: NamespaceDefaults): PythonDatasetEntry[] {
         return (this.byKey.get(lastKey(reference)) ?? []).filter(entry => referenceMatchesDataset(reference, entry.name, defaults));
     }
+}
+
+/**
+ * The Python datasets as the engine takes them (`PipelineIR.pythonDatasets`): names, how and where
+ * each is defined (1-based lines and columns), so that a run can say which one it cannot compute.
+ */
+export function pythonDatasetsIR(datasets: PythonPipelineDatasets): PythonDatasetIR[] {
+    return datasets.datasets.map(entry => {
+        const { start, end } = entry.dataset.range;
+        return {
+            name: [...entry.name.parts], definedBy: entry.dataset.api,
+            span: { file: entry.file, line: start.line + 1, column: start.column + 1, endLine: end.line + 1, endColumn: end.column + 1 },
+        };
+    });
 }

@@ -164,6 +164,21 @@ export class PipelineSqlCompletionProvider extends DefaultCompletionProvider {
         const targetFilter = isTarget ? flowTargetFilter(reference.$container) : undefined;
         const ownName = isTarget ? undefined : writtenDatasetName(reference);
         const items: CompletionItem[] = [];
+        /** What to insert for a name with these parts after the qualifier typed so far; undefined when it does not fit. */
+        const insertedName = (parts: readonly string[]): string | undefined => {
+            let insert = [...parts];
+            if (live) {
+                insert = parts.slice(-1);
+            } else if (qualifier.length > 0) {
+                const lowered = parts.map(lower);
+                const at = lowered.findIndex((_, i) => qualifier.every((q, k) => lowered[i + k] === q));
+                if (at < 0 || at + qualifier.length >= parts.length) {
+                    return undefined;
+                }
+                insert = parts.slice(at + qualifier.length);
+            }
+            return insert.map(quoteName).join('.');
+        };
         for (const description of scope.getAllElements()) {
             const node = description.node;
             const isCte = ast.isCommonTableExpression(node);
@@ -178,23 +193,29 @@ export class PipelineSqlCompletionProvider extends DefaultCompletionProvider {
             if (targetFilter && ast.isDataset(node) && !targetFilter(node)) {
                 continue;
             }
-            let insert: string[] = parts;
-            if (live) {
-                insert = parts.slice(-1);
-            } else if (qualifier.length > 0) {
-                const lowered = parts.map(lower);
-                const at = lowered.findIndex((_, i) => qualifier.every((q, k) => lowered[i + k] === q));
-                if (at < 0 || at + qualifier.length >= parts.length) {
-                    continue;
-                }
-                insert = parts.slice(at + qualifier.length);
+            const label = insertedName(parts);
+            if (label === undefined) {
+                continue;
             }
-            const label = insert.map(quoteName).join('.');
             items.push(this.item(site, {
                 label,
                 kind: isCte ? CompletionItemKind.Struct : isCatalog ? CompletionItemKind.Module : CompletionItemKind.Class,
                 detail: isCte ? 'common table expression' : isCatalog ? 'sample catalog table' : this.datasetDetail(description),
                 sortText: Sort.name + (isCte ? '0' : isCatalog ? '2' : '1'),
+            }));
+        }
+        // The datasets of the pipeline's Python files (a flow target only among their streaming tables and sinks).
+        const pipeline = this.services.pipeline.Registry.pipelineOf(AstUtils.getDocument(reference).uri);
+        for (const entry of this.services.pipeline.Python.of(pipeline).datasets) {
+            const label = insertedName(entry.name.parts);
+            const writable = entry.kind === 'streaming-table' || entry.kind === 'sink';
+            if (label === undefined || (isTarget && !writable) || (ownName !== undefined && lower(entry.name.parts.at(-1)) === ownName)
+                || items.some(i => lower(i.label) === lower(label))) {
+                continue;
+            }
+            items.push(this.item(site, {
+                label, kind: CompletionItemKind.Class, sortText: Sort.name + '1',
+                detail: `${entry.kind.replace('-', ' ')} · ${entry.file.split(/[\\/]/).pop() ?? ''} (Python)`,
             }));
         }
         // In FROM, a table-valued function may stand where a table does (not as a flow target or CDC source).
