@@ -129,6 +129,24 @@ export async function runTest(context: TestRunContext, pipeline: PipelineProject
                 stopped = true;
                 continue;
             }
+            // A column the source does not have would be read as nothing: say so instead.
+            const unknownColumns: UpdateProblem[] = [];
+            for (const [table, input] of update.inputs) {
+                const source = hermetic.tables.get(sourceKey(table))!;
+                const known = new Set(source.columns.map(c => c.name.toLowerCase()));
+                const extra = [...new Set(input.rows.flatMap(r => Object.keys(r)).filter(k => !known.has(k.toLowerCase())))];
+                if (extra.length > 0) {
+                    unknownColumns.push({
+                        kind: 'dataset', dataset: table, line: input.line,
+                        message: `${source.display} has no column ${extra.map(c => `'${c}'`).join(', ')}; its columns: ${source.columns.map(c => c.name).join(', ')}.`,
+                    });
+                }
+            }
+            if (unknownColumns.length > 0) {
+                updates.push({ index: update.index, label, line: update.line, status: 'failed', durationMs: 0, problems: unknownColumns });
+                stopped = true;
+                continue;
+            }
             for (const source of hermetic.tables.values()) {
                 await fs.promises.mkdir(path.join(samplesDir, source.location), { recursive: true });
             }

@@ -193,6 +193,10 @@ describe('pipeline-sql test', () => {
   - inputs:
       cdc.event: [{id: 1, name: Ada, op: UPSERT, seq: 1}]
 `);
+        write('tests/unknown3.test.yml', `updates:
+  - inputs:
+      cdc.events: [{id: 1, nmae: Ada, op: UPSERT, seq: 1}]
+`);
         write('tests/unknown2.test.yml', `updates:
   - inputs:
       cdc.events: [{id: 1, name: Ada, op: UPSERT, seq: 1}]
@@ -205,6 +209,7 @@ describe('pipeline-sql test', () => {
         expect(out).toContain("The pipeline reads no table 'cdc.event'; it reads cdc.events.");
         expect(out).toMatch(/The pipeline has no dataset 'userz'; its datasets: .*users/);
         expect(out).toContain("users (line 6): no column 'nmae'; its columns: id, name");
+        expect(out).toContain("line 3: cdc.events has no column 'nmae'; its columns: id, name, op, seq.");
     }, 120_000);
 
     test('types of a source come from schemas: or from the header of its sample file when it is not declared', async () => {
