@@ -316,9 +316,9 @@ export function mapDuckDBError(error: unknown, sql?: string): EngineError {
     } else if (/^Conversion Error/.test(first) || /Could not convert/.test(first)) {
         code = ErrorClass.castInvalidInput;
     } else if (/Referenced column .* not found/.test(first)) {
-        code = 'UNRESOLVED_COLUMN.WITH_SUGGESTION';
+        code = ErrorClass.unresolvedColumn;
     } else if (/NOT NULL constraint failed/.test(first)) {
-        code = 'DELTA_NOT_NULL_CONSTRAINT_VIOLATED';
+        code = ErrorClass.notNullViolated;
     } else if (/^Permission Error/.test(first)) {
         // The sandbox refused a path, an ATTACH or an extension (see `Database.open`).
         const denied = /Cannot access (?:file|directory) "([^"]*)"/.exec(first)?.[1];
@@ -334,7 +334,7 @@ export function mapDuckDBError(error: unknown, sql?: string): EngineError {
         const file = /file "([^"]+)"/.exec(first)?.[1];
         return unreadableState(file ?? 'state.duckdb', first, error);
     } else if (/Out of Range Error|overflow/i.test(first)) {
-        code = 'ARITHMETIC_OVERFLOW';
+        code = ErrorClass.arithmeticOverflow;
     }
     const err = new QueryExecutionError(code, text.replace(/^[A-Za-z ]+ Error: /, ''), {}, { cause: error });
     if (sql) {

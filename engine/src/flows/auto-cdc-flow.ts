@@ -468,7 +468,7 @@ async function checkNotNull(ctx: UpdateContext, dataset: DatasetIR, key: string,
     for (const column of dataset.columns?.filter(c => c.notNull) ?? []) {
         const count = Number(await ctx.db.scalar(sql`SELECT count(*) FROM ${rows} AS "__r" WHERE ${q(column.name)} IS NULL`));
         if (count > 0) {
-            throw new PipelineRuntimeError('DELTA_NOT_NULL_CONSTRAINT_VIOLATED',
+            throw new PipelineRuntimeError(ErrorClass.notNullViolated,
                 `NOT NULL constraint violated for column '${column.name}' of '${dataset.name.join('.')}' (${count} row(s)).`,
                 { flow: writer.name, dataset: key, span: column.span ?? writer.span });
         }

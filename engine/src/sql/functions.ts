@@ -221,10 +221,10 @@ function regexpReplace(c: CallContext): Sql {
         const last = sql`CAST(__t[len(__t)] AS INTEGER)`;
         const group = groups === undefined
             ? sql`'\\' || __t[2] || __t[3:]`
-            : sql`CASE WHEN ${last} <= ${groups} THEN '\\' || __t[len(__t)] WHEN len(__t) > 2 THEN '\\0' || __t[len(__t)] ELSE error('[PIPELINE_SQL_QUERY_ERROR] regexp_replace: No group ' || __t[2]) END`;
+            : sql`CASE WHEN ${last} <= ${groups} THEN '\\' || __t[len(__t)] WHEN len(__t) > 2 THEN '\\0' || __t[len(__t)] ELSE error(${str(`[${ErrorClass.queryError}] regexp_replace: No group `)} || __t[2]) END`;
         const token = join([
-            sql`WHEN __t = '\\' THEN error('[PIPELINE_SQL_QUERY_ERROR] regexp_replace: character to be escaped is missing')`,
-            sql`WHEN __t = '$' THEN error('[PIPELINE_SQL_QUERY_ERROR] regexp_replace: Illegal group reference')`,
+            sql`WHEN __t = '\\' THEN error(${str(`[${ErrorClass.queryError}] regexp_replace: character to be escaped is missing`)})`,
+            sql`WHEN __t = '$' THEN error(${str(`[${ErrorClass.queryError}] regexp_replace: Illegal group reference`)})`,
             sql`WHEN __t[1] = '\\' THEN replace(__t[2], '\\', '\\\\')`,
             sql`WHEN __t[1] = '$' THEN ${group}`,
             sql`ELSE replace(__t, '\\', '\\\\')`,
@@ -235,7 +235,7 @@ function regexpReplace(c: CallContext): Sql {
     const parsed = parseJavaReplacement(replacement, groups);
     if ('error' in parsed) {
         const message = `regexp_replace: ${parsed.error} in the replacement '${replacement}'`;
-        return sql`CASE WHEN regexp_matches(${s}, ${p}) THEN error(${str(`[PIPELINE_SQL_QUERY_ERROR] ${message}`)}) ELSE ${s} END`;
+        return sql`CASE WHEN regexp_matches(${s}, ${p}) THEN error(${str(`[${ErrorClass.queryError}] ${message}`)}) ELSE ${s} END`;
     }
     const rewrite = re2Rewrite(parsed);
     if (rewrite === undefined) {

@@ -711,7 +711,7 @@ export class SparkTranslator {
                 const key = Object.hasOwn(conf, e.name) ? e.name : Object.keys(conf).find(k => k.toLowerCase() === e.name.toLowerCase());
                 const value = key === undefined ? undefined : ownValue(conf, key);
                 if (value === undefined) {
-                    throw new UnsupportedFeatureError('UNBOUND_SQL_PARAMETER', `The parameter '${e.name}' has no value: set it in the pipeline configuration.`, { span: e.span });
+                    throw new UnsupportedFeatureError(ErrorClass.unboundParameter, `The parameter '${e.name}' has no value: set it in the pipeline configuration.`, { span: e.span });
                 }
                 const text: Translated = { sql: str(value), type: T.string };
                 return e.type ? castExpr(text, e.type, false) : text;
@@ -810,7 +810,7 @@ export class SparkTranslator {
         const argCount = call.args.length;
         if (argCount < spec.min || argCount > spec.max) {
             const expected = spec.min === spec.max ? `${spec.min}` : spec.max === Number.POSITIVE_INFINITY ? `at least ${spec.min}` : `${spec.min} to ${spec.max}`;
-            throw new UnsupportedFeatureError('WRONG_NUM_ARGS.WITHOUT_SUGGESTION',
+            throw new UnsupportedFeatureError(ErrorClass.wrongNumArgs,
                 `The function '${name}' requires ${expected} argument(s), but ${argCount} were given.`, { span: call.span });
         }
         if (call.namedArgs && call.namedArgs.length > 0) {
@@ -836,7 +836,7 @@ export class SparkTranslator {
         }
         if (spec.kind === 'window') {
             if (!call.over) {
-                throw new UnsupportedFeatureError('WINDOW_FUNCTION_WITHOUT_OVER_CLAUSE', `The window function '${name}' requires an OVER clause.`, { span: call.span });
+                throw new UnsupportedFeatureError(ErrorClass.windowWithoutOver, `The window function '${name}' requires an OVER clause.`, { span: call.span });
             }
             return { sql: sql`${spec.sql!(ctx)} OVER ${this.window(call.over, scope)}`, type };
         }

@@ -188,22 +188,22 @@ function checkCdcClauses(flow: AutoCdcFlowIR, context: { flow: string; dataset: 
         throw new PipelineDefinitionError(ErrorClass.emptyKeys, `The AUTO CDC flow '${flow.name}' needs at least one key in KEYS (...).`, at(flow.keys.span));
     }
     if (flow.applyAsTruncateWhen && type !== 'scd1') {
-        throw new PipelineDefinitionError('PIPELINE_SQL_TRUNCATE_REQUIRES_SCD1', 'APPLY AS TRUNCATE WHEN is only supported with STORED AS SCD TYPE 1.', at(flow.applyAsTruncateWhen.span));
+        throw new PipelineDefinitionError(ErrorClass.truncateRequiresScd1, 'APPLY AS TRUNCATE WHEN is only supported with STORED AS SCD TYPE 1.', at(flow.applyAsTruncateWhen.span));
     }
     if (flow.trackHistory && type !== 'scd2') {
-        throw new PipelineDefinitionError('PIPELINE_SQL_TRACK_HISTORY_REQUIRES_SCD2', 'TRACK HISTORY ON is only supported with STORED AS SCD TYPE 2.', at(flow.trackHistory.span));
+        throw new PipelineDefinitionError(ErrorClass.trackHistoryRequiresScd2, 'TRACK HISTORY ON is only supported with STORED AS SCD TYPE 2.', at(flow.trackHistory.span));
     }
     if (type === 'bitemporal' && !flow.systemSequenceBy) {
-        throw new PipelineDefinitionError('PIPELINE_SQL_BITEMPORAL_REQUIRES_SYSTEM_SEQUENCE', 'STORED AS BITEMPORAL requires SYSTEM SEQUENCE BY.', at(flow.storedAs.span));
+        throw new PipelineDefinitionError(ErrorClass.bitemporalRequiresSystemSequence, 'STORED AS BITEMPORAL requires SYSTEM SEQUENCE BY.', at(flow.storedAs.span));
     }
     if (flow.systemSequenceBy && type !== 'bitemporal') {
-        throw new PipelineDefinitionError('PIPELINE_SQL_SYSTEM_SEQUENCE_REQUIRES_BITEMPORAL', 'SYSTEM SEQUENCE BY is only supported with STORED AS BITEMPORAL.', at(flow.systemSequenceBy.span));
+        throw new PipelineDefinitionError(ErrorClass.systemSequenceRequiresBitemporal, 'SYSTEM SEQUENCE BY is only supported with STORED AS BITEMPORAL.', at(flow.systemSequenceBy.span));
     }
     if (flow.columnsToUpdate && flow.ignoreNullUpdates) {
-        throw new PipelineDefinitionError('PIPELINE_SQL_COLUMNS_TO_UPDATE_WITH_IGNORE_NULL_UPDATES', 'COLUMNS TO UPDATE cannot be combined with IGNORE NULL UPDATES.', at(flow.columnsToUpdate.span));
+        throw new PipelineDefinitionError(ErrorClass.columnsToUpdateConflict, 'COLUMNS TO UPDATE cannot be combined with IGNORE NULL UPDATES.', at(flow.columnsToUpdate.span));
     }
     if (flow.columnsToUpdate && type === 'bitemporal') {
-        throw new PipelineDefinitionError('PIPELINE_SQL_COLUMNS_TO_UPDATE_WITH_BITEMPORAL', 'COLUMNS TO UPDATE is not supported with STORED AS BITEMPORAL.', at(flow.columnsToUpdate.span));
+        throw new PipelineDefinitionError(ErrorClass.columnsToUpdateConflict, 'COLUMNS TO UPDATE is not supported with STORED AS BITEMPORAL.', at(flow.columnsToUpdate.span));
     }
 }
 

@@ -199,7 +199,7 @@ export async function runUpdate(pipeline: PipelineIR, options: RunOptions): Prom
         const selection = selectDatasets(plan, options);
         checkPythonInputs(plan, selection.run, sampleDirs(resolved.rootDir, { samplesDir: resolved.samplesDir, readRoots: resolved.readRoots }));
         if (options.signal?.aborted) {
-            throw new EngineError('PIPELINE_SQL_CANCELLED', 'The update was cancelled before it started.');
+            throw new EngineError(ErrorClass.cancelled, 'The update was cancelled before it started.');
         }
         store = await StateStore.open(options.stateDir, { ...stateOpenOptions(options), readRoots: sandboxRoots(options), claim: true });
         options.signal?.addEventListener('abort', abort);
@@ -227,7 +227,7 @@ export async function runUpdate(pipeline: PipelineIR, options: RunOptions): Prom
 }
 
 function mapUnknown(error: Error): unknown {
-    return /Interrupt/i.test(error.message) ? new EngineError('PIPELINE_SQL_CANCELLED', 'The update was cancelled; the previous pipeline state is unchanged.') : error;
+    return /Interrupt/i.test(error.message) ? new EngineError(ErrorClass.cancelled, 'The update was cancelled; the previous pipeline state is unchanged.') : error;
 }
 
 interface Selection {

@@ -12,6 +12,7 @@ import type { PipelineProject } from '../project/project-types.js';
 import { engineIdentity, prepareRun, realReadRoots } from '../project/run-preparation.js';
 import { buildFiles, CliUsageError, displayPath, toCliDiagnostic, type CliDiagnostic } from './check.js';
 import { formatFailure, formatSuccess } from './run-output.js';
+import { ErrorClass } from '../../../engine/src/spark/error-classes.js';
 
 export { displayPath } from './check.js';
 
@@ -162,7 +163,7 @@ export async function resolveRunPipeline(shared: PipelineSqlSharedServices, opti
         if (problem) {
             throw new ProjectFileError(problem.code, problem.message, problem.file, problem.line, problem.column);
         }
-        throw new ProjectFileError('PIPELINE_SQL_NO_SOURCES', `No pipeline SQL files in ${displayPath(folder) || '.'}: looked for ${set.searched}.`);
+        throw new ProjectFileError(ErrorClass.noSources, `No pipeline SQL files in ${displayPath(folder) || '.'}: looked for ${set.searched}.`);
     }
     if (pipelines.length > 1) {
         throw new CliUsageError(`${options.root} holds ${pipelines.length} pipelines; choose one with --pipeline: ${pipelines.map(describe).join(', ')}`);

@@ -20,9 +20,10 @@ import { fileUri, toDatasetPreviews, toFlowReports, toRunError, updatedDatasets 
 import type { RuntimeDiagnostics } from './runtime-diagnostics.js';
 import { untrustedWorkspaceError, WorkspaceTrust } from './workspace-trust.js';
 import { displayName, findDataset, isView, refreshList } from './run-scope.js';
+import { ErrorClass } from '../../../engine/src/spark/error-classes.js';
 
 /** The error class of a cancelled run (the engine rolls the update back). */
-export const CancelledClass = 'PIPELINE_SQL_CANCELLED';
+export const CancelledClass = ErrorClass.cancelled;
 
 /** The largest row cap a request may ask for. */
 const MAX_ROWS = 1_000_000;
@@ -114,7 +115,7 @@ export class PipelineRunHandler {
             if (params.scope !== 'pipeline' || params.dataset) {
                 const found = params.dataset ? findDataset(pipeline.ir, params.dataset) : { ok: false as const, message: 'A dataset is needed to run its flow.' };
                 if (!found.ok) {
-                    return fail(pipeline, { class: 'PIPELINE_SQL_UNKNOWN_DATASET', message: found.message });
+                    return fail(pipeline, { class: ErrorClass.unknownDataset, message: found.message });
                 }
                 target = found.dataset;
             }
@@ -156,7 +157,7 @@ export class PipelineRunHandler {
             };
         } catch (error) {
             console.error('pipelineSql/runPipeline failed:', error);
-            return fail(undefined, { class: 'PIPELINE_SQL_INTERNAL', message: `The run failed unexpectedly: ${error instanceof Error ? error.message : String(error)}` });
+            return fail(undefined, { class: ErrorClass.internal, message: `The run failed unexpectedly: ${error instanceof Error ? error.message : String(error)}` });
         } finally {
             progress?.done();
         }
@@ -197,7 +198,7 @@ export class PipelineRunHandler {
             return { ok: true, restored: true, summary: done, datasets: toDatasetPreviews(pipeline.ir, state.datasets, undefined, new Set()), flows: [] };
         } catch (error) {
             console.error('pipelineSql/pipelineState failed:', error);
-            return { ok: false, summary: summary(undefined), error: { class: 'PIPELINE_SQL_INTERNAL', message: error instanceof Error ? error.message : String(error) } };
+            return { ok: false, summary: summary(undefined), error: { class: ErrorClass.internal, message: error instanceof Error ? error.message : String(error) } };
         }
     }
 
@@ -208,7 +209,7 @@ export class PipelineRunHandler {
         }
         const record = [...this.lastRun.values()].find(r => r.runId === params.runId);
         if (!record) {
-            return failure({ class: 'PIPELINE_SQL_STALE_RUN', message: 'These results are from an earlier run; run the pipeline again to page its rows.' });
+            return failure({ class: ErrorClass.staleRun, message: 'These results are from an earlier run; run the pipeline again to page its rows.' });
         }
         const { pipeline } = record;
         const limit = clampRows(params.limit, 1000);
@@ -220,7 +221,7 @@ export class PipelineRunHandler {
         }
         const entry = Object.entries(state.datasets).find(([name]) => name.toLowerCase() === params.dataset.toLowerCase());
         if (!entry) {
-            return failure({ class: 'PIPELINE_SQL_UNKNOWN_DATASET', message: `The pipeline's state has no dataset '${params.dataset}'.` });
+            return failure({ class: ErrorClass.unknownDataset, message: `The pipeline's state has no dataset '${params.dataset}'.` });
         }
         const dataset = entry[1];
         const rows = dataset.rows.slice(offset);

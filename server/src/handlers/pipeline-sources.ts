@@ -17,6 +17,7 @@ import { plainPipeline } from '../project/discovery.js';
 import type { PipelineProject } from '../project/project-types.js';
 import { prepareRun, realReadRoots } from '../project/run-preparation.js';
 import { fileUri } from './run-results.js';
+import { ErrorClass } from '../../../engine/src/spark/error-classes.js';
 
 /** Where a pipeline lives and what the engine needs to run it. */
 export interface PipelineLocation {
@@ -78,7 +79,7 @@ function projectOf(services: PipelineSqlServices, uri: URI): PipelineProject {
 export function locatePipeline(services: PipelineSqlServices, documentUri: string): PipelineLocation | RunErrorModel {
     const uri = URI.parse(documentUri);
     if (uri.scheme !== 'file') {
-        return { class: 'PIPELINE_SQL_NOT_A_FILE', message: `Only pipelines saved on disk can run; ${documentUri} is not a file.` };
+        return { class: ErrorClass.notAFile, message: `Only pipelines saved on disk can run; ${documentUri} is not a file.` };
     }
     const project = projectOf(services, uri);
     const rootUri = URI.file(project.root).toString() + (project.key ? `#${encodeURIComponent(project.key)}` : '');

@@ -10,6 +10,7 @@ import { PipelineRunHandler } from './pipeline-run-handler.js';
 import { PipelineTestHandler } from './pipeline-test-handler.js';
 import { RuntimeDiagnostics } from './runtime-diagnostics.js';
 import { trustOfInitializationOptions, WorkspaceTrust } from './workspace-trust.js';
+import { ErrorClass } from '../../../engine/src/spark/error-classes.js';
 
 /** Turns an exception of a handler into a typed failure (the handler's callers never see a crash). */
 async function safely<T>(method: string, work: () => Promise<T>): Promise<T | { ok: false; error: { class: string; message: string } }> {
@@ -17,7 +18,7 @@ async function safely<T>(method: string, work: () => Promise<T>): Promise<T | { 
         return await work();
     } catch (error) {
         console.error(`${method} failed:`, error);
-        return { ok: false, error: { class: 'PIPELINE_SQL_INTERNAL', message: error instanceof Error ? error.message : String(error) } };
+        return { ok: false, error: { class: ErrorClass.internal, message: error instanceof Error ? error.message : String(error) } };
     }
 }
 

@@ -1,7 +1,7 @@
 import type { AstNode } from 'langium';
-import { parseSparkType, type DataType, type StructField } from '../../../engine/src/index.js';
+import { parseSparkType, type DataType, type StructField, ErrorClass } from '../../../engine/src/index.js';
 import * as ast from '../language/generated/ast.js';
-import { LoweringError, LoweringErrorClass } from './lowering-error.js';
+import { LoweringError } from './lowering-error.js';
 import { spanOf } from './source-spans.js';
 
 /** Collations that compare as the engine does (byte-wise); any other collation changes results. */
@@ -10,7 +10,7 @@ const binaryCollations = new Set(['UTF8_BINARY', 'BINARY']);
 /** Checks that a COLLATE clause keeps Spark's default comparison, which is all the engine implements. */
 export function checkCollation(node: AstNode, collation: string | undefined, property = 'collation'): void {
     if (collation !== undefined && !binaryCollations.has(collation.toUpperCase())) {
-        throw new LoweringError(LoweringErrorClass.unsupported,
+        throw new LoweringError(ErrorClass.unsupportedFeature,
             `The collation '${collation}' cannot run locally: the local engine compares strings byte by byte (UTF8_BINARY).`, spanOf(node, property));
     }
 }
@@ -44,14 +44,14 @@ export function lowerDataType(node: ast.DataType): DataType {
             checkCollation(node, node.collation);
             const name = node.name.toUpperCase();
             if (name === 'TIME') {
-                throw new LoweringError(LoweringErrorClass.unsupported, 'The TIME type cannot run locally; use TIMESTAMP or STRING.', spanOf(node));
+                throw new LoweringError(ErrorClass.unsupportedFeature, 'The TIME type cannot run locally; use TIMESTAMP or STRING.', spanOf(node));
             }
             const text = node.args.length > 0 ? `${name}(${node.args.join(', ')})` : name;
             try {
                 return parseSparkType(text);
             } catch {
                 // The engine's type parser names the offending text; ours names the place as well.
-                throw new LoweringError(LoweringErrorClass.unsupported, `Unknown data type '${text}'.`, spanOf(node));
+                throw new LoweringError(ErrorClass.unsupportedFeature, `Unknown data type '${text}'.`, spanOf(node));
             }
         }
     }

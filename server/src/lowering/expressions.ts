@@ -1,10 +1,11 @@
+import { ErrorClass } from '../../../engine/src/index.js';
 import type {
     BinaryExprIR, CallExprIR, ExprIR, FrameBoundIR, QueryIR, SortItemIR, SourceSpan, WindowFrameIR, WindowSpecIR,
 } from '../../../engine/src/index.js';
 import * as ast from '../language/generated/ast.js';
 import { lowerDataType } from './data-types.js';
 import { intervalLiteral, jsonPath, numberLiteral } from './literals.js';
-import { LoweringError, LoweringErrorClass } from './lowering-error.js';
+import { LoweringError } from './lowering-error.js';
 import { hasParameter, type PipelineParameters } from './names.js';
 import { spanOf } from './source-spans.js';
 
@@ -225,7 +226,7 @@ export class ExpressionLowering {
         }
         const parsed = this.ctx.parseParameterValue(name, value);
         if (!parsed) {
-            throw new LoweringError(LoweringErrorClass.unsupported, `The value '${value}' of the pipeline parameter '\${${name}}' is not an expression.`, span);
+            throw new LoweringError(ErrorClass.unsupportedFeature, `The value '${value}' of the pipeline parameter '\${${name}}' is not an expression.`, span);
         }
         return withSpan(this.lower(parsed), span);
     }
@@ -385,7 +386,7 @@ function call(name: string, args: ExprIR[], span: SourceSpan): CallExprIR {
 }
 
 function unsupported(message: string, span: SourceSpan): LoweringError {
-    return new LoweringError(LoweringErrorClass.unsupported, message, span);
+    return new LoweringError(ErrorClass.unsupportedFeature, message, span);
 }
 
 /** Gives an expression parsed from a parameter value the span of the `${name}` it stands for. */

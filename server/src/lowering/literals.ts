@@ -1,5 +1,6 @@
+import { ErrorClass } from '../../../engine/src/index.js';
 import type { DataType, ExprIR, IntervalExprIR, JsonPathExprIR, SourceSpan } from '../../../engine/src/index.js';
-import { LoweringError, LoweringErrorClass } from './lowering-error.js';
+import { LoweringError } from './lowering-error.js';
 
 /**
  * A numeric literal typed by Spark's rules: `1` INT (BIGINT or DECIMAL when it does not fit), `1L`
@@ -9,7 +10,7 @@ import { LoweringError, LoweringErrorClass } from './lowering-error.js';
 export function numberLiteral(text: string, span: SourceSpan): ExprIR {
     const match = /^(\d*\.?\d*)([eE][+-]?\d+)?(BD|[LSYDF])?$/i.exec(text);
     if (!match || match[1] === '' || match[1] === '.') {
-        throw new LoweringError(LoweringErrorClass.unsupported, `The number '${text}' is not a Spark numeric literal.`, span);
+        throw new LoweringError(ErrorClass.unsupportedFeature, `The number '${text}' is not a Spark numeric literal.`, span);
     }
     const [, digits, exponent, rawSuffix] = match;
     const suffix = rawSuffix?.toUpperCase();
@@ -20,7 +21,7 @@ export function numberLiteral(text: string, span: SourceSpan): ExprIR {
         const limit = 2n ** BigInt(bits - 1);
         // The sign is a separate unary minus, so the literal itself may reach the negative limit.
         if (!integral || BigInt(digits) > limit) {
-            throw new LoweringError(LoweringErrorClass.unsupported, `The ${name} literal '${text}' is out of range.`, span);
+            throw new LoweringError(ErrorClass.unsupportedFeature, `The ${name} literal '${text}' is out of range.`, span);
         }
     };
     switch (suffix) {
@@ -68,7 +69,7 @@ function decimalLiteral(digits: string, exponent: string | undefined, span: Sour
     const significant = (whole === '0' || whole === '' ? '' : whole) + fraction;
     const precision = Math.max(significant.replace(/^0+(?=\d)/, '').length, fraction.length, 1);
     if (precision > 38) {
-        throw new LoweringError(LoweringErrorClass.unsupported, `The decimal literal '${digits}' has more than 38 digits.`, span);
+        throw new LoweringError(ErrorClass.unsupportedFeature, `The decimal literal '${digits}' has more than 38 digits.`, span);
     }
     const value = fraction ? `${whole || '0'}.${fraction}` : (whole || '0');
     return { kind: 'literal', type: { kind: 'decimal', precision, scale: fraction.length }, value, span };
@@ -94,7 +95,7 @@ class IntervalBuilder {
         const u = unitName(unit);
         const whole = (name: string): number => {
             if (!Number.isInteger(value)) {
-                throw new LoweringError(LoweringErrorClass.unsupported, `An interval of ${name}s takes a whole number, not ${value}.`, this.span);
+                throw new LoweringError(ErrorClass.unsupportedFeature, `An interval of ${name}s takes a whole number, not ${value}.`, this.span);
             }
             return value;
         };
@@ -110,7 +111,7 @@ class IntervalBuilder {
             case 'microsecond': this.micros += Math.round(value); break;
             case 'nanosecond': this.micros += Math.round(value / 1000); break;
             default:
-                throw new LoweringError(LoweringErrorClass.unsupported, `Unknown interval unit '${unit}'.`, this.span);
+                throw new LoweringError(ErrorClass.unsupportedFeature, `Unknown interval unit '${unit}'.`, this.span);
         }
     }
 
@@ -125,7 +126,7 @@ class IntervalBuilder {
 function parseNumber(text: string, span: SourceSpan): number {
     const value = Number(text.trim());
     if (text.trim() === '' || !Number.isFinite(value)) {
-        throw new LoweringError(LoweringErrorClass.unsupported, `'${text}' is not a number in an interval literal.`, span);
+        throw new LoweringError(ErrorClass.unsupportedFeature, `'${text}' is not a number in an interval literal.`, span);
     }
     return value;
 }
@@ -171,7 +172,7 @@ export function intervalLiteral(parts: IntervalPartText[], text: string | undefi
 function addIntervalString(builder: IntervalBuilder, text: string, span: SourceSpan): void {
     const tokens = text.trim().replace(/^interval\s+/i, '').split(/\s+/);
     if (tokens.length === 0 || tokens.length % 2 !== 0) {
-        throw new LoweringError(LoweringErrorClass.unsupported, `The interval '${text}' is not of the form '<number> <unit> ...'.`, span);
+        throw new LoweringError(ErrorClass.unsupportedFeature, `The interval '${text}' is not of the form '<number> <unit> ...'.`, span);
     }
     for (let i = 0; i < tokens.length; i += 2) {
         builder.add(parseNumber(tokens[i], span), tokens[i + 1]);
@@ -191,7 +192,7 @@ function addUnitToUnit(builder: IntervalBuilder, part: IntervalPartText, span: S
         text = text.slice(1);
     }
     const bad = (): never => {
-        throw new LoweringError(LoweringErrorClass.unsupported, `The interval '${part.value}' does not match ${part.unit} TO ${part.toUnit}.`, span);
+        throw new LoweringError(ErrorClass.unsupportedFeature, `The interval '${part.value}' does not match ${part.unit} TO ${part.toUnit}.`, span);
     };
     if (from === 'year' && to === 'month') {
         const m = /^(\d+)-(\d+)$/.exec(text) ?? bad();
@@ -233,7 +234,7 @@ export function jsonPath(text: string, span: SourceSpan): JsonPathExprIR['path']
     const steps: JsonPathExprIR['path'] = [];
     let i = 0;
     const bad = (): never => {
-        throw new LoweringError(LoweringErrorClass.unsupported, `The JSON path ':${text}' cannot be read.`, span);
+        throw new LoweringError(ErrorClass.unsupportedFeature, `The JSON path ':${text}' cannot be read.`, span);
     };
     let first = true;
     while (i < text.length) {

@@ -1,8 +1,9 @@
+import { ErrorClass } from '../../../engine/src/index.js';
 import type { AstNode, CstNode, LeafCstNode } from 'langium';
 import { CstUtils, GrammarUtils, isLeafCstNode } from 'langium';
 import type { SourceSpan } from '../../../engine/src/index.js';
 import { unescapeSparkString } from '../language/parser/pipeline-sql-value-converter.js';
-import { LoweringError, LoweringErrorClass } from './lowering-error.js';
+import { LoweringError } from './lowering-error.js';
 import { spanOf, spanOfCst, fileOf } from './source-spans.js';
 import type { PipelineParameters as ProjectParameters } from '../project/parameters.js';
 
@@ -24,7 +25,7 @@ export class PipelineParameters {
     substituteName(text: string, span: SourceSpan): string {
         return this.values.substitute(text, name => {
             const where = text === `\${${name}}` ? '' : ` (in '${text}')`;
-            throw new LoweringError(LoweringErrorClass.unboundParameter,
+            throw new LoweringError(ErrorClass.unboundParameter,
                 `The pipeline parameter '\${${name}}'${where} has no value; define it under 'configuration:' of the pipeline or with SET ${name} = ... .`, span);
         });
     }
@@ -100,7 +101,7 @@ export function namePartsOfCst(cst: CstNode, file: string, parameters: PipelineP
             } else if (inner.length === 1 && inner[0].tokenType.name === 'ID') {
                 text = inner[0].text;
             } else {
-                throw new LoweringError(LoweringErrorClass.unsupported,
+                throw new LoweringError(ErrorClass.unsupportedFeature,
                     `The name ${group.map(l => l.text).join('')} is given by a query parameter, which a pipeline run cannot bind; write the name or a \${parameter}.`, span);
             }
             parts.push(...splitOnDots(parameters.substituteName(text, span)));

@@ -1,3 +1,4 @@
+import { ErrorClass } from '../../../engine/src/index.js';
 import type { AstNode, LangiumDocument } from 'langium';
 import { GrammarUtils, URI } from 'langium';
 import type {
@@ -10,7 +11,7 @@ import type { PipelineSqlServices } from '../language/pipeline-sql-module.js';
 import { clauseName } from '../language/validation/auto-cdc-checks.js';
 import { IssueCodes } from '../language/validation/issue-codes.js';
 import { checkCollation, lowerDataType } from './data-types.js';
-import { LoweringError, LoweringErrorClass, type LoweringProblem } from './lowering-error.js';
+import { LoweringError, type LoweringProblem } from './lowering-error.js';
 import { nameParts, PipelineParameters, withoutLive } from './names.js';
 import { PipelineParameters as ProjectParameters } from '../project/parameters.js';
 import type { PipelineSettings } from './pipeline-configuration.js';
@@ -183,7 +184,7 @@ class PipelineLowering {
                 throw error;
             }
             this.problems.push({
-                code: 'PIPELINE_SQL_INTERNAL_ERROR',
+                code: ErrorClass.internal,
                 message: `The local engine could not translate this statement (${error instanceof Error ? error.message : String(error)}); please report it.`,
                 span: spanOf(statement),
             });
@@ -249,7 +250,7 @@ class PipelineLowering {
                 return;
             }
             default:
-                throw new LoweringError(LoweringErrorClass.invalidPipeline, `${describeStatement(statement)} cannot be part of a pipeline: `
+                throw new LoweringError(ErrorClass.invalidPipeline, `${describeStatement(statement)} cannot be part of a pipeline: `
                     + 'a pipeline file defines datasets (CREATE STREAMING TABLE / MATERIALIZED VIEW / VIEW), flows (CREATE FLOW) and settings (SET).', spanOf(statement));
         }
     }
@@ -279,11 +280,11 @@ class PipelineLowering {
             dataset.columns = columnDefs.map(c => this.column(c));
         } else if (columnDefs.length > 0) {
             if (typed.length > 0 && typed.length < columnDefs.length) {
-                throw new LoweringError(LoweringErrorClass.invalidPipeline,
+                throw new LoweringError(ErrorClass.invalidPipeline,
                     `The column list of '${name.join('.')}' gives types for some columns only; give every column a type, or none.`, spanOf(node, 'spec'));
             }
             if (kind === 'streaming_table' || kind === 'managed_table') {
-                throw new LoweringError(LoweringErrorClass.invalidPipeline,
+                throw new LoweringError(ErrorClass.invalidPipeline,
                     `The columns of the table '${name.join('.')}' need types (name TYPE, ...).`, spanOf(node, 'spec'));
             }
             columnDefs.forEach(c => this.checkColumnProperties(c, true));
@@ -357,9 +358,9 @@ class PipelineLowering {
                 checkCollation(property, property.collation);
                 return;
             case ast.IdentityProperty.$type:
-                throw new LoweringError(LoweringErrorClass.unsupported, 'Identity columns (GENERATED ... AS IDENTITY) cannot run locally.', spanOf(property));
+                throw new LoweringError(ErrorClass.unsupportedFeature, 'Identity columns (GENERATED ... AS IDENTITY) cannot run locally.', spanOf(property));
             case ast.MaskProperty.$type:
-                throw new LoweringError(LoweringErrorClass.unsupported,
+                throw new LoweringError(ErrorClass.unsupportedFeature,
                     `The column mask ${property.function} cannot run locally; a local run would show the unmasked values.`, spanOf(property));
         }
     }
@@ -367,7 +368,7 @@ class PipelineLowering {
     private checkColumnProperties(node: ast.ColumnDef, aliasOnly: boolean): void {
         for (const property of node.properties) {
             if (aliasOnly && !ast.isCommentProperty(property)) {
-                throw new LoweringError(LoweringErrorClass.invalidPipeline, `The column '${node.name}' of a view's column list takes only a COMMENT.`, spanOf(property));
+                throw new LoweringError(ErrorClass.invalidPipeline, `The column '${node.name}' of a view's column list takes only a COMMENT.`, spanOf(property));
             }
         }
     }
@@ -410,7 +411,7 @@ class PipelineLowering {
                     }
                     break;
                 case ast.RowFilterClause.$type:
-                    throw new LoweringError(LoweringErrorClass.unsupported,
+                    throw new LoweringError(ErrorClass.unsupportedFeature,
                         `The row filter ${clause.function} cannot run locally; a local run would show every row.`, spanOf(clause));
                 case ast.DefaultCollationClause.$type:
                     checkCollation(clause, clause.collation);
@@ -428,7 +429,7 @@ class PipelineLowering {
     private createFlow(node: ast.CreateFlow): FlowIR {
         const body = node.body;
         if (!body.target) {
-            throw new LoweringError(LoweringErrorClass.invalidPipeline, `The flow '${node.name}' needs a target: ... INTO target ... .`, spanOf(node, 'body'));
+            throw new LoweringError(ErrorClass.invalidPipeline, `The flow '${node.name}' needs a target: ... INTO target ... .`, spanOf(node, 'body'));
         }
         const base: FlowBaseIR = { name: this.parameters.substituteName(node.name, spanOf(node, 'name')), target: this.flowTarget(body.target), span: spanOf(node) };
         if (node.comment !== undefined) {
@@ -444,7 +445,7 @@ class PipelineLowering {
             // A name the pipeline does not define is reported by the engine's analysis (PIPELINE_SQL_UNKNOWN_DATASET).
             return source.name;
         }
-        throw new LoweringError(LoweringErrorClass.invalidPipeline, `A flow writes a dataset of the pipeline, not the CTE '${ref.ref.$refText}'.`, spanOf(ref));
+        throw new LoweringError(ErrorClass.invalidPipeline, `A flow writes a dataset of the pipeline, not the CTE '${ref.ref.$refText}'.`, spanOf(ref));
     }
 
     private flowBody(body: ast.FlowBody, base: FlowBaseIR): FlowIR {
@@ -463,21 +464,21 @@ class PipelineLowering {
         if (body.replaceUsing || body.replaceWhere) {
             const clause = body.replaceUsing ? 'REPLACE USING' : 'REPLACE WHERE';
             if (body.once) {
-                throw new LoweringError(LoweringErrorClass.invalidPipeline, `ONCE cannot be combined with ${clause}; a replace flow runs on every update.`, spanOf(body, 'once'));
+                throw new LoweringError(ErrorClass.invalidPipeline, `ONCE cannot be combined with ${clause}; a replace flow runs on every update.`, spanOf(body, 'once'));
             }
             if (!body.byName) {
-                throw new LoweringError(LoweringErrorClass.invalidPipeline, `${clause} requires BY NAME (INSERT INTO target BY NAME ${clause} ...).`, spanOf(body));
+                throw new LoweringError(ErrorClass.invalidPipeline, `${clause} requires BY NAME (INSERT INTO target BY NAME ${clause} ...).`, spanOf(body));
             }
         }
         if (body.replaceUsing) {
             const spec = body.replaceUsing;
             const sequence = spec.sequenceBy;
             if (!sequence) {
-                throw new LoweringError('PIPELINE_SQL_REPLACE_USING_MISSING_SEQUENCE_BY',
+                throw new LoweringError(ErrorClass.replaceUsingMissingSequenceBy,
                     'REPLACE USING needs SEQUENCE BY with exactly one column (REPLACE USING (key) SEQUENCE BY column).', spanOf(spec));
             }
             if (!ast.isColumnReference(sequence) || sequence.parts.length !== 1) {
-                throw new LoweringError('PIPELINE_SQL_REPLACE_USING_SEQUENCE_BY_NOT_COLUMN', 'The SEQUENCE BY of REPLACE USING must be exactly one column name, not an expression.', spanOf(sequence));
+                throw new LoweringError(ErrorClass.replaceUsingSequenceNotColumn, 'The SEQUENCE BY of REPLACE USING must be exactly one column name, not an expression.', spanOf(sequence));
             }
             return {
                 ...base, kind: 'replace_using', query,
@@ -510,7 +511,7 @@ class PipelineLowering {
         for (const clause of spec.clauses) {
             const label = clauseLabel(clause);
             if (seen.has(label)) {
-                throw new LoweringError('DUPLICATE_CLAUSES', `${label} appears more than once; write it once.`, spanOf(clause));
+                throw new LoweringError(ErrorClass.duplicateClause, `${label} appears more than once; write it once.`, spanOf(clause));
             }
             seen.add(label);
             const span = spanOf(clause);
@@ -544,12 +545,12 @@ class PipelineLowering {
                     flow.columnsToUpdate = { column: this.columnList([clause.column], clause, label)[0], span };
                     break;
                 case ast.FlowWhereClause.$type:
-                    throw new LoweringError(LoweringErrorClass.unsupported,
+                    throw new LoweringError(ErrorClass.unsupportedFeature,
                         'The legacy flow filter WHERE of APPLY CHANGES cannot run locally; filter the source in a temporary view and read the view.', span);
             }
         }
         if (!flow.sequenceBy) {
-            throw new LoweringError('AUTOCDC_MISSING_SEQUENCE_BY',
+            throw new LoweringError(ErrorClass.autoCdcMissingSequenceBy,
                 `The AUTO CDC flow into '${base.target.join('.')}' has no SEQUENCE BY clause; a change feed must say how to order its events.`, spanOf(spec));
         }
         return flow as AutoCdcFlowIR;
@@ -565,7 +566,7 @@ class PipelineLowering {
             const from = this.queries.tableRelation(spec.snapshotTable, false, span);
             snapshot = { query: { kind: 'query', body: { kind: 'select', distinct: false, items: [{ kind: 'star' }], from: [from], span }, span }, span };
         } else {
-            throw new LoweringError(LoweringErrorClass.invalidPipeline, 'AUTO CDC FROM SNAPSHOT needs a snapshot query.', spanOf(spec));
+            throw new LoweringError(ErrorClass.invalidPipeline, 'AUTO CDC FROM SNAPSHOT needs a snapshot query.', spanOf(spec));
         }
         const flow: SnapshotFlowIR = {
             ...base, kind: 'snapshot', once, snapshot,
@@ -579,7 +580,7 @@ class PipelineLowering {
         for (const clause of spec.clauses) {
             const label = clauseLabel(clause);
             if (seen.has(label)) {
-                throw new LoweringError('DUPLICATE_CLAUSES', `${label} appears more than once; write it once.`, spanOf(clause));
+                throw new LoweringError(ErrorClass.duplicateClause, `${label} appears more than once; write it once.`, spanOf(clause));
             }
             seen.add(label);
             if (ast.isStoredAsClause(clause)) {
@@ -587,7 +588,7 @@ class PipelineLowering {
             } else if (ast.isTrackHistoryClause(clause)) {
                 flow.trackHistory = { selection: this.selection(clause.columns, label), span: spanOf(clause) };
             } else {
-                throw new LoweringError('PIPELINE_SQL_SNAPSHOT_CLAUSE_NOT_ALLOWED',
+                throw new LoweringError(ErrorClass.snapshotClauseNotAllowed,
                     `${label} is not allowed in AUTO CDC FROM SNAPSHOT; a snapshot flow takes only WITH VERSION, KEYS, STORED AS SCD TYPE 1|2 and TRACK HISTORY ON.`, spanOf(clause));
             }
         }
@@ -597,14 +598,14 @@ class PipelineLowering {
     private storedAs(clause: ast.StoredAsClause, bitemporalAllowed: boolean): 'scd1' | 'scd2' | 'bitemporal' {
         if (clause.bitemporal) {
             if (!bitemporalAllowed) {
-                throw new LoweringError('PIPELINE_SQL_SNAPSHOT_CLAUSE_NOT_ALLOWED', 'STORED AS BITEMPORAL is not allowed in AUTO CDC FROM SNAPSHOT; use SCD TYPE 1 or 2.', spanOf(clause));
+                throw new LoweringError(ErrorClass.snapshotClauseNotAllowed, 'STORED AS BITEMPORAL is not allowed in AUTO CDC FROM SNAPSHOT; use SCD TYPE 1 or 2.', spanOf(clause));
             }
             return 'bitemporal';
         }
         if (clause.scdType === 1 || clause.scdType === 2) {
             return clause.scdType === 1 ? 'scd1' : 'scd2';
         }
-        throw new LoweringError(LoweringErrorClass.invalidPipeline, `SCD TYPE ${clause.scdType ?? '?'} does not exist; use SCD TYPE 1 or SCD TYPE 2.`, spanOf(clause));
+        throw new LoweringError(ErrorClass.invalidPipeline, `SCD TYPE ${clause.scdType ?? '?'} does not exist; use SCD TYPE 1 or SCD TYPE 2.`, spanOf(clause));
     }
 
     private selection(node: ast.ColumnSelection, clause: string): ColumnSelectionIR {
@@ -618,7 +619,7 @@ class PipelineLowering {
     private columnList(names: string[], node: AstNode, clause: string): string[] {
         for (const name of names) {
             if (name.includes('.')) {
-                throw new LoweringError('AUTOCDC_MULTIPART_COLUMN_IDENTIFIER', `${clause} takes plain column names, not '${name}'.`, spanOf(node));
+                throw new LoweringError(ErrorClass.autoCdcMultipartColumn, `${clause} takes plain column names, not '${name}'.`, spanOf(node));
             }
         }
         return [...names];
@@ -638,21 +639,21 @@ class PipelineLowering {
     /** `CREATE TABLE a.b (cols) USING CSV|JSON|PARQUET [LOCATION 'rel'] [OPTIONS (...)]` in `samples/*.sql`. */
     private catalogTable(statement: ast.Statement): CatalogTableIR {
         if (!ast.isCreateTable(statement)) {
-            throw new LoweringError(LoweringErrorClass.invalidCatalog, `${describeStatement(statement)} cannot be in a sample catalog file; `
+            throw new LoweringError(ErrorClass.invalidSampleCatalog, `${describeStatement(statement)} cannot be in a sample catalog file; `
                 + 'samples/*.sql declares sample tables: CREATE TABLE a.b (col TYPE, ...) USING CSV|JSON|PARQUET LOCATION \'a/b\'.', spanOf(statement));
         }
         const name = nameParts(statement, 'name', this.parameters);
         if (statement.query || statement.flow) {
-            throw new LoweringError(LoweringErrorClass.invalidCatalog, `The sample table '${name.join('.')}' is declared, not computed: remove its query or flow.`, spanOf(statement));
+            throw new LoweringError(ErrorClass.invalidSampleCatalog, `The sample table '${name.join('.')}' is declared, not computed: remove its query or flow.`, spanOf(statement));
         }
         const elements = statement.spec?.elements ?? [];
         const columnDefs = elements.filter(ast.isColumnDef);
         if (elements.some(e => !ast.isColumnDef(e) && !ast.isTableConstraint(e))) {
-            throw new LoweringError(LoweringErrorClass.invalidCatalog, `Sample tables take no expectations; put them on the datasets that read '${name.join('.')}'.`, spanOf(statement, 'spec'));
+            throw new LoweringError(ErrorClass.invalidSampleCatalog, `Sample tables take no expectations; put them on the datasets that read '${name.join('.')}'.`, spanOf(statement, 'spec'));
         }
         const untyped = columnDefs.find(c => c.type === undefined);
         if (untyped) {
-            throw new LoweringError(LoweringErrorClass.invalidCatalog, `The column '${untyped.name}' of the sample table '${name.join('.')}' needs a type.`, spanOf(untyped));
+            throw new LoweringError(ErrorClass.invalidSampleCatalog, `The column '${untyped.name}' of the sample table '${name.join('.')}' needs a type.`, spanOf(untyped));
         }
         const using = statement.clauses.find(ast.isUsingClause);
         const location = statement.clauses.find(ast.isLocationClause);
@@ -698,7 +699,7 @@ function catalogFormat(using: string | undefined, location: string | undefined, 
     if (using !== undefined) {
         const format = catalogFormats.get(using.toLowerCase());
         if (!format) {
-            throw new LoweringError(LoweringErrorClass.invalidCatalog,
+            throw new LoweringError(ErrorClass.invalidSampleCatalog,
                 `Sample tables are read from CSV, JSON or PARQUET files, not ${using.toUpperCase()}.`, spanOf(node.clauses.find(ast.isUsingClause)!));
         }
         return format;
@@ -708,7 +709,7 @@ function catalogFormat(using: string | undefined, location: string | undefined, 
     if (byExtension) {
         return byExtension;
     }
-    throw new LoweringError(LoweringErrorClass.invalidCatalog, `Say how the sample table '${name.join('.')}' is stored: USING CSV, JSON or PARQUET.`, spanOf(node));
+    throw new LoweringError(ErrorClass.invalidSampleCatalog, `Say how the sample table '${name.join('.')}' is stored: USING CSV, JSON or PARQUET.`, spanOf(node));
 }
 
 /** The words of an AUTO CDC clause, for messages; every STORED AS clause counts as the same clause. */

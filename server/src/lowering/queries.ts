@@ -1,3 +1,4 @@
+import { ErrorClass } from '../../../engine/src/index.js';
 import type { AstNode } from 'langium';
 import type {
     ChangeFeedBoundIR, CteIR, ExprIR, GroupByIR, GroupingItemIR, QueryBodyIR, QueryIR, RelationIR, SelectIR, SelectItemIR,
@@ -7,7 +8,7 @@ import { tableReadOption } from '../language/builtins/table-read-options.js';
 import { setOwn } from '../../../engine/src/index.js';
 import * as ast from '../language/generated/ast.js';
 import { ExpressionLowering } from './expressions.js';
-import { LoweringError, LoweringErrorClass } from './lowering-error.js';
+import { LoweringError } from './lowering-error.js';
 import type { PipelineParameters } from './names.js';
 import { spanOf } from './source-spans.js';
 import { tableNameParts } from './table-resolution.js';
@@ -613,7 +614,7 @@ export class QueryLowering {
 }
 
 function unsupported(message: string, span: ReturnType<typeof spanOf>): LoweringError {
-    return new LoweringError(LoweringErrorClass.unsupported, message, span);
+    return new LoweringError(ErrorClass.unsupportedFeature, message, span);
 }
 
 /** TABLESAMPLE and WATERMARK have no local meaning that keeps results right; both are errors. */

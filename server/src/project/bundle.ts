@@ -22,6 +22,7 @@ import { listFiles, resolveLibraries } from './library-files.js';
 import type { BundleInfo, PipelineProject, ProjectOptions, ProjectProblem } from './project-types.js';
 import { configurationOf, libraryEntries } from './spark-pipeline-spec.js';
 import { isRecord, YamlFile, type YamlPath } from './yaml-file.js';
+import { ErrorClass } from '../../../engine/src/spark/error-classes.js';
 
 /** What reading a bundle gives. */
 export interface LoadedBundle {
@@ -71,7 +72,7 @@ export async function loadBundle(root: string, bundleFile: string, host: Project
             continue;
         }
         if (matched.length === 0 && !/[*?[{]/.test(include)) {
-            problems.push(main.problem(['include', index], 'PIPELINE_SQL_LIBRARY_NOT_FOUND', `The included file '${include}' does not exist.`));
+            problems.push(main.problem(['include', index], ErrorClass.libraryNotFound, `The included file '${include}' does not exist.`));
         }
         for (const file of matched) {
             seen.add(file);
@@ -106,7 +107,7 @@ export async function loadBundle(root: string, bundleFile: string, host: Project
         if (isRecord(pipelines)) {
             for (const [key, definition] of Object.entries(pipelines)) {
                 if (definitions.has(key)) {
-                    problems.push(yaml.problem(['resources', 'pipelines', key], 'PIPELINE_SQL_DUPLICATE_PIPELINE',
+                    problems.push(yaml.problem(['resources', 'pipelines', key], ErrorClass.duplicatePipeline,
                         `The pipeline '${key}' is also defined in ${path.relative(root, definitions.get(key)!.yaml.file)}; a key names one pipeline.`, { key: true }));
                 } else if (isRecord(definition)) {
                     definitions.set(key, { key, yaml, at: ['resources', 'pipelines', key], value: definition });
@@ -122,7 +123,7 @@ export async function loadBundle(root: string, bundleFile: string, host: Project
         if (targets.has(options.bundleTarget)) {
             target = options.bundleTarget;
         } else {
-            problems.push(main.problem(targetNames.length > 0 ? ['targets'] : [], 'PIPELINE_SQL_UNKNOWN_BUNDLE_TARGET',
+            problems.push(main.problem(targetNames.length > 0 ? ['targets'] : [], ErrorClass.unknownBundleTarget,
                 `The bundle has no target '${options.bundleTarget}'${targetNames.length > 0 ? `; its targets are ${targetNames.join(', ')}` : ''}.`, { key: true }));
         }
     }
@@ -158,7 +159,7 @@ export async function loadBundle(root: string, bundleFile: string, host: Project
         if (!variables.has(variable) || source?.value === undefined || source.value === null) {
             if (!reported.has(problemKey)) {
                 reported.add(problemKey);
-                problems.push(yaml.problem(at, 'PIPELINE_SQL_UNKNOWN_BUNDLE_VARIABLE', !variables.has(variable)
+                problems.push(yaml.problem(at, ErrorClass.unknownBundleVariable, !variables.has(variable)
                     ? `Reference does not exist: \${var.${variable}} (the bundle declares no variable '${variable}').`
                     : `No value assigned to required variable '${variable}': give it a default or a value in the target '${target ?? 'default'}'.`));
             }

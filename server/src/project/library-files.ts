@@ -7,6 +7,7 @@ import * as path from 'node:path';
 import type { ProjectFileHost } from './file-host.js';
 import { compileGlob, GlobError } from './glob.js';
 import type { LibraryDeclaration } from './project-types.js';
+import { ErrorClass } from '../../../engine/src/spark/error-classes.js';
 
 /** Folders a walk never enters: dependencies, caches, and hidden folders (`.git`, `.pipeline-sql`, `.venv`, `.databricks`). */
 export function isSkippedFolder(name: string): boolean {
@@ -85,7 +86,7 @@ export function resolveLibraries(entries: readonly LibraryEntry[], root: string,
         if (raw.startsWith('/') || joined === '..' || joined.startsWith('../')) {
             return {
                 declaration: declaration([]),
-                problem: { code: 'PIPELINE_SQL_LIBRARY_OUTSIDE_ROOT', severity: 'error', message: `The library '${entry.pattern}' is outside ${path.basename(root)}; only files inside the ${path.basename(root)} folder can be read.` },
+                problem: { code: ErrorClass.libraryOutsideRoot, severity: 'error', message: `The library '${entry.pattern}' is outside ${path.basename(root)}; only files inside the ${path.basename(root)} folder can be read.` },
             };
         }
         if (entry.kind === 'glob') {
@@ -100,7 +101,7 @@ export function resolveLibraries(entries: readonly LibraryEntry[], root: string,
                 throw error;
             }
             return matched.length > 0 ? { declaration: declaration(matched) }
-                : { declaration: declaration([]), problem: { code: 'PIPELINE_SQL_LIBRARY_MATCHES_NOTHING', severity: 'warning', message: `The library glob '${entry.pattern}' matches no .sql or .py file.` } };
+                : { declaration: declaration([]), problem: { code: ErrorClass.libraryMatchesNothing, severity: 'warning', message: `The library glob '${entry.pattern}' matches no .sql or .py file.` } };
         }
         const candidates = entry.kind === 'notebook' && !/\.[a-z]+$/i.test(joined) ? [joined, `${joined}.sql`, `${joined}.py`] : [joined];
         const found = candidates.find(c => fileSet.has(c));
@@ -114,7 +115,7 @@ export function resolveLibraries(entries: readonly LibraryEntry[], root: string,
         }
         return {
             declaration: declaration([]),
-            problem: { code: 'PIPELINE_SQL_LIBRARY_NOT_FOUND', severity: 'error', message: `The ${entry.kind} '${entry.pattern}' does not exist${entry.kind === 'notebook' ? ' (looked for it with .sql and .py too)' : ''}.` },
+            problem: { code: ErrorClass.libraryNotFound, severity: 'error', message: `The ${entry.kind} '${entry.pattern}' does not exist${entry.kind === 'notebook' ? ' (looked for it with .sql and .py too)' : ''}.` },
         };
     });
 }

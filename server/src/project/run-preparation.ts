@@ -13,6 +13,7 @@ import { IssueCodes } from '../language/validation/issue-codes.js';
 import { lowerPipeline, type LoweringProblem } from '../lowering/index.js';
 import type { PipelineProject, ProjectProblem } from './project-types.js';
 import { pythonDatasetsIR } from './python/python-pipeline.js';
+import { ErrorClass } from '../../../engine/src/spark/error-classes.js';
 
 /** Where a refusal is: a document range (0-based, as LSP) or a project-file line. */
 export interface PreparationPlace {
@@ -64,7 +65,7 @@ export async function prepareRun(services: PipelineSqlServices, pipeline: Pipeli
     }
     if (pipeline.sources.length === 0) {
         const where = pipeline.specFile ? ` (the libraries of ${pipeline.specFile.split(/[\\/]/).pop()} match no .sql file)` : '';
-        return { ok: false, pipeline, error: { class: 'PIPELINE_SQL_NO_SOURCES', message: `No pipeline SQL files in ${pipeline.root}${where}.` }, problems: [] };
+        return { ok: false, pipeline, error: { class: ErrorClass.noSources, message: `No pipeline SQL files in ${pipeline.root}${where}.` }, problems: [] };
     }
     const catalog = catalogFiles ?? services.shared.pipeline.Project.catalogFilesOf(pipeline);
     const documents = await documentsFor([...pipeline.sources, ...catalog]);
@@ -75,7 +76,7 @@ export async function prepareRun(services: PipelineSqlServices, pipeline: Pipeli
         // Catalog files are declarations, not pipeline sources: only their syntax must be right.
         ?? firstError(catalogDocuments, d => d.code === IssueCodes.ParseSyntaxError);
     if (invalid) {
-        const code = typeof invalid.diagnostic.code === 'string' ? invalid.diagnostic.code : 'PIPELINE_SQL_INVALID_PIPELINE';
+        const code = typeof invalid.diagnostic.code === 'string' ? invalid.diagnostic.code : ErrorClass.invalidPipeline;
         const place = { file: invalid.document.uri.fsPath, range: invalid.diagnostic.range };
         return {
             ok: false, pipeline, sourceDocuments,

@@ -11,6 +11,7 @@ import type { ProjectFileHost } from './file-host.js';
 import { listFiles, resolveLibraries, type LibraryEntry } from './library-files.js';
 import type { PipelineProject, ProjectOptions, ProjectProblem } from './project-types.js';
 import { isRecord, YamlFile, type YamlPath } from './yaml-file.js';
+import { ErrorClass } from '../../../engine/src/spark/error-classes.js';
 
 /** The fields `spark-pipelines` accepts in spark-pipeline.yml. */
 const SparkAllowedFields = ['name', 'storage', 'catalog', 'database', 'schema', 'configuration', 'libraries'];
@@ -67,7 +68,7 @@ export async function loadSparkPipeline(root: string, specFile: string, host: Pr
     const problems: TargetedProblem[] = [...yaml.problems];
     const doc = isRecord(yaml.value) ? yaml.value : {};
     if (!yaml.invalid && !isRecord(yaml.value) && yaml.value !== undefined && yaml.value !== null) {
-        problems.push(yaml.problem([], 'PIPELINE_SQL_INVALID_PROJECT_FILE', `${path.basename(specFile)} must be a mapping of fields (name, libraries, ...).`));
+        problems.push(yaml.problem([], ErrorClass.invalidProjectFile, `${path.basename(specFile)} must be a mapping of fields (name, libraries, ...).`));
     }
     if (!yaml.invalid) {
         problems.push(...sparkChecks(yaml, doc));

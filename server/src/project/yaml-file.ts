@@ -5,12 +5,13 @@
  */
 import { isMap, isPair, isScalar, isSeq, LineCounter, parseDocument, type Document, type Node as YamlNode } from 'yaml';
 import type { ProjectProblem } from './project-types.js';
+import { ErrorClass } from '../../../engine/src/spark/error-classes.js';
 
 /** A path into a YAML document: map keys and sequence indexes. */
 export type YamlPath = ReadonlyArray<string | number>;
 
 /** The error class of a project file that is not valid YAML. */
-export const InvalidProjectFileCode = 'PIPELINE_SQL_INVALID_PROJECT_FILE';
+export const InvalidProjectFileCode = ErrorClass.invalidProjectFile;
 
 export class YamlFile {
     readonly value: unknown;

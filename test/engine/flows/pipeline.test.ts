@@ -115,7 +115,7 @@ describe('append flows and the dependency graph', () => {
         ws = new Workspace();
         const ir = pipeline([materializedView('a'), materializedView('b')], [mvFlow('a', selectStar(table('ds:b'))), mvFlow('b', selectStar(table('ds:a')))]);
         const error = await ws.fails(ir);
-        expect(error.class).toBe('PIPELINE_SQL_CYCLIC_DEPENDENCY');
+        expect(error.class).toBe('PIPELINE_SQL_CIRCULAR_DEPENDENCY');
         expect(error.message).toMatch(/a -> b -> a|b -> a -> b/);
     });
 

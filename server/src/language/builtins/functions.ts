@@ -17,6 +17,7 @@
  *   i), `elem(r)`, `key(r)`, `value(r)`, `array(r)`, `map(r, r)`, `common(r, …)`, `$*` / `$i..` /
  *   `$i..:step` (common type of those arguments), or `@special` / `@special(i)` (see return-types.ts).
  */
+import { ErrorClass, type ErrorClassName } from '../../../../engine/src/spark/error-classes.js';
 import { AGGREGATE_FUNCTIONS, WINDOW_FUNCTIONS } from './function-data/aggregate.js';
 import { ARRAY_FUNCTIONS, MAP_FUNCTIONS, STRUCT_FUNCTIONS } from './function-data/collection.js';
 import { CONDITIONAL_FUNCTIONS, PREDICATE_FUNCTIONS } from './function-data/conditional.js';
@@ -504,9 +505,7 @@ export interface NamedCallArgument extends CallArgument {
 
 /** A problem with how arguments were passed, with Spark's error class as `code`. */
 export interface ArgumentProblem {
-    readonly code: 'NAMED_PARAMETERS_NOT_SUPPORTED' | 'UNEXPECTED_POSITIONAL_ARGUMENT' | 'UNRECOGNIZED_PARAMETER_NAME'
-        | 'DUPLICATE_ROUTINE_PARAMETER_ASSIGNMENT.BOTH_POSITIONAL_AND_NAMED'
-        | 'DUPLICATE_ROUTINE_PARAMETER_ASSIGNMENT.DOUBLE_NAMED_ARGUMENT_REFERENCE' | 'REQUIRED_PARAMETER_NOT_FOUND';
+    readonly code: ErrorClassName;
     readonly message: string;
     /** Index (in the call as written) of the argument the problem is about, when there is one. */
     readonly argumentIndex?: number;
@@ -535,7 +534,7 @@ export function arrangeArguments(fn: BuiltinFunction | string, args: readonly Na
     const problems: ArgumentProblem[] = [];
     if (!f.namedArguments) {
         problems.push({
-            code: 'NAMED_PARAMETERS_NOT_SUPPORTED', argumentIndex: firstNamed,
+            code: ErrorClass.namedParametersNotSupported, argumentIndex: firstNamed,
             message: `Function '${f.name}' does not accept named arguments such as '${args[firstNamed].argName} => …'.`,
         });
         return { args: args.map(plain), problems };
@@ -550,7 +549,7 @@ export function arrangeArguments(fn: BuiltinFunction | string, args: readonly Na
         if (a.argName === undefined) {
             if (i > firstNamed) {
                 problems.push({
-                    code: 'UNEXPECTED_POSITIONAL_ARGUMENT', argumentIndex: i,
+                    code: ErrorClass.unexpectedPositionalArgument, argumentIndex: i,
                     message: `Function '${f.name}' takes no positional argument after the named argument '${args[firstNamed].argName}'.`,
                 });
             }
@@ -563,18 +562,18 @@ export function arrangeArguments(fn: BuiltinFunction | string, args: readonly Na
                 extra.push(plain(a));
             } else {
                 problems.push({
-                    code: 'UNRECOGNIZED_PARAMETER_NAME', argumentIndex: i,
+                    code: ErrorClass.unrecognizedParameterName, argumentIndex: i,
                     message: `Function '${f.name}' has no parameter named '${a.argName}'; its parameters are ${fixed.map(p => p.name).join(', ')}.`,
                 });
             }
         } else if (index < firstNamed) {
             problems.push({
-                code: 'DUPLICATE_ROUTINE_PARAMETER_ASSIGNMENT.BOTH_POSITIONAL_AND_NAMED', argumentIndex: i,
+                code: ErrorClass.bothPositionalAndNamed, argumentIndex: i,
                 message: `Parameter '${fixed[index].name}' of function '${f.name}' is given both by position and by name.`,
             });
         } else if (slots[index] !== undefined) {
             problems.push({
-                code: 'DUPLICATE_ROUTINE_PARAMETER_ASSIGNMENT.DOUBLE_NAMED_ARGUMENT_REFERENCE', argumentIndex: i,
+                code: ErrorClass.doubleNamedArgument, argumentIndex: i,
                 message: `Parameter '${fixed[index].name}' of function '${f.name}' is named twice.`,
             });
         } else {
@@ -583,7 +582,7 @@ export function arrangeArguments(fn: BuiltinFunction | string, args: readonly Na
     });
     fixed.forEach((p, i) => {
         if (!p.optional && slots[i] === undefined) {
-            problems.push({ code: 'REQUIRED_PARAMETER_NOT_FOUND', message: `Function '${f.name}' needs a value for parameter '${p.name}'.` });
+            problems.push({ code: ErrorClass.requiredParameterNotFound, message: `Function '${f.name}' needs a value for parameter '${p.name}'.` });
         }
     });
     const arranged = Array.from({ length: slots.length }, (_, i) => slots[i] ?? { type: Types.unknown });

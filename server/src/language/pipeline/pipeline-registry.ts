@@ -3,6 +3,7 @@ import type { URI } from 'langium';
 import { compileGlob } from '../../project/glob.js';
 import type { ProjectModel } from '../../project/project-model.js';
 import type { PipelineProject } from '../../project/project-types.js';
+import { ErrorClass } from '../../../../engine/src/spark/error-classes.js';
 
 /** What a document is to its pipeline. */
 export type DocumentRole =
@@ -158,7 +159,7 @@ export class PipelineRegistry {
     infoOf(project: PipelineProject): PipelineInfo {
         let info = this.infos.get(project.id);
         if (!info || info.project !== project) {
-            const errors = project.problems.filter(p => p.code === 'PIPELINE_SQL_INVALID_PROJECT_FILE');
+            const errors = project.problems.filter(p => p.code === ErrorClass.invalidProjectFile);
             info = {
                 id: project.id,
                 rootPath: project.root,
