@@ -19,6 +19,8 @@ export const ErrorClass = {
     duplicateDataset: 'PIPELINE_DUPLICATE_IDENTIFIERS.DATASET',
     duplicateFlow: 'PIPELINE_DUPLICATE_IDENTIFIERS.FLOW',
     unknownDataset: 'PIPELINE_SQL_UNKNOWN_DATASET',
+    unknownTableReadOption: 'PIPELINE_SQL_UNKNOWN_TABLE_READ_OPTION',
+    tableChangesNotADataset: 'PIPELINE_SQL_TABLE_CHANGES_NOT_A_DATASET',
     //#endregion
     //#region Function calls
     wrongNumArgs: 'WRONG_NUM_ARGS.WITHOUT_SUGGESTION',
@@ -153,7 +155,7 @@ export const ErrorClass = {
     stateOfAnotherPipeline: 'PIPELINE_SQL_STATE_OF_ANOTHER_PIPELINE',
     cancelled: 'PIPELINE_SQL_CANCELLED',
     //#endregion
-    //#region Pipeline projects (bundles, spark-pipeline.yml, libraries)
+    //#region Pipeline projects (bundles, spark-pipeline.yml, libraries, pipeline tests)
     invalidProjectFile: 'PIPELINE_SQL_INVALID_PROJECT_FILE',
     libraryNotFound: 'PIPELINE_SQL_LIBRARY_NOT_FOUND',
     libraryOutsideRoot: 'PIPELINE_SQL_LIBRARY_OUTSIDE_ROOT',
@@ -162,6 +164,10 @@ export const ErrorClass = {
     unknownBundleTarget: 'PIPELINE_SQL_UNKNOWN_BUNDLE_TARGET',
     unknownBundleVariable: 'PIPELINE_SQL_UNKNOWN_BUNDLE_VARIABLE',
     noSources: 'PIPELINE_SQL_NO_SOURCES',
+    invalidTestFile: 'PIPELINE_SQL_INVALID_TEST_FILE',
+    testNoPipeline: 'PIPELINE_SQL_TEST_NO_PIPELINE',
+    testUnsupportedSource: 'PIPELINE_SQL_TEST_UNSUPPORTED_SOURCE',
+    testUnknownSchema: 'PIPELINE_SQL_TEST_UNKNOWN_SCHEMA',
     //#endregion
     //#region Requests of the editor (runs, previews)
     notAFile: 'PIPELINE_SQL_NOT_A_FILE',

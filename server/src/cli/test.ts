@@ -1,6 +1,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { NodeFileSystem } from 'langium/node';
+import { ErrorClass } from '../../../engine/src/spark/error-classes.js';
 import { createPipelineSqlServices, type PipelineSqlServices, type PipelineSqlSharedServices } from '../language/pipeline-sql-module.js';
 import { findEnclosingRoot } from '../project/discovery.js';
 import { InvalidTestFileCode, isTestFileName, readTestFile } from '../testing/test-file.js';
@@ -19,7 +20,7 @@ export const testUsage = `pipeline-sql test [root] [--filter text] [--update] [-
       a usage or test-file error`;
 
 /** Error classes of a test file that cannot be used (exit code 2, as a usage error). */
-const fileErrorClasses = new Set([InvalidTestFileCode, 'PIPELINE_SQL_TEST_NO_PIPELINE']);
+const fileErrorClasses: ReadonlySet<string> = new Set([InvalidTestFileCode, ErrorClass.testNoPipeline]);
 
 /** The options of `pipeline-sql test`. */
 interface TestArguments {
@@ -103,7 +104,7 @@ export async function testCommand(args: string[], io: TestIO = defaultIO(), serv
         shownAny = true;
         const owner = pipelineOfTest(test, set.pipelines);
         const outcome: TestOutcome = 'error' in owner
-            ? { file, name: test.name, status: 'error', durationMs: 0, updates: [], error: { class: 'PIPELINE_SQL_TEST_NO_PIPELINE', message: owner.error, file: displayPath(file), line: 1 } }
+            ? { file, name: test.name, status: 'error', durationMs: 0, updates: [], error: { class: ErrorClass.testNoPipeline, message: owner.error, file: displayPath(file), line: 1 } }
             : await runTest({ services: PipelineSql, documentsFor: files => buildFiles(shared, files) }, owner.pipeline, test);
         const shown = outcome.error?.file ? { ...outcome, error: { ...outcome.error, file: displayPath(outcome.error.file) } } : outcome;
         outcomes.push(outcome);

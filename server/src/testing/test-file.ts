@@ -4,6 +4,7 @@
  * pipeline's sources before it and what its datasets must hold after it.
  */
 import { ownValue, parseSparkSchema } from '../../../engine/src/index.js';
+import { ErrorClass } from '../../../engine/src/spark/error-classes.js';
 import type { ProjectProblem } from '../project/project-types.js';
 import { isRecord, YamlFile, type YamlPath } from '../project/yaml-file.js';
 
@@ -60,7 +61,7 @@ export interface TestFile {
 }
 
 /** Error class of a test file that cannot be used as written. */
-export const InvalidTestFileCode = 'PIPELINE_SQL_INVALID_TEST_FILE';
+export const InvalidTestFileCode = ErrorClass.invalidTestFile;
 
 /** Whether a file name is a pipeline test file. */
 export function isTestFileName(name: string): boolean {

@@ -10,6 +10,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import type { LangiumDocument } from 'langium';
+import { ErrorClass } from '../../../engine/src/spark/error-classes.js';
 import {
     ownValue, parseSparkSchema, runUpdate, type CatalogTableIR, type Column, type DatasetResult, type DatasetMetrics, type JsonValue,
     type PipelineIR, type SourceSpan, type StructField, type UpdateErrorInfo,
@@ -284,7 +285,7 @@ function hermeticPipeline(original: PipelineIR, test: TestFile): Hermetic {
     if (readFiles) {
         return {
             ok: false, error: {
-                class: 'PIPELINE_SQL_TEST_UNSUPPORTED_SOURCE',
+                class: ErrorClass.testUnsupportedSource,
                 message: `The pipeline reads read_files('${readFiles.path}'); a test can only give rows to sample tables (declare the files as a table in samples/*.sql and read that).`,
                 ...(readFiles.span ? { file: readFiles.span.file, line: readFiles.span.line, column: readFiles.span.column } : {}),
             },
@@ -300,7 +301,7 @@ function hermeticPipeline(original: PipelineIR, test: TestFile): Hermetic {
         if (!columns || columns.length === 0) {
             return {
                 ok: false, error: {
-                    class: 'PIPELINE_SQL_TEST_UNKNOWN_SCHEMA',
+                    class: ErrorClass.testUnknownSchema,
                     message: `The types of '${source.name.join('.')}' are unknown (no declaration in samples/*.sql, no sample file): give them in the test's schemas: (e.g. ${source.name.join('.')}: "id INT, name STRING").`,
                     file: test.file, line: 1,
                 },

@@ -171,9 +171,9 @@ export const Issues = {
         `Column ${q(a.name)} does not exist in ${a.where}.${didYouMean(a.candidates)}`),
     UnresolvedFunction: issue<{ name: string; candidates?: readonly string[] }>(ErrorClass.unresolvedFunction, 'warning', undefined, a =>
         `${q(a.name)} is not a built-in function; it may be a user-defined function of the real catalog.${didYouMean(a.candidates)}`),
-    UnknownTableReadOption: issue<{ name: string; candidates?: readonly string[] }>('PIPELINE_SQL_UNKNOWN_TABLE_READ_OPTION', 'warning', undefined, a =>
+    UnknownTableReadOption: issue<{ name: string; candidates?: readonly string[] }>(ErrorClass.unknownTableReadOption, 'warning', undefined, a =>
         `${q(a.name)} is not a table read option the local engine knows (readChangeFeed, startingVersion, startingTimestamp, skipChangeCommits); it is ignored here.${didYouMean(a.candidates)}`),
-    TableChangesNotADataset: issue<{ name: string; candidates?: readonly string[] }>('PIPELINE_SQL_TABLE_CHANGES_NOT_A_DATASET', 'warning', undefined, a =>
+    TableChangesNotADataset: issue<{ name: string; candidates?: readonly string[] }>(ErrorClass.tableChangesNotADataset, 'warning', undefined, a =>
         `${q(a.name)} is not a dataset of this pipeline, so its change data feed cannot be read locally; it may exist in the real catalog.${didYouMean(a.candidates)}`),
     //#endregion
 
