@@ -11,7 +11,8 @@ import type { CallExprIR, DataType, ExprIR } from '../ir.js';
 import { javaPatternToStrftime } from './java-datetime.js';
 import { captureGroupCount, parseJavaReplacement, re2Rewrite } from './java-regex.js';
 import { empty, ident, join, sql, type Sql, str } from './sql.js';
-import { T, isIntegral, isString, parseSparkSchema, parseSparkType, timestampFromText, toDuckType } from './types.js';
+import { decimalSum } from '../spark/decimal.js';
+import { T, decimalType, isIntegral, isString, parseSparkSchema, parseSparkType, timestampFromText, toDuckType } from './types.js';
 
 /** A translated expression: DuckDB SQL plus its Spark type when the translator could infer it. */
 export interface Translated {
@@ -610,7 +611,7 @@ const functionRows: Record<string, FunctionSpec> = {
 
     // ---- aggregates
     count: aggregate(0, any, { fn: sql`count` }, T.bigint),
-    sum: { kind: 'aggregate', min: 1, max: 1, agg: { fn: sql`sum` }, type: args => (isIntegral(args[0]) ? T.bigint : args[0]?.kind === 'decimal' ? T.decimal(Math.min(38, args[0].precision + 10), args[0].scale) : args[0] ? T.double : undefined) },
+    sum: { kind: 'aggregate', min: 1, max: 1, agg: { fn: sql`sum` }, type: args => (isIntegral(args[0]) ? T.bigint : args[0]?.kind === 'decimal' ? decimalType(decimalSum(args[0])) : args[0] ? T.double : undefined) },
     avg: aggregate(1, 1, { fn: sql`avg` }, T.double),
     mean: aggregate(1, 1, { fn: sql`avg` }, T.double),
     min: aggregate(1, 1, { fn: sql`min` }, 'arg1'),

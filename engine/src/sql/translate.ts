@@ -15,7 +15,8 @@ import type {
 import { lookupFunction, resultType, unknownFunctionError, type CallContext, type FunctionSpec, type Translated } from './functions.js';
 import { empty, ident, integer, join, paren, sql, type Sql, str } from './sql.js';
 import { ownValue } from '../records.js';
-import { T, formatType, isIntegral, isNumeric, isString, timestampFromText, toDuckType, widerNumeric } from './types.js';
+import { decimalArithmetic, decimalSum, integralDecimal, type DecimalShape } from '../spark/decimal.js';
+import { T, decimalType, formatType, isIntegral, isNumeric, isString, timestampFromText, toDuckType, widerNumeric } from './types.js';
 
 /** A column known to the translator; the type is absent when it cannot be inferred. */
 export interface ScopeColumn {
@@ -753,17 +754,17 @@ export class SparkTranslator {
                 if (left.type?.kind === 'date' && rightIR.kind === 'interval' && rightIR.microseconds === 0) {
                     return { sql: sql`CAST((${left.sql} ${operator} ${right.sql}) AS DATE)`, type: T.date };
                 }
-                return { sql: sql`(${left.sql} ${operator} ${right.sql})`, type: arithmeticType(op, left.type, right.type) };
+                return exactArithmetic(sql`(${left.sql} ${operator} ${right.sql})`, arithmeticType(op, left.type, right.type, leftIR, rightIR));
             }
             case '*':
-                return { sql: sql`(${left.sql} * ${right.sql})`, type: arithmeticType(op, left.type, right.type) };
+                return exactArithmetic(sql`(${left.sql} * ${right.sql})`, arithmeticType(op, left.type, right.type, leftIR, rightIR));
             case '/': {
                 const type = divisionType(left.type, right.type, leftIR, rightIR);
                 const quotient = sql`__psql_div(${left.sql}, ${right.sql})`;
                 return type?.kind === 'decimal' ? { sql: sql`CAST(${quotient} AS ${toDuckType(type)})`, type } : { sql: quotient, type: T.double };
             }
             case '%':
-                return { sql: sql`__psql_mod(${left.sql}, ${right.sql})`, type: arithmeticType('%', left.type, right.type) };
+                return exactArithmetic(sql`__psql_mod(${left.sql}, ${right.sql})`, arithmeticType('%', left.type, right.type, leftIR, rightIR));
             case 'div':
                 return { sql: sql`__psql_intdiv(${left.sql}, ${right.sql})`, type: T.bigint };
             case '&':
@@ -934,6 +935,9 @@ export class SparkTranslator {
         if (name === 'sum' && isIntegral(args[0]?.type)) {
             // DuckDB sums integers into HUGEINT; Spark's sum of integers is BIGINT.
             result = sql`CAST(${result} AS BIGINT)`;
+        } else if (name === 'sum' && args[0]?.type?.kind === 'decimal') {
+            // DuckDB sums DECIMAL(p, s) into DECIMAL(38, s); Spark's sum is DECIMAL(p + 10, s).
+            result = sql`CAST(${result} AS ${toDuckType(decimalType(decimalSum(args[0].type)))})`;
         }
         return agg.wrap ? agg.wrap(result) : result;
     }
@@ -1081,7 +1085,16 @@ function commonType(types: DataType[]): DataType | undefined {
     return types.reduce((a, b) => (isNumeric(a) && isNumeric(b) ? widerNumeric(a, b) : a));
 }
 
-function arithmeticType(op: string, left: DataType | undefined, right: DataType | undefined): DataType | undefined {
+/**
+ * A decimal result as Spark types it: DuckDB widens DECIMAL arithmetic by its own rules
+ * (DECIMAL(38,10) * DECIMAL(38,10) is DECIMAL(38,20) there, DECIMAL(38,6) in Spark), so the result
+ * is cast to Spark's type (rounding half up, as Spark does).
+ */
+function exactArithmetic(result: Sql, type: DataType | undefined): Translated {
+    return type?.kind === 'decimal' ? { sql: sql`CAST(${result} AS ${toDuckType(type)})`, type } : { sql: result, type };
+}
+
+function arithmeticType(op: '+' | '-' | '*' | '%', left: DataType | undefined, right: DataType | undefined, leftIR: ExprIR, rightIR: ExprIR): DataType | undefined {
     if (!left || !right) {
         return left ?? right;
     }
@@ -1093,42 +1106,25 @@ function arithmeticType(op: string, left: DataType | undefined, right: DataType 
     }
     if (isNumeric(left) && isNumeric(right)) {
         if (left.kind === 'decimal' || right.kind === 'decimal') {
-            const l = asDecimal(left);
-            const r = asDecimal(right);
-            if (l && r) {
-                if (op === '*') {
-                    return boundedDecimal(l.precision + r.precision + 1, l.scale + r.scale);
-                }
-                const scale = Math.max(l.scale, r.scale);
-                return boundedDecimal(Math.max(l.precision - l.scale, r.precision - r.scale) + scale + 1, scale);
-            }
+            // An integer literal next to a decimal is the narrowest decimal holding it (`amount * 2`).
+            const l = asDecimal(left, literalDigits(leftIR));
+            const r = asDecimal(right, literalDigits(rightIR));
+            // A decimal meeting a FLOAT or DOUBLE is DOUBLE arithmetic.
+            return l && r ? decimalType(decimalArithmetic(op, l, r)) : T.double;
         }
         return widerNumeric(left, right);
     }
     return left;
 }
 
-/** Spark's decimal type of an integral type (or of an integer literal: just its digits). */
-function asDecimal(type: DataType, literalValue?: string): { precision: number; scale: number } | undefined {
-    switch (type.kind) {
-        case 'decimal': return { precision: type.precision, scale: type.scale };
-        case 'tinyint': return { precision: 3, scale: 0 };
-        case 'smallint': return { precision: 5, scale: 0 };
-        case 'int': return literalValue !== undefined ? { precision: Math.max(1, literalValue.replace(/^[+-]/, '').length), scale: 0 } : { precision: 10, scale: 0 };
-        case 'bigint': return { precision: 20, scale: 0 };
-        default: return undefined;
-    }
+/** The digits of an integer literal (`2`, `-15`), which Spark types by its digits next to a decimal. */
+function literalDigits(e: ExprIR): string | undefined {
+    return e.kind === 'literal' && (e.type.kind === 'int' || e.type.kind === 'bigint') && e.value !== null ? String(e.value) : undefined;
 }
 
-/** Spark's DecimalType.adjustPrecisionScale (allowPrecisionLoss = true). */
-function boundedDecimal(precision: number, scale: number): DataType {
-    if (precision <= 38) {
-        return T.decimal(precision, scale);
-    }
-    const intDigits = precision - scale;
-    const minScale = Math.min(scale, 6);
-    const adjustedScale = Math.max(38 - intDigits, minScale);
-    return T.decimal(38, adjustedScale);
+/** The decimal of a decimal or integral type (an integer literal: just its digits, Spark's `fromLiteral`). */
+function asDecimal(type: DataType, literalValue?: string): DecimalShape | undefined {
+    return type.kind === 'decimal' ? type : integralDecimal(type.kind, literalValue);
 }
 
 /** Result type of `/`: double, or Spark's decimal division type when both sides are exact numbers. */
@@ -1136,15 +1132,9 @@ function divisionType(left: DataType | undefined, right: DataType | undefined, l
     if (!left || !right || !(left.kind === 'decimal' || right.kind === 'decimal')) {
         return T.double;
     }
-    const literalText = (e: ExprIR): string | undefined => (e.kind === 'literal' && e.type.kind === 'int' && e.value !== null ? String(e.value) : undefined);
-    const l = asDecimal(left, literalText(leftIR));
-    const r = asDecimal(right, literalText(rightIR));
-    if (!l || !r) {
-        return T.double;
-    }
-    const scale = Math.max(6, l.scale + r.precision + 1);
-    const precision = l.precision - l.scale + r.scale + scale;
-    return boundedDecimal(precision, scale);
+    const l = asDecimal(left, literalDigits(leftIR));
+    const r = asDecimal(right, literalDigits(rightIR));
+    return l && r ? decimalType(decimalArithmetic('/', l, r)) : T.double;
 }
 
 /** Field name Spark gives `struct(expr)`: the column name for a column reference, else colN. */

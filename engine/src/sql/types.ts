@@ -3,6 +3,7 @@
 import { DuckDBTypeId, type DuckDBType } from '@duckdb/node-api';
 import { PipelineDefinitionError, ErrorClass } from '../errors.js';
 import type { DataType, StructField } from '../ir.js';
+import { integralDecimal, widerDecimal, type DecimalShape } from '../spark/decimal.js';
 import { SparkTypes } from '../spark/sample-types.js';
 import { ident, join, sql, type Sql } from './sql.js';
 
@@ -152,14 +153,20 @@ export function isOrderable(type: DataType): boolean {
     }
 }
 
+/** The DECIMAL type of a precision and scale. */
+export function decimalType(shape: DecimalShape): DataType {
+    return T.decimal(shape.precision, shape.scale);
+}
+
 /** Spark's implicit widening between two numeric types (for CASE / COALESCE / arithmetic results). */
 export function widerNumeric(a: DataType, b: DataType): DataType {
-    const rank = ['tinyint', 'smallint', 'int', 'bigint', 'decimal', 'float', 'double'];
-    if (a.kind === 'decimal' && b.kind === 'decimal') {
-        const scale = Math.max(a.scale, b.scale);
-        const whole = Math.max(a.precision - a.scale, b.precision - b.scale);
-        return T.decimal(Math.min(38, whole + scale), scale);
+    if (a.kind === 'decimal' || b.kind === 'decimal') {
+        const l = a.kind === 'decimal' ? a : integralDecimal(a.kind);
+        const r = b.kind === 'decimal' ? b : integralDecimal(b.kind);
+        // A decimal meeting a FLOAT or DOUBLE widens to DOUBLE; an integral type to the decimal holding both.
+        return l && r ? decimalType(widerDecimal(l, r)) : T.double;
     }
+    const rank = ['tinyint', 'smallint', 'int', 'bigint', 'float', 'double'];
     return rank.indexOf(a.kind) >= rank.indexOf(b.kind) ? a : b;
 }
 

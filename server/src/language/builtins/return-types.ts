@@ -4,6 +4,7 @@
  * express — `sum` over decimals, `round` with a scale, `named_struct`, `from_json` with a schema
  * string, generators and their output columns — are implemented here as named special rules.
  */
+import { decimalAvg, decimalSum } from '../../../../engine/src/spark/decimal.js';
 import type { ReturnRule, SpecialRuleName } from './function-model.js';
 import {
     binaryOperatorType, boundedDecimal, commonSupertypeOf, decimalForIntegral, field, isFloating, isIntegral,
@@ -85,7 +86,8 @@ const SPECIAL_RULES: Record<SpecialRuleName, SpecialRule> = {
                 return Types.bigint;
             }
             if (t.kind === 'decimal') {
-                return boundedDecimal(t.precision + 10, t.scale);
+                const sum = decimalSum(t);
+                return Types.decimal(sum.precision, sum.scale);
             }
             if (isFloating(t) || isStringLike(t) || t.kind === 'void') {
                 return Types.double;
@@ -98,7 +100,8 @@ const SPECIAL_RULES: Record<SpecialRuleName, SpecialRule> = {
         infer: args => {
             const t = typeAt(args, 0);
             if (t.kind === 'decimal') {
-                return boundedDecimal(t.precision + 4, t.scale + 4);
+                const avg = decimalAvg(t);
+                return Types.decimal(avg.precision, avg.scale);
             }
             if (isNumeric(t) || isStringLike(t) || t.kind === 'void') {
                 return Types.double;

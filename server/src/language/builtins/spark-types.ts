@@ -9,6 +9,8 @@
  * BINARY or an interval, never the other way round.
  */
 
+import * as decimalRules from '../../../../engine/src/spark/decimal.js';
+
 //#region Type descriptors
 
 /** Fields of an ANSI year-month interval, in order from widest to narrowest. */
@@ -64,9 +66,6 @@ export type TypeKind = TypeDescriptor['kind'];
 /** A type descriptor of one given kind. */
 export type TypeOfKind<K extends TypeKind> = Extract<TypeDescriptor, { kind: K }>;
 
-const MAX_DECIMAL_PRECISION = 38;
-/** Spark keeps at least this many fractional digits when a decimal result must lose precision. */
-const MIN_ADJUSTED_SCALE = 6;
 
 /** Constructors for type descriptors; the simple types are shared constants. */
 export const Types = {
@@ -435,7 +434,7 @@ class TypeParser {
                 if (params && params.values.length > 2) {
                     throw new TypeSyntaxError(`${name} takes at most two parameters (precision, scale).`, params.offset);
                 }
-                if (precision < 1 || precision > MAX_DECIMAL_PRECISION) {
+                if (precision < 1 || precision > decimalRules.MAX_DECIMAL_PRECISION) {
                     throw new TypeSyntaxError(`Decimal precision ${precision} is out of range; it must be between 1 and 38.`, params?.offset ?? t.offset);
                 }
                 if (scale < 0 || scale > precision) {
@@ -866,19 +865,18 @@ export function typesEqual(a: TypeDescriptor, b: TypeDescriptor): boolean {
 
 /** The exact decimal type that holds every value of an integral type (INT → DECIMAL(10,0)). */
 export function decimalForIntegral(t: TypeDescriptor): TypeOfKind<'decimal'> | undefined {
-    switch (t.kind) {
-        case 'tinyint': return { kind: 'decimal', precision: 3, scale: 0 };
-        case 'smallint': return { kind: 'decimal', precision: 5, scale: 0 };
-        case 'int': return { kind: 'decimal', precision: 10, scale: 0 };
-        case 'bigint': return { kind: 'decimal', precision: 20, scale: 0 };
-        case 'decimal': return t;
-        default: return undefined;
+    if (t.kind === 'decimal') {
+        return t;
     }
+    const shape = decimalRules.integralDecimal(t.kind);
+    return shape && { kind: 'decimal', ...shape };
 }
+
+const asType = (shape: decimalRules.DecimalShape): TypeDescriptor => Types.decimal(shape.precision, shape.scale);
 
 /** DECIMAL(p, s) with both capped at 38 (Spark's `DecimalType.bounded`). */
 export function boundedDecimal(precision: number, scale: number): TypeDescriptor {
-    return Types.decimal(Math.min(precision, MAX_DECIMAL_PRECISION), Math.min(scale, MAX_DECIMAL_PRECISION));
+    return asType(decimalRules.boundedDecimal(precision, scale));
 }
 
 /**
@@ -886,18 +884,11 @@ export function boundedDecimal(precision: number, scale: number): TypeDescriptor
  * integral digits and gives up fractional ones, but keeps at least six (`adjustPrecisionScale`).
  */
 export function adjustedDecimal(precision: number, scale: number): TypeDescriptor {
-    if (precision <= MAX_DECIMAL_PRECISION) {
-        return Types.decimal(precision, scale);
-    }
-    const intDigits = precision - scale;
-    const minScale = Math.min(scale, MIN_ADJUSTED_SCALE);
-    return Types.decimal(MAX_DECIMAL_PRECISION, Math.max(MAX_DECIMAL_PRECISION - intDigits, minScale));
+    return asType(decimalRules.adjustedDecimal(precision, scale));
 }
 
 function widerDecimal(a: TypeOfKind<'decimal'>, b: TypeOfKind<'decimal'>): TypeDescriptor {
-    const scale = Math.max(a.scale, b.scale);
-    const range = Math.max(a.precision - a.scale, b.precision - b.scale);
-    return boundedDecimal(range + scale, scale);
+    return asType(decimalRules.widerDecimal(a, b));
 }
 
 function numericRank(t: TypeDescriptor): number {
@@ -1059,21 +1050,7 @@ export type BinaryOperator = '+' | '-' | '*' | '/' | '%' | 'div' | '||' | '&' | 
     | '=' | '==' | '<>' | '!=' | '<' | '<=' | '>' | '>=' | '<=>' | 'and' | 'or';
 
 function decimalArithmetic(op: '+' | '-' | '*' | '/' | '%', a: TypeOfKind<'decimal'>, b: TypeOfKind<'decimal'>): TypeDescriptor {
-    const { precision: p1, scale: s1 } = a;
-    const { precision: p2, scale: s2 } = b;
-    switch (op) {
-        case '+':
-        case '-': {
-            const scale = Math.max(s1, s2);
-            return adjustedDecimal(Math.max(p1 - s1, p2 - s2) + scale + 1, scale);
-        }
-        case '*': return adjustedDecimal(p1 + p2 + 1, s1 + s2);
-        case '/': {
-            const scale = Math.max(MIN_ADJUSTED_SCALE, s1 + p2 + 1);
-            return adjustedDecimal(p1 - s1 + s2 + scale, scale);
-        }
-        case '%': return adjustedDecimal(Math.min(p1 - s1, p2 - s2) + Math.max(s1, s2), Math.max(s1, s2));
-    }
+    return asType(decimalRules.decimalArithmetic(op, a, b));
 }
 
 /** Operand type of numeric arithmetic after ANSI promotion of strings (`'1' + 1` is BIGINT arithmetic). */
