@@ -160,6 +160,7 @@ export const ErrorClass = {
     libraryNotFound: 'PIPELINE_SQL_LIBRARY_NOT_FOUND',
     libraryOutsideRoot: 'PIPELINE_SQL_LIBRARY_OUTSIDE_ROOT',
     libraryMatchesNothing: 'PIPELINE_SQL_LIBRARY_MATCHES_NOTHING',
+    invalidGlobPattern: 'PIPELINE_SPEC_INVALID_GLOB_PATTERN',
     duplicatePipeline: 'PIPELINE_SQL_DUPLICATE_PIPELINE',
     unknownBundleTarget: 'PIPELINE_SQL_UNKNOWN_BUNDLE_TARGET',
     unknownBundleVariable: 'PIPELINE_SQL_UNKNOWN_BUNDLE_VARIABLE',

@@ -96,7 +96,7 @@ export function resolveLibraries(entries: readonly LibraryEntry[], root: string,
                 matched = files.filter(f => glob.matches(f) && libraryKind(f) !== undefined);
             } catch (error) {
                 if (error instanceof GlobError) {
-                    return { declaration: declaration([]), problem: { code: 'PIPELINE_SPEC_INVALID_GLOB_PATTERN', severity: 'error', message: error.message } };
+                    return { declaration: declaration([]), problem: { code: ErrorClass.invalidGlobPattern, severity: 'error', message: error.message } };
                 }
                 throw error;
             }
