@@ -14,6 +14,7 @@ import { pipelineOfTest, runTest, updateLabel, type TestOutcome, type UpdateProb
 import { plainFailureText, problemLines, palette } from '../testing/test-report.js';
 import { rowText } from '../testing/test-update.js';
 import { documentsFor } from './pipeline-sources.js';
+import { ErrorClass } from '../../../engine/src/spark/error-classes.js';
 
 export class PipelineTestHandler {
     constructor(
@@ -54,7 +55,7 @@ export class PipelineTestHandler {
         await project.ensureFile(test.file);
         const owner = pipelineOfTest(test, project.allPipelines());
         if ('error' in owner) {
-            return refuse({ class: 'PIPELINE_SQL_TEST_NO_PIPELINE', message: owner.error, uri: params.uri, line: 1 });
+            return refuse({ class: ErrorClass.testNoPipeline, message: owner.error, uri: params.uri, line: 1 });
         }
         const abort = new AbortController();
         const subscription = token.onCancellationRequested(() => abort.abort());

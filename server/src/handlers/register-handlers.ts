@@ -68,7 +68,7 @@ export function registerPreviewHandlers(connection: Connection, shared: LangiumS
         } catch (error) {
             console.error('pipelineSql/runTestFile failed:', error);
             const message = error instanceof Error ? error.message : String(error);
-            return { uri: params.uri, name: params.uri, status: 'error' as const, durationMs: 0, updates: [], error: { class: 'PIPELINE_SQL_INTERNAL', message }, report: message };
+            return { uri: params.uri, name: params.uri, status: 'error' as const, durationMs: 0, updates: [], error: { class: ErrorClass.internal, message }, report: message };
         }
     });
     shared.workspace.DocumentBuilder.onDocumentPhase(DocumentState.Validated, document => {

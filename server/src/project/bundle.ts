@@ -68,7 +68,7 @@ export async function loadBundle(root: string, bundleFile: string, host: Project
             if (!(error instanceof GlobError)) {
                 throw error;
             }
-            problems.push(main.problem(['include', index], 'PIPELINE_SPEC_INVALID_GLOB_PATTERN', error.message));
+            problems.push(main.problem(['include', index], ErrorClass.invalidGlobPattern, error.message));
             continue;
         }
         if (matched.length === 0 && !/[*?[{]/.test(include)) {

@@ -115,23 +115,23 @@ function sparkChecks(yaml: YamlFile, doc: Record<string, unknown>): TargetedProb
     const spark = (p: ProjectProblem): TargetedProblem => ({ ...p, onlyFor: 'spark' });
     for (const key of Object.keys(doc)) {
         if (!SparkAllowedFields.includes(key)) {
-            problems.push(spark(yaml.problem([key], 'PIPELINE_SPEC_UNEXPECTED_FIELD',
+            problems.push(spark(yaml.problem([key], ErrorClass.specUnexpectedField,
                 `Pipeline spec field '${key}' is unexpected: spark-pipelines accepts ${SparkAllowedFields.join(', ')}${key === 'target' ? ' (the schema is `schema:` or `database:`)' : ''}.`, { key: true })));
         }
     }
     for (const key of SparkRequiredFields) {
         if (!Object.hasOwn(doc, key)) {
-            problems.push(spark(yaml.problem([], 'PIPELINE_SPEC_MISSING_REQUIRED_FIELD',
+            problems.push(spark(yaml.problem([], ErrorClass.specMissingRequiredField,
                 `Pipeline spec missing required field '${key}'${key === 'storage' ? ' (the folder for checkpoints and metadata, e.g. storage: storage)' : ''}.`)));
         }
     }
     if (doc.configuration !== undefined) {
         if (!isRecord(doc.configuration)) {
-            problems.push(spark(yaml.problem(['configuration'], 'PIPELINE_SPEC_FIELD_NOT_DICT', 'Pipeline spec field \'configuration\' should be a mapping.')));
+            problems.push(spark(yaml.problem(['configuration'], ErrorClass.specFieldNotDict, 'Pipeline spec field \'configuration\' should be a mapping.')));
         } else {
             for (const [key, value] of Object.entries(doc.configuration)) {
                 if (typeof value !== 'string') {
-                    problems.push(spark(yaml.problem(['configuration', key], 'PIPELINE_SPEC_DICT_VALUE_NOT_STRING',
+                    problems.push(spark(yaml.problem(['configuration', key], ErrorClass.specDictValueNotString,
                         `The value of '${key}' in 'configuration' must be a string for spark-pipelines; quote it ('${String(value)}').`)));
                 }
             }
@@ -141,10 +141,10 @@ function sparkChecks(yaml: YamlFile, doc: Record<string, unknown>): TargetedProb
         doc.libraries.forEach((library, index) => {
             const include = isRecord(library) && isRecord(library.glob) ? library.glob.include : undefined;
             if (typeof include !== 'string') {
-                problems.push(spark(yaml.problem(['libraries', index], 'PIPELINE_SPEC_UNEXPECTED_FIELD',
+                problems.push(spark(yaml.problem(['libraries', index], ErrorClass.specUnexpectedField,
                     'spark-pipelines reads only libraries of the form `- glob: {include: <path or folder/**>}`.')));
             } else if (/[*?[{]/.test(include) && !(include.endsWith('/**') && !/[*?[{]/.test(include.slice(0, -3)))) {
-                problems.push(spark(yaml.problem(['libraries', index, 'glob', 'include'], 'PIPELINE_SPEC_INVALID_GLOB_PATTERN',
+                problems.push(spark(yaml.problem(['libraries', index, 'glob', 'include'], ErrorClass.invalidGlobPattern,
                     `spark-pipelines accepts only a file path or a folder ending in '/**' here, not '${include}' (write '${include.split('/').filter(s => !/[*?[{]/.test(s)).join('/') || '.'}/**').`)));
             }
         });

@@ -35,7 +35,7 @@ export const Issues = {
     //#endregion
 
     //#region The language server itself
-    InternalError: issue<{ step: string; cause: string }>('PIPELINE_SQL_INTERNAL_ERROR', 'error', undefined, a =>
+    InternalError: issue<{ step: string; cause: string }>(ErrorClass.internal, 'error', undefined, a =>
         `Pipeline SQL failed while ${a.step} this file (${a.cause}). Its other diagnostics may be missing; the other files are checked as usual. Please report this with the file.`),
     //#endregion
 
