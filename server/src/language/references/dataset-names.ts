@@ -184,6 +184,37 @@ export function editDistance(a: string, b: string): number {
 }
 
 /**
+ * The edit distance of `a` and `b` when it is at most `max`, else some number above `max`: the
+ * computation stops at the first row whose every entry exceeds `max` (a row's minimum never decreases),
+ * which for unrelated names is after a few letters. Suggestions compare a name with every dataset.
+ */
+function editDistanceWithin(a: string, b: string, max: number): number {
+    const n = b.length;
+    let previous = new Uint16Array(n + 1);
+    let current = new Uint16Array(n + 1);
+    for (let j = 0; j <= n; j++) {
+        previous[j] = j;
+    }
+    for (let i = 1; i <= a.length; i++) {
+        current[0] = i;
+        let rowMin = i;
+        for (let j = 1; j <= n; j++) {
+            const cost = a.charCodeAt(i - 1) === b.charCodeAt(j - 1) ? 0 : 1;
+            const value = Math.min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + cost);
+            current[j] = value;
+            if (value < rowMin) {
+                rowMin = value;
+            }
+        }
+        if (rowMin > max) {
+            return max + 1;
+        }
+        [previous, current] = [current, previous];
+    }
+    return previous[n];
+}
+
+/**
  * The candidates closest to `name` (case-insensitive edit distance at most a third of its length rounded up,
  * at least 1, at most 3; for names under three characters only one letter more or less), best first;
  * used for "did you mean" messages and quick fixes.
@@ -208,7 +239,7 @@ export function closestNames(name: string, candidates: Iterable<string>, limit =
         if (Math.abs(lower.length - key.length) > max) {
             continue;
         }
-        const distance = editDistance(key, lower);
+        const distance = editDistanceWithin(key, lower, max);
         if (distance <= max) {
             scored.push({ candidate, distance });
         }
