@@ -753,3 +753,48 @@ export interface ParameterExprIR {
     type?: DataType;
     span?: SourceSpan;
 }
+
+// ---------------------------------------------------------------------------------------------
+// Statements run against the local state (`pipeline-sql sql`, spec 8.6 and 15.3)
+// ---------------------------------------------------------------------------------------------
+
+/**
+ * A statement run on the local state outside any update, as a user runs it in a notebook: a query
+ * over the datasets and sample tables, `DESCRIBE HISTORY`, or DML on a streaming table or managed
+ * table (each DML statement is one version of its target).
+ */
+export type StatementIR =
+    | { kind: 'query'; query: QueryIR; span?: SourceSpan }
+    | { kind: 'describe_history'; dataset: string[]; span?: SourceSpan }
+    | InsertStatementIR
+    | DeleteStatementIR
+    | UpdateStatementIR;
+
+/** `INSERT INTO t [(cols)] query` (positional; BY NAME matches names). */
+export interface InsertStatementIR {
+    kind: 'insert';
+    target: string[];
+    columns?: string[];
+    byName: boolean;
+    query: QueryIR;
+    span?: SourceSpan;
+}
+
+/** `DELETE FROM t [alias] [WHERE cond]`. */
+export interface DeleteStatementIR {
+    kind: 'delete';
+    target: string[];
+    alias?: string;
+    where?: ExprIR;
+    span?: SourceSpan;
+}
+
+/** `UPDATE t [alias] SET c = v, ... [WHERE cond]`. */
+export interface UpdateStatementIR {
+    kind: 'update';
+    target: string[];
+    alias?: string;
+    assignments: { column: string; value: ExprIR; span?: SourceSpan }[];
+    where?: ExprIR;
+    span?: SourceSpan;
+}

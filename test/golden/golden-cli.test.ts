@@ -113,6 +113,12 @@ describe('golden cases through `pipeline-sql run --json`', () => {
                         fs.rmSync(folder, { recursive: true, force: true });
                         writeRows(folder, part, rows);
                     }
+                    // Repository cases: statements run on the local state before the update (`pipeline-sql sql`, spec 8.6).
+                    for (const statement of (update as { statements?: string[] }).statements ?? []) {
+                        const now = update.context?.current_timestamp;
+                        const { stdout } = await run(process.execPath, [cli, 'sql', root, statement, '--json', ...(now ? ['--now', now] : [])]).catch((e: { stdout?: string }) => ({ stdout: e.stdout ?? '' }));
+                        expect((JSON.parse(stdout) as { ok: boolean; error?: unknown }).ok ? 'ok' : stdout, `${label}: ${statement}`).toBe('ok');
+                    }
                     const { code, output, stderr } = await runCli(root, update);
                     const wantedError = update.expected_error?.error_class
                         ?? (c.expected_error && c.expected_error.at_update === i + 1 ? c.expected_error.error_class : undefined);

@@ -10,7 +10,7 @@ import { FlowSources } from '../update/sources.js';
 import { queryIntoBatch } from './auto-cdc-flow.js';
 import type { FlowOutcome } from './flow-outcome.js';
 import { appendRows, applyExpectations, ensureTable, tableColumns } from './target.js';
-import { ident, join, sql } from '../sql/sql.js';
+import { ident, join, sql, type Sql } from '../sql/sql.js';
 import { ROW_ID } from '../update/sources.js';
 import { keepsFeed } from '../update/versions.js';
 
@@ -36,18 +36,27 @@ export async function runAppendFlow(ctx: UpdateContext, flow: AppendFlowIR, data
     metrics.num_output_rows = (metrics.num_output_rows ?? 0) + written;
     const sample = await ctx.db.query(sql`SELECT * FROM ${survivors} AS "__s" LIMIT ${ctx.options.limit}`);
     const inserted = toRows(sample.columns, sample.rows);
-    // The feed of an append: the rows as written (with the target's columns), found by their row ids.
-    const target = await ctx.store.dataset(key);
-    const targetColumns = await tableColumns(ctx, key);
-    const pending = keepsFeed(targetColumns) ? ctx.tempName('feed') : undefined;
-    if (pending) {
-        await ctx.db.run(target?.appendOnly
-            ? sql`CREATE TEMP TABLE ${pending} AS SELECT ${join(targetColumns.map(c => ident(c.name)))}, 'insert' AS "_change_type" FROM ${ctx.store.datasetTable(key)} WHERE ${ident(ROW_ID)} >= ${firstRowId}`
-            : sql`CREATE TEMP TABLE ${pending} AS SELECT *, 'insert' AS "_change_type" FROM ${survivors} AS "__s"`);
-    }
+    const pending = await appendedFeed(ctx, key, firstRowId, survivors);
     await ctx.addChanges(key, { inserted: written, updated: 0, deleted: 0, rows: { inserted, updated: [], deleted: [] }, feed: inserted.map(r => ({ ...r, _change_type: 'insert' })), pending });
     await ctx.dropTemp(batch);
     await sources.commit();
     await ctx.store.setFlow(flow.name, { target: key, kind: 'append', signature: 'append', onceDone: flow.once, nextArrival: 0n });
     return { status: 'completed', rows: written };
+}
+
+/**
+ * The feed of an append (a temporary table, or undefined when the dataset keeps no feed): the rows as
+ * written, with the target's columns, found by their row ids (else the appended relation itself).
+ */
+export async function appendedFeed(ctx: UpdateContext, key: string, firstRowId: bigint, appended: Sql): Promise<Sql | undefined> {
+    const target = await ctx.store.dataset(key);
+    const targetColumns = await tableColumns(ctx, key);
+    if (!keepsFeed(targetColumns)) {
+        return undefined;
+    }
+    const pending = ctx.tempName('feed');
+    await ctx.db.run(target?.appendOnly
+        ? sql`CREATE TEMP TABLE ${pending} AS SELECT ${join(targetColumns.map(c => ident(c.name)))}, 'insert' AS "_change_type" FROM ${ctx.store.datasetTable(key)} WHERE ${ident(ROW_ID)} >= ${firstRowId}`
+        : sql`CREATE TEMP TABLE ${pending} AS SELECT *, 'insert' AS "_change_type" FROM ${appended} AS "__s"`);
+    return pending;
 }

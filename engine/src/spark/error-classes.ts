@@ -145,6 +145,7 @@ export const ErrorClass = {
     //#endregion
     //#region Versions and the change data feed of datasets
     cdcInvalidRange: 'DELTA_INVALID_CDC_RANGE',
+    dmlNotAllowed: 'PIPELINE_SQL_DML_NOT_ALLOWED',
     cdcTimestampAfterLatest: 'DELTA_TIMESTAMP_GREATER_THAN_COMMIT',
     cdcVersionAfterLatest: 'PIPELINE_SQL_CDC_VERSION_AFTER_LATEST',
     cdcTimestampBeforeEarliest: 'PIPELINE_SQL_CDC_TIMESTAMP_BEFORE_EARLIEST',

@@ -34,7 +34,7 @@ export interface InspectResult {
     truncated: boolean;
 }
 
-async function withContext<T>(pipeline: PipelineIR, options: InspectOptions, work: (ctx: UpdateContext, plan: PipelinePlan) => Promise<T>): Promise<T | UpdateFailure> {
+export async function withContext<T>(pipeline: PipelineIR, options: InspectOptions, work: (ctx: UpdateContext, plan: PipelinePlan) => Promise<T>): Promise<T | UpdateFailure> {
     const started = Date.now();
     let plan: PipelinePlan | undefined;
     let store: StateStore | undefined;

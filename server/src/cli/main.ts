@@ -29,10 +29,13 @@ async function usage(command?: string): Promise<string> {
     if (command === 'test') {
         return `Usage:\n  ${(await import('./test.js')).testUsage}`;
     }
+    if (command === 'sql') {
+        return `Usage:\n  ${(await import('./sql.js')).sqlUsage}`;
+    }
     if (command === 'lsp') {
         return `Usage:\n  ${lspUsage}`;
     }
-    return `Usage:\n  ${checkUsage}\n  ${(await import('./run.js')).runUsage}\n  ${(await import('./test.js')).testUsage}\n  ${lspUsage}\n  pipeline-sql --version                   print the version\n  pipeline-sql <command> --help            show a command's options`;
+    return `Usage:\n  ${checkUsage}\n  ${(await import('./run.js')).runUsage}\n  ${(await import('./sql.js')).sqlUsage}\n  ${(await import('./test.js')).testUsage}\n  ${lspUsage}\n  pipeline-sql --version                   print the version\n  pipeline-sql <command> --help            show a command's options`;
 }
 
 /** Runs the CLI with the given arguments and returns the process exit code. */
@@ -42,7 +45,7 @@ export async function runCli(args: string[], out: (text: string) => void = t => 
         out(`pipeline-sql ${version}\n`);
         return 0;
     }
-    if ((command === 'check' || command === 'run' || command === 'test' || command === 'lsp') && (rest.includes('--help') || rest.includes('-h'))) {
+    if ((command === 'check' || command === 'run' || command === 'sql' || command === 'test' || command === 'lsp') && (rest.includes('--help') || rest.includes('-h'))) {
         out(await usage(command) + '\n');
         return 0;
     }
@@ -53,6 +56,11 @@ export async function runCli(args: string[], out: (text: string) => void = t => 
             // The engine (and DuckDB's native library) load only for a run: check and lsp start without them.
             const { runCommand } = await import('./run.js');
             return runCommand(rest);
+        }
+        case 'sql': {
+            // As run: the engine loads only when a statement runs.
+            const { sqlCommand } = await import('./sql.js');
+            return sqlCommand(rest);
         }
         case 'test': {
             // As run: the engine loads only when tests run.

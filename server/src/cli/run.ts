@@ -71,8 +71,9 @@ export function parseCommandArguments<T extends NonNullable<Parameters<typeof pa
 }
 
 /** Parses the arguments of `run`; a mistake is a CliUsageError (exit code 2). */
-export function parseRunArguments(args: string[]): RunArguments {
-    const { values, positionals } = parseCommandArguments('run', args, {
+export function parseRunArguments(args: string[], command: 'run' | 'sql' = 'run'): RunArguments & { statement?: string; file?: string } {
+    const { values, positionals } = parseCommandArguments(command, args, {
+        ...(command === 'sql' ? { file: { type: 'string' as const, short: 'f' } } : {}),
         json: { type: 'boolean' },
         'full-refresh': { type: 'boolean' },
         refresh: { type: 'string' },
@@ -84,10 +85,18 @@ export function parseRunArguments(args: string[]): RunArguments {
         'bundle-target': { type: 'string' },
         'allow-read': { type: 'string', multiple: true },
     });
+    // `sql` takes the statement after the folder (or from --file).
+    const statement = command === 'sql' && positionals.length === 2 && values.file === undefined ? positionals.pop() : undefined;
     if (positionals.length !== 1) {
-        throw new CliUsageError(positionals.length === 0 ? 'run needs the folder of a pipeline' : `run takes one pipeline folder, not ${positionals.length}`);
+        throw new CliUsageError(positionals.length === 0 ? `${command} needs the folder of a pipeline` : `${command} takes one pipeline folder${command === 'sql' ? ' and one statement' : ''}, not ${positionals.length} arguments`);
     }
-    const result: RunArguments = { root: positionals[0], json: values.json === true, fullRefresh: values['full-refresh'] === true };
+    const result: RunArguments & { statement?: string; file?: string } = { root: positionals[0], json: values.json === true, fullRefresh: values['full-refresh'] === true };
+    if (statement !== undefined) {
+        result.statement = statement;
+    }
+    if (typeof values.file === 'string') {
+        result.file = values.file;
+    }
     if (values.refresh !== undefined) {
         result.refresh = values.refresh.split(',').map(s => s.trim()).filter(s => s.length > 0);
     }

@@ -3,7 +3,7 @@ import type { AstNode, LangiumDocument } from 'langium';
 import { GrammarUtils, URI } from 'langium';
 import type {
     AppendFlowIR, AutoCdcFlowIR, CatalogTableIR, ColumnIR, ColumnSelectionIR, DatasetIR, ExpectationIR, FlowBaseIR, FlowIR,
-    ExprIR, PipelineIR, QueryIR, SampleDirs, SnapshotFlowIR, SourceSpan, SubqueryRelationIR, TableRelationIR,
+    ExprIR, PipelineIR, QueryIR, SampleDirs, SnapshotFlowIR, SourceSpan, StatementIR, SubqueryRelationIR, TableRelationIR,
 } from '../../../engine/src/index.js';
 import { attachInferredColumns, childExprs, sampleDirs, setOwn } from '../../../engine/src/index.js';
 import * as ast from '../language/generated/ast.js';
@@ -51,6 +51,21 @@ type ConfigStatement = ast.SetStatement | ast.UseStatement;
  */
 export function lowerPipeline(services: PipelineSqlServices, sources: PipelineSources): LoweringResult {
     return new PipelineLowering(services, sources).lower();
+}
+
+/**
+ * Lowers the pipeline and one statement to run on its local state (`pipeline-sql sql`): a query,
+ * `DESCRIBE HISTORY`, or INSERT / UPDATE / DELETE, with names resolved as the pipeline's are.
+ */
+export function lowerStatement(services: PipelineSqlServices, sources: PipelineSources, statement: ast.Statement):
+    { ok: true; pipeline: PipelineIR; statement: StatementIR } | { ok: false; problems: LoweringProblem[] } {
+    const lowering = new PipelineLowering(services, sources);
+    const pipeline = lowering.lower();
+    if (!pipeline.ok) {
+        return pipeline;
+    }
+    const lowered = lowering.runnable(statement);
+    return lowered.ok ? { ok: true, pipeline: pipeline.pipeline, statement: lowered.statement } : lowered;
 }
 
 class PipelineLowering {
@@ -124,6 +139,59 @@ class PipelineLowering {
             attachInferredColumns(pipeline, dirs);
         }
         return { ok: true, pipeline };
+    }
+
+    /** A statement run on the local state, or its problem. */
+    runnable(statement: ast.Statement): { ok: true; statement: StatementIR } | { ok: false; problems: LoweringProblem[] } {
+        const problems = this.problems.length;
+        const lowered = this.attempt(() => this.runnableStatement(statement), statement);
+        return lowered && this.problems.length === problems ? { ok: true, statement: lowered } : { ok: false, problems: this.problems.slice(problems) };
+    }
+
+    private runnableStatement(statement: ast.Statement): StatementIR {
+        const span = spanOf(statement);
+        const target = (ref: ast.DatasetRef): string[] => {
+            const source = resolveTableSource(ref, this.names);
+            if (source.kind !== 'dataset') {
+                throw new LoweringError(ErrorClass.unsupportedFeature, `'${ref.ref.$refText}' is not a dataset of this pipeline; statements on the local state change its streaming tables and managed tables.`, spanOf(ref));
+            }
+            return source.name;
+        };
+        switch (statement.$type) {
+            case ast.Query.$type:
+                return { kind: 'query', query: this.queries.query(statement), span };
+            case ast.DescribeHistoryStatement.$type:
+                return { kind: 'describe_history', dataset: target(statement.table), span };
+            case ast.InsertStatement.$type:
+                if (statement.overwrite || statement.replaceWhere) {
+                    throw new LoweringError(ErrorClass.unsupportedFeature, `INSERT ${statement.overwrite ? 'OVERWRITE' : '... REPLACE WHERE'} cannot run on the local state; use DELETE and INSERT INTO.`, span);
+                }
+                return {
+                    kind: 'insert', target: target(statement.target), byName: statement.byName, query: this.queries.query(statement.query), span,
+                    ...(statement.columns.length > 0 ? { columns: [...statement.columns] } : {}),
+                };
+            case ast.DeleteStatement.$type:
+                return {
+                    kind: 'delete', target: target(statement.target), span,
+                    ...(statement.alias !== undefined ? { alias: statement.alias } : {}),
+                    ...(statement.where ? { where: this.queries.expressions.lower(statement.where) } : {}),
+                };
+            case ast.UpdateStatement.$type:
+                return {
+                    kind: 'update', target: target(statement.target), span,
+                    ...(statement.alias !== undefined ? { alias: statement.alias } : {}),
+                    assignments: statement.assignments.map(a => {
+                        const parts = a.column.split('.');
+                        return { column: parts[parts.length - 1], value: this.queries.expressions.lower(a.value), span: spanOf(a) };
+                    }),
+                    ...(statement.where ? { where: this.queries.expressions.lower(statement.where) } : {}),
+                };
+            case ast.MergeStatement.$type:
+                throw new LoweringError(ErrorClass.unsupportedFeature, 'MERGE cannot run on the local state yet; write it as UPDATE, DELETE and INSERT statements.', span);
+            default:
+                throw new LoweringError(ErrorClass.unsupportedFeature,
+                    `${describeStatement(statement)} cannot run on the local state; pipeline-sql sql runs a query, DESCRIBE HISTORY, INSERT, UPDATE or DELETE.`, span);
+        }
     }
 
     private sampleDirs(): SampleDirs | undefined {

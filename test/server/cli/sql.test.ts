@@ -1,0 +1,111 @@
+// `pipeline-sql sql <root> "<statement>"` (issue 12): queries, DESCRIBE HISTORY and DML on the local
+// state of a pipeline, through the built CLI as a user runs it.
+import { execFile } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { repoRoot } from '../../helpers/parse.js';
+
+const run = promisify(execFile);
+const cli = path.join(repoRoot, 'out', 'cli.cjs');
+
+async function cliRun(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+    try {
+        const { stdout, stderr } = await run(process.execPath, [cli, ...args]);
+        return { code: 0, stdout, stderr };
+    } catch (error) {
+        const e = error as { code?: number; stdout?: string; stderr?: string };
+        return { code: e.code ?? -1, stdout: e.stdout ?? '', stderr: e.stderr ?? '' };
+    }
+}
+
+async function json(...args: string[]): Promise<Record<string, unknown>> {
+    const { stdout } = await cliRun('sql', root, ...args, '--json');
+    return JSON.parse(stdout) as Record<string, unknown>;
+}
+
+let root: string;
+
+beforeAll(async () => {
+    root = fs.mkdtempSync(path.join(os.tmpdir(), 'cli-sql-'));
+    fs.mkdirSync(path.join(root, 'transformations'));
+    fs.mkdirSync(path.join(root, 'samples', 'src'), { recursive: true });
+    fs.writeFileSync(path.join(root, 'samples', 'catalog.sql'), 'CREATE TABLE src (id INT, name STRING, seq INT, op STRING) USING JSON LOCATION \'src\';\n');
+    fs.writeFileSync(path.join(root, 'samples', 'src', 'p1.jsonl'), '{"id":1,"name":"a","seq":1,"op":"UPSERT"}\n{"id":2,"name":"b","seq":1,"op":"UPSERT"}\n');
+    fs.writeFileSync(path.join(root, 'transformations', 'p.sql'), [
+        'CREATE OR REFRESH STREAMING TABLE bronze AS SELECT id, name FROM STREAM(src);',
+        'CREATE OR REFRESH MATERIALIZED VIEW counts AS SELECT count(*) AS n FROM bronze;',
+        'CREATE OR REFRESH STREAMING TABLE users;',
+        'CREATE FLOW users_cdc AS AUTO CDC INTO users FROM STREAM(src) KEYS (id) APPLY AS DELETE WHEN op = \'DELETE\' SEQUENCE BY seq COLUMNS * EXCEPT (op, seq);',
+    ].join('\n'));
+    const first = await cliRun('run', root, '--now', '2025-01-01 00:00:00');
+    expect(first.code, first.stderr).toBe(0);
+}, 120_000);
+
+afterAll(() => {
+    fs.rmSync(root, { recursive: true, force: true });
+});
+
+describe('pipeline-sql sql', () => {
+    test('a SELECT over a dataset and a sample table prints a table like run', async () => {
+        const { code, stdout } = await cliRun('sql', root, 'SELECT b.id, b.name, s.seq FROM bronze b JOIN src s ON b.id = s.id ORDER BY b.id');
+        expect(code).toBe(0);
+        expect(stdout).toBe('  id  name  seq\n  --  ----  ---\n   1  a       1\n   2  b       1\n2 rows\n');
+    });
+
+    test('DESCRIBE HISTORY lists the versions newest first; DML adds one with its commit time and feed', async () => {
+        const deleted = await json('DELETE FROM bronze WHERE id = 1', '--now', '2025-01-02 00:00:00');
+        expect(deleted).toMatchObject({
+            ok: true, kind: 'delete', dataset: 'bronze', rows: [{ id: 1, name: 'a', _change_type: 'delete' }],
+            version: { version: 2, timestamp: '2025-01-02 00:00:00', operation: 'DELETE', metrics: { numDeletedRows: 1 } },
+        });
+        const history = await json('DESCRIBE HISTORY bronze');
+        expect((history.rows as { version: number; operation: string }[]).map(r => `${r.version} ${r.operation}`)).toEqual(['2 DELETE', '1 PIPELINE UPDATE', '0 CREATE']);
+        const inserted = await json('INSERT INTO bronze (id, name) VALUES (123, \'John Doe\')', '--now', '2025-01-02 01:00:00');
+        expect(inserted).toMatchObject({ version: { version: 3, operation: 'INSERT' }, rows: [{ id: 123, name: 'John Doe', _change_type: 'insert' }] });
+        const changes = await json('SELECT id, _change_type, _commit_version FROM table_changes(\'bronze\', 2) ORDER BY _commit_version');
+        expect(changes.rows).toEqual([{ id: 1, _change_type: 'delete', _commit_version: 2 }, { id: 123, _change_type: 'insert', _commit_version: 3 }]);
+    });
+
+    test('a statement from a file (-f)', async () => {
+        const file = path.join(root, 'q.sql');
+        fs.writeFileSync(file, 'SELECT n FROM counts');
+        const { code, stdout } = await cliRun('sql', root, '-f', file);
+        expect(code).toBe(0);
+        expect(stdout).toContain('  n\n  -\n  2\n1 row\n');
+    });
+
+    test.each([
+        ['UPDATE counts SET n = 0', 'PIPELINE_SQL_DML_NOT_ALLOWED', /cannot change 'counts': it is a materialized view/],
+        ['DELETE FROM users WHERE id = 1', 'PIPELINE_SQL_UNSUPPORTED_FEATURE', /AUTO CDC target 'users' is not supported by the local engine yet/],
+        ['UPDATE bronze SET city = \'x\'', 'PIPELINE_SQL_SCHEMA_MISMATCH', /has no such column \(DML does not change a table's schema\)/],
+        ['INSERT INTO bronze (id, name, city) VALUES (1, \'a\', \'x\')', 'PIPELINE_SQL_SCHEMA_MISMATCH', /city/],
+        ['DELETE FROM src', 'PIPELINE_SQL_UNSUPPORTED_FEATURE', /'src' is not a dataset of this pipeline/],
+        ['SELECT * FROM table_changes(\'bronze\', 9)', 'PIPELINE_SQL_CDC_VERSION_AFTER_LATEST', /start version 9 .* cannot be after the latest version of the table \(3\)/],
+        ['SELECT * FROM table_changes(\'bronze\', 2, 1)', 'DELTA_INVALID_CDC_RANGE', /from version 2 to 1 is invalid/],
+        ['SELECT * FROM table_changes(\'bronze\', \'2030-01-01 00:00:00\')', 'DELTA_TIMESTAMP_GREATER_THAN_COMMIT', /after the latest version of 'bronze'/],
+        ['SELEC 1', 'PARSE_SYNTAX_ERROR', /Unexpected 'SELEC'/],
+    ])('%s fails with %s and a clear message', async (statement, errorClass, message) => {
+        const { code, stdout } = await cliRun('sql', root, statement, '--json');
+        expect(code).toBe(1);
+        const output = JSON.parse(stdout) as { ok: boolean; error: { class: string; message: string } };
+        expect(output.error.class).toBe(errorClass);
+        expect(output.error.message).toMatch(message);
+    });
+
+    test('a failed DML statement changes nothing', async () => {
+        const before = await json('SELECT count(*) AS n FROM bronze');
+        await cliRun('sql', root, 'UPDATE bronze SET id = 1 / 0');
+        expect(await json('SELECT count(*) AS n FROM bronze')).toMatchObject({ rows: (before as { rows: unknown }).rows });
+        const history = await json('DESCRIBE HISTORY bronze');
+        expect((history.rows as unknown[]).length).toBe(4);
+    });
+
+    test('no statement is a usage error (exit 2)', async () => {
+        const { code, stderr } = await cliRun('sql', root);
+        expect(code).toBe(2);
+        expect(stderr).toContain('sql needs a statement');
+    });
+});
