@@ -31,8 +31,8 @@ describe('reading the change data feed in the editor', () => {
         expect(pipeline.all()).toEqual([]);
         const hover = await editor.hover(files('CREATE OR REFRESH STREAMING TABLE sales AS SELECT * FROM STREAM my_mv WITH (readChangeFeed=true);\n'
             + 'CREATE MATERIALIZED VIEW check_sales AS SELECT * FROM sa<|>les;'), { catalog });
-        expect(hover).toContain('| user\\_id | int |');
-        expect(hover).toContain('| \\_change\\_type | string |\n| \\_commit\\_version | bigint |\n| \\_commit\\_timestamp | timestamp |');
+        expect(hover).toContain('| user\\_id | `int` |');
+        expect(hover).toContain('| \\_change\\_type | `string` |\n| \\_commit\\_version | `bigint` |\n| \\_commit\\_timestamp | `timestamp` |');
     });
 
     test('completion in a feed read offers the feed columns after the table\'s; a plain read does not', async () => {
