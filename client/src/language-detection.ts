@@ -50,6 +50,8 @@ const ProjectFilesGlob = '**/{databricks,spark-pipeline}.{yml,yaml}';
  */
 export function registerLanguageDetection(client: PipelineSqlClient, reasons: DetectionReasons, log: vscode.LogOutputChannel): vscode.Disposable {
     const switchedAway = new LanguageSwitchMemory();
+    // Documents the user switched from Pipeline SQL to SQL: never switched back while they stay open.
+    const keptAsSql = new Set<string>();
     let projectFiles: Promise<boolean> | undefined;
     const hasProjectFiles = (): Promise<boolean> => {
         projectFiles ??= Promise.resolve(vscode.workspace.findFiles(ProjectFilesGlob, '**/node_modules/**', 1)).then(found => found.length > 0, () => false);
@@ -68,7 +70,16 @@ export function registerLanguageDetection(client: PipelineSqlClient, reasons: De
         if (document.languageId !== 'sql' || !isDetectionEnabled(document.uri)) {
             return;
         }
-        if (switchedAway.isSwitchAway(document.uri.toString()) || isPinnedToSql(document)) {
+        const key = document.uri.toString();
+        if (keptAsSql.has(key)) {
+            return;
+        }
+        if (switchedAway.isSwitchAway(key)) {
+            // Switched back to SQL by the user: kept until the document closes.
+            keptAsSql.add(key);
+            return;
+        }
+        if (isPinnedToSql(document)) {
             return;
         }
         // A pipeline statement switches at once; the project model's answer (asked next) is the better reason.
@@ -121,9 +132,23 @@ export function registerLanguageDetection(client: PipelineSqlClient, reasons: De
         projectWatcher.onDidCreate(() => { projectFiles = Promise.resolve(true); }),
         vscode.workspace.onDidOpenTextDocument(considerSafely),
         vscode.workspace.onDidChangeTextDocument(onEdit),
+        // A document VS Code opened for a moment in the background (a hover's or a definition's model) may
+        // be gone before its switch, and then shown without a new open: it is decided when it shows.
+        vscode.window.onDidChangeActiveTextEditor(editor => {
+            if (editor?.document.languageId === 'sql') {
+                considerSafely(editor.document);
+            }
+        }),
         vscode.workspace.onDidCloseTextDocument(document => {
+            const key = document.uri.toString();
             if (document.languageId === LanguageId) {
-                switchedAway.closedAsPipelineSql(document.uri.toString());
+                // A switch of language happens in an editor; a model VS Code opened in the background (for
+                // a hover's or a definition's link) and disposed is not one, even when it is reopened at once.
+                if (vscode.window.visibleTextEditors.some(e => e.document.uri.toString() === key)) {
+                    switchedAway.closedAsPipelineSql(key);
+                }
+            } else {
+                keptAsSql.delete(key);
             }
             reasons.delete(document.uri);
         }),
