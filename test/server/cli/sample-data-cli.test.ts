@@ -82,6 +82,18 @@ describe('reads outside the pipeline', () => {
         expect(fs.existsSync(path.join(root, '.pipeline-sql'))).toBe(false);
     });
 
+    test('a folder the user allowed: check infers the symlinked sample file and reports nothing, as run reads it', async () => {
+        fs.writeFileSync(path.join(outside, 'users.csv'), 'id,secret\n1,top\n');
+        write('transformations/users.sql', 'CREATE MATERIALIZED VIEW users AS\nSELECT id, secret FROM app.users;\n');
+        fs.mkdirSync(path.join(root, 'samples', 'app'), { recursive: true });
+        fs.symlinkSync(path.join(outside, 'users.csv'), path.join(root, 'samples', 'app', 'users.csv'));
+
+        expect(await checkPaths([root], { allowedReadPaths: [outside] })).toEqual([]);
+        const { code, out } = await run(root, '--allow-read', outside, '--json');
+        expect(code).toBe(0);
+        expect(JSON.parse(out)).toMatchObject({ ok: true });
+    });
+
     test('read_files outside the root: check warns (it may exist where the pipeline runs), run refuses it', async () => {
         fs.writeFileSync(path.join(outside, 'rows.csv'), 'id\n1\n');
         const sql = write('transformations/rows.sql', `CREATE MATERIALIZED VIEW rows AS SELECT * FROM read_files('${outside}/rows.csv');\n`);

@@ -103,7 +103,10 @@ export class SampleCatalog {
         if (!pipeline.rootPath) {
             return undefined;
         }
-        return sampleDirs(pipeline.rootPath, { samplesDir: pipeline.samplesPath, readRoots: [pipeline.rootPath, ...this.allowed] });
+        // The project model's read roots: the pipeline (or bundle) root and the folders the user allowed
+        // (`--allow-read`, `pipelineSql.run.allowedPaths` in a trusted workspace), as a run has them.
+        const roots = pipeline.project?.readRoots ?? [pipeline.rootPath];
+        return sampleDirs(pipeline.rootPath, { samplesDir: pipeline.samplesPath, readRoots: [...roots, ...this.allowed] });
     }
 
     /** A table the pipeline reads by a name it does not define: `samples/a/b.*` or `samples/a/b/` for `a.b` (or its trailing parts). */
