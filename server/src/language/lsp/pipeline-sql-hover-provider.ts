@@ -205,7 +205,8 @@ export class PipelineSqlHoverProvider extends AstNodeHoverProvider {
             return undefined;
         }
         const owner = AstUtils.getContainerOfType(node, (n): n is ast.Dataset | ast.CommonTableExpression => ast.isDataset(n) || ast.isCommonTableExpression(n));
-        const ownerName = owner ? codeSpan(owner.name) : 'the query';
+        // A dataset recovered from a syntax error may have no name yet.
+        const ownerName = owner?.name ? codeSpan(owner.name) : 'the query';
         if (ast.isColumnDef(node)) {
             return `declared in ${ownerName} (${this.link(node)})`;
         }

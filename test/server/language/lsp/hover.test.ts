@@ -26,6 +26,17 @@ async function hoverIn(file: string): Promise<string | undefined> {
     return editor.hover({ 'transformations/01_bronze.sql': bronze, 'transformations/02_current.sql': current, 'transformations/03_test.sql': file }, { catalog });
 }
 
+describe('half-written statements', () => {
+    test('a column of a dataset whose name is not written yet (TABLE* recovered by the parser) still gets its card', async () => {
+        await hover({
+            text: 'CREATE OR REFRESH STREAMING TABLE* bronze (id BIGINT, CONSTRAINT ok EXPECT (i<|>d > 0) ON VIOLATION DROP ROW)\nAS SELECT *',
+            index: 0,
+            hover: /declared in the query/,
+            disposeAfterCheck: true,
+        });
+    });
+});
+
 describe('pipeline keywords and clauses', () => {
     test('SEQUENCE BY explains ordering, the default and an example', async () => {
         await hover({
