@@ -27,16 +27,11 @@ export async function versionsOf(store: StateStore, key: string, display: string
 export async function startVersion(store: StateStore, versions: DatasetVersion[], bound: ChangeFeedBoundIR, display: string, span?: SourceSpan): Promise<number> {
     const latest = versions[versions.length - 1];
     if ('version' in bound) {
-        if (bound.version > latest.version) {
-            throw new EngineError(ErrorClass.cdcVersionAfterLatest,
-                `The start version ${bound.version} for reading the change data feed of '${display}' is invalid: it cannot be after the latest version of the table (${latest.version}).`, { span });
-        }
-        return bound.version;
+        return checkedVersion(bound.version, 'start', latest, display, span);
     }
     const found = await firstAtOrAfter(store, versions, bound.timestamp, span);
     if (found === undefined) {
-        throw new EngineError(ErrorClass.cdcTimestampAfterLatest,
-            `The timestamp '${bound.timestamp}' is after the latest version of '${display}' (version ${latest.version}, committed ${latest.timestamp}); use a timestamp before or at that commit.`, { span });
+        throw timestampAfterLatest(bound.timestamp, latest, display, span);
     }
     return found;
 }
@@ -45,15 +40,10 @@ export async function startVersion(store: StateStore, versions: DatasetVersion[]
 export async function endVersion(store: StateStore, versions: DatasetVersion[], bound: ChangeFeedBoundIR, display: string, span?: SourceSpan): Promise<number> {
     const latest = versions[versions.length - 1];
     if ('version' in bound) {
-        if (bound.version > latest.version) {
-            throw new EngineError(ErrorClass.cdcVersionAfterLatest,
-                `The end version ${bound.version} for reading the change data feed of '${display}' is invalid: it cannot be after the latest version of the table (${latest.version}).`, { span });
-        }
-        return bound.version;
+        return checkedVersion(bound.version, 'end', latest, display, span);
     }
     if (!(await isAtOrAfter(store, latest.timestamp, bound.timestamp, span))) {
-        throw new EngineError(ErrorClass.cdcTimestampAfterLatest,
-            `The timestamp '${bound.timestamp}' is after the latest version of '${display}' (version ${latest.version}, committed ${latest.timestamp}); use a timestamp before or at that commit.`, { span });
+        throw timestampAfterLatest(bound.timestamp, latest, display, span);
     }
     const last = await lastAtOrBeforeVersion(store, versions, bound.timestamp, span);
     if (last === undefined) {
@@ -61,6 +51,20 @@ export async function endVersion(store: StateStore, versions: DatasetVersion[], 
             `The timestamp '${bound.timestamp}' is before the first version of '${display}' (version ${versions[0].version}, committed ${versions[0].timestamp}).`, { span });
     }
     return last;
+}
+
+/** A version bound, refused when it is after the latest version. */
+function checkedVersion(version: number, which: 'start' | 'end', latest: DatasetVersion, display: string, span?: SourceSpan): number {
+    if (version > latest.version) {
+        throw new EngineError(ErrorClass.cdcVersionAfterLatest,
+            `The ${which} version ${version} for reading the change data feed of '${display}' is invalid: it cannot be after the latest version of the table (${latest.version}).`, { span });
+    }
+    return version;
+}
+
+function timestampAfterLatest(timestamp: string, latest: DatasetVersion, display: string, span?: SourceSpan): EngineError {
+    return new EngineError(ErrorClass.cdcTimestampAfterLatest,
+        `The timestamp '${timestamp}' is after the latest version of '${display}' (version ${latest.version}, committed ${latest.timestamp}); use a timestamp before or at that commit.`, { span });
 }
 
 /** `DELTA_INVALID_CDC_RANGE` when the end comes before the start. */
