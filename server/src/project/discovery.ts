@@ -6,13 +6,14 @@
  * does not look inside a root for more, and skips hidden folders, `node_modules` and `__pycache__`
  * (so a repository's `samples/` or `examples/` of pipelines are found). A folder without either file
  * is one pipeline of its pipeline SQL files: the `.sql` files (outside `samples/`) that contain a
- * pipeline statement, and the `.sql` files beside them.
+ * pipeline statement, the `.py` files that import a pipelines module, and the `.sql` files beside them.
  */
 import * as path from 'node:path';
 import { findPipelineStatement } from '../../../common/pipeline-files.js';
 import { loadBundle } from './bundle.js';
 import type { ProjectFileHost } from './file-host.js';
-import { isSkippedFolder, listFiles } from './library-files.js';
+import { readPythonDefinitions } from './python/python-definitions.js';
+import { isSkippedFolder, libraryKind, listFiles } from './library-files.js';
 import {
     BundleFileNames, PipelineSpecFileNames, type PipelineProject, type ProjectOptions, type ProjectProblem, type ProjectSet,
 } from './project-types.js';
@@ -119,36 +120,51 @@ export async function discoverEnclosing(filePath: string, host: ProjectFileHost,
 }
 
 /**
- * A folder without project file as a pipeline: its `.sql` files with a pipeline statement and
- * those beside them (a file holding only `CREATE TEMPORARY VIEW` next to the pipeline's tables is
- * part of it; a folder of migrations elsewhere is not). Undefined when there is no such file.
+ * A folder without project file as a pipeline: its `.sql` files with a pipeline statement, its `.py`
+ * files that import a pipelines module (`dlt`, `pyspark.pipelines`), and the `.sql` files beside
+ * either (a file holding only `CREATE TEMPORARY VIEW` next to the pipeline's tables is part of it;
+ * a folder of migrations elsewhere is not). Undefined when no `.sql` file has a pipeline statement.
  */
 export async function loadPlainFolder(folder: string, host: ProjectFileHost, options: ProjectOptions = {}): Promise<PipelineProject | undefined> {
     const files = (await listFiles(folder, host, (_dir, name) => isSkippedFolder(name) || name === 'samples'))
-        .filter(f => f.toLowerCase().endsWith('.sql'));
-    const withStatement = new Set<string>();
+        .filter(f => libraryKind(f) !== undefined);
+    const pipelineFolders = new Set<string>();
+    const python: string[] = [];
+    let statements = false;
     for (const file of files) {
         const text = await host.readFile(path.join(folder, ...file.split('/')));
-        if (text !== undefined && findPipelineStatement(text) !== undefined) {
-            withStatement.add(path.posix.dirname(file));
+        if (text === undefined) {
+            continue;
+        }
+        if (libraryKind(file) === 'sql' && findPipelineStatement(text) !== undefined) {
+            statements = true;
+            pipelineFolders.add(path.posix.dirname(file));
+        } else if (libraryKind(file) === 'python' && isPipelinePython(text)) {
+            python.push(file);
+            pipelineFolders.add(path.posix.dirname(file));
         }
     }
-    if (withStatement.size === 0) {
+    if (!statements) {
         return undefined;
     }
-    const sources = files.filter(f => withStatement.has(path.posix.dirname(f))).map(f => path.join(folder, ...f.split('/')));
-    return plainPipeline(folder, sources, options);
+    const sources = files.filter(f => libraryKind(f) === 'sql' && pipelineFolders.has(path.posix.dirname(f))).map(f => path.join(folder, ...f.split('/')));
+    return plainPipeline(folder, sources, options, python.map(f => path.join(folder, ...f.split('/'))));
+}
+
+/** Whether a Python file is pipeline code: it imports a pipelines module (`import dlt`, `from pyspark import pipelines`). */
+function isPipelinePython(text: string): boolean {
+    return /\b(?:dlt|pipelines)\b/.test(text) && readPythonDefinitions(text).importsPipelines;
 }
 
 /** A plain-folder pipeline with the given sources. */
-export function plainPipeline(folder: string, sources: readonly string[], options: ProjectOptions = {}): PipelineProject {
+export function plainPipeline(folder: string, sources: readonly string[], options: ProjectOptions = {}, pythonFiles: readonly string[] = []): PipelineProject {
     return {
         id: folder,
         layout: 'folder',
         name: path.basename(folder),
         root: folder,
         sources: [...sources].sort(),
-        pythonFiles: [],
+        pythonFiles: [...pythonFiles].sort(),
         libraries: [],
         configuration: {},
         samplesDir: path.join(folder, 'samples'),

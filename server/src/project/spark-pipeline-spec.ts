@@ -8,7 +8,7 @@
 import * as path from 'node:path';
 import { setOwn } from '../../../engine/src/records.js';
 import type { ProjectFileHost } from './file-host.js';
-import { listFiles, resolveLibraries, type LibraryEntry } from './library-files.js';
+import { libraryKind, listFiles, resolveLibraries, type LibraryEntry } from './library-files.js';
 import type { PipelineProject, ProjectOptions, ProjectProblem } from './project-types.js';
 import { isRecord, YamlFile, type YamlPath } from './yaml-file.js';
 import { ErrorClass } from '../../../engine/src/spark/error-classes.js';
@@ -82,10 +82,10 @@ export async function loadSparkPipeline(root: string, specFile: string, host: Pr
             problems.push(yaml.problem(entries[i].at, r.problem.code, r.problem.message, { severity: r.problem.severity }));
         }
     });
-    // A file without libraries (or not readable as YAML) takes every .sql file of its folder, as before.
+    // A file without libraries (or not readable as YAML) takes every .sql and .py file of its folder (outside samples/).
     const noLibraries = entries.length === 0;
     const matched = noLibraries
-        ? files.filter(f => f.toLowerCase().endsWith('.sql') && !f.split('/').slice(0, -1).includes('samples')).map(f => path.join(root, ...f.split('/')))
+        ? files.filter(f => libraryKind(f) !== undefined && !f.split('/').slice(0, -1).includes('samples')).map(f => path.join(root, ...f.split('/')))
         : [...new Set(resolved.flatMap(r => r.declaration.matched))];
     const schema = [doc.schema, doc.database, doc.target].find((v): v is string => typeof v === 'string');
     const pipeline: PipelineProject = {
@@ -94,8 +94,8 @@ export async function loadSparkPipeline(root: string, specFile: string, host: Pr
         name: typeof doc.name === 'string' ? doc.name : path.basename(root),
         root,
         specFile,
-        sources: matched.filter(f => f.toLowerCase().endsWith('.sql')).sort(),
-        pythonFiles: matched.filter(f => f.toLowerCase().endsWith('.py')).sort(),
+        sources: matched.filter(f => libraryKind(f) === 'sql').sort(),
+        pythonFiles: matched.filter(f => libraryKind(f) === 'python').sort(),
         libraries: resolved.map(r => r.declaration),
         configuration: configurationOf(doc.configuration),
         catalog: typeof doc.catalog === 'string' ? doc.catalog : undefined,

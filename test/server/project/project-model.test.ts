@@ -145,6 +145,32 @@ describe('folders without a project file', () => {
         expect((await discoverProjects(path.join(root, 'migrations'), host)).pipelines).toEqual([]);
     });
 
+    test('.py files that import a pipelines module join the plain pipeline (with the .sql beside them); other Python does not', async () => {
+        const root = path.join(tmp, 'mixed');
+        write('mixed/sql/silver.sql', 'CREATE MATERIALIZED VIEW silver AS SELECT * FROM bronze;\n');
+        write('mixed/python/bronze.py', 'import dlt\n\n@dlt.table\ndef bronze():\n    return spark.read.table("raw.x")\n');
+        write('mixed/python/views.sql', 'CREATE TEMPORARY VIEW recent AS SELECT * FROM bronze;\n');
+        write('mixed/python/gold.py', 'from pyspark import pipelines as dp\n');
+        write('mixed/tools/lint.py', 'import sys\nprint(sys.argv)\n');
+        write('mixed/tools/query.sql', 'SELECT 1;\n');
+        write('mixed/samples/gen.py', 'import dlt\n');
+        const [p] = (await discoverProjects(root, host)).pipelines;
+        expect(rel(root, p.pythonFiles)).toEqual(['python/bronze.py', 'python/gold.py']);
+        expect(rel(root, p.sources)).toEqual(['python/views.sql', 'sql/silver.sql']);
+        // Python alone makes no pipeline: a plain pipeline needs pipeline SQL.
+        expect((await discoverProjects(path.join(root, 'python'), host)).pipelines).toEqual([]);
+    });
+
+    test('a spark-pipeline.yml without libraries takes the .sql and .py files of its folder', async () => {
+        const root = path.join(tmp, 'nolibs');
+        write('nolibs/spark-pipeline.yml', 'name: n\n');
+        write('nolibs/a.sql', 'CREATE MATERIALIZED VIEW a AS SELECT * FROM b;\n');
+        write('nolibs/py/b.py', 'import dlt\n');
+        write('nolibs/samples/gen.py', 'import dlt\n');
+        const [p] = (await discoverProjects(root, host)).pipelines;
+        expect([rel(root, p.sources), rel(root, p.pythonFiles)]).toEqual([['a.sql'], ['py/b.py']]);
+    });
+
     test('pipelines under a folder named samples are found (as the editor finds them)', async () => {
         const set = await discoverProjects(repoRoot, host);
         expect(set.pipelines.map(p => path.relative(repoRoot, p.root))).toEqual(expect.arrayContaining(['samples/users-cdc', 'test/fixtures/bundles/shop']));

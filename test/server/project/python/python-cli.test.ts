@@ -68,6 +68,41 @@ describe('check', () => {
     });
 });
 
+describe('the same pipeline in the other two layouts', () => {
+    /** The lakehouse's source files as a plain folder (no project file) or a spark-pipeline.yml folder. */
+    function relayout(spec?: string): string {
+        fs.rmSync(path.join(root, 'databricks.yml'));
+        fs.rmSync(path.join(root, 'resources'), { recursive: true });
+        if (spec !== undefined) {
+            fs.writeFileSync(path.join(root, 'spark-pipeline.yml'), spec);
+        }
+        return root;
+    }
+
+    test('a plain folder: the .py files that import a pipelines module are its Python files, so the SQL gets no warning', async () => {
+        relayout();
+        // A helper module beside them that imports no pipelines module is not pipeline code.
+        fs.writeFileSync(path.join(root, 'src/transform/util.py'), 'def products():\n    return 1\n');
+        const { code, out } = await cli('check', '--json', root);
+        expect(JSON.parse(out)).toEqual([]);
+        expect(code).toBe(0);
+    });
+
+    test('a spark-pipeline.yml without libraries takes the .py files of its folder as well as the .sql', async () => {
+        relayout('name: lakehouse\ncatalog: main\nschema: sales\n');
+        const { code, out } = await cli('check', '--json', root);
+        expect(JSON.parse(out)).toEqual([]);
+        expect(code).toBe(0);
+    });
+
+    test('without the Python files, both layouts warn about the datasets they define', async () => {
+        relayout();
+        fs.rmSync(path.join(root, 'src/transform/products.py'));
+        const { out } = await cli('check', '--json', root);
+        expect(JSON.parse(out)).toEqual([expect.objectContaining({ code: 'TABLE_OR_VIEW_NOT_FOUND', message: expect.stringContaining("'products'") })]);
+    });
+});
+
 describe('run', () => {
     test('a Python dataset without sample data stops the run before it starts, naming its file and line', async () => {
         const { code, out, err } = await run();
