@@ -119,11 +119,12 @@ function addPipelineGraphHandler(connection: Connection, shared: PipelineSqlShar
         try {
             const uri = URI.parse(params.uri);
             await shared.workspace.WorkspaceManager.ready;
-            const document: LangiumDocument | undefined = shared.workspace.LangiumDocuments.getDocument(uri);
+            // A file just opened gets its document once the project model has read its pipeline: wait for it.
+            const document: LangiumDocument | undefined = await shared.workspace.DocumentBuilder.waitUntil(DocumentState.Linked, uri, token)
+                .then(() => shared.workspace.LangiumDocuments.getDocument(uri), () => undefined);
             if (!document) {
                 return new ResponseError(ErrorCodes.InvalidParams, `Not a Pipeline SQL document of this workspace: ${params.uri}`);
             }
-            await shared.workspace.DocumentBuilder.waitUntil(DocumentState.Linked, uri, token);
             return services.pipeline.Model.graphFor(uri);
         } catch (error) {
             console.error('pipelineSql/pipelineGraph failed:', error);

@@ -5,8 +5,10 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { DidChangeWatchedFilesNotification, FileChangeType } from 'vscode-languageserver-protocol/node.js';
-import { DocumentPipelineRequest, PipelinesChangedNotification } from '../../../common/protocol.js';
+import {
+    DidChangeWatchedFilesNotification, DidOpenTextDocumentNotification, DocumentSymbolRequest, FileChangeType, HoverRequest,
+} from 'vscode-languageserver-protocol/node.js';
+import { DocumentPipelineRequest, PipelineGraphRequest, PipelinesChangedNotification } from '../../../common/protocol.js';
 import { repoRoot, startStdioServer, type StdioServer } from '../../helpers/lsp-client.js';
 
 let server: StdioServer;
@@ -62,4 +64,30 @@ test('saving a resource file with a YAML error publishes it on its line; the ser
     await server.connection.sendNotification(DidChangeWatchedFilesNotification.type, { changes: [{ uri: uri('shop/resources/customers.pipeline.yml'), type: FileChangeType.Changed }] });
     expect((await broken).diagnostics.map(d => String(d.code))).toEqual(['PIPELINE_SQL_INVALID_PROJECT_FILE']);
     expect(await server.connection.sendRequest(DocumentPipelineRequest, { uri: uri('shop/src/orders/gold.sql') })).toMatchObject({ isPipeline: true });
+});
+
+test('a request right after didOpen of a file the model does not list yet waits for the refresh instead of failing', async () => {
+    // A new file in the bundle before any watcher event, and a file outside the workspace in a
+    // pipeline folder of its own: each needs the project model to be read before it has a document.
+    fs.writeFileSync(path.join(dir, 'shop/src/orders/fresh.sql'), 'CREATE MATERIALIZED VIEW fresh AS SELECT customer_id FROM gold;\n');
+    const outside = fs.mkdtempSync(path.join(os.tmpdir(), 'pipeline-sql-outside-'));
+    fs.writeFileSync(path.join(outside, 'spark-pipeline.yml'), 'name: outside\n');
+    fs.writeFileSync(path.join(outside, 'a.sql'), 'CREATE MATERIALIZED VIEW a AS SELECT 1 AS x;\n');
+    try {
+        for (const [fileUri, text] of [[uri('shop/src/orders/fresh.sql'), 'fresh AS SELECT'], [`file://${path.join(outside, 'a.sql')}`, 'a AS SELECT']]) {
+            const content = fs.readFileSync(new URL(fileUri), 'utf8');
+            await server.connection.sendNotification(DidOpenTextDocumentNotification.type, { textDocument: { uri: fileUri, languageId: 'pipeline-sql', version: 1, text: content } });
+            const position = { line: 0, character: content.indexOf(text) + 1 };
+            const [hover, symbols, graph] = await Promise.all([
+                server.connection.sendRequest(HoverRequest.type, { textDocument: { uri: fileUri }, position }),
+                server.connection.sendRequest(DocumentSymbolRequest.type, { textDocument: { uri: fileUri } }),
+                server.connection.sendRequest(PipelineGraphRequest, { uri: fileUri }),
+            ]);
+            expect(JSON.stringify(hover)).toContain('materialized view');
+            expect(symbols).not.toBeNull();
+            expect(graph.nodes.map(n => n.name)).toContain(text.split(' ')[0]);
+        }
+    } finally {
+        fs.rmSync(outside, { recursive: true, force: true });
+    }
 });

@@ -1,7 +1,8 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { AstNode, LangiumDocument, URI } from 'langium';
-import { Cancellation, DefaultDocumentBuilder, DocumentState, interruptAndCheck, isOperationCancelled, URI as Uri } from 'langium';
+import { Cancellation, DefaultDocumentBuilder, DocumentState, interruptAndCheck, isOperationCancelled, OperationCancelled, URI as Uri } from 'langium';
+import { LSPErrorCodes, ResponseError } from 'vscode-languageserver';
 import { findPipelineStatement } from '../../../../common/pipeline-files.js';
 import type { ProjectModel } from '../../project/project-model.js';
 import type { PythonDatasets } from '../../project/python/python-datasets.js';
@@ -43,6 +44,8 @@ export class PipelineSqlDocumentBuilder extends DefaultDocumentBuilder {
     /** Whether each plain-folder document had a pipeline statement when last edited. */
     private readonly statements = new Map<string, boolean>();
     private readonly failures: DocumentFailures;
+    /** Requests waiting for the document of a file the editor has just opened (see {@link waitUntil}). */
+    private readonly opening = new Set<OpeningWaiter>();
 
     constructor(shared: PipelineSqlSharedServices) {
         super(shared);
@@ -50,6 +53,7 @@ export class PipelineSqlDocumentBuilder extends DefaultDocumentBuilder {
         this.project = shared.pipeline.Project;
         this.failures = shared.pipeline.DocumentFailures;
         this.python = shared.pipeline.PythonDatasets;
+        this.onUpdate(() => this.settleOpening());
     }
 
     private dependencies(uri: URI): PipelineDependencies | undefined {
@@ -185,6 +189,60 @@ export class PipelineSqlDocumentBuilder extends DefaultDocumentBuilder {
             }
             await this.buildDocuments(toBuild, this.updateBuildOptions, cancelToken);
             toBuild.forEach(d => addNames(this.dependencies(d.uri)?.get(d.uri)));
+        }
+    }
+
+    override waitUntil(state: DocumentState, cancelToken?: Cancellation.CancellationToken): Promise<void>;
+    override waitUntil(state: DocumentState, uri?: URI, cancelToken?: Cancellation.CancellationToken): Promise<URI>;
+    /**
+     * Langium's wait for a document state, which fails at once ("No document found") when the
+     * document does not exist yet. A document the editor has just opened gets its document only when
+     * the queued update has read its pipeline (the project model reads asynchronously), so a request
+     * right after `didOpen` waits for that update instead of failing.
+     */
+    override waitUntil(state: DocumentState, uriOrToken?: URI | Cancellation.CancellationToken, cancelToken?: Cancellation.CancellationToken): Promise<URI | void> {
+        if (uriOrToken && 'path' in uriOrToken) {
+            const uri = uriOrToken;
+            if (!this.langiumDocuments.hasDocument(uri) && this.textDocuments?.get(uri)) {
+                return this.documentCreated(uri, cancelToken ?? Cancellation.CancellationToken.None).then(() => super.waitUntil(state, uri, cancelToken));
+            }
+            return super.waitUntil(state, uri, cancelToken);
+        }
+        return super.waitUntil(state, uriOrToken);
+    }
+
+    /** Resolves once an update has made the document of an open file (rejects when the file is closed first, or on cancellation). */
+    private documentCreated(uri: URI, cancelToken: Cancellation.CancellationToken): Promise<void> {
+        return new Promise((resolve, reject) => {
+            const waiter: OpeningWaiter = {
+                uri,
+                settle: error => {
+                    cancelled.dispose();
+                    if (error) {
+                        reject(error);
+                    } else {
+                        resolve();
+                    }
+                },
+            };
+            const cancelled = cancelToken.onCancellationRequested(() => {
+                this.opening.delete(waiter);
+                waiter.settle(OperationCancelled);
+            });
+            this.opening.add(waiter);
+        });
+    }
+
+    /** After an update made its documents: the waiters whose document exists go on; those whose file was closed fail. */
+    private settleOpening(): void {
+        for (const waiter of [...this.opening]) {
+            if (this.langiumDocuments.hasDocument(waiter.uri)) {
+                this.opening.delete(waiter);
+                waiter.settle();
+            } else if (!this.textDocuments?.get(waiter.uri)) {
+                this.opening.delete(waiter);
+                waiter.settle(new ResponseError(LSPErrorCodes.ServerCancelled, `No document found for URI: ${waiter.uri.toString()}`));
+            }
         }
     }
 
@@ -382,6 +440,12 @@ export class PipelineSqlDocumentBuilder extends DefaultDocumentBuilder {
         this.statements.set(key, hasStatement);
         return had !== hasStatement;
     }
+}
+
+/** A request waiting for the document of a file just opened. */
+interface OpeningWaiter {
+    readonly uri: URI;
+    settle(error?: unknown): void;
 }
 
 /** A document's text, or nothing when even that cannot be had. */
