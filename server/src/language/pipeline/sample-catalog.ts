@@ -78,24 +78,9 @@ export class SampleCatalog {
     /** The process's schema cache, shared with the engine. */
     readonly schemas = sampleSchemas;
     private readonly cache: WorkspaceCache<string, SourceSchema | undefined>;
-    private allowed: readonly string[] = [];
 
     constructor(shared: LangiumSharedServices) {
         this.cache = new WorkspaceCache(shared);
-    }
-
-    /**
-     * Folders beyond the pipeline root that reads may touch (the `pipelineSql.run.allowedPaths`
-     * setting of a trusted workspace, `--allow-read` of the CLI). Forgets what was read before.
-     */
-    setAllowedPaths(folders: readonly string[]): void {
-        this.allowed = [...folders];
-        this.cache.clear();
-    }
-
-    /** The folders allowed beyond the pipeline root. */
-    get allowedPaths(): readonly string[] {
-        return this.allowed;
     }
 
     /** Where a pipeline's sample reads start and the folders they must stay in; undefined for a file in no pipeline. */
@@ -106,7 +91,7 @@ export class SampleCatalog {
         // The project model's read roots: the pipeline (or bundle) root and the folders the user allowed
         // (`--allow-read`, `pipelineSql.run.allowedPaths` in a trusted workspace), as a run has them.
         const roots = pipeline.project?.readRoots ?? [pipeline.rootPath];
-        return sampleDirs(pipeline.rootPath, { samplesDir: pipeline.samplesPath, readRoots: [...roots, ...this.allowed] });
+        return sampleDirs(pipeline.rootPath, { samplesDir: pipeline.samplesPath, readRoots: roots });
     }
 
     /** A table the pipeline reads by a name it does not define: `samples/a/b.*` or `samples/a/b/` for `a.b` (or its trailing parts). */

@@ -34,8 +34,9 @@ async function check(filesOf: Record<string, string | Buffer> | ((root: string) 
     }
     setup?.(root);
     const { shared, PipelineSql } = createPipelineSqlServices(NodeFileSystem);
-    PipelineSql.pipeline.Registry.addRoot(root);
-    PipelineSql.pipeline.SampleCatalog.setAllowedPaths(allowed);
+    // The folders a user allows (`--allow-read`, `pipelineSql.run.allowedPaths`) are an option of the project model.
+    shared.pipeline.Project.setOptions({ allowedReadPaths: allowed });
+    await shared.pipeline.Project.loadFolder(root);
     const documents: LangiumDocument[] = [];
     for (const file of Object.keys(files).filter(f => f.endsWith('.sql'))) {
         documents.push(await shared.workspace.LangiumDocuments.getOrCreateDocument(URI.file(path.join(root, file))));
