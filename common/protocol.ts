@@ -28,7 +28,7 @@ export type PipelineGraphNodeKind =
     /** A flow: reads its inputs, writes its target. */
     | 'flow';
 
-/** The kind of a flow (spec section 1). */
+/** The kind of a flow (docs/semantics.md §1). */
 export type PipelineFlowKind = 'append' | 'append-once' | 'auto-cdc' | 'auto-cdc-once' | 'snapshot' | 'snapshot-once'
     | 'replace-using' | 'replace-where' | 'materialized-view' | 'view';
 

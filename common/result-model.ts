@@ -34,7 +34,7 @@ export interface SourceLocation {
     readonly range: SourceRange;
 }
 
-/** Dataset kinds as the engine names them (spec section 1). */
+/** Dataset kinds as the engine names them (docs/semantics.md §1). */
 export type DatasetKindName = 'streaming_table' | 'materialized_view' | 'temporary_view' | 'view' | 'managed_table';
 
 /** How an AUTO CDC target keeps its rows, and by which key: decides the pictures the preview offers. */
@@ -48,7 +48,7 @@ export interface CdcTargetInfo {
     readonly snapshot: boolean;
 }
 
-/** Expectation counts of one dataset's last update (spec 10). */
+/** Expectation counts of one dataset's last update (docs/semantics.md §10). */
 export interface ExpectationCounts {
     readonly passed_records: number;
     readonly failed_records: number;
@@ -56,7 +56,7 @@ export interface ExpectationCounts {
     readonly dropped_records?: number;
 }
 
-/** Metrics of one dataset's last update, named as the event log names them (spec 10). */
+/** Metrics of one dataset's last update, named as the event log names them (docs/semantics.md §10). */
 export interface DatasetMetricsModel {
     readonly num_upserted_rows?: number;
     readonly num_deleted_rows?: number;
@@ -193,7 +193,7 @@ export const ChangeEventColumns = {
     arrival: '_arrival',
 } as const;
 
-/** Column names AUTO CDC adds to SCD2 and BITEMPORAL targets (spec 6.4). */
+/** Column names AUTO CDC adds to SCD2 and BITEMPORAL targets (docs/semantics.md §6.4). */
 export const HistoryColumns = {
     startAt: '__START_AT',
     endAt: '__END_AT',

@@ -1,5 +1,5 @@
 // The only exceptions the engine throws. Every error carries a stable class name (`code`): a
-// Databricks / Spark error class where one is documented (spec section 19), otherwise a
+// Databricks / Spark error class where one is documented (docs/semantics.md §19), otherwise a
 // project name prefixed `PIPELINE_SQL_`. Where the cause is a piece of pipeline SQL the error
 // carries that clause's source span; where it is a sample data file, the file and line.
 import type { SourceSpan } from './ir.js';

@@ -82,7 +82,7 @@ export interface PythonDatasetIR {
     span: SourceSpan;
 }
 
-/** Dataset kinds (spec section 1). */
+/** Dataset kinds (docs/semantics.md §1). */
 export type DatasetKind = 'streaming_table' | 'materialized_view' | 'temporary_view' | 'view' | 'managed_table';
 
 /** A dataset defined by the pipeline. */
@@ -169,7 +169,7 @@ export type ColumnSelectionIR =
     | { kind: 'list'; columns: string[] }
     | { kind: 'except'; columns: string[] };
 
-/** `AUTO CDC [ONCE] INTO t FROM src ...` (spec 3.7), one field per clause, each with its span. */
+/** `AUTO CDC [ONCE] INTO t FROM src ...` (docs/semantics.md §3.7), one field per clause, each with its span. */
 export interface AutoCdcFlowIR extends FlowBaseIR {
     kind: 'auto_cdc';
     once: boolean;
@@ -194,7 +194,7 @@ export interface AutoCdcFlowIR extends FlowBaseIR {
     columnsToUpdate?: { column: string; span?: SourceSpan };
 }
 
-/** `AUTO CDC [ONCE] INTO t FROM SNAPSHOT (q) [WITH VERSION (v)] KEYS (...) ...` (spec 3.8). */
+/** `AUTO CDC [ONCE] INTO t FROM SNAPSHOT (q) [WITH VERSION (v)] KEYS (...) ...` (docs/semantics.md §3.8). */
 export interface SnapshotFlowIR extends FlowBaseIR {
     kind: 'snapshot';
     once: boolean;
@@ -206,7 +206,7 @@ export interface SnapshotFlowIR extends FlowBaseIR {
     trackHistory?: { selection: ColumnSelectionIR; span?: SourceSpan };
 }
 
-/** `INSERT INTO t BY NAME REPLACE USING (k) SEQUENCE BY s query` (spec 12). */
+/** `INSERT INTO t BY NAME REPLACE USING (k) SEQUENCE BY s query` (docs/semantics.md §12). */
 export interface ReplaceUsingFlowIR extends FlowBaseIR {
     kind: 'replace_using';
     keys: { columns: string[]; span?: SourceSpan };
@@ -214,7 +214,7 @@ export interface ReplaceUsingFlowIR extends FlowBaseIR {
     query: QueryIR;
 }
 
-/** `INSERT INTO t BY NAME REPLACE WHERE cond query` (spec 13). */
+/** `INSERT INTO t BY NAME REPLACE WHERE cond query` (docs/semantics.md §13). */
 export interface ReplaceWhereFlowIR extends FlowBaseIR {
     kind: 'replace_where';
     predicate: { condition: ExprIR; span?: SourceSpan };
@@ -348,7 +348,7 @@ export type TableSourceIR =
     /** `current_snapshot_version()` / `last_snapshot_version()` (valid only in snapshot flows). */
     | { kind: 'snapshot_version'; which: 'current' | 'last' }
     /**
-     * `table_changes('t', start [, end])` (spec 15.3): the change data feed of the dataset `name`
+     * `table_changes('t', start [, end])` (docs/semantics.md §15.3): the change data feed of the dataset `name`
      * between two versions or commit timestamps (inclusive), with `_change_type`, `_commit_version`
      * and `_commit_timestamp`.
      */
@@ -359,7 +359,7 @@ export type ChangeFeedBoundIR = { version: number } | { timestamp: string };
 
 /**
  * Reader options written after a table reference (`STREAM t WITH (readChangeFeed = true, ...)`,
- * spec 15.3 and 5.1), with Delta's meaning.
+ * docs/semantics.md §15.3 and §5.1), with Delta's meaning.
  */
 export interface TableReadOptionsIR {
     /** Read the table's change data feed (its columns plus `_change_type`, `_commit_version`, `_commit_timestamp`). */
@@ -755,7 +755,7 @@ export interface ParameterExprIR {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Statements run against the local state (`pipeline-sql sql`, spec 8.6 and 15.3)
+// Statements run against the local state (`pipeline-sql sql`, docs/semantics.md §8.6 and §15.3)
 // ---------------------------------------------------------------------------------------------
 
 /**

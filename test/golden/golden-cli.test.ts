@@ -113,7 +113,7 @@ describe('golden cases through `pipeline-sql run --json`', () => {
                         fs.rmSync(folder, { recursive: true, force: true });
                         writeRows(folder, part, rows);
                     }
-                    // Repository cases: statements run on the local state before the update (`pipeline-sql sql`, spec 8.6).
+                    // Repository cases: statements run on the local state before the update (`pipeline-sql sql`, docs/semantics.md §8.6).
                     for (const statement of (update as { statements?: string[] }).statements ?? []) {
                         const now = update.context?.current_timestamp;
                         const { stdout } = await run(process.execPath, [cli, 'sql', root, statement, '--json', ...(now ? ['--now', now] : [])]).catch((e: { stdout?: string }) => ({ stdout: e.stdout ?? '' }));

@@ -77,7 +77,7 @@ export function pipelineFolder(dataDir: string, format: Format, storedAs: Stored
  * as the engine (the benchmarks check that both hold the same rows, `targetDigest`): SCD1 keeps each
  * key's last event by sequence unless it is a delete; SCD2 keeps every upsert as a version that ends
  * where the key's next event (upsert or delete) starts. At equal sequence the engine's tie rules
- * (spec 18, A5): for SCD1 the upsert wins over the delete, for SCD2 the delete comes last; then arrival
+ * (docs/semantics.md §18, A5): for SCD1 the upsert wins over the delete, for SCD2 the delete comes last; then arrival
  * (`sys`, the row's position in the file): a later event at the same sequence replaces the version of the
  * earlier one, which therefore never shows (no version of zero length).
  */

@@ -1,5 +1,5 @@
 /**
- * The bitemporal picture as data (spec 9): business time across, system time down, one rectangle
+ * The bitemporal picture as data (docs/semantics.md §9): business time across, system time down, one rectangle
  * per row spanning `[__START_AT, __END_AT)` × `[__SYSTEM_START_AT, __SYSTEM_END_AT)`, one panel per
  * key. The system-time steps are the distinct system times of the rows: at step `t` the table
  * believed the rows with `__SYSTEM_START_AT <= t < __SYSTEM_END_AT` (an open system end: still

@@ -3,7 +3,7 @@
  * to `__END_AT` (an open end reaches the end of the axis), labelled with the values that changed
  * from the version before; and, for a selected version, the role each input event of its key
  * played (it opened the version, closed it, was applied in place, or lost to another event with
- * the same sequence), following the fold of spec 8.2.
+ * the same sequence), following the fold of docs/semantics.md §8.2.
  */
 import { ChangeEventColumns, HistoryColumns, type JsonValue, type ResultColumn, type ResultRow } from '../../../common/result-model.js';
 import { CharWidth, keyLabels } from './labels.js';
@@ -193,7 +193,7 @@ const roleText: Record<EventRole, (change: string) => string> = {
 /**
  * Classifies the events of one key (engine `readChangeEvents`: `_sequence`, `_change`, `_arrival`)
  * against the version `[start, end)`. At equal sequence a delete wins over upserts, and among
- * upserts the one that arrived last (spec 6.2); the losers are `superseded`. The winner at `start`
+ * upserts the one that arrived last (docs/semantics.md §6.2); the losers are `superseded`. The winner at `start`
  * opened the version, the winner at `end` closed it, and upserts strictly between were applied in
  * place (they continued the version).
  */

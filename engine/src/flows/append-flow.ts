@@ -1,4 +1,4 @@
-// Append flows (spec 14.1, 5.2): `INSERT [ONCE] INTO t BY NAME query`, a streaming table's
+// Append flows (docs/semantics.md §14.1, §5.2): `INSERT [ONCE] INTO t BY NAME query`, a streaming table's
 // `AS query`, and the append flows of managed tables. A streaming append reads only input it has
 // not read before; an ONCE flow reads its input as a batch in the first update (or after a full
 // refresh) and is idle afterwards.

@@ -1,4 +1,4 @@
-// AUTO CDC flows (spec 6–10): classify source rows into change events, validate them, and fold
+// AUTO CDC flows (docs/semantics.md §6–§10): classify source rows into change events, validate them, and fold
 // them into the target as SCD type 1, SCD type 2 or BITEMPORAL.
 //
 // State lives per target in schema `cdc`: `<target>__meta` (arrival counter, latest truncate), and
@@ -138,7 +138,7 @@ export async function runAutoCdcFlow(ctx: UpdateContext, flow: AutoCdcFlowIR, da
     const layout = analysis.layout;
     const mode = flow.storedAs.type;
 
-    // Classify source rows into events; expectations apply to the incoming rows first (spec 14.2).
+    // Classify source rows into events; expectations apply to the incoming rows first (docs/semantics.md §14.2).
     const translator = sources.translator();
     const scope = Scope.of(srcColumns, '__src');
     const translate = (expr: ExprIR, span: SourceSpan | undefined): Sql => {
@@ -260,7 +260,7 @@ export async function nextArrival(ctx: UpdateContext, key: string): Promise<bigi
 }
 
 /**
- * The columns (keys and data) of a CDC target that several flows may write (spec A27): the union of
+ * The columns (keys and data) of a CDC target that several flows may write (docs/semantics.md A27): the union of
  * every flow's selected columns, in the order they were first seen — the order recorded in the
  * target's meta table, then this flow's new columns, then columns only the state still has. The
  * state table (`role`) gets the columns it lacks; `missing` names (lower case) the columns this
@@ -324,7 +324,7 @@ export async function queryIntoBatch(ctx: UpdateContext, sources: FlowSources, f
     return { batch, columns: await ctx.db.describe(sql`SELECT * FROM ${batch}`) };
 }
 
-/** Counts of invalid events (spec 6.2, 6.3); truncate events are exempt from NULL_KEY. */
+/** Counts of invalid events (docs/semantics.md §6.2, §6.3); truncate events are exempt from NULL_KEY. */
 interface InvalidCounts {
     nullKeys: number;
     nullSequences: number;
@@ -339,7 +339,7 @@ async function failOnInvalid(ctx: UpdateContext, writer: CdcWriter, layout: CdcL
         const rows = await ctx.db.query(sql`SELECT ${columns} FROM ${events} AS "__e" WHERE ${where} LIMIT 1`);
         return JSON.stringify(toRows(rows.columns, rows.rows)[0]);
     };
-    // The sequence is checked before the key, as Spark does: a row with both NULL is NULL_SEQUENCE (spec 6.2).
+    // The sequence is checked before the key, as Spark does: a row with both NULL is NULL_SEQUENCE (docs/semantics.md §6.2).
     if (counts.nullSequences > 0) {
         throw new PipelineRuntimeError(ErrorClass.nullSequence,
             `${counts.nullSequences} change event(s) of '${writer.name}' have a NULL SEQUENCE BY value, e.g. ${await sample(sql`${q(SEQ)} IS NULL`)}.`,
@@ -414,7 +414,7 @@ export async function applyScd1Compact(ctx: UpdateContext, dataset: DatasetIR, k
         await ctx.dropTemp(win);
         return { ...noChanges(), events: 0 };
     }
-    // Truncates: the latest one acts as a delete of every key at its sequence (spec 7.3).
+    // Truncates: the latest one acts as a delete of every key at its sequence (docs/semantics.md §7.3).
     const latestTrunc = sql`(SELECT arg_max("__psql_t", ${ord(sql`"__psql_t"`)}) FROM ${win})`;
     const oldTrunc = sql`(SELECT trunc_seq FROM ${meta})`;
     const truncChanged = truncates && (await ctx.db.scalar(sql`SELECT ${latestTrunc} IS NOT NULL AND (${oldTrunc} IS NULL OR ${ord(latestTrunc)} > ${ord(oldTrunc)})`)) === true;
@@ -551,7 +551,7 @@ async function leaveAnnotatedLog(ctx: UpdateContext, key: string): Promise<Sql |
     return previous;
 }
 
-/** Counts of an update's events for validation (spec 6.2, 6.3). */
+/** Counts of an update's events for validation (docs/semantics.md §6.2, §6.3). */
 async function eventCounts(ctx: UpdateContext, layout: CdcLayout, events: Sql): Promise<{ count: number } & InvalidCounts> {
     const nullKey = join(layout.keys.map(k => sql`${q(k.name)} IS NULL`), sql` OR `);
     const stats = await ctx.db.query(sql`SELECT count(*), count(*) FILTER (WHERE ${q(KIND)} <> 2 AND (${nullKey})), count(*) FILTER (WHERE ${q(SEQ)} IS NULL),

@@ -1,4 +1,4 @@
-// BITEMPORAL targets (spec 9) by a sweep over system time. The declarative definition recomputes a
+// BITEMPORAL targets (docs/semantics.md §9) by a sweep over system time. The declarative definition recomputes a
 // key's SCD2 history at every distinct system time of its events, which is quadratic in the number
 // of a key's system times. The events that arrive at one system time change only the versions
 // around them (the run each joins or splits and the runs next to it), so the sweep keeps the current
@@ -33,7 +33,7 @@ export interface KeyHistory {
 export type BeliefSink = (last: number, first: number, next: number, from: number, to: number) => void;
 
 /**
- * The bitemporal history of one key (spec 9), computed by a sweep over its system-time steps; one
+ * The bitemporal history of one key (docs/semantics.md §9), computed by a sweep over its system-time steps; one
  * sweeper serves key after key, reusing its buffers (most keys have a handful of events, so
  * allocating per key would dominate).
  *

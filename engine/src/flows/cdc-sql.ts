@@ -1,4 +1,4 @@
-// Set-based SQL for the declarative AUTO CDC semantics (spec sections 6–9). Every builder takes a
+// Set-based SQL for the declarative AUTO CDC semantics (docs/semantics.md §6–§9). Every builder takes a
 // relation of change events and returns a query that computes target rows from them:
 //
 //   events: key columns, data columns, __psql_seq, [__psql_sys], __psql_kind (0 upsert, 1 delete,
@@ -6,7 +6,7 @@
 //
 // Per-key event order is ascending sequence, then at an equal sequence the kind that wins comes last
 // (SCD2 and BITEMPORAL: upserts before deletes, a delete wins; SCD1: deletes before upserts, an upsert
-// wins — spec 6.2, A5, as Spark's processors do), then arrival order (spec 6.5). Because each result is
+// wins — docs/semantics.md §6.2, A5, as Spark's processors do), then arrival order (docs/semantics.md §6.5). Because each result is
 // a function of the set of events, out-of-order arrival and any split of the events into updates give
 // the same target.
 import { empty, ident, join, sql, type Sql, str } from '../sql/sql.js';
@@ -24,7 +24,7 @@ export const CTU = '__psql_ctu';
 /** Event column: arrival number (order of arrival across updates). */
 export const ARR = '__psql_arr';
 
-/** Which columns an upsert authors (spec 7.2). */
+/** Which columns an upsert authors (docs/semantics.md §7.2). */
 export type Authoring =
     | { kind: 'all' }
     /** IGNORE NULL UPDATES: listed columns (`null-checked`) are authored only when non-NULL. */
@@ -128,7 +128,7 @@ function mergedByLeaf(layout: CdcLayout, column: string, type: DataType): boolea
 }
 
 /**
- * The value of a data column merged over the upserts since the key's last delete (spec 7.2): the
+ * The value of a data column merged over the upserts since the key's last delete (docs/semantics.md §7.2): the
  * value from the latest upsert that authored it. Struct columns under IGNORE NULL UPDATES merge per
  * leaf field (then `nullIfNoLeaf` makes a struct without any value NULL, A26). `window` partitions
  * by key (and step) and the delete epoch, ordered by event order.
@@ -200,7 +200,7 @@ export function scd1FoldSql(layout: CdcLayout, events: Sql): Sql {
 }
 
 /**
- * SCD type 2 versions (spec 8.2): runs of upserts with equal tracked values form one version that
+ * SCD type 2 versions (docs/semantics.md §8.2): runs of upserts with equal tracked values form one version that
  * starts at the run's first sequence, carries the run's last values, and ends at the sequence of the
  * event after the run (a delete or the next run's first upsert); zero-length versions are dropped.
  * `partition` may add the belief step (bitemporal). Output: partition columns, `__psql_d` payload,
@@ -239,7 +239,7 @@ export function eventOrder(layout: EventOrdering, prefix: Sql = empty): Sql {
 }
 
 /**
- * SCD type 2 with full-row upserts, as an annotated event log (spec 8.2): every event of `events`
+ * SCD type 2 with full-row upserts, as an annotated event log (docs/semantics.md §8.2): every event of `events`
  * with three more columns — BOUNDARY (the event does not continue a run: a delete, or an upsert whose
  * previous event is not an upsert with the same tracked values), START and END (set on the last event
  * of each run of positive length: that event's values are the version's row, START is the run's first
@@ -298,7 +298,7 @@ export function scd2FoldSql(layout: CdcLayout, events: Sql): Sql {
 }
 
 /**
- * BITEMPORAL target rows (spec 9): for every distinct system time of a key, the belief is the SCD2
+ * BITEMPORAL target rows (docs/semantics.md §9): for every distinct system time of a key, the belief is the SCD2
  * history of the events known by then; a belief row (data + business interval) is valid in system
  * time from the step it appears until the first later step that no longer contains it.
  */

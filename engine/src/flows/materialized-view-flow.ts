@@ -1,4 +1,4 @@
-// Materialized views (spec 5.4): after every update the view equals its query over the current
+// Materialized views (docs/semantics.md §5.4): after every update the view equals its query over the current
 // inputs. The local engine recomputes it fully, which gives exactly that result.
 import type { DatasetIR, MaterializedViewFlowIR } from '../ir.js';
 import type { UpdateContext } from '../update/context.js';

@@ -1,4 +1,4 @@
-// REPLACE USING (spec 12) and REPLACE WHERE (spec 13) flows.
+// REPLACE USING (docs/semantics.md §12) and REPLACE WHERE (docs/semantics.md §13) flows.
 import { ErrorClass, PipelineRuntimeError } from '../errors.js';
 import type { DatasetIR, ReplaceUsingFlowIR, ReplaceWhereFlowIR } from '../ir.js';
 import { ident, join, sql, type Sql } from '../sql/sql.js';
@@ -79,7 +79,7 @@ export async function runReplaceUsingFlow(ctx: UpdateContext, flow: ReplaceUsing
 
 /**
  * REPLACE WHERE pred: delete the target rows matching the predicate and insert the query's rows
- * restricted to the same predicate (the engine adds it; spec 13). `current_date()` is the update's
+ * restricted to the same predicate (the engine adds it; docs/semantics.md §13). `current_date()` is the update's
  * fixed clock.
  */
 export async function runReplaceWhereFlow(ctx: UpdateContext, flow: ReplaceWhereFlowIR, dataset: DatasetIR, key: string): Promise<FlowOutcome> {

@@ -1,10 +1,10 @@
-// AUTO CDC FROM SNAPSHOT (spec 11): each snapshot is the full content of the source at one
+// AUTO CDC FROM SNAPSHOT (docs/semantics.md §11): each snapshot is the full content of the source at one
 // version; it is diffed against the previously committed snapshot and applied to the target as
 // SCD type 1 (the target equals the latest snapshot) or SCD type 2 (versions stamped with the
 // snapshot version). With WITH VERSION the flow loops within one update — evaluate the version
 // query, check it, expose it through current_snapshot_version(), diff, commit, repeat — and each
-// snapshot commits on its own (spec 11.2, A14). A target shared with AUTO CDC flows (SCD1 only)
-// receives the diff as change events at sequence = version (spec 11.5).
+// snapshot commits on its own (docs/semantics.md §11.2, A14). A target shared with AUTO CDC flows (SCD1 only)
+// receives the diff as change events at sequence = version (docs/semantics.md §11.5).
 import { toRows } from '../db/values.js';
 import { EngineError, ErrorClass, PipelineRuntimeError } from '../errors.js';
 import type { DatasetIR, QueryIR, SnapshotFlowIR } from '../ir.js';
@@ -36,7 +36,7 @@ export async function runSnapshotFlow(ctx: UpdateContext, flow: SnapshotFlowIR, 
     let commits = 0;
     let rows = 0;
     if (!flow.version) {
-        // Implicit version: the update's timestamp; only while nothing was committed yet (spec 11.2).
+        // Implicit version: the update's timestamp; only while nothing was committed yet (docs/semantics.md §11.2).
         const hasPrev = await ctx.store.tableExists('snap', `${flow.name}__prev`);
         const hasRows = await ctx.store.tableExists('ds', key) && Number(await ctx.db.scalar(sql`SELECT count(*) FROM ${ctx.store.datasetTable(key)}`)) > 0;
         if (hasPrev || hasRows) {
@@ -143,7 +143,7 @@ function versionColumnName(query: QueryIR): string {
 }
 
 /**
- * Evaluates the WITH VERSION query into a one-row temp table, checking the rules of spec 11.2.
+ * Evaluates the WITH VERSION query into a one-row temp table, checking the rules of docs/semantics.md §11.2.
  * Returns undefined when it returns no row (nothing left to process).
  */
 async function evaluateVersion(ctx: UpdateContext, flow: SnapshotFlowIR, versionTable: Sql): Promise<Sql | undefined> {
@@ -208,7 +208,7 @@ async function evaluateVersion(ctx: UpdateContext, flow: SnapshotFlowIR, version
 /** Evaluates the snapshot at the version in `ver`, diffs it against the previous one and applies it. */
 async function applySnapshot(ctx: UpdateContext, flow: SnapshotFlowIR, dataset: DatasetIR, key: string, ver: Sql, sharedWithCdc: boolean, net: NetChanges): Promise<number> {
     const context = { flow: flow.name, dataset: key };
-    // current_snapshot_version() exists only for flows with WITH VERSION (spec 11.3).
+    // current_snapshot_version() exists only for flows with WITH VERSION (docs/semantics.md §11.3).
     const sources = new FlowSources(ctx, flow.name, 'batch', { allowCurrent: flow.version !== undefined, allowLast: false, query: 'snapshot', current: { sql: sql`(SELECT * FROM ${ver})` } });
     await sources.prepare(flow.snapshot.query);
     const translated = sources.translate(flow.snapshot.query);
@@ -239,7 +239,7 @@ async function applySnapshot(ctx: UpdateContext, flow: SnapshotFlowIR, dataset: 
     const prev = prevExists ? prevTable : sql`(SELECT * FROM ${snap} WHERE FALSE)`;
     const match = (a: Sql, b: Sql): Sql => join(keyColumns.map(k => sql`${a}.${q(k.name)} IS NOT DISTINCT FROM ${b}.${q(k.name)}`), sql` AND `);
     const dataStruct = (alias: Sql, cols: Column[]): Sql => (cols.length === 0 ? sql`0` : sql`struct_pack(${join(cols.map(c => sql`${q(c.name)} := ${alias}.${q(c.name)}`))})`);
-    // The diff: inserted keys, changed keys, removed keys (spec 11.1).
+    // The diff: inserted keys, changed keys, removed keys (docs/semantics.md §11.1).
     const diff = ctx.tempName('diff');
     const present = sql`(SELECT *, TRUE AS "__psql_present" FROM ${prev})`;
     await ctx.db.run(sql`CREATE TEMP TABLE ${diff} AS

@@ -203,7 +203,7 @@ export async function appendRows(ctx: UpdateContext, dataset: DatasetIR, key: st
 }
 
 /**
- * Evaluates a dataset's expectations on a batch table (spec 14.2): DROP ROW expectations first,
+ * Evaluates a dataset's expectations on a batch table (docs/semantics.md §14.2): DROP ROW expectations first,
  * on all rows; warn and FAIL UPDATE expectations on the surviving rows; a NULL result is a
  * violation. Records per-expectation metrics and returns SQL of the surviving rows.
  */
@@ -265,7 +265,7 @@ export async function applyExpectations(ctx: UpdateContext, dataset: DatasetIR, 
 
 /**
  * Counts and sample rows of what changed between `before` and `after` when rows are identified by
- * `keyColumns` (the primary key of spec 15.2): one full outer join classifies every row.
+ * `keyColumns` (the primary key of docs/semantics.md §15.2): one full outer join classifies every row.
  */
 export async function diffByKey(ctx: UpdateContext, before: Sql, after: Sql, keyColumns: string[], columns: Column[]): Promise<RecordedChanges> {
     const limit = ctx.options.limit;
@@ -307,7 +307,7 @@ export async function diffByKey(ctx: UpdateContext, before: Sql, after: Sql, key
     }
     const feed = await sample(sql`SELECT * FROM (SELECT unnest("__psql_row"), CASE "__psql_change" WHEN 'update' THEN 'update_postimage' ELSE "__psql_change" END AS "_change_type", 1 AS "__psql_o" FROM ${changes}
         UNION ALL SELECT unnest("__psql_pre"), 'update_preimage', 0 FROM ${changes} WHERE "__psql_change" = 'update')`, sql`"__psql_o"`);
-    // The whole feed of the change, for the dataset's version (spec 15.3).
+    // The whole feed of the change, for the dataset's version (docs/semantics.md §15.3).
     const pending = keepsFeed(columns) ? ctx.tempName('feed') : undefined;
     await ctx.db.run(pending === undefined ? sql`SELECT 1` : sql`CREATE TEMP TABLE ${pending} AS SELECT unnest("__psql_row"), CASE "__psql_change" WHEN 'update' THEN 'update_postimage' ELSE "__psql_change" END AS "_change_type" FROM ${changes}
         UNION ALL SELECT unnest("__psql_pre"), 'update_preimage' FROM ${changes} WHERE "__psql_change" = 'update'`);

@@ -1,7 +1,7 @@
 // The one table of error classes: every stable name an error or diagnostic of Pipeline SQL carries,
 // whether the language server reports it before a run (validation, the lowering) or the engine
-// raises it during one. A Databricks / Spark error class where one is documented (spec sections 4
-// and 19), otherwise a project name prefixed `PIPELINE_SQL_` (spec A21). A rule that both the editor
+// raises it during one. A Databricks / Spark error class where one is documented (docs/semantics.md §4
+// and §19), otherwise a project name prefixed `PIPELINE_SQL_` (docs/semantics.md A21). A rule that both the editor
 // and the engine enforce has one entry here, so the two can never name it differently.
 //
 // The editor's message templates and severities are in server/src/language/validation/issue-codes.ts
@@ -33,7 +33,7 @@ export const ErrorClass = {
     requiredParameterNotFound: 'REQUIRED_PARAMETER_NOT_FOUND',
     unsupportedFunction: 'PIPELINE_SQL_UNSUPPORTED_FUNCTION',
     //#endregion
-    //#region AUTO CDC clauses (spec 4: V1–V7, V15, V21–V24, V26)
+    //#region AUTO CDC clauses (docs/semantics.md §4: V1–V7, V15, V21–V24, V26)
     emptyKeys: 'AUTOCDC_EMPTY_KEYS',
     autoCdcMissingSequenceBy: 'AUTOCDC_MISSING_SEQUENCE_BY',
     snapshotClauseNotAllowed: 'PIPELINE_SQL_SNAPSHOT_CLAUSE_NOT_ALLOWED',
@@ -109,7 +109,7 @@ export const ErrorClass = {
     partitionAndCluster: 'PIPELINE_SQL_PARTITION_AND_CLUSTER',
     statementNotInPipeline: 'PIPELINE_SQL_STATEMENT_NOT_IN_PIPELINE',
     //#endregion
-    //#region Legacy syntax and target profiles (spec 17)
+    //#region Legacy syntax and target profiles (docs/semantics.md §17)
     deprecatedLivePrefix: 'PIPELINE_SQL_DEPRECATED_LIVE_PREFIX',
     deprecatedLiveTable: 'PIPELINE_SQL_DEPRECATED_LIVE_DATASET',
     queryWithoutAs: 'PIPELINE_SQL_QUERY_WITHOUT_AS',

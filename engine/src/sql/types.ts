@@ -138,7 +138,7 @@ export function isString(type: DataType | undefined): boolean {
     return type !== undefined && ['string', 'char', 'varchar'].includes(type.kind);
 }
 
-/** Types whose values can be ordered (needed for SEQUENCE BY and snapshot versions, spec 6.2). */
+/** Types whose values can be ordered (needed for SEQUENCE BY and snapshot versions, docs/semantics.md §6.2). */
 export function isOrderable(type: DataType): boolean {
     switch (type.kind) {
         case 'map':

@@ -67,7 +67,7 @@ export interface DatasetState {
     nextRowId: bigint;
 }
 
-/** One version of a dataset (spec 15.3): `DESCRIBE HISTORY` lists them. */
+/** One version of a dataset (docs/semantics.md §15.3): `DESCRIBE HISTORY` lists them. */
 export interface DatasetVersion {
     version: number;
     /** Commit time, `yyyy-MM-dd HH:mm:ss[.ffffff]` (UTC). */
@@ -224,7 +224,7 @@ export class StateStore {
             sql`ALTER TABLE meta.files_read ADD COLUMN IF NOT EXISTS sha256 VARCHAR`,
             sql`CREATE TABLE IF NOT EXISTS meta.dataset_reads (flow VARCHAR, dataset VARCHAR, position BIGINT)`,
             sql`CREATE TABLE IF NOT EXISTS meta.updates (id BIGINT, started VARCHAR, finished VARCHAR, full_refresh BOOLEAN, metrics VARCHAR)`,
-            // The versions of each dataset (spec 15.3): creation is 0, then one per committed change; the rows of each are in cdf.<dataset>.
+            // The versions of each dataset (docs/semantics.md §15.3): creation is 0, then one per committed change; the rows of each are in cdf.<dataset>.
             sql`CREATE TABLE IF NOT EXISTS meta.versions (dataset VARCHAR, version BIGINT, committed TIMESTAMP, operation VARCHAR, metrics VARCHAR)`,
             sql`INSERT INTO meta.info SELECT 'format', ${str(STATE_FORMAT_VERSION)} WHERE NOT EXISTS (SELECT 1 FROM meta.info WHERE key = 'format')`,
             sql`COMMIT`,

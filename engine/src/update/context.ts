@@ -28,7 +28,7 @@ export interface DatasetChanges {
     /** Sample rows of each kind (updated rows with their new values). */
     rows: { inserted: Row[]; updated: Row[]; deleted: Row[] };
     /**
-     * The change data feed of the update (spec 15.2): rows with `_change_type` = `insert`, `delete`,
+     * The change data feed of the update (docs/semantics.md §15.2): rows with `_change_type` = `insert`, `delete`,
      * `update_preimage` or `update_postimage`, ordered by primary key (capped by the limit).
      */
     feed: Row[];
@@ -70,7 +70,7 @@ export class UpdateContext {
     readonly changes = new Map<string, DatasetChanges>();
     private temp = 0;
 
-    /** The versions this update writes (spec 15.3). */
+    /** The versions this update writes (docs/semantics.md §15.3). */
     readonly versions: VersionLog;
 
     constructor(readonly store: StateStore, readonly plan: PipelinePlan, readonly options: ResolvedOptions) {

@@ -1,4 +1,4 @@
-// Reads of a dataset's versions and change data feed (spec 15.3, 5.1): `table_changes('t', start
+// Reads of a dataset's versions and change data feed (docs/semantics.md §15.3, §5.1): `table_changes('t', start
 // [, end])`, `t WITH (readChangeFeed = true [, startingVersion | startingTimestamp])` as a batch or
 // a stream, and what a streaming read does with versions that updated or deleted rows.
 import { EngineError, ErrorClass } from '../errors.js';

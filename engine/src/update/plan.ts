@@ -1,6 +1,6 @@
 // Analysis of a pipeline before anything runs: every flow has a target of a kind it may write,
-// flow combinations are legal (spec section 4 rules that would otherwise give wrong results), and
-// datasets are ordered so that each runs after the datasets it reads (the DAG, spec 5.1).
+// flow combinations are legal (docs/semantics.md §4 rules that would otherwise give wrong results), and
+// datasets are ordered so that each runs after the datasets it reads (the DAG, docs/semantics.md §5.1).
 import { EngineError, ErrorClass, PipelineDefinitionError } from '../errors.js';
 import type { AutoCdcFlowIR, DatasetIR, FlowIR, PipelineIR, QueryIR, SnapshotFlowIR, SourceSpan } from '../ir.js';
 import { forEachTableRelation, forEachTableRelationInExpr } from '../ir-walk.js';

@@ -1,4 +1,4 @@
-// One pipeline update (spec 5): analyse the pipeline, open the state, reconcile it with the
+// One pipeline update (docs/semantics.md §5): analyse the pipeline, open the state, reconcile it with the
 // pipeline's current definitions (dropped datasets, changed flows, full refresh), run the
 // selected flows in dependency order inside one transaction, commit, and read the results.
 import * as path from 'node:path';
@@ -316,7 +316,7 @@ async function runFlows(ctx: UpdateContext, selection: Selection): Promise<Recor
         // The dataset's new version is visible to the datasets after it (table_changes, feed reads).
         await ctx.versions.flush();
     }
-    // Every dataset that exists has a history: creation is version 0 (spec 15.3).
+    // Every dataset that exists has a history: creation is version 0 (docs/semantics.md §15.3).
     for (const key of plan.order) {
         if (selection.run.has(key) && await store.dataset(key)) {
             await ctx.versions.created(key);

@@ -173,7 +173,7 @@ export class FlowSources {
         const latest = versions[versions.length - 1]?.version ?? 0;
         const next = this.pendingPositions.get(feedKey) ?? await store.readPosition(this.flowName, feedKey);
         if (options.skipChangeCommits && !state.appendOnly) {
-            // Only the rows inserted by versions that updated or deleted nothing (spec 5.1); the first read takes every row.
+            // Only the rows inserted by versions that updated or deleted nothing (docs/semantics.md §5.1); the first read takes every row.
             this.pendingPositions.set(feedKey, BigInt(latest + 1));
             if (next === 0n) {
                 return { sql: sql`(${select})`, columns };
@@ -199,7 +199,7 @@ export class FlowSources {
     }
 
     /**
-     * `t WITH (readChangeFeed = true [, startingVersion | startingTimestamp])` (spec 15.3): a batch read
+     * `t WITH (readChangeFeed = true [, startingVersion | startingTimestamp])` (docs/semantics.md §15.3): a batch read
      * gives the feed from the start (default: version 0); a stream gives, on its first update, the feed
      * from the start — or without one, the current rows as inserts of the latest version, as Delta
      * does — and afterwards the versions committed since it last read.
@@ -229,7 +229,7 @@ export class FlowSources {
         return { sql: snapshotAsFeed(select, latest), columns: out };
     }
 
-    /** `table_changes('t', start [, end])` (spec 15.3): the feed of versions start..end (default: the latest). */
+    /** `table_changes('t', start [, end])` (docs/semantics.md §15.3): the feed of versions start..end (default: the latest). */
     private async resolveTableChanges(relation: TableRelationIR, source: Extract<TableRelationIR['source'], { kind: 'table_changes' }>): Promise<ResolvedRelation> {
         const key = datasetKey(source.name);
         const display = this.ctx.plan.displayNames.get(key) ?? key;
@@ -347,7 +347,7 @@ export class FlowSources {
 }
 
 /**
- * current_snapshot_version() / last_snapshot_version() where they do not exist (spec 11.3, V15).
+ * current_snapshot_version() / last_snapshot_version() where they do not exist (docs/semantics.md §11.3, V15).
  * Outside their clause Spark resolves the name as an ordinary table-valued function, which is not
  * defined: UNRESOLVABLE_TABLE_VALUED_FUNCTION. current_snapshot_version() in the FROM SNAPSHOT query of
  * a flow without WITH VERSION is INVALID_USAGE_OF_SNAPSHOT_VERSION_FUNCTION.

@@ -1,4 +1,4 @@
-// Statements run on the local state outside any update (`pipeline-sql sql`, spec 8.6 and 15.3), as a
+// Statements run on the local state outside any update (`pipeline-sql sql`, docs/semantics.md §8.6 and §15.3), as a
 // user runs them in a notebook or SQL warehouse: a query over the datasets and sample tables,
 // DESCRIBE HISTORY, and DML (INSERT, UPDATE, DELETE) on streaming tables and managed tables. Each
 // DML statement is one transaction and one version of its target, whose feed is the rows it changed.

@@ -1,7 +1,7 @@
-// Versions of datasets and their change data feed (spec 15.3). A dataset's creation is version 0
+// Versions of datasets and their change data feed (docs/semantics.md §15.3). A dataset's creation is version 0
 // (empty); every committed update that changes it, and every DML statement run on the local state,
 // is the next version, with its commit time (the fixed clock when one is given). The rows of each
-// version's feed are the before/after diff the flows already compute for the preview (spec 15.2:
+// version's feed are the before/after diff the flows already compute for the preview (docs/semantics.md §15.2:
 // `insert`, `delete`, `update_preimage`, `update_postimage`), kept in `cdf.<dataset>` with
 // `_commit_version` and `_commit_timestamp`.
 import { ident, join, sql, str, type Sql } from '../sql/sql.js';

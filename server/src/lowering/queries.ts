@@ -374,7 +374,7 @@ export class QueryLowering {
 
     /**
      * `WITH (readChangeFeed = true, startingVersion = 2, skipChangeCommits = true)` after a table
-     * reference (spec 15.3, 5.1). Unknown options are left to the validator's warning.
+     * reference (docs/semantics.md §15.3, §5.1). Unknown options are left to the validator's warning.
      */
     private readOptions(node: ast.TableReadOptions, relation: TableRelationIR): TableReadOptionsIR {
         const out: TableReadOptionsIR = {};
@@ -415,7 +415,7 @@ export class QueryLowering {
         return out;
     }
 
-    /** `table_changes('t', start [, end])`: the change data feed of a dataset (spec 15.3). */
+    /** `table_changes('t', start [, end])`: the change data feed of a dataset (docs/semantics.md §15.3). */
     private tableChanges(node: ast.TableFunctionCall): TableRelationIR {
         const span = spanOf(node);
         if (node.stream) {

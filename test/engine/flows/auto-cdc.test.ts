@@ -1,4 +1,4 @@
-// AUTO CDC flows: every clause of spec 3.7 and the semantics of sections 6–10, on hand-built IR.
+// AUTO CDC flows: every clause of docs/semantics.md §3.7 and the semantics of §6–§10, on hand-built IR.
 import { afterEach, describe, expect, it } from 'vitest';
 import type { AutoCdcFlowIR, PipelineIR } from '../../../engine/src/ir.js';
 import {

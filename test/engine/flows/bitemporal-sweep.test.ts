@@ -1,4 +1,4 @@
-// The bitemporal sweep (engine/src/flows/bitemporal.ts) against the declarative definition of spec 9
+// The bitemporal sweep (engine/src/flows/bitemporal.ts) against the declarative definition of docs/semantics.md §9
 // computed the slow way: the SCD2 fold of the events known at every system time, diffed step by
 // step. Histories are random — repeated sequences and data values (long runs of equal versions),
 // deletes, several events per system time, system time unrelated to business time — and some are
@@ -14,7 +14,7 @@ function perKeyOrder(raw: Event[]): Event[] {
     return raw.map((e, arrival) => ({ ...e, arrival })).sort((a, b) => a.seq - b.seq || a.kind - b.kind || a.arrival - b.arrival);
 }
 
-/** Spec 8.2 with every data column tracked: versions as [data, start, end] of one key's known events. */
+/** docs/semantics.md §8.2 with every data column tracked: versions as [data, start, end] of one key's known events. */
 function scd2(events: Event[]): string[] {
     const out: string[] = [];
     let open: { data: number; start: number } | null = null;
@@ -39,7 +39,7 @@ function scd2(events: Event[]): string[] {
     return out;
 }
 
-/** Spec 9 pseudocode: rows as [data, start, end, system start, system end]. */
+/** docs/semantics.md §9 pseudocode: rows as [data, start, end, system start, system end]. */
 function reference(ordered: Event[]): string[] {
     const rows: string[] = [];
     const open = new Map<string, number>();

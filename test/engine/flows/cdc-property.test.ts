@@ -1,4 +1,4 @@
-// Property test of the declarative AUTO CDC semantics (spec 6.5): random change feeds — out of
+// Property test of the declarative AUTO CDC semantics (docs/semantics.md §6.5): random change feeds — out of
 // order, with deletes, truncates, NULL values and repeated sequence values — split at random into
 // updates must give the target that an independent reference model computes from all events.
 // The reference model below is a direct transcription of the spec's per-key folds (7.1, 7.2, 8.2)
@@ -96,7 +96,7 @@ function merge(current: Data | null, data: Data, ignoreNulls: boolean): Data {
     return { name: data.name ?? current?.name ?? null, city: data.city ?? current?.city ?? null, addr: mergeAddress(current?.addr ?? null, data.addr) };
 }
 
-/** SCD type 1 (spec 7.1/7.2): fold each key's events; the final row if present. */
+/** SCD type 1 (docs/semantics.md §7.1/§7.2): fold each key's events; the final row if present. */
 function referenceScd1(events: Event[], ignoreNulls: boolean): string[] {
     const rows: string[] = [];
     for (const [key, list] of perKey(events, true)) {
@@ -116,7 +116,7 @@ type Tracked = (keyof Data)[];
 
 interface Version { data: Data; start: number; end: number | null }
 
-/** One key's SCD2 versions (spec 8.2 pseudocode) from its events in per-key order. */
+/** One key's SCD2 versions (docs/semantics.md §8.2 pseudocode) from its events in per-key order. */
 function scd2Fold(list: Keyed[], ignoreNulls: boolean, tracked: Tracked): Version[] {
     const out: Version[] = [];
     const same = (a: Data, b: Data) => tracked.every(c => JSON.stringify(a[c]) === JSON.stringify(b[c]));
@@ -159,7 +159,7 @@ function referenceScd2(events: Event[], ignoreNulls: boolean, tracked: Tracked =
 }
 
 /**
- * BITEMPORAL target rows (spec 9 pseudocode): at each distinct system time the belief is the SCD2
+ * BITEMPORAL target rows (docs/semantics.md §9 pseudocode): at each distinct system time the belief is the SCD2
  * history of the events known by then; a belief row (data + business interval) is valid in system
  * time from the step it appears until the first step that no longer contains it.
  */

@@ -1,4 +1,4 @@
-// AUTO CDC FROM SNAPSHOT (spec 11): versions, diffs, SCD1/SCD2, per-snapshot commits, errors.
+// AUTO CDC FROM SNAPSHOT (docs/semantics.md §11): versions, diffs, SCD1/SCD2, per-snapshot commits, errors.
 import { afterEach, describe, expect, it } from 'vitest';
 import type { PipelineIR, QueryIR } from '../../../engine/src/ir.js';
 import {

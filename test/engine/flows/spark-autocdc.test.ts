@@ -1,5 +1,5 @@
 // AUTO CDC behaviours taken from Apache Spark's AutoCDC test suites and Databricks' reference pages
-// (issue 11 item 4; spec 6.2, 11.3 and section 18 rows A5, A26, A27), each test named after the
+// (issue 11 item 4; docs/semantics.md §6.2, §11.3 and §18 rows A5, A26, A27), each test named after the
 // behaviour it reproduces. Real DuckDB, real sample files.
 import { afterEach, describe, expect, it } from 'vitest';
 import type { PipelineIR } from '../../../engine/src/ir.js';

@@ -1,5 +1,5 @@
 // An AUTO CDC source written as a subquery (`FROM (SELECT ... FROM STREAM(x) ...)`, `FROM (WITH ...)`),
-// as real pipelines write it (spec A28): lowered like a temporary view inlined and run on real files,
+// as real pipelines write it (docs/semantics.md A28): lowered like a temporary view inlined and run on real files,
 // its STREAM(...) reads incremental.
 import { afterEach, describe, expect, test } from 'vitest';
 import { Workspace, expected, rowsOf } from '../../engine/helpers/workspace.js';

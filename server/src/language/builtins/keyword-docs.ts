@@ -1,12 +1,12 @@
 /**
  * Hover documentation for the pipeline keywords and clauses, written from the project's language
- * specification (../shared/spec/pipeline-sql.md, sections 2–3 and 6–17): what each clause does,
+ * semantics (docs/semantics.md §2–§3 and §6–§17): what each clause does,
  * what happens when it is left out, a small example, and where it is available (Databricks
  * pipelines, open-source Spark Declarative Pipelines). Looked up by a canonical clause id such as
  * `'SEQUENCE BY'`.
  */
 
-/** Whether open-source Spark Declarative Pipelines accepts a construct (spec section 17). */
+/** Whether open-source Spark Declarative Pipelines accepts a construct (docs/semantics.md §17). */
 export type SparkAvailability =
     /** Part of the base pipeline SQL of Spark 4.1. */
     | 'yes'

@@ -1,6 +1,6 @@
 /**
  * Reader options written after a table reference, `STREAM t WITH (readChangeFeed = true)` (Delta
- * reader options; spec 15.3 and 5.1), and the three columns a change data feed read adds. One list
+ * reader options; docs/semantics.md §15.3 and §5.1), and the three columns a change data feed read adds. One list
  * for the lowering, validation, completion and hover. Option names are matched case-insensitively,
  * as Spark does for reader options.
  */

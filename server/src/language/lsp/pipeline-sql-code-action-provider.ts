@@ -105,7 +105,7 @@ export class PipelineSqlCodeActionProvider implements CodeActionProvider {
         }
         const range = { start: apply.range.start, end: last.range.end };
         if (ast.isApplyChanges(node)) {
-            // The legacy statement is a flow named after its target (spec 3.9).
+            // The legacy statement is a flow named after its target (docs/semantics.md §3.9).
             const name = (node.target?.ref.$refText ?? 'target').replace(/^live\s*\.\s*/i, '').split('.').at(-1)!;
             return [this.action('Migrate to CREATE FLOW ... AS AUTO CDC INTO', diagnostic,
                 new EditCollector().replace(document, range, `CREATE FLOW ${name} AS AUTO CDC INTO`), true)];

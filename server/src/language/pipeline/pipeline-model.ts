@@ -33,7 +33,7 @@ export type DatasetKind =
     /** `CREATE TABLE` in a pipeline: a managed table fed by append flows (Beta). */
     | 'managed-table';
 
-/** The kind of a flow (spec section 1, flow kinds). */
+/** The kind of a flow (docs/semantics.md §1, flow kinds). */
 export type FlowKind =
     /** `INSERT INTO t BY NAME query`, a streaming table's `AS query`, `FLOW INSERT BY NAME query`. */
     | 'append'

@@ -4,7 +4,7 @@
  * the client's workspace configuration; the CLI from `check --target`.
  */
 
-/** The runtimes a pipeline can target (spec section 17). */
+/** The runtimes a pipeline can target (docs/semantics.md §17). */
 export const TargetProfiles = ['databricks', 'spark-4.1', 'spark-4.2'] as const;
 
 /** A target runtime profile. */

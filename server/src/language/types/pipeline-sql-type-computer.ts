@@ -1102,7 +1102,7 @@ function mergeFlowSchemas(schemas: readonly RelationType[]): RelationType {
 }
 
 /**
- * The columns of a target written by several AUTO CDC flows, as the engine makes them (spec A27, A11):
+ * The columns of a target written by several AUTO CDC flows, as the engine makes them (docs/semantics.md A27, A11):
  * the union of the flows' columns in first-seen order, then the system columns in doc order.
  */
 function systemColumnsLast(schema: RelationType): RelationType {

@@ -1,5 +1,5 @@
 /**
- * Checks of AUTO CDC flows (spec sections 3.7, 3.8, 6 and 11): required and forbidden clauses, their
+ * Checks of AUTO CDC flows (docs/semantics.md §3.7, §3.8, §6 and §11): required and forbidden clauses, their
  * order, the combinations of SCD type and clauses (V2–V7, V26), the snapshot form (V3, V5, V15), the
  * column names the clauses use (V21–V23) and the declared schema of an SCD type 2 target (V24).
  */
@@ -13,7 +13,7 @@ import { selectColumns } from '../types/pipeline-sql-type-computer.js';
 import { Issues } from './issue-codes.js';
 import { report, type ValidationContext } from './validation-context.js';
 
-/** The documented order of the optional AUTO CDC clauses (spec 3.7); WHERE is the legacy filter. */
+/** The documented order of the optional AUTO CDC clauses (docs/semantics.md §3.7); WHERE is the legacy filter. */
 export const AutoCdcClauseRank: Readonly<Record<string, number>> = {
     [ast.FlowWhereClause.$type]: 1,
     [ast.IgnoreNullUpdatesClause.$type]: 1,
@@ -300,7 +300,7 @@ export class AutoCdcChecks {
     };
 
     /**
-     * V15 (spec 11.3): `current_snapshot_version()` exists only in FROM SNAPSHOT (...), `last_snapshot_version()`
+     * V15 (docs/semantics.md §11.3): `current_snapshot_version()` exists only in FROM SNAPSHOT (...), `last_snapshot_version()`
      * only in WITH VERSION (...); elsewhere Spark resolves the name as an ordinary table-valued function,
      * which is not defined (UNRESOLVABLE_TABLE_VALUED_FUNCTION). `current_snapshot_version()` in a flow
      * without WITH VERSION is INVALID_USAGE_OF_SNAPSHOT_VERSION_FUNCTION. The engine says the same at run time.

@@ -1,5 +1,5 @@
 /**
- * Checks of flows and their targets (spec sections 1, 3.5–3.6, 12–14): which kind of table each flow
+ * Checks of flows and their targets (docs/semantics.md §1, §3.5–§3.6, §12–§14): which kind of table each flow
  * kind may write (V12, V13, V25), whether its query must be streaming or batch (V9–V11), the REPLACE
  * flows (V8–V10), and the rules that involve several flows of one target (V16–V18).
  */
@@ -165,7 +165,7 @@ export class FlowChecks {
         }
     }
 
-    /** V17: one snapshot flow plus AUTO CDC flows on one target (spec 11.5). */
+    /** V17: one snapshot flow plus AUTO CDC flows on one target (docs/semantics.md §11.5). */
     private checkSnapshotInterop(flow: FlowInfo, target: DatasetInfo, snapshot: FlowInfo, changeFeeds: readonly FlowInfo[],
         model: PipelineModel, accept: ValidationAcceptor): void {
         const location = { node: flow.targetRef ?? flow.body ?? flow.statement };

@@ -2,8 +2,8 @@ import { ErrorClass, type ErrorClassName } from '../../../../engine/src/spark/er
 
 /**
  * Every diagnostic the language server reports, in one table: a stable code (Spark's or Databricks'
- * error class where the spec names one, `PIPELINE_SQL_*` otherwise, spec A21), a severity, the rule
- * of spec section 4 it enforces (V1–V26) where there is one, and the message template. Messages are
+ * error class where one is documented, `PIPELINE_SQL_*` otherwise, docs/semantics.md A21), a severity, the rule
+ * of docs/semantics.md §4 it enforces (V1–V26) where there is one, and the message template. Messages are
  * full sentences that quote the offending name and say what is allowed instead.
  */
 
@@ -14,7 +14,7 @@ export type IssueSeverity = 'error' | 'warning' | 'info' | 'hint';
 export interface IssueDefinition<A = void> {
     readonly code: string;
     readonly severity: IssueSeverity;
-    /** The rule of spec section 4 this issue enforces (`V12`), if any. */
+    /** The rule of docs/semantics.md §4 this issue enforces (`V12`), if any. */
     readonly rule?: string;
     readonly message: (args: A) => string;
 }
@@ -190,7 +190,7 @@ export const Issues = {
         'FROM SNAPSHOT table is the deprecated identifier form; write FROM SNAPSHOT (SELECT * FROM table).'),
     //#endregion
 
-    //#region Target profile (spec section 17)
+    //#region Target profile (docs/semantics.md §17)
     UnsupportedInTarget: issue<{ feature: string; target: string; note?: string }>(ErrorClass.unsupportedInTarget, 'error', undefined, a =>
         `${a.feature} is not supported by ${a.target}${a.note ? ` (${a.note})` : ''}; change the target profile (pipelineSql.target) to 'databricks' or remove it.`),
     //#endregion

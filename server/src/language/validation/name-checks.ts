@@ -71,7 +71,7 @@ export class NameChecks {
             return;
         }
         const target = reference.ref.ref;
-        // A materialized view's change data feed can be read as a stream (spec 15.1, Beta on Databricks).
+        // A materialized view's change data feed can be read as a stream (docs/semantics.md §15.1, Beta on Databricks).
         const streaming = (ast.isTableReference(owner) && owner.stream && !readsChangeFeed(owner)) || (ast.isSourceRef(owner) && owner.streaming);
         if (target && ast.isCreateMaterializedView(target) && streaming) {
             report(accept, Issues.StreamingReadOfMaterializedView, { name: target.name }, { node: reference }, { name: text });

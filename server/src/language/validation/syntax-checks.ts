@@ -1,6 +1,6 @@
 /**
  * Checks of the dialect: legacy syntax that still works but has a modern form (hints), and the
- * features the chosen target runtime lacks (spec section 17, the `pipelineSql.target` setting).
+ * features the chosen target runtime lacks (docs/semantics.md §17, the `pipelineSql.target` setting).
  */
 import type { ValidationAcceptor, ValidationChecks } from 'langium';
 import { CstUtils, isLeafCstNode } from 'langium';

@@ -10,7 +10,7 @@ import type { PipelineSqlServices } from '../pipeline-sql-module.js';
 import { report } from './validation-context.js';
 
 /**
- * Reads of a change data feed and reader options (spec 15.3, 5.1): `WITH (...)` after a table
+ * Reads of a change data feed and reader options (docs/semantics.md §15.3, §5.1): `WITH (...)` after a table
  * reference takes the known Delta reader options (others warn), and `table_changes('t', ...)` names a
  * dataset of the pipeline.
  */

@@ -4,7 +4,7 @@ import { createTestServices, parseText } from '../../../helpers/parse.js';
 import { createEditorTester, labels } from '../lsp/editor-helpers.js';
 import { lower } from '../../lowering/lower-helper.js';
 
-// The editor's side of reading a change data feed (spec 15.3): `STREAM t WITH (readChangeFeed = true)`
+// The editor's side of reading a change data feed (docs/semantics.md §15.3): `STREAM t WITH (readChangeFeed = true)`
 // and `table_changes('t', ...)` parse, add the three feed columns to the schema (completion, hover,
 // the reader's inferred schema), unknown reader options warn, and the lowering hands the engine the
 // options and bounds.

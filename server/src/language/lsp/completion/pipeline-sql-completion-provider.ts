@@ -694,7 +694,7 @@ function writtenDatasetName(reference: ast.DatasetRef): string | undefined {
 }
 
 /**
- * Which datasets a flow may write (spec V12, V18, V25 and the append-flow rule of the flow checks): an
+ * Which datasets a flow may write (docs/semantics.md V12, V18, V25 and the append-flow rule of the flow checks): an
  * AUTO CDC or APPLY CHANGES flow a streaming table that no query or inline flow of its own writes, an
  * append flow a streaming or managed table. Undefined when the reference is no flow target.
  */
