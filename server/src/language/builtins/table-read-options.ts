@@ -4,7 +4,7 @@
  * for the lowering, validation, completion and hover. Option names are matched case-insensitively,
  * as Spark does for reader options.
  */
-import type { FunctionOption } from './function-model.js';
+import type { FunctionOption } from '../../../../engine/src/spark/functions/function-model.js';
 
 /** Every table read option the language services know. */
 export const TABLE_READ_OPTIONS: readonly FunctionOption[] = [

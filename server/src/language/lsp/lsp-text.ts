@@ -4,7 +4,7 @@
  */
 import type { LangiumDocument } from 'langium';
 import type { Range } from 'vscode-languageserver';
-import { typeToString } from '../builtins/spark-types.js';
+import { typeToString } from '../../../../engine/src/spark/spark-types.js';
 import type { DatasetKind } from '../pipeline/pipeline-model.js';
 import type { RelationType } from '../types/relation-type.js';
 

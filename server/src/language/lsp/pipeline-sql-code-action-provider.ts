@@ -3,7 +3,7 @@ import { GrammarUtils } from 'langium';
 import type { CodeActionProvider } from 'langium/lsp';
 import type { CodeAction, CodeActionParams, Command, Diagnostic } from 'vscode-languageserver';
 import { CodeActionKind } from 'vscode-languageserver';
-import { isDatetime, isIntegral } from '../builtins/spark-types.js';
+import { isDatetime, isIntegral } from '../../../../engine/src/spark/spark-types.js';
 import * as ast from '../generated/ast.js';
 import type { PipelineSqlServices } from '../pipeline-sql-module.js';
 import { lower } from '../references/dataset-names.js';

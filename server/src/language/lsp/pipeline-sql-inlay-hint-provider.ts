@@ -4,7 +4,7 @@ import type { InlayHintAcceptor } from 'langium/lsp';
 import { AbstractInlayHintProvider } from 'langium/lsp';
 import type { InlayHint, InlayHintParams } from 'vscode-languageserver';
 import { InlayHintKind } from 'vscode-languageserver';
-import { typeToString } from '../builtins/spark-types.js';
+import { typeToString } from '../../../../engine/src/spark/spark-types.js';
 import * as ast from '../generated/ast.js';
 import type { PipelineSqlServices } from '../pipeline-sql-module.js';
 import type { RelationType } from '../types/relation-type.js';

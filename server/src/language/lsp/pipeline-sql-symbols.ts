@@ -11,7 +11,7 @@ import type { PipelineSqlServices } from '../pipeline-sql-module.js';
 import { lower } from '../references/dataset-names.js';
 import { selectColumns, type ColumnScope, type ScopeEntry } from '../types/pipeline-sql-type-computer.js';
 import { findColumn, UnknownRelation, type Column, type RelationType } from '../types/relation-type.js';
-import { Types, type TypeDescriptor } from '../builtins/spark-types.js';
+import { Types, type TypeDescriptor } from '../../../../engine/src/spark/spark-types.js';
 import { lastPartOffsets } from './lsp-text.js';
 
 /** What a name stands for. */

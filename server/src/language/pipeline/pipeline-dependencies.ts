@@ -9,7 +9,7 @@
  */
 import type { AstNode, LangiumDocument, URI } from 'langium';
 import { AstUtils } from 'langium';
-import { typeToString } from '../builtins/spark-types.js';
+import { typeToString } from '../../../../engine/src/spark/spark-types.js';
 import * as ast from '../generated/ast.js';
 import { closestNames, lastKey, type TableName } from '../references/dataset-names.js';
 import type { PipelineSymbolIndex } from '../references/pipeline-symbol-index.js';

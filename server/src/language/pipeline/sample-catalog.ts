@@ -15,7 +15,7 @@ import {
 } from '../../../../engine/src/spark/sample-files.js';
 import { sampleSchemas } from '../../../../engine/src/spark/sample-schema.js';
 import type { DataType, StructField as EngineField } from '../../../../engine/src/index.js';
-import { field, parseSchema, parseType, Types, type StructField, type TypeDescriptor } from '../builtins/spark-types.js';
+import { field, parseSchema, parseType, Types, type StructField, type TypeDescriptor } from '../../../../engine/src/spark/spark-types.js';
 import * as ast from '../generated/ast.js';
 import type { TableName } from '../references/dataset-names.js';
 import { columnsOf, MetadataColumn, relationOf, UnknownRelation, column, type RelationType } from '../types/relation-type.js';

@@ -5,7 +5,7 @@
  * missing from it is never reported as an error.
  */
 import type { AstNode } from 'langium';
-import { field, typeToSql, typeToString, Types, type StructField, type TypeDescriptor } from '../builtins/spark-types.js';
+import { field, typeToSql, typeToString, Types, type StructField, type TypeDescriptor } from '../../../../engine/src/spark/spark-types.js';
 
 /** One column of a relation. */
 export interface Column {

@@ -5,7 +5,7 @@
  */
 import type { AstNode, ValidationAcceptor, ValidationChecks } from 'langium';
 import { AstUtils } from 'langium';
-import { isOrderable, typesEqual, typeToString } from '../builtins/spark-types.js';
+import { isOrderable, typesEqual, typeToString } from '../../../../engine/src/spark/spark-types.js';
 import * as ast from '../generated/ast.js';
 import { columnNames, findColumn, type RelationType } from '../types/relation-type.js';
 import { lower } from '../references/dataset-names.js';

@@ -6,7 +6,7 @@
 import * as path from 'node:path';
 import type { AstNode, ValidationAcceptor, ValidationChecks } from 'langium';
 import { AstUtils } from 'langium';
-import { getFunction, isDeterministic } from '../builtins/functions.js';
+import { getFunction, isDeterministic } from '../../../../engine/src/spark/functions/catalog.js';
 import * as ast from '../generated/ast.js';
 import { referenceMatchesDataset } from '../references/dataset-names.js';
 import { namespaceDefaultsAt } from '../references/pipeline-namespaces.js';

@@ -6,7 +6,7 @@
 import type { AstNode, ValidationAcceptor, ValidationChecks } from 'langium';
 import { AstUtils, GrammarUtils } from 'langium';
 import type { Range } from 'vscode-languageserver';
-import { allFunctionNames, getFunction } from '../builtins/functions.js';
+import { allFunctionNames, getFunction } from '../../../../engine/src/spark/functions/catalog.js';
 import * as ast from '../generated/ast.js';
 import { closestNames, directFileRead, displayName, lower } from '../references/dataset-names.js';
 import { operatorChainTop } from '../parser/operator-chains.js';

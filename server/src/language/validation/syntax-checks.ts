@@ -4,7 +4,7 @@
  */
 import type { ValidationAcceptor, ValidationChecks } from 'langium';
 import { CstUtils, isLeafCstNode } from 'langium';
-import { getFunction } from '../builtins/functions.js';
+import { getFunction } from '../../../../engine/src/spark/functions/catalog.js';
 import { getKeywordDoc } from '../builtins/keyword-docs.js';
 import * as ast from '../generated/ast.js';
 import { functionName } from '../pipeline/pipeline-model.js';

@@ -11,7 +11,7 @@
  * definition inside a loop or a function that may run any number of times) is reported in `skipped`
  * as not statically known and never guessed.
  */
-import { parseSchema, type StructField } from '../../language/builtins/spark-types.js';
+import { parseSchema, type StructField } from '../../../../engine/src/spark/spark-types.js';
 import { tokenizePython, type PythonPosition, type PythonToken, type PythonTokens } from './python-tokenizer.js';
 
 //#region Result types

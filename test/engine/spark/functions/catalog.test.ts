@@ -4,9 +4,9 @@ import {
     inferOutputColumns,
     inferReturnType, isAggregate, isDeterministic, isGenerator, isTableValued, isWindow, lambdaParameterTypes, selectSignature,
     signatureArity, signatureLabel, type CallArgument,
-} from '../../../../server/src/language/builtins/functions.js';
-import { getReadFilesOption, READ_FILES_OPTIONS } from '../../../../server/src/language/builtins/read-files-options.js';
-import { parseType, typeToString, Types, type TypeDescriptor } from '../../../../server/src/language/builtins/spark-types.js';
+} from '../../../../engine/src/spark/functions/catalog.js';
+import { getReadFilesOption, READ_FILES_OPTIONS } from '../../../../engine/src/spark/functions/read-files-options.js';
+import { parseType, typeToString, Types, type TypeDescriptor } from '../../../../engine/src/spark/spark-types.js';
 import { SPARK_FUNCTION_NAMES } from './fixtures/spark-function-names.js';
 
 /** Parses a type string that the test expects to be valid. */

@@ -1,10 +1,10 @@
 /**
  * The shape of the built-in function catalog: what each function entry, signature, parameter,
  * parameter type constraint and return-type rule looks like. The entries themselves live in
- * `function-data/`, written in a compact signature notation that `functions.ts` turns into these
+ * `data/`, written in a compact signature notation that `catalog.ts` turns into these
  * structures when the catalog is first used.
  */
-import type { TypeDescriptor } from './spark-types.js';
+import type { TypeDescriptor } from '../spark-types.js';
 
 /** How a function is evaluated. */
 export type FunctionKind =

@@ -3,7 +3,7 @@
  * of each function (scalar, aggregate, window, generator, table-valued), its signatures, return-type
  * inference, and printable signatures for completion, hover and signature help.
  *
- * Entries are written in `function-data/` in a compact signature notation:
+ * Entries are written in `data/` in a compact signature notation:
  *
  *     name(param: constraint, opt?: constraint, rest*: constraint, more+: constraint) -> rule
  *
@@ -17,21 +17,21 @@
  *   i), `elem(r)`, `key(r)`, `value(r)`, `array(r)`, `map(r, r)`, `common(r, …)`, `$*` / `$i..` /
  *   `$i..:step` (common type of those arguments), or `@special` / `@special(i)` (see return-types.ts).
  */
-import { ErrorClass, type ErrorClassName } from '../../../../engine/src/spark/error-classes.js';
-import { AGGREGATE_FUNCTIONS, WINDOW_FUNCTIONS } from './function-data/aggregate.js';
-import { ARRAY_FUNCTIONS, MAP_FUNCTIONS, STRUCT_FUNCTIONS } from './function-data/collection.js';
-import { CONDITIONAL_FUNCTIONS, PREDICATE_FUNCTIONS } from './function-data/conditional.js';
-import { CONVERSION_FUNCTIONS } from './function-data/conversion.js';
-import { DATABRICKS_GROUPS } from './function-data/databricks.js';
-import { DATETIME_FUNCTIONS } from './function-data/datetime.js';
-import { GENERATOR_FUNCTIONS, TABLE_FUNCTIONS } from './function-data/generators.js';
-import { BITWISE_FUNCTIONS, MATH_FUNCTIONS } from './function-data/math.js';
-import { HASH_FUNCTIONS, MISC_FUNCTIONS, SPATIAL_FUNCTIONS, VECTOR_FUNCTIONS } from './function-data/misc.js';
+import { ErrorClass, type ErrorClassName } from '../error-classes.js';
+import { AGGREGATE_FUNCTIONS, WINDOW_FUNCTIONS } from './data/aggregate.js';
+import { ARRAY_FUNCTIONS, MAP_FUNCTIONS, STRUCT_FUNCTIONS } from './data/collection.js';
+import { CONDITIONAL_FUNCTIONS, PREDICATE_FUNCTIONS } from './data/conditional.js';
+import { CONVERSION_FUNCTIONS } from './data/conversion.js';
+import { DATABRICKS_GROUPS } from './data/databricks.js';
+import { DATETIME_FUNCTIONS } from './data/datetime.js';
+import { GENERATOR_FUNCTIONS, TABLE_FUNCTIONS } from './data/generators.js';
+import { BITWISE_FUNCTIONS, MATH_FUNCTIONS } from './data/math.js';
+import { HASH_FUNCTIONS, MISC_FUNCTIONS, SPATIAL_FUNCTIONS, VECTOR_FUNCTIONS } from './data/misc.js';
 import {
     AVRO_FUNCTIONS, CSV_FUNCTIONS, JSON_FUNCTIONS, PROTOBUF_FUNCTIONS, URL_FUNCTIONS, VARIANT_FUNCTIONS, XML_FUNCTIONS,
-} from './function-data/semi-structured.js';
-import { SKETCH_FUNCTIONS } from './function-data/sketch.js';
-import { REGEX_FUNCTIONS, STRING_FUNCTIONS } from './function-data/string.js';
+} from './data/semi-structured.js';
+import { SKETCH_FUNCTIONS } from './data/sketch.js';
+import { REGEX_FUNCTIONS, STRING_FUNCTIONS } from './data/string.js';
 import type {
     BuiltinFunction, FunctionCategory, FunctionGroup, FunctionKind, FunctionParameter, FunctionSignature, ReturnRule, SpecialRuleName,
     TypeConstraint, TypeFamily,
@@ -40,7 +40,7 @@ import { describeRule, evaluateRule, toCallArguments, type CallArgument } from '
 import {
     isComparable, isDatetime, isIntegral, isInterval, isNumeric, isOrderable, isStringLike, parseType, typeToString, Types,
     type StructField, type TypeDescriptor,
-} from './spark-types.js';
+} from '../spark-types.js';
 
 export type { CallArgument } from './return-types.js';
 

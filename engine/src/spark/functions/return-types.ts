@@ -4,12 +4,12 @@
  * express — `sum` over decimals, `round` with a scale, `named_struct`, `from_json` with a schema
  * string, generators and their output columns — are implemented here as named special rules.
  */
-import { decimalAvg, decimalSum } from '../../../../engine/src/spark/decimal.js';
+import { decimalAvg, decimalSum } from '../decimal.js';
 import type { ReturnRule, SpecialRuleName } from './function-model.js';
 import {
     binaryOperatorType, boundedDecimal, commonSupertypeOf, decimalForIntegral, field, isFloating, isIntegral,
     isNumeric, isStringLike, parseSchema, parseType, typeToString, Types, type StructField, type TypeDescriptor,
-} from './spark-types.js';
+} from '../spark-types.js';
 
 /** What the language services know about one argument of a call. */
 export interface CallArgument {

@@ -2,7 +2,7 @@ import { describe, expect, test } from 'vitest';
 import {
     binaryOperatorType, canImplicitlyCast, commonSupertype, commonSupertypeOf, DATA_TYPES, isComparable, isNumeric, isOrderable, literalType,
     parseSchema, parseType, typesEqual, typeToSql, typeToString, Types, type BinaryOperator, type TypeDescriptor,
-} from '../../../../server/src/language/builtins/spark-types.js';
+} from '../../../engine/src/spark/spark-types.js';
 
 /** Parses a type string that the test expects to be valid. */
 function t(text: string): TypeDescriptor {

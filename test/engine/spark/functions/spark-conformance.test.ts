@@ -1,8 +1,8 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { getFunction, inferOutputColumns, inferReturnType, type CallArgument } from '../../../../server/src/language/builtins/functions.js';
-import { literalType, parseType, typeToString, Types } from '../../../../server/src/language/builtins/spark-types.js';
+import { getFunction, inferOutputColumns, inferReturnType, type CallArgument } from '../../../../engine/src/spark/functions/catalog.js';
+import { literalType, parseType, typeToString, Types } from '../../../../engine/src/spark/spark-types.js';
 
 /**
  * Checks return-type inference against the result types Apache Spark itself reports in its SQL test

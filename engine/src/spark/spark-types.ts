@@ -9,7 +9,7 @@
  * BINARY or an interval, never the other way round.
  */
 
-import * as decimalRules from '../../../../engine/src/spark/decimal.js';
+import * as decimalRules from './decimal.js';
 
 //#region Type descriptors
 
