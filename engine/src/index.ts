@@ -15,7 +15,7 @@ export {
     PipelineRuntimeError, StateError, CancelledError, ErrorClass, type EngineErrorContext,
 } from './errors.js';
 export { parseSparkType, parseSparkSchema, formatType, type Column } from './sql/types.js';
-export { sparkFunctions } from './sql/functions.js';
+export { localFunctions } from './spark/functions/catalog.js';
 export { ownValue, setOwn } from './records.js';
 export { STATE_FILE, type PipelineIdentity } from './state/state-store.js';
 export { SPILL_DIR, type ResourceOptions } from './db/resources.js';

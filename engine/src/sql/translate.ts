@@ -12,7 +12,8 @@ import type {
     CallExprIR, DataType, ExprIR, GroupByIR, QueryBodyIR, QueryIR, RelationIR, SelectIR, SelectItemIR, SortItemIR,
     SourceSpan, TableRelationIR, WindowFrameIR, WindowSpecIR, FrameBoundIR, LiteralExprIR, BinaryExprIR,
 } from '../ir.js';
-import { lookupFunction, resultType, unknownFunctionError, type CallContext, type FunctionSpec, type Translated } from './functions.js';
+import { localFunction as lookupFunction } from '../spark/functions/catalog.js';
+import { resultType, unknownFunctionError, type CallContext, type FunctionSpec, type Translated } from '../spark/functions/local.js';
 import { empty, ident, integer, join, paren, sql, type Sql, str } from './sql.js';
 import { ownValue } from '../records.js';
 import { decimalArithmetic, decimalSum, integralDecimal, type DecimalShape } from '../spark/decimal.js';

@@ -8,7 +8,7 @@ import type { DeleteStatementIR, ExprIR, InsertStatementIR, PipelineIR, QueryIR,
 import { appendedFeed } from '../flows/append-flow.js';
 import { appendRows, tableColumns } from '../flows/target.js';
 import { ident, join, sql, type Sql } from '../sql/sql.js';
-import type { Translated } from '../sql/functions.js';
+import type { Translated } from '../spark/functions/local.js';
 import { Scope, castExpr } from '../sql/translate.js';
 import { formatType, type Column } from '../sql/types.js';
 import type { DatasetVersion } from '../state/state-store.js';

@@ -9,7 +9,7 @@ import { Database } from '../../../engine/src/db/database.js';
 import { toJsonValue, type JsonValue } from '../../../engine/src/db/values.js';
 import { EngineError } from '../../../engine/src/errors.js';
 import type { CallExprIR, ExprIR, QueryIR } from '../../../engine/src/ir.js';
-import { sparkFunctions } from '../../../engine/src/sql/functions.js';
+import { localFunctions } from '../../../engine/src/spark/functions/catalog.js';
 import { SparkTranslator } from '../../../engine/src/sql/translate.js';
 import { prng } from '../../helpers/prng.js';
 import {
@@ -230,7 +230,7 @@ describe(`identifiers are names (seed ${SEED})`, () => {
 /** Every scalar, aggregate and window row of the function table with `arity` arguments. */
 function calls(arity: (min: number, max: number) => number[]): { name: string; args: number }[] {
     const out: { name: string; args: number }[] = [];
-    for (const [name, spec] of sparkFunctions) {
+    for (const [name, spec] of localFunctions()) {
         if (spec.kind === 'generator') {
             continue;
         }
@@ -249,7 +249,7 @@ describe(`every function template splices its arguments as SQL pieces (seed ${SE
         for (const { name, args } of tried) {
             const texts = Array.from({ length: args }, () => hostile(random));
             const probe = hostile(random);
-            const spec = sparkFunctions.get(name)!;
+            const spec = localFunctions().get(name)!;
             const callIR: CallExprIR = { kind: 'call', name, args: texts.map(t => str(t)) };
             if (spec.kind === 'window') {
                 callIR.over = { partitionBy: [], orderBy: [] };
@@ -265,7 +265,7 @@ describe(`every function template splices its arguments as SQL pieces (seed ${SE
                 expect(result.duckdb, `${context}\n${result.sql ?? ''}`).not.toMatch(/^Parser Error|syntax error/i);
             }
         }
-        console.log(`function templates: ${tried.length} calls of ${sparkFunctions.size} functions with hostile arguments, ${ran} ran on DuckDB`);
+        console.log(`function templates: ${tried.length} calls of ${localFunctions().size} functions with hostile arguments, ${ran} ran on DuckDB`);
         expect(ran).toBeGreaterThan(100);
     });
 

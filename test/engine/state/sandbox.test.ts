@@ -6,8 +6,8 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { EngineError } from '../../../engine/src/errors.js';
-import type { FunctionSpec } from '../../../engine/src/sql/functions.js';
-import { sparkFunctions } from '../../../engine/src/sql/functions.js';
+import { getFunction } from '../../../engine/src/spark/functions/catalog.js';
+import type { FunctionSpec } from '../../../engine/src/spark/functions/local.js';
 import { sql, str, type Sql } from '../../../engine/src/sql/sql.js';
 import { StateStore } from '../../../engine/src/state/state-store.js';
 import { call, catalogTable, col, materializedView, mvFlow, pipeline, select, table } from '../helpers/ir-builder.js';
@@ -91,20 +91,22 @@ describe('the DuckDB sandbox of an update', () => {
 describe('an update whose translation went wrong still cannot leave its folders', () => {
     const outside = fs.mkdtempSync(path.join(os.tmpdir(), 'sandbox-update-'));
     afterAll(() => fs.rmSync(outside, { recursive: true, force: true }));
-    const functions = sparkFunctions as Map<string, FunctionSpec>;
+    // The catalog row of pi() stands in for a buggy translation: its template is swapped for the test.
+    const buggy = getFunction('pi')!.local as FunctionSpec;
 
-    /** Runs `work` with a function row whose template emits `template` (a translation bug, for the test). */
+    /** Runs `work` with pi()'s translation emitting `template` (a translation bug, for the test). */
     async function withBuggyFunction<T>(template: Sql, work: () => Promise<T>): Promise<T> {
-        functions.set('__buggy', { kind: 'scalar', min: 0, max: 0, sql: () => template });
+        const original = buggy.sql;
+        buggy.sql = () => template;
         try {
             return await work();
         } finally {
-            functions.delete('__buggy');
+            buggy.sql = original;
         }
     }
 
     const catalog = [catalogTable('src', 'id INT', 'csv', 'src.csv')];
-    const ir = pipeline([materializedView('m')], [mvFlow('m', select([[call('__buggy'), 'leak']], { from: [table('src')] }))], catalog);
+    const ir = pipeline([materializedView('m')], [mvFlow('m', select([[call('pi'), 'leak']], { from: [table('src')] }))], catalog);
     const before = pipeline([materializedView('m')], [mvFlow('m', select([col('id')], { from: [table('src')] }))], catalog);
 
     it('a query reading /etc/hostname fails the update, which keeps the previous state', async () => {

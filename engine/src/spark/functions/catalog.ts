@@ -36,6 +36,7 @@ import type {
     BuiltinFunction, FunctionCategory, FunctionGroup, FunctionKind, FunctionParameter, FunctionSignature, ReturnRule, SpecialRuleName,
     TypeConstraint, TypeFamily,
 } from './function-model.js';
+import type { FunctionSpec } from './local.js';
 import { describeRule, evaluateRule, toCallArguments, type CallArgument } from './return-types.js';
 import {
     isComparable, isDatetime, isIntegral, isInterval, isNumeric, isOrderable, isStringLike, parseType, typeToString, Types,
@@ -256,6 +257,7 @@ function buildCatalog(): Catalog {
                 databricksOnly: extra.databricksOnly === true,
                 deprecated: extra.deprecated,
                 options: extra.options,
+                local: extra.local,
             };
             functions.push(fn);
             for (const key of [fn.name, ...fn.aliases]) {
@@ -283,6 +285,25 @@ function theCatalog(): Catalog {
 export function getFunction(name: string): BuiltinFunction | undefined {
     const key = name.trim().replace(/`/g, '').toLowerCase().replace(/^(system\.)?builtin\./, '');
     return theCatalog().byName.get(key);
+}
+
+/**
+ * How the local engine runs a function called by this name or alias (its DuckDB translation), or
+ * undefined when it is not in the catalog or not available locally.
+ */
+export function localFunction(name: string): FunctionSpec | undefined {
+    return getFunction(name)?.local;
+}
+
+/** Every name (canonical or alias, lower case) the local engine can call, with its translation. */
+export function localFunctions(): ReadonlyMap<string, FunctionSpec> {
+    const result = new Map<string, FunctionSpec>();
+    for (const [name, fn] of theCatalog().byName) {
+        if (fn.local) {
+            result.set(name, fn.local);
+        }
+    }
+    return result;
 }
 
 /** Every catalog entry (aliases are listed on their entry, not as entries of their own). */

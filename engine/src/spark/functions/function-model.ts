@@ -5,6 +5,7 @@
  * structures when the catalog is first used.
  */
 import type { TypeDescriptor } from '../spark-types.js';
+import type { FunctionSpec } from './local.js';
 
 /** How a function is evaluated. */
 export type FunctionKind =
@@ -132,6 +133,12 @@ export interface BuiltinFunction {
     readonly deprecated?: string;
     /** Options passed as named arguments (read_files) or in a map (cloud_files). */
     readonly options?: readonly FunctionOption[];
+    /**
+     * How the local engine runs the function: its DuckDB translation (see `local.ts`). Absent when
+     * the function is not available locally: the editor warns on a call and a run that would call it
+     * stops before it starts.
+     */
+    readonly local?: FunctionSpec;
 }
 
 /** Optional facts of a catalog entry, in the compact data notation. */
@@ -145,6 +152,7 @@ export interface FunctionExtra {
     readonly databricksOnly?: true;
     readonly deprecated?: string;
     readonly options?: readonly FunctionOption[];
+    readonly local?: FunctionSpec;
 }
 
 /**

@@ -1,5 +1,6 @@
 /** Hash, miscellaneous, vector and spatial functions. */
 import type { FunctionGroup } from '../function-model.js';
+import { scalar, sql, T } from '../local.js';
 
 /** Hash and checksum functions. */
 export const HASH_FUNCTIONS: FunctionGroup = {
@@ -7,10 +8,22 @@ export const HASH_FUNCTIONS: FunctionGroup = {
     defs: [
         ['crc32(expr: binary) -> bigint', 'CRC-32 checksum of the bytes (or UTF-8 text).', 'crc32(\'abc\') → 891568578'],
         ['hash(exprs+: any) -> int', '32-bit Murmur3 hash of the arguments.', 'hash(\'abc\') → the same int on every run'],
-        ['md5(expr: binary) -> string', 'MD5 digest as 32 hexadecimal digits.', 'md5(\'abc\') → \'900150983cd24fb0d6963f7d28e17f72\''],
-        ['sha1(expr: binary) -> string', 'SHA-1 digest as 40 hexadecimal digits.', 'sha1(\'abc\') → \'a9993e364706816aba3e25717850c26c9cd0d89d\'', { aliases: ['sha'] }],
+        ['md5(expr: binary) -> string', 'MD5 digest as 32 hexadecimal digits.', 'md5(\'abc\') → \'900150983cd24fb0d6963f7d28e17f72\'',
+            { local: scalar(1, 1, c => sql`md5(${c.a[0]})`, T.string) }],
+        ['sha1(expr: binary) -> string', 'SHA-1 digest as 40 hexadecimal digits.', 'sha1(\'abc\') → \'a9993e364706816aba3e25717850c26c9cd0d89d\'', { aliases: ['sha'],
+            local: scalar(1, 1, c => sql`sha1(${c.a[0]})`, T.string),
+        }],
         ['sha2(expr: binary, bitLength: const int) -> string', 'SHA-2 digest (224, 256, 384 or 512 bits; 0 means 256) as hexadecimal digits.',
-            'sha2(\'abc\', 256) → \'ba7816bf…15ad\''],
+            'sha2(\'abc\', 256) → \'ba7816bf…15ad\'',
+            {
+                local: scalar(2, 2, c => {
+                    const bits = c.literalArg(1);
+                    if (Number(bits) === 256 || Number(bits) === 0) {
+                        return sql`sha256(${c.a[0]})`;
+                    }
+                    return c.unsupported('only sha2(x, 256) (or 0) has a DuckDB equivalent');
+                }, T.string),
+            }],
         ['xxhash64(exprs+: any) -> bigint', '64-bit xxHash of the arguments.', 'xxhash64(\'abc\') → a fixed bigint'],
     ],
 };
@@ -25,11 +38,16 @@ export const MISC_FUNCTIONS: FunctionGroup = {
             'Encrypts bytes with AES and a 16, 24 or 32 byte key (GCM mode by default).', 'base64(aes_encrypt(\'hi\', \'0123456789abcdef\')) → random-looking text'],
         ['assert_true(expr: boolean, message?: string) -> void', 'Fails the query with an error unless the condition is true; returns NULL otherwise.',
             'assert_true(1 < 2) → NULL'],
-        ['current_catalog() -> string', 'Name of the current catalog.', 'current_catalog() → \'main\''],
-        ['current_database() -> string', 'Name of the current schema (database).', 'current_schema() → \'default\'', { aliases: ['current_schema'] }],
+        ['current_catalog() -> string', 'Name of the current catalog.', 'current_catalog() → \'main\'',
+            { local: scalar(0, 0, () => sql`'main'`, T.string) }],
+        ['current_database() -> string', 'Name of the current schema (database).', 'current_schema() → \'default\'', { aliases: ['current_schema'],
+            local: scalar(0, 0, () => sql`'default'`, T.string),
+        }],
         ['current_path() -> string', 'The SQL path: the schemas searched for unqualified function names.', 'current_path() → \'system.builtin,system.session,main.default\''],
         ['current_user() -> string', 'The user running the query.', 'current_user() → \'ann@example.com\'',
-            { aliases: ['session_user', 'user'], nondeterministic: true }],
+            { aliases: ['session_user', 'user'], nondeterministic: true,
+                local: scalar(0, 0, () => sql`'local'`, T.string),
+            }],
         ['input_file_block_length() -> bigint', 'Length in bytes of the file block being read, or -1.', 'input_file_block_length() → 1048576', { nondeterministic: true }],
         ['input_file_block_start() -> bigint', 'Start offset of the file block being read, or -1.', 'input_file_block_start() → 0', { nondeterministic: true }],
         ['input_file_name() -> string', 'Path of the file the current row is read from, or \'\'.', 'input_file_name() → \'s3://bucket/raw/part-0.json\'',
@@ -39,15 +57,20 @@ export const MISC_FUNCTIONS: FunctionGroup = {
         ['monotonically_increasing_id() -> bigint', 'A 64-bit id unique per row and increasing within a partition, but not consecutive.',
             'monotonically_increasing_id() → 8589934592 (varies)', { nondeterministic: true }],
         ['raise_error(expr: string, params?: map) -> void', 'Fails the query with the given message (or error class and parameters).',
-            'raise_error(\'bad row\') → error USER_RAISED_EXCEPTION'],
-        ['spark_partition_id() -> int', 'Id of the partition the current row belongs to.', 'spark_partition_id() → 3 (varies)', { nondeterministic: true }],
+            'raise_error(\'bad row\') → error USER_RAISED_EXCEPTION',
+            { local: scalar(1, 1, c => sql`error(${c.a[0]})`, T.void) }],
+        ['spark_partition_id() -> int', 'Id of the partition the current row belongs to.', 'spark_partition_id() → 3 (varies)', { nondeterministic: true,
+            local: scalar(0, 0, () => sql`0`, T.int),
+        }],
         ['try_aes_decrypt(expr: binary, key: binary, mode?: string, padding?: string, aad?: binary) -> binary', 'Like aes_decrypt, but gives NULL instead of an error.',
             'try_aes_decrypt(X\'00\', \'0123456789abcdef\') → NULL'],
         ['try_reflect(class: const string, method: const string, args*: any) -> string', 'Like reflect, but gives NULL when the call throws.',
             'try_reflect(\'java.lang.Integer\', \'parseInt\', \'x\') → NULL', { nondeterministic: true }],
         ['typeof(expr: any) -> string', 'Display name of the type of the expression.', 'typeof(1.5) → \'decimal(2,1)\''],
         ['uuid(seed?: const bigint) -> string', 'A random UUID in the usual 36-character form.', 'uuid() → \'46707d92-02f4-4817-8116-a4c3b23e6266\' (varies)',
-            { nondeterministic: true }],
+            { nondeterministic: true,
+                local: scalar(0, 0, () => sql`CAST(uuid() AS VARCHAR)`, T.string),
+            }],
         ['version() -> string', 'The Spark version and the git revision it was built from.', 'version() → \'4.0.0 abc1234\''],
     ],
 };

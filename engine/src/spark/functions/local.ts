@@ -1,0 +1,284 @@
+// How a catalog function runs in the local engine: the shape of a function's DuckDB translation
+// (the `local` field of its catalog row, in ./data/) and the helpers the rows are written with.
+//
+// Each translation gives the accepted arity and a template: a function of the call (its translated
+// arguments, their types, its literal arguments) that returns the DuckDB expression, written with
+// the `sql` tag of engine/src/sql/sql.ts so that only translated SQL pieces are spliced in.
+// Aggregates name the DuckDB aggregate plus an implicit FILTER and a wrapper, each a function of SQL
+// pieces too, so that user FILTER / DISTINCT / OVER clauses compose with them.
+// A function whose row has no translation is not available locally: the editor warns on the call
+// and a run that would call it stops before it starts. The engine never guesses.
+import { UnsupportedFeatureError, ErrorClass } from '../../errors.js';
+import type { CallExprIR, DataType, ExprIR } from '../../ir.js';
+import { javaPatternToStrftime } from '../../sql/java-datetime.js';
+import { captureGroupCount, parseJavaReplacement, re2Rewrite } from '../../sql/java-regex.js';
+import { empty, join, sql, type Sql, str } from '../../sql/sql.js';
+import { T, isString, parseSparkSchema, parseSparkType, timestampFromText, toDuckType } from '../../sql/types.js';
+
+// What the rows are written with, besides the helpers below.
+export { empty, ident, join, sql, str, type Sql } from '../../sql/sql.js';
+export { T, decimalType, isIntegral, toDuckType } from '../../sql/types.js';
+export { decimalSum } from '../decimal.js';
+
+/** A translated expression: DuckDB SQL plus its Spark type when the translator could infer it. */
+export interface Translated {
+    sql: Sql;
+    type?: DataType;
+}
+
+/** What a template gets to see of a call. */
+export interface CallContext {
+    call: CallExprIR;
+    /** Translated positional arguments, lambdas included. */
+    args: Translated[];
+    /** The SQL of each argument, parenthesised (so that operators in a template bind as written). */
+    a: Sql[];
+    /** The SQL of all arguments, comma-separated. */
+    all: Sql;
+    /** `IGNORE NULLS` was written (window functions that take it). */
+    ignoreNulls: boolean;
+    /** The fixed clock of the update (`current_date()` and friends). */
+    now: { date: string; timestamp: string };
+    /** The value of argument `i` when it is a string literal. */
+    stringArg(i: number): string | undefined;
+    /** The value of argument `i` when it is a numeric or boolean literal. */
+    literalArg(i: number): string | number | boolean | null | undefined;
+    /** Throws an UnsupportedFeatureError about this call. */
+    unsupported(reason: string): never;
+}
+
+/** A DuckDB translation of a call. */
+export type Template = (c: CallContext) => Sql;
+
+/** How the result type of a function is derived. */
+export type TypeRule = DataType | 'arg1' | 'arg2' | 'element1' | ((args: (DataType | undefined)[]) => DataType | undefined);
+
+/** The DuckDB side of an aggregate: `fn(args)` with an implicit filter and a wrapper around the result. */
+export interface AggregateTemplate {
+    fn: Sql;
+    /** The aggregate's arguments from the call's (parenthesised) ones; default: all of them. */
+    args?: (a: Sql[]) => Sql;
+    /** A FILTER condition added to the user's. */
+    filter?: (a: Sql[]) => Sql;
+    /** An expression around the aggregate's result (`coalesce(agg, [])`). */
+    wrap?: (aggregate: Sql) => Sql;
+    distinct?: boolean;
+}
+
+/** One row of the function table. */
+export interface FunctionSpec {
+    kind: 'scalar' | 'aggregate' | 'window' | 'generator';
+    min: number;
+    max: number;
+    /** The DuckDB expression (scalars and window-only functions). */
+    sql?: Template;
+    /** Aggregate translation. */
+    agg?: AggregateTemplate;
+    type?: TypeRule;
+    /** For lambda arguments: the types of the lambda parameters, given the argument types. */
+    lambdaParams?: (args: (DataType | undefined)[]) => (DataType | undefined)[];
+    /** The second lambda parameter is a 0-based index in Spark and a 1-based one in DuckDB. */
+    indexParam?: boolean;
+}
+
+export const any = Number.POSITIVE_INFINITY;
+
+export function scalar(min: number, max: number, template: Template, type?: TypeRule): FunctionSpec {
+    return { kind: 'scalar', min, max, sql: template, type };
+}
+
+export function aggregate(min: number, max: number, agg: AggregateTemplate, type?: TypeRule): FunctionSpec {
+    return { kind: 'aggregate', min, max, agg, type };
+}
+
+export function window(min: number, max: number, template: Template, type?: TypeRule): FunctionSpec {
+    return { kind: 'window', min, max, sql: template, type };
+}
+
+/** A window function that takes Spark's `IGNORE NULLS` (lag, lead, nth_value). */
+export function windowIgnoringNulls(min: number, max: number, fn: Sql, type?: TypeRule): FunctionSpec {
+    return window(min, max, c => sql`${fn}(${c.all}${c.ignoreNulls ? sql` IGNORE NULLS` : empty})`, type);
+}
+
+export const elementOf = (t: DataType | undefined): DataType | undefined => (t?.kind === 'array' ? t.element : undefined);
+
+/** True when a type is or contains a TIMESTAMP. */
+export function hasTimestamp(t: DataType | undefined): boolean {
+    switch (t?.kind) {
+        case 'timestamp':
+        case 'timestamp_ntz':
+            return true;
+        case 'array':
+            return hasTimestamp(t.element);
+        case 'map':
+            return hasTimestamp(t.key) || hasTimestamp(t.value);
+        case 'struct':
+            return t.fields.some(f => hasTimestamp(f.type));
+        default:
+            return false;
+    }
+}
+
+/** Unit names accepted by Spark's date_trunc / trunc / timestampadd, mapped to DuckDB part names. */
+const dateUnits = new Map<string, Sql>([
+    ['year', sql`year`], ['yyyy', sql`year`], ['yy', sql`year`],
+    ['quarter', sql`quarter`],
+    ['month', sql`month`], ['mon', sql`month`], ['mm', sql`month`],
+    ['week', sql`week`],
+    ['day', sql`day`], ['dd', sql`day`], ['d', sql`day`], ['dayofmonth', sql`day`],
+    ['hour', sql`hour`], ['minute', sql`minute`], ['second', sql`second`],
+    ['millisecond', sql`millisecond`], ['microsecond', sql`microsecond`],
+]);
+
+/** The DuckDB part name (a keyword: `month`) of the unit given by argument `i` (a string literal or a bare word). */
+export function dateUnit(c: CallContext, i: number): Sql {
+    const raw = c.stringArg(i) ?? literalWord(c.call.args[i]);
+    const unit = raw ? dateUnits.get(raw.toLowerCase()) : undefined;
+    if (!unit) {
+        c.unsupported(`the unit must be a literal such as 'YEAR', 'MONTH', 'DAY' or 'HOUR' (got ${raw === undefined ? 'an expression' : `'${raw}'`})`);
+    }
+    return unit;
+}
+
+/** A bare word argument (`timestampadd(HOUR, ...)` lowered as a column reference). */
+export function literalWord(e: ExprIR | undefined): string | undefined {
+    return e?.kind === 'column' && e.parts.length === 1 ? e.parts[0] : undefined;
+}
+
+export function pattern(c: CallContext, i: number): Sql {
+    const text = c.stringArg(i);
+    if (text === undefined) {
+        c.unsupported('the datetime pattern must be a string literal');
+    }
+    try {
+        return str(javaPatternToStrftime(text));
+    } catch (error) {
+        if (error instanceof UnsupportedFeatureError) {
+            c.unsupported(error.message);
+        }
+        throw error;
+    }
+}
+
+/** DuckDB json_transform structure for a Spark type. */
+export function jsonStructure(type: DataType): unknown {
+    switch (type.kind) {
+        case 'struct': return Object.fromEntries(type.fields.map(f => [f.name, jsonStructure(f.type)]));
+        case 'array': return [jsonStructure(type.element)];
+        case 'map': return { key: 'VARCHAR' };
+        default: return toDuckType(type);
+    }
+}
+
+export function schemaArg(c: CallContext, i: number): DataType {
+    const text = c.stringArg(i);
+    if (text === undefined) {
+        c.unsupported('the schema must be a string literal');
+    }
+    try {
+        return /^\s*(struct|array|map)\s*</i.test(text) ? parseSparkType(text) : T.struct(parseSparkSchema(text));
+    } catch (error) {
+        c.unsupported(error instanceof Error ? error.message : String(error));
+    }
+}
+
+/** A value as a Spark TIMESTAMP: text by Spark's zone rule (`timestampFromText`), anything else cast. */
+export function textToTimestamp(arg: Translated, tryCast: boolean): Sql {
+    return isString(arg.type) || arg.type === undefined ? timestampFromText(arg.sql, T.timestamp, tryCast) : sql`${tryCast ? sql`TRY_CAST` : sql`CAST`}(${arg.sql} AS TIMESTAMP)`;
+}
+
+export function castTo(type: Sql): FunctionSpec {
+    return scalar(1, 1, c => sql`CAST(${c.a[0]} AS ${type})`);
+}
+
+/** Spark's integral cast truncates toward zero where DuckDB rounds. */
+export function integralCast(duckType: Sql, sparkType: DataType): FunctionSpec {
+    return scalar(1, 1, c => {
+        const t = c.args[0].type;
+        if (t && ['float', 'double', 'decimal'].includes(t.kind)) {
+            return sql`CAST(trunc(${c.args[0].sql}) AS ${duckType})`;
+        }
+        if (isString(t)) {
+            return sql`CAST(__psql_str_to_bigint(${c.args[0].sql}) AS ${duckType})`;
+        }
+        return sql`CAST(${c.args[0].sql} AS ${duckType})`;
+    }, sparkType);
+}
+
+/**
+ * regexp_replace(str, regexp, rep): every match replaced, the replacement read as Java reads it
+ * (`$n` a group, `\c` the character c). A literal replacement is converted here; another is
+ * converted by DuckDB for each row. Java rejects a bad replacement only when the pattern matches.
+ */
+export function regexpReplace(c: CallContext): Sql {
+    const [s, p, r] = c.a;
+    const replacement = c.stringArg(2);
+    const patternText = c.stringArg(1);
+    // With a pattern given by an expression its groups are unknown here: a reference to a group it
+    // lacks then leaves the match unreplaced (RE2) where Java fails.
+    const groups = patternText === undefined ? undefined : captureGroupCount(patternText);
+    if (replacement === undefined) {
+        if (groups !== undefined && groups > 9) {
+            c.unsupported('a replacement given by an expression needs a pattern with at most 9 groups');
+        }
+        // Tokens: `\c` (c any character, a newline too), a lone `\`, `$` with its digits, runs of other characters.
+        const tokens = sql`regexp_extract_all(${r}, '\\\\[\\s\\S]?|\\$0*[0-9]?|[^\\\\$]+')`;
+        // Java takes `$`'s first digit, then each next digit while the number stays a group of the
+        // pattern: with at most 9 groups, zeros after `$0` and then one digit up to the group count.
+        const last = sql`CAST(__t[len(__t)] AS INTEGER)`;
+        const group = groups === undefined
+            ? sql`'\\' || __t[2] || __t[3:]`
+            : sql`CASE WHEN ${last} <= ${groups} THEN '\\' || __t[len(__t)] WHEN len(__t) > 2 THEN '\\0' || __t[len(__t)] ELSE error(${str(`[${ErrorClass.queryError}] regexp_replace: No group `)} || __t[2]) END`;
+        const token = join([
+            sql`WHEN __t = '\\' THEN error(${str(`[${ErrorClass.queryError}] regexp_replace: character to be escaped is missing`)})`,
+            sql`WHEN __t = '$' THEN error(${str(`[${ErrorClass.queryError}] regexp_replace: Illegal group reference`)})`,
+            sql`WHEN __t[1] = '\\' THEN replace(__t[2], '\\', '\\\\')`,
+            sql`WHEN __t[1] = '$' THEN ${group}`,
+            sql`ELSE replace(__t, '\\', '\\\\')`,
+        ], sql` `);
+        const rewrite = sql`array_to_string(list_transform(${tokens}, lambda __t: CASE ${token} END), '')`;
+        return sql`CASE WHEN regexp_matches(${s}, ${p}) THEN regexp_replace(${s}, ${p}, ${rewrite}, 'g') ELSE ${s} END`;
+    }
+    const parsed = parseJavaReplacement(replacement, groups);
+    if ('error' in parsed) {
+        const message = `regexp_replace: ${parsed.error} in the replacement '${replacement}'`;
+        return sql`CASE WHEN regexp_matches(${s}, ${p}) THEN error(${str(`[${ErrorClass.queryError}] ${message}`)}) ELSE ${s} END`;
+    }
+    const rewrite = re2Rewrite(parsed);
+    if (rewrite === undefined) {
+        c.unsupported('group references above $9 have no DuckDB equivalent');
+    }
+    return sql`regexp_replace(${s}, ${p}, ${str(rewrite)}, 'g')`;
+}
+
+export const collectionLambda = (args: (DataType | undefined)[]): (DataType | undefined)[] => [elementOf(args[0]), T.int];
+
+/** Resolves the declared result type of a function given its argument types. */
+export function resultType(spec: FunctionSpec, args: (DataType | undefined)[]): DataType | undefined {
+    const rule = spec.type;
+    if (rule === undefined) {
+        return undefined;
+    }
+    if (typeof rule === 'function') {
+        return rule(args);
+    }
+    if (rule === 'arg1') {
+        return args[0];
+    }
+    if (rule === 'arg2') {
+        return args[1];
+    }
+    if (rule === 'element1') {
+        return elementOf(args[0]);
+    }
+    if (typeof rule === 'string') {
+        return undefined;
+    }
+    return rule;
+}
+
+/** The unsupported-function error for a call (names the function, as Spark would). */
+export function unknownFunctionError(call: CallExprIR): UnsupportedFeatureError {
+    return new UnsupportedFeatureError(ErrorClass.unsupportedFunction,
+        `The Spark function '${call.name}' is not supported by the local engine (no exact DuckDB translation).`, { span: call.span });
+}
