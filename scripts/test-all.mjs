@@ -4,7 +4,8 @@ import { spawnSync } from 'node:child_process';
 
 const steps = [
     ['generated code is up to date', 'npx langium generate && git diff --exit-code -- server/src/language/generated'],
-    ['lint', 'npx eslint .'],
+    // ESLint, then no cycle of value imports between the project's modules (type-only imports are fine).
+    ['lint', 'npx eslint . && node scripts/check-import-cycles.mjs'],
     ['typecheck', 'npx tsc --noEmit && npx tsc --noEmit -p tsconfig.webview.json'],
     ['build', 'node esbuild.mjs'],
     ['unit, integration and conformance tests', 'npx vitest run'],

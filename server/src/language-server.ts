@@ -10,6 +10,7 @@ import type { TextDocument } from 'vscode-languageserver-textdocument';
 import { PipelineGraphRequest } from '../../common/protocol.js';
 import { registerPreviewHandlers, registerWorkspaceTrust } from './handlers/register-handlers.js';
 import { createPipelineSqlServices, type PipelineSqlServices, type PipelineSqlSharedServices } from './language/pipeline-sql-module.js';
+import { toPipelineGraph } from './language/pipeline/pipeline-graph.js';
 import type { PipelineSqlDocumentBuilder } from './language/pipeline/pipeline-sql-document-builder.js';
 import { isTargetProfile } from './language/pipeline/pipeline-sql-settings.js';
 import { registerProjectDiagnostics } from './project/project-diagnostics.js';
@@ -125,7 +126,7 @@ function addPipelineGraphHandler(connection: Connection, shared: PipelineSqlShar
             if (!document) {
                 return new ResponseError(ErrorCodes.InvalidParams, `Not a Pipeline SQL document of this workspace: ${params.uri}`);
             }
-            return services.pipeline.Model.graphFor(uri);
+            return toPipelineGraph(services.pipeline.Model.modelFor(uri));
         } catch (error) {
             console.error('pipelineSql/pipelineGraph failed:', error);
             return new ResponseError(ErrorCodes.InternalError, error instanceof Error ? error.message : String(error));

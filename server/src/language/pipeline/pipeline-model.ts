@@ -11,9 +11,7 @@ import type { LangiumSharedServices } from 'langium/lsp';
 import * as ast from '../generated/ast.js';
 import { displayName, lastKey, referenceMatchesDataset, type TableName } from '../references/dataset-names.js';
 import type { PipelineSymbolIndex } from '../references/pipeline-symbol-index.js';
-import type { PipelineGraph } from '../../../../common/protocol.js';
 import { depthFirst, stronglyConnectedComponents } from './graph-walks.js';
-import { toPipelineGraph } from './pipeline-graph.js';
 import type { PipelineInfo, PipelineRegistry } from './pipeline-registry.js';
 import type { PipelinePython } from '../../project/python/python-lookup.js';
 import type { PythonDatasetEntry, PythonFlowEntry, PythonPipelineDatasets } from '../../project/python/python-pipeline.js';
@@ -624,11 +622,6 @@ export class PipelineModelService {
     /** The flow a statement or flow body defines, in its pipeline's model. */
     flowOf(node: AstNode): FlowInfo | undefined {
         return this.modelFor(AstUtils.getDocument(node).uri).flowOf(node);
-    }
-
-    /** The dependency graph of the pipeline a document belongs to, as the protocol sends it. */
-    graphFor(uri: URI): PipelineGraph {
-        return toPipelineGraph(this.modelFor(uri));
     }
 }
 

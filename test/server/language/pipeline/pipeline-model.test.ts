@@ -2,6 +2,7 @@ import { URI } from 'langium';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { afterEach, describe, expect, test } from 'vitest';
 import { createPipelineTester } from '../../../helpers/pipeline.js';
+import { toPipelineGraph } from '../../../../server/src/language/pipeline/pipeline-graph.js';
 
 const tester = createPipelineTester();
 const model = (root: string) => tester.services.pipeline.Model.modelFor(URI.file(`${root}/a.sql`));
@@ -70,7 +71,7 @@ describe('the pipeline model', () => {
         const p = await tester.load({
             'a.sql': 'CREATE STREAMING TABLE t;\nCREATE FLOW f AS AUTO CDC INTO t FROM STREAM(raw.events) KEYS (id) SEQUENCE BY ts;\nCREATE MATERIALIZED VIEW m AS SELECT * FROM t;',
         }, { catalog: 'CREATE TABLE raw.events (id INT, ts INT);', spec: { name: 'demo' } });
-        const graph = tester.services.pipeline.Model.graphFor(URI.file(`${p.root}/a.sql`));
+        const graph = toPipelineGraph(tester.services.pipeline.Model.modelFor(URI.file(`${p.root}/a.sql`)));
         expect(graph.pipeline).toEqual({ id: p.root, root: p.root, name: 'demo' });
         expect(graph.nodes.map(n => `${n.id} ${n.kind}${n.flowKind ? ` ${n.flowKind}` : ''}${n.scd ? ` scd ${n.scd}` : ''}${n.inline ? ' inline' : ''}${n.sampled ? ' sampled' : ''}`)).toEqual([
             'dataset:t streaming-table',

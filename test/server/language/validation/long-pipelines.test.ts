@@ -1,6 +1,7 @@
 import { URI } from 'langium';
 import { afterEach, describe, expect, test } from 'vitest';
 import { createPipelineTester } from '../../../helpers/pipeline.js';
+import { toPipelineGraph } from '../../../../server/src/language/pipeline/pipeline-graph.js';
 
 /**
  * Pipelines whose dependency graph is long: every walk over it (cycles, query modes, schemas across
@@ -50,7 +51,7 @@ describe('long dependency chains and cycles', () => {
         const diagnostics = p.raw('a.sql');
         expect(codes(diagnostics)).toEqual(['PIPELINE_SQL_CIRCULAR_DEPENDENCY']);
         expect(new Set(diagnostics.map(d => d.range.start.line)).size).toBe(n);
-        const graph = tester.services.pipeline.Model.graphFor(URI.file(`${p.root}/a.sql`));
+        const graph = toPipelineGraph(tester.services.pipeline.Model.modelFor(URI.file(`${p.root}/a.sql`)));
         expect(graph.cycles.map(c => c.length)).toEqual([n]);
     });
 

@@ -3,6 +3,7 @@ import * as path from 'node:path';
 import { afterEach, expect, test, vi } from 'vitest';
 import { repoRoot } from '../../../helpers/parse.js';
 import { createPipelineTester } from '../../../helpers/pipeline.js';
+import { toPipelineGraph } from '../../../../server/src/language/pipeline/pipeline-graph.js';
 
 const tester = createPipelineTester();
 
@@ -32,7 +33,7 @@ test('half-typed text (every sample cut at many points) never makes a check, a q
                             textDocument: { uri: document.uri.toString() }, range: diagnostic.range, context: { diagnostics: [diagnostic] },
                         });
                     }
-                    tester.services.pipeline.Model.graphFor(document.uri);
+                    toPipelineGraph(tester.services.pipeline.Model.modelFor(document.uri));
                     runs++;
                     await tester.clear();
                 }
