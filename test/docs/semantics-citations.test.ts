@@ -8,7 +8,8 @@ import { Issues } from '../../server/src/language/validation/issue-codes.js';
 /**
  * docs/semantics.md is what the code cites for the pipeline rules (`docs/semantics.md §8.2`, `V12`,
  * `A5`). A citation of a section, rule or choice the page does not have, or a rule whose row names
- * other error classes than its diagnostics report, fails here, so the page cannot drift from the code.
+ * other error classes than its diagnostics report, fails here, so the page cannot drift from the code;
+ * so does a file or link that it, docs/architecture.md or CONTRIBUTING.md names and that was moved.
  */
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const doc = fs.readFileSync(path.join(root, 'docs/semantics.md'), 'utf8');
@@ -87,5 +88,17 @@ describe('docs/semantics.md', () => {
         const classes = Object.values(ErrorClass);
         const unknown = names.filter(name => !isErrorClass(name) && !classes.some(c => c.startsWith(`${name}.`)));
         expect(unknown).toEqual([]);
+    });
+
+    test('the files and links it, docs/architecture.md and CONTRIBUTING.md name exist', () => {
+        const missing: string[] = [];
+        for (const page of ['docs/semantics.md', 'docs/architecture.md', 'CONTRIBUTING.md']) {
+            const text = fs.readFileSync(path.join(root, page), 'utf8');
+            const paths = [...text.matchAll(/`((?:client|common|engine|scripts|server|test|docs)\/[^`\s*]*)`/g)].map(m => m[1]);
+            const links = [...text.matchAll(/\]\(([^)#\s]+)(?:#[^)]*)?\)/g)].map(m => m[1]).filter(l => !/^[a-z]+:/.test(l))
+                .map(l => path.relative(root, path.resolve(path.dirname(path.join(root, page)), l)));
+            missing.push(...[...paths, ...links].filter(p => !fs.existsSync(path.join(root, p))).map(p => `${page}: ${p}`));
+        }
+        expect(missing).toEqual([]);
     });
 });
