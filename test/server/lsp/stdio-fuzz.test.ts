@@ -15,9 +15,11 @@ import { prng } from '../../helpers/prng.js';
 import { sharedRoot } from '../../helpers/parse.js';
 import { startStdioServer, type StdioServer } from '../../helpers/lsp-client.js';
 
-/** Wall-clock budget for the mutated files (the pathological inputs always run). */
+/** Wall-clock budget for the mutated files beyond the first `minimumMutatedFiles` (the pathological inputs always run). */
 const budgetMs = 60_000;
 const mutatedFiles = 300;
+/** Mutated files exercised however slow the machine is (the budget only bounds the rest). */
+const minimumMutatedFiles = 25;
 
 const builtInSeeds = [
     `CREATE OR REFRESH STREAMING TABLE bronze (id BIGINT, CONSTRAINT ok EXPECT (id > 0) ON VIOLATION DROP ROW)
@@ -142,7 +144,8 @@ test('mutated files and pathological inputs, edited and queried at random positi
         counts.pathological++;
         expect(name).toBeTruthy();
     }
-    while (counts.files < mutatedFiles && Date.now() - started < budgetMs) {
+    const mutationsStarted = Date.now();
+    while (counts.files < mutatedFiles && (counts.files < minimumMutatedFiles || Date.now() - mutationsStarted < budgetMs)) {
         let text = seeds[Math.floor(next() * seeds.length)];
         for (let i = Math.floor(next() * 4); i >= 0; i--) {
             text = mutate(text, next);
@@ -154,7 +157,6 @@ test('mutated files and pathological inputs, edited and queried at random positi
         + `${counts.edits} edits, ${counts.requests} requests (${counts.answered} answered, ${counts.refused} error responses), diagnostics published for ${counts.published} of ${counts.published + counts.unpublished} versions in ${((Date.now() - started) / 1000).toFixed(1)} s; `
         + 'the server answered after every file');
     expect(counts.pathological).toBe(pathological.length);
-    expect(counts.files).toBeGreaterThan(20);
     // Every version opened or edited was checked, and the requests on it were answered.
     expect(counts.unpublished).toBe(0);
     expect(counts.answered).toBe(counts.requests);
