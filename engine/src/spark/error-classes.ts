@@ -146,6 +146,8 @@ export const ErrorClass = {
     //#region Versions and the change data feed of datasets
     cdcInvalidRange: 'DELTA_INVALID_CDC_RANGE',
     dmlNotAllowed: 'PIPELINE_SQL_DML_NOT_ALLOWED',
+    invalidScd2Row: 'PIPELINE_SQL_INVALID_SCD2_ROW',
+    mergeMultipleMatches: 'DELTA_MULTIPLE_SOURCE_ROW_MATCHING_TARGET_ROW_IN_MERGE',
     cdcTimestampAfterLatest: 'DELTA_TIMESTAMP_GREATER_THAN_COMMIT',
     cdcVersionAfterLatest: 'PIPELINE_SQL_CDC_VERSION_AFTER_LATEST',
     cdcTimestampBeforeEarliest: 'PIPELINE_SQL_CDC_TIMESTAMP_BEFORE_EARLIEST',

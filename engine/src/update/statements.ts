@@ -13,6 +13,7 @@ import { Scope, castExpr } from '../sql/translate.js';
 import { formatType, type Column } from '../sql/types.js';
 import type { DatasetVersion } from '../state/state-store.js';
 import type { UpdateContext } from './context.js';
+import { dmlOnCdcTarget } from './cdc-dml.js';
 import { withContext, type InspectOptions } from './inspect.js';
 import { datasetKey, isView } from './plan.js';
 import type { ResultColumn, UpdateFailure } from './run-update.js';
@@ -92,10 +93,7 @@ async function dml(ctx: UpdateContext, statement: DmlIR): Promise<Omit<Statement
             `${verb} cannot change '${display}': it is a ${isView(dataset) ? 'view' : 'materialized view'}, whose rows are computed from its query. Change its sources instead, or write to a streaming table.`, { span });
     }
     const flows = ctx.plan.flowsByTarget.get(key) ?? [];
-    if (flows.some(f => f.kind === 'auto_cdc' || f.kind === 'snapshot')) {
-        throw new EngineError(ErrorClass.unsupportedFeature,
-            `${verb} on the AUTO CDC target '${display}' is not supported by the local engine yet (its rows live in the CDC state); DML runs on streaming tables and managed tables written by append flows.`, { span });
-    }
+    const cdc = flows.some(f => f.kind === 'auto_cdc' || f.kind === 'snapshot');
     const state = await ctx.store.dataset(key);
     if (!state || !(await ctx.store.tableExists('ds', key))) {
         throw new EngineError(ErrorClass.tableNotFound, `The dataset '${display}' has not been computed yet; run the pipeline before changing it.`, { span });
@@ -103,10 +101,17 @@ async function dml(ctx: UpdateContext, statement: DmlIR): Promise<Omit<Statement
     ctx.versions.operation = verb;
     await ctx.store.begin();
     try {
-        const columns = await tableColumns(ctx, key);
-        const pending = statement.kind === 'insert' ? await insert(ctx, statement, key, display)
-            : statement.kind === 'delete' ? await remove(ctx, statement, key, columns)
-                : await update(ctx, statement, key, columns);
+        // An AUTO CDC target's statement runs on a copy of its rows, which become events of its CDC state.
+        const onTable = (table: Sql, columns: Column[]): Promise<Sql | undefined> => (statement.kind === 'insert' ? insertRows(ctx, statement, table, columns, display)
+            : statement.kind === 'delete' ? remove(ctx, statement, table, columns) : update(ctx, statement, table, columns));
+        let pending: Sql | undefined;
+        if (cdc) {
+            pending = await dmlOnCdcTarget(ctx, verb, key, display, flows, span, onTable);
+        } else {
+            const table = ctx.store.datasetTable(key);
+            const columns = await tableColumns(ctx, key);
+            pending = statement.kind === 'insert' ? await insert(ctx, statement, key, display) : await onTable(table, columns);
+        }
         // A table with columns named like the feed's keeps no feed (keepsFeed): its statement shows no rows.
         const shown = pending ?? sql`(SELECT NULL AS "_change_type" WHERE FALSE)`;
         const feed = await ctx.db.query(sql`SELECT * FROM ${shown} LIMIT ${ctx.options.limit}`);
@@ -168,8 +173,42 @@ async function insert(ctx: UpdateContext, statement: InsertStatementIR, key: str
     return pending;
 }
 
-async function remove(ctx: UpdateContext, statement: DeleteStatementIR, key: string, columns: Column[]): Promise<Sql> {
-    const table = ctx.store.datasetTable(key);
+/**
+ * INSERT into a plain table whose columns are `columns` (the copy of an AUTO CDC target's rows): by
+ * the listed columns, by name, or by position; a column the table lacks is an error (DML does not
+ * change a schema). Returns the inserted rows as a feed.
+ */
+async function insertRows(ctx: UpdateContext, statement: InsertStatementIR, table: Sql, columns: Column[], display: string): Promise<Sql> {
+    const sources = new FlowSources(ctx, '__statement', 'batch');
+    await sources.prepare(statement.query);
+    const translated = sources.translate(statement.query);
+    const produced = await sources.describe(translated.sql, statement.span);
+    const names = statement.columns ?? (statement.byName ? produced.map(c => c.name) : columns.slice(0, produced.length).map(c => c.name));
+    if (names.length !== produced.length || (!statement.columns && !statement.byName && produced.length !== columns.length)) {
+        throw new EngineError(ErrorClass.schemaMismatch,
+            `INSERT INTO '${display}' ${statement.columns ? `lists ${names.length} columns` : `has ${columns.length} columns (${columns.map(c => c.name).join(', ')})`} but its query gives ${produced.length}.`, { span: statement.span });
+    }
+    const targets = names.map(name => {
+        const column = columns.find(c => c.name.toLowerCase() === name.toLowerCase());
+        if (!column) {
+            throw new EngineError(ErrorClass.schemaMismatch,
+                `INSERT INTO '${display}' writes the column '${name}', which it does not have (DML does not change a table's schema); its columns: ${columns.map(c => c.name).join(', ')}.`, { span: statement.span });
+        }
+        return column;
+    });
+    const batch = ctx.tempName('dml_batch');
+    const items = produced.map((c, i) => sql`${castExpr({ sql: ident(c.name), type: c.type }, targets[i].type, false).sql} AS ${ident(targets[i].name)}`);
+    await ctx.db.run(sql`CREATE TEMP TABLE ${batch} AS SELECT ${join(items)} FROM (${translated.sql})`).catch(error => {
+        throw sources.mapError(error, statement.span);
+    });
+    await ctx.db.run(sql`INSERT INTO ${table} BY NAME SELECT * FROM ${batch}`);
+    const pending = ctx.tempName('feed');
+    await ctx.db.run(sql`CREATE TEMP TABLE ${pending} AS SELECT ${join(columns.map(c => (targets.includes(c) ? ident(c.name) : sql`NULL AS ${ident(c.name)}`)))}, 'insert' AS "_change_type" FROM ${batch}`);
+    await ctx.dropTemp(batch);
+    return pending;
+}
+
+async function remove(ctx: UpdateContext, statement: DeleteStatementIR, table: Sql, columns: Column[]): Promise<Sql> {
     const alias = ident(statement.alias ?? statement.target[statement.target.length - 1]);
     const condition = statement.where ? (await targetExpressions(ctx, statement, columns, [statement.where])).translate(statement.where).sql : sql`TRUE`;
     const pending = ctx.tempName('feed');
@@ -179,8 +218,7 @@ async function remove(ctx: UpdateContext, statement: DeleteStatementIR, key: str
     return pending;
 }
 
-async function update(ctx: UpdateContext, statement: UpdateStatementIR, key: string, columns: Column[]): Promise<Sql> {
-    const table = ctx.store.datasetTable(key);
+async function update(ctx: UpdateContext, statement: UpdateStatementIR, table: Sql, columns: Column[]): Promise<Sql> {
     const alias = ident(statement.alias ?? statement.target[statement.target.length - 1]);
     for (const a of statement.assignments) {
         if (!columns.some(c => c.name.toLowerCase() === a.column.toLowerCase())) {

@@ -16,7 +16,7 @@ export const sqlUsage = `pipeline-sql sql <root> "<statement>" | -f file.sql [--
                  [--now 'yyyy-MM-dd HH:mm:ss'] [--state dir] [--samples dir] [--limit n] [--allow-read dir]...
       run one Spark SQL statement on the local state of the pipeline in <root>: a query over its datasets
       and sample tables (table_changes('t', 0) included), DESCRIBE HISTORY t, or INSERT / UPDATE / DELETE
-      on a streaming table or managed table (one new version of it; its next update and streaming readers
+      on a streaming table, managed table or AUTO CDC target (one new version of it; its next update and streaming readers
       see the change); --now: the commit time of the version`;
 
 const defaultIO: RunIO = {

@@ -39,6 +39,8 @@ beforeAll(async () => {
         'CREATE OR REFRESH MATERIALIZED VIEW counts AS SELECT count(*) AS n FROM bronze;',
         'CREATE OR REFRESH STREAMING TABLE users;',
         'CREATE FLOW users_cdc AS AUTO CDC INTO users FROM STREAM(src) KEYS (id) APPLY AS DELETE WHEN op = \'DELETE\' SEQUENCE BY seq COLUMNS * EXCEPT (op, seq);',
+        'CREATE OR REFRESH STREAMING TABLE hist;',
+        'CREATE FLOW hist_cdc AS AUTO CDC INTO hist FROM STREAM(src) KEYS (id) APPLY AS DELETE WHEN op = \'DELETE\' SEQUENCE BY seq COLUMNS * EXCEPT (op, seq) STORED AS SCD TYPE 2;',
     ].join('\n'));
     const first = await cliRun('run', root, '--now', '2025-01-01 00:00:00');
     expect(first.code, first.stderr).toBe(0);
@@ -79,7 +81,11 @@ describe('pipeline-sql sql', () => {
 
     test.each([
         ['UPDATE counts SET n = 0', 'PIPELINE_SQL_DML_NOT_ALLOWED', /cannot change 'counts': it is a materialized view/],
-        ['DELETE FROM users WHERE id = 1', 'PIPELINE_SQL_UNSUPPORTED_FEATURE', /AUTO CDC target 'users' is not supported by the local engine yet/],
+        ['INSERT INTO users VALUES (2, \'dup\')', 'PIPELINE_SQL_DML_NOT_ALLOWED', /two rows with one key in 'users', e.g. \{"id":2,"rows":2\}; an SCD type 1 target has one row per key/],
+        ['INSERT INTO hist (id, name, __START_AT, __END_AT) VALUES (9, \'x\', NULL, NULL)', 'PIPELINE_SQL_INVALID_SCD2_ROW', /"id":9.* needs a __START_AT and, when closed, an __END_AT after it/],
+        ['INSERT INTO hist (id, name, __START_AT, __END_AT) VALUES (9, \'x\', 5, 5)', 'PIPELINE_SQL_INVALID_SCD2_ROW', /needs a __START_AT and, when closed, an __END_AT after it/],
+        ['UPDATE hist SET __END_AT = 0 WHERE id = 1', 'PIPELINE_SQL_INVALID_SCD2_ROW', /"id":1,"name":"a","__START_AT":1,"__END_AT":0\} into the SCD type 2 target 'hist'/],
+        ['INSERT INTO hist (id, name, city) VALUES (1, \'a\', \'x\')', 'PIPELINE_SQL_SCHEMA_MISMATCH', /writes the column 'city', which it does not have \(DML does not change a table's schema\)/],
         ['UPDATE bronze SET city = \'x\'', 'PIPELINE_SQL_SCHEMA_MISMATCH', /has no such column \(DML does not change a table's schema\)/],
         ['INSERT INTO bronze (id, name, city) VALUES (1, \'a\', \'x\')', 'PIPELINE_SQL_SCHEMA_MISMATCH', /city/],
         ['DELETE FROM src', 'PIPELINE_SQL_UNSUPPORTED_FEATURE', /'src' is not a dataset of this pipeline/],
@@ -107,5 +113,29 @@ describe('pipeline-sql sql', () => {
         const { code, stderr } = await cliRun('sql', root);
         expect(code).toBe(2);
         expect(stderr).toContain('sql needs a statement');
+    });
+
+    test('DML on AUTO CDC targets: the next update applies its events on top by sequence', async () => {
+        // A GDPR delete on the SCD1 target: a tombstone at the sequence of the row it removed (1).
+        expect(await json('DELETE FROM users WHERE id = 1', '--now', '2025-01-05 00:00:00')).toMatchObject({
+            ok: true, kind: 'delete', dataset: 'users', rows: [{ id: 1, name: 'a', _change_type: 'delete' }], version: { operation: 'DELETE', metrics: { numDeletedRows: 1 } },
+        });
+        // A row inserted into the SCD2 target is an upsert event at its __START_AT: it closes the open version of key 2.
+        const inserted = await json('INSERT INTO hist (id, name, __START_AT, __END_AT) VALUES (2, \'John Doe\', 5, NULL)');
+        expect((inserted.rows as Record<string, unknown>[]).map(r => `${r.name} ${r.__START_AT}..${r.__END_AT} ${r._change_type}`).sort())
+            .toEqual(['John Doe 5..null insert', 'b 1..5 update_postimage', 'b 1..null update_preimage']);
+        const overlap = await cliRun('sql', root, 'UPDATE hist SET __END_AT = 6 WHERE id = 2 AND __START_AT = 1');
+        expect(overlap.code).toBe(1);
+        expect(overlap.stderr).toMatch(/PIPELINE_SQL_INVALID_SCD2_ROW UPDATE would leave overlapping versions in the SCD type 2 target 'hist', e.g. \{"id":2,"name":"b","__START_AT":1,"__END_AT":6\}/);
+        fs.writeFileSync(path.join(root, 'samples', 'src', 'p2.jsonl'),
+            '{"id":1,"name":"late","seq":0,"op":"UPSERT"}\n{"id":2,"name":"c","seq":3,"op":"UPSERT"}\n{"id":2,"name":"d","seq":7,"op":"UPSERT"}\n');
+        const next = await cliRun('run', root, '--now', '2025-01-06 00:00:00');
+        expect(next.code, next.stderr).toBe(0);
+        expect((await json('SELECT id, name FROM users ORDER BY id')).rows).toEqual([{ id: 2, name: 'd' }]);
+        expect((await json('SELECT name, __START_AT, __END_AT FROM hist WHERE id = 2 ORDER BY __START_AT')).rows).toEqual([
+            { name: 'b', __START_AT: 1, __END_AT: 3 }, { name: 'c', __START_AT: 3, __END_AT: 5 }, { name: 'John Doe', __START_AT: 5, __END_AT: 7 }, { name: 'd', __START_AT: 7, __END_AT: null },
+        ]);
+        const history = await json('DESCRIBE HISTORY hist');
+        expect((history.rows as { version: number; operation: string }[]).map(r => `${r.version} ${r.operation}`)).toEqual(['3 PIPELINE UPDATE', '2 INSERT', '1 PIPELINE UPDATE', '0 CREATE']);
     });
 });
