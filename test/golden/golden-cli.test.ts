@@ -89,7 +89,9 @@ function casesIn(folder: string): string[] {
 const repositoryCases = path.join(repoRoot, 'test', 'engine', 'cdf');
 const cases = [...casesIn(goldenDir), ...casesIn(repositoryCases)];
 
-describe('golden cases through `pipeline-sql run --json`', () => {
+// Each case is several whole CLI processes and five run at once: on a loaded 2-core machine one case
+// can take over a minute, so the time limit (a guard against a hang, not a measure) is generous.
+describe('golden cases through `pipeline-sql run --json`', { timeout: 300_000 }, () => {
     if (casesIn(goldenDir).length === 0) {
         console.log(`golden cases skipped: ${goldenDir} not found (the shared folder exists only beside the repository)`);
         it.skip('every case of ../shared/golden (absent here)');
