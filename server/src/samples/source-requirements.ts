@@ -29,7 +29,7 @@ import { declaredTableLocation, readFilesLocation, locateSampleTable, formatFrom
 //#region Public types
 
 /** What a column is used for, beyond its type. */
-export type ColumnRole = 'key' | 'sequence' | 'systemSequence' | 'delete' | 'group' | 'snapshotVersion';
+export type ColumnRole = 'key' | 'sequence' | 'systemSequence' | 'delete' | 'group' | 'snapshotVersion' | 'columnsToUpdate';
 
 /** A literal a column is compared with, and how. */
 export interface ColumnPredicate {
@@ -38,7 +38,7 @@ export interface ColumnPredicate {
     /** From an expectation that fails the update (`ON VIOLATION FAIL UPDATE`): generated rows must pass it. */
     readonly mustHold: boolean;
     /** Where it comes from, for messages and the generator (`expectation`, `where`, `delete`, `join`). */
-    readonly origin: 'expectation' | 'where' | 'delete' | 'other';
+    readonly origin: 'expectation' | 'where' | 'delete' | 'truncate' | 'other';
 }
 
 /** One column a source must have. */
@@ -95,6 +95,8 @@ export interface SkippedSource {
 export interface SourceRequirements {
     readonly sources: SourceRequirement[];
     readonly skipped: SkippedSource[];
+    /** Sources read that have sample data already (kept as they are). */
+    readonly present: string[];
 }
 
 //#endregion
@@ -197,7 +199,7 @@ export class SourceRequirementCollector {
     private readonly sources = new Map<string, SourceRequirement>();
     private readonly skipped = new Map<string, SkippedSource>();
     /** Sources that have sample data (not required), by key. */
-    private readonly sampled = new Set<string>();
+    private readonly sampled = new Map<string, string>();
     private readonly dirs;
 
     constructor(private readonly services: PipelineSqlServices, private readonly pipeline: PipelineInfo) {
@@ -230,12 +232,17 @@ export class SourceRequirementCollector {
         }
         const sources = [...this.sources.values()];
         for (const source of sources) {
+            if (!source.declared && source.cdc.some(c => !c.snapshot) && source.columns.every(c => c.roles.size > 0 && !c.roles.has('group'))) {
+                // Only keys and clause columns are named (`COLUMNS * EXCEPT (...)`): a column whose value
+                // changes with each update, so that the target shows the updates.
+                source.columns.push({ name: 'value', type: Types.string, typeStrength: 0, roles: new Set(), predicates: [], uses: ['changes with each update (nothing else is named)'] });
+            }
             if (source.columns.length === 0) {
                 // Nothing names a column: one so that the data has a shape.
                 source.columns.push({ name: 'id', type: Types.bigint, typeStrength: 0, roles: new Set(), predicates: [], uses: ['no column is named by the pipeline'] });
             }
         }
-        return { sources, skipped: [...this.skipped.values()] };
+        return { sources, skipped: [...this.skipped.values()], present: [...this.sampled.values()] };
     }
 
     //#region Sources
@@ -274,11 +281,11 @@ export class SourceRequirementCollector {
             const clause = declaration.clauses.find(ast.isLocationClause)?.path;
             location = declaredTableLocation(this.dirs, name.parts, clause);
             if (fs.existsSync(location) || (clause === undefined && locateSampleTable(this.dirs, name.parts))) {
-                this.sampled.add(key);
+                this.sampled.set(key, name.parts.join('.'));
                 return undefined;
             }
         } else if (external.location || external.problem || locateSampleTable(this.dirs, name.parts)) {
-            this.sampled.add(key);
+            this.sampled.set(key, name.parts.join('.'));
             return undefined;
         }
         const columns: RequiredColumn[] = [];
@@ -340,7 +347,7 @@ export class SourceRequirementCollector {
                 this.skipped.set(key, { displayName: `${fn}('${filePath}')`, reason: schema.problem! });
             }
             if (!schema.relation.complete || schema.location) {
-                this.sampled.add(key);
+                this.sampled.set(key, `${fn}('${filePath}')`);
                 return undefined;
             }
         }
@@ -395,6 +402,11 @@ export class SourceRequirementCollector {
                 }
             }
         }
+        const toUpdate = spec.clauses.find(ast.isColumnsToUpdateClause)?.column;
+        if (toUpdate) {
+            // COLUMNS TO UPDATE c: each event lists the names of the columns it updates.
+            demandSource(toUpdate, { role: 'columnsToUpdate', type: Types.array(Types.string), strength: 3, fields: [], label: label('COLUMNS TO UPDATE') });
+        }
         // Column references inside the clauses (SEQUENCE BY, APPLY AS DELETE WHEN ...) are found by the walk.
     }
 
@@ -440,6 +452,16 @@ export class SourceRequirementCollector {
             return;
         }
         if (resolution.kind !== 'unknown') {
+            return;
+        }
+        const expectation = AstUtils.getContainerOfType(reference, ast.isExpectation);
+        const owner = expectation && AstUtils.getContainerOfType(expectation, ast.isDataset);
+        if (owner && reference.parts.length === 1) {
+            // An expectation checks the rows the dataset's query writes.
+            const dataset = this.services.pipeline.Model.datasetOf(owner);
+            if (dataset) {
+                this.demandOnDataset(dataset, reference.parts[0], use, seen);
+            }
             return;
         }
         const scope = this.types.scopeAt(reference);
@@ -630,6 +652,10 @@ export class SourceRequirementCollector {
             type = typeFromName(name, use.role);
             strength = 1;
         }
+        if (type?.kind === 'double' && strength === 2 && /(^|_)(qty|quantity|count|cnt|units|items)$/i.test(name)) {
+            // Summed or multiplied, and named like a count: whole numbers.
+            type = Types.int;
+        }
         if (type && type.kind !== 'unknown' && type.kind !== 'void' && (strength > column.typeStrength || use.fields.length > 0)) {
             column.type = type;
             column.typeStrength = strength;
@@ -655,7 +681,8 @@ export class SourceRequirementCollector {
         const mustHold = AstUtils.getContainerOfType(reference, ast.isExpectation)?.failUpdate === true;
         const origin: ColumnPredicate['origin'] = AstUtils.getContainerOfType(reference, ast.isExpectation) ? 'expectation'
             : AstUtils.getContainerOfType(reference, ast.isApplyAsDeleteClause) ? 'delete'
-                : this.inWhere(reference) ? 'where' : 'other';
+                : AstUtils.getContainerOfType(reference, ast.isApplyAsTruncateClause) ? 'truncate'
+                    : this.inWhere(reference) ? 'where' : 'other';
         const predicate = (op: ColumnPredicate['op'], values: (string | number | boolean)[]): void => {
             const finalOp = negated ? negate[op] : op;
             if (finalOp) {

@@ -1,0 +1,155 @@
+/**
+ * Scaffolding sample data (issue 16 item 2): from a pipeline's source requirements to the files to
+ * create — a data file (or two, for a change feed) per source without sample data, and the
+ * `CREATE TABLE ... USING ... LOCATION` declarations appended to `samples/catalog.sql`. Nothing that
+ * exists is ever overwritten: a source whose location exists is skipped and reported. The plan is
+ * plain data, so the CLI writes it with `writeScaffold` and the editor can turn it into a workspace
+ * edit.
+ */
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import type { LangiumDocument } from 'langium';
+import { sampleDirs, type SampleDirs } from '../../../engine/src/spark/sample-files.js';
+import type { PipelineSqlServices } from '../language/pipeline-sql-module.js';
+import type { PipelineProject } from '../project/project-types.js';
+import { declarationText, fileText, generateSource, type GeneratedSource, type GeneratorOptions } from './sample-generator.js';
+import { sourceRequirements, type SkippedSource, type SourceRequirements } from './source-requirements.js';
+
+/** One file to create. */
+export interface PlannedFile {
+    /** Absolute path. */
+    readonly path: string;
+    readonly text: string;
+}
+
+/** What scaffolding will do. */
+export interface ScaffoldPlan {
+    /** New files (data files; `samples/catalog.sql` when it does not exist yet). */
+    readonly files: PlannedFile[];
+    /** Text appended to an existing `samples/catalog.sql`. */
+    readonly append?: PlannedFile;
+    /** What each source gets, for the report. */
+    readonly generated: GeneratedSource[];
+    /** Sources left alone, and why. */
+    readonly skipped: SkippedSource[];
+    /** Sources that have sample data already. */
+    readonly kept: readonly string[];
+}
+
+/** The name of the declarations file in the samples folder. */
+export const CatalogFileName = 'catalog.sql';
+
+/** Plans the files for these requirements; `dirs` gives the samples folder and the folders writes must stay in. */
+export function planScaffold(requirements: SourceRequirements, dirs: SampleDirs, options: GeneratorOptions = {}): ScaffoldPlan {
+    const files: PlannedFile[] = [];
+    const generated: GeneratedSource[] = [];
+    const skipped: SkippedSource[] = [...requirements.skipped];
+    const declarations: string[] = [];
+    for (const source of requirements.sources) {
+        if (!insideRoot(dirs.rootDir, source.location)) {
+            skipped.push({ displayName: source.displayName, reason: `'${source.location}' is outside the pipeline folder '${dirs.rootDir}'; samples are written inside it only` });
+            continue;
+        }
+        if (exists(source.location) && (source.isFile || fs.readdirSync(source.location).length > 0)) {
+            skipped.push({ displayName: source.displayName, reason: `'${path.relative(dirs.rootDir, source.location)}' exists; it is never overwritten` });
+            continue;
+        }
+        if (source.format === 'parquet') {
+            skipped.push({ displayName: source.displayName, reason: 'it is read as Parquet, which the scaffold does not write (add a Parquet file, or read CSV / JSON)' });
+            continue;
+        }
+        const result = generateSource(source, options);
+        generated.push(result);
+        for (const file of result.files) {
+            const target = file.name === '' ? source.location : path.join(source.location, file.name);
+            files.push({ path: target, text: fileText(result, file) });
+        }
+        if (source.kind === 'table' && !source.declaration) {
+            declarations.push(declarationText(result, path.relative(dirs.samplesDir, source.location)));
+        }
+    }
+    let append: PlannedFile | undefined;
+    if (declarations.length > 0) {
+        const catalog = path.join(dirs.samplesDir, CatalogFileName);
+        const header = '-- Sample tables created by `pipeline-sql samples` (Pipeline SQL: Create Sample Data); edit freely.\n';
+        if (exists(catalog)) {
+            const current = fs.readFileSync(catalog, 'utf8');
+            append = { path: catalog, text: `${current.endsWith('\n') || current === '' ? '' : '\n'}\n${header}${declarations.join('\n')}` };
+        } else {
+            files.push({ path: catalog, text: `${header}${declarations.join('\n')}` });
+        }
+    }
+    return { files, ...(append ? { append } : {}), generated, skipped, kept: requirements.present };
+}
+
+/**
+ * Whether a path (which may not exist yet) lies inside the root once symlinks are resolved: its
+ * nearest existing ancestor, resolved, is under the resolved root.
+ */
+export function insideRoot(root: string, location: string): boolean {
+    let realRoot: string;
+    try {
+        realRoot = fs.realpathSync.native(root);
+    } catch {
+        return false;
+    }
+    let existing = path.resolve(location);
+    const rest: string[] = [];
+    while (!fs.existsSync(existing)) {
+        const parent = path.dirname(existing);
+        if (parent === existing) {
+            return false;
+        }
+        rest.unshift(path.basename(existing));
+        existing = parent;
+    }
+    let real: string;
+    try {
+        real = path.join(fs.realpathSync.native(existing), ...rest);
+    } catch {
+        return false;
+    }
+    return real === realRoot || real.startsWith(realRoot + path.sep);
+}
+
+function exists(file: string): boolean {
+    return fs.existsSync(file);
+}
+
+/** Writes a plan: new files are created exclusively (an existing file is never replaced), the catalog is appended to. */
+export function writeScaffold(plan: ScaffoldPlan): { written: string[]; skipped: SkippedSource[] } {
+    const written: string[] = [];
+    const skipped: SkippedSource[] = [];
+    for (const file of plan.files) {
+        fs.mkdirSync(path.dirname(file.path), { recursive: true });
+        try {
+            fs.writeFileSync(file.path, file.text, { flag: 'wx' });
+            written.push(file.path);
+        } catch (error) {
+            if ((error as NodeJS.ErrnoException).code !== 'EEXIST') {
+                throw error;
+            }
+            skipped.push({ displayName: file.path, reason: 'it appeared while scaffolding; it is never overwritten' });
+        }
+    }
+    if (plan.append) {
+        fs.appendFileSync(plan.append.path, plan.append.text);
+        written.push(plan.append.path);
+    }
+    return { written, skipped };
+}
+
+/**
+ * The scaffold plan of one pipeline of the project model: its SQL documents (built by `documentsFor`,
+ * as the run preparation gets them) give the requirements; reads stay in its read roots, writes in its root.
+ */
+export async function planPipelineSamples(services: PipelineSqlServices, pipeline: PipelineProject,
+    documentsFor: (files: readonly string[]) => Promise<LangiumDocument[]>, options: GeneratorOptions = {}): Promise<ScaffoldPlan> {
+    const catalog = services.shared.pipeline.Project.catalogFilesOf(pipeline);
+    const documents = await documentsFor([...pipeline.sources, ...catalog]);
+    const sources = new Set(pipeline.sources);
+    const info = services.pipeline.Registry.infoOf(pipeline);
+    const requirements = sourceRequirements(services, info, documents.filter(d => sources.has(d.uri.fsPath)));
+    const dirs = sampleDirs(pipeline.root, { samplesDir: pipeline.samplesDir, readRoots: [...pipeline.readRoots] });
+    return planScaffold(requirements, dirs, options);
+}
