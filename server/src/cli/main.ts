@@ -32,10 +32,13 @@ async function usage(command?: string): Promise<string> {
     if (command === 'sql') {
         return `Usage:\n  ${(await import('./sql.js')).sqlUsage}`;
     }
+    if (command === 'samples') {
+        return `Usage:\n  ${(await import('./samples.js')).samplesUsage}`;
+    }
     if (command === 'lsp') {
         return `Usage:\n  ${lspUsage}`;
     }
-    return `Usage:\n  ${checkUsage}\n  ${(await import('./run.js')).runUsage}\n  ${(await import('./sql.js')).sqlUsage}\n  ${(await import('./test.js')).testUsage}\n  ${lspUsage}\n  pipeline-sql --version                   print the version\n  pipeline-sql <command> --help            show a command's options`;
+    return `Usage:\n  ${checkUsage}\n  ${(await import('./run.js')).runUsage}\n  ${(await import('./sql.js')).sqlUsage}\n  ${(await import('./test.js')).testUsage}\n  ${(await import('./samples.js')).samplesUsage}\n  ${lspUsage}\n  pipeline-sql --version                   print the version\n  pipeline-sql <command> --help            show a command's options`;
 }
 
 /** Runs the CLI with the given arguments and returns the process exit code. */
@@ -45,7 +48,7 @@ export async function runCli(args: string[], out: (text: string) => void = t => 
         out(`pipeline-sql ${version}\n`);
         return 0;
     }
-    if ((command === 'check' || command === 'run' || command === 'sql' || command === 'test' || command === 'lsp') && (rest.includes('--help') || rest.includes('-h'))) {
+    if ((command === 'check' || command === 'run' || command === 'sql' || command === 'test' || command === 'samples' || command === 'lsp') && (rest.includes('--help') || rest.includes('-h'))) {
         out(await usage(command) + '\n');
         return 0;
     }
@@ -66,6 +69,10 @@ export async function runCli(args: string[], out: (text: string) => void = t => 
             // As run: the engine loads only when tests run.
             const { testCommand } = await import('./test.js');
             return testCommand(rest);
+        }
+        case 'samples': {
+            const { samplesCommand } = await import('./samples.js');
+            return samplesCommand(rest, { out, err });
         }
         case 'lsp': {
             const { startServer } = await import('../language-server.js');

@@ -1,0 +1,92 @@
+// `pipeline-sql samples` as a user runs it (issue 16 item 2): files and declarations created, nothing
+// existing overwritten (and said so), the same seed the same data, another seed other data.
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { afterEach, describe, expect, test } from 'vitest';
+import { runCli } from '../../../server/src/cli/main.js';
+import { sqlPipeline } from './samples-helpers.js';
+
+const roots: string[] = [];
+afterEach(() => {
+    for (const root of roots.splice(0)) {
+        fs.rmSync(root, { recursive: true, force: true });
+    }
+});
+
+async function cli(...args: string[]): Promise<{ code: number; out: string; err: string }> {
+    let out = '';
+    let err = '';
+    const code = await runCli(args, t => { out += t; }, t => { err += t; });
+    return { code, out, err };
+}
+
+const cdcPipeline = (extra: Record<string, string> = {}): string => {
+    const root = sqlPipeline({
+        'changes.sql': 'CREATE STREAMING TABLE users;\n'
+            + "CREATE FLOW users_cdc AS AUTO CDC INTO users FROM STREAM(raw.user_events) KEYS (user_id) APPLY AS DELETE WHEN op = 'D' SEQUENCE BY event_ts STORED AS SCD TYPE 2;\n"
+            + 'CREATE MATERIALIZED VIEW by_city AS SELECT city, count(*) AS n FROM users GROUP BY city;\n',
+    }, extra);
+    roots.push(root);
+    return root;
+};
+
+const read = (root: string, relative: string): string => fs.readFileSync(path.join(root, relative), 'utf8');
+
+describe('pipeline-sql samples', () => {
+    test('creates a change feed in two files and declares the table in samples/catalog.sql', async () => {
+        const root = cdcPipeline();
+        const { code, out } = await cli('samples', root);
+        expect(code).toBe(0);
+        expect(out).toContain('samples/raw/user_events/part-00001.csv');
+        expect(out).toContain('for raw.user_events: ');
+        expect(out).toContain('a late event, a duplicate');
+        expect(read(root, 'samples/raw/user_events/part-00001.csv').split('\n')[0]).toBe('user_id,op,event_ts,city');
+        expect(fs.existsSync(path.join(root, 'samples/raw/user_events/part-00002.csv'))).toBe(true);
+        expect(read(root, 'samples/catalog.sql')).toContain(
+            'CREATE TABLE raw.user_events (\n  user_id BIGINT,\n  op STRING,\n  event_ts TIMESTAMP,\n  city STRING\n) USING CSV LOCATION \'raw/user_events\';');
+        // And the pipeline runs on it.
+        const run = await cli('run', root);
+        expect(run.code).toBe(0);
+    });
+
+    test('never overwrites: a second call keeps the files and says so; other sources are still created', async () => {
+        const root = cdcPipeline();
+        await cli('samples', root);
+        const before = read(root, 'samples/raw/user_events/part-00001.csv');
+        fs.appendFileSync(path.join(root, 'transformations/changes.sql'), 'CREATE MATERIALIZED VIEW extra AS SELECT sku FROM raw.products;\n');
+        const { code, out } = await cli('samples', root, '--seed', '9');
+        expect(code).toBe(0);
+        expect(out).toContain('kept raw.user_events: it has sample data (never overwritten)');
+        expect(out).toContain('for raw.products');
+        expect(read(root, 'samples/raw/user_events/part-00001.csv')).toBe(before);
+        // The declaration of the new table is appended; the first one stays.
+        const catalog = read(root, 'samples/catalog.sql');
+        expect(catalog.match(/CREATE TABLE raw\.user_events/g)).toHaveLength(1);
+        expect(catalog).toContain('CREATE TABLE raw.products (\n  sku STRING\n) USING CSV LOCATION \'raw/products\';');
+    });
+
+    test('an existing catalog.sql is appended to, not replaced', async () => {
+        const root = cdcPipeline({ 'samples/catalog.sql': '-- my tables\nCREATE TABLE raw.other (a INT) USING CSV LOCATION \'raw/other\';' });
+        await cli('samples', root);
+        const catalog = read(root, 'samples/catalog.sql');
+        expect(catalog.startsWith('-- my tables\nCREATE TABLE raw.other (a INT) USING CSV LOCATION \'raw/other\';\n')).toBe(true);
+        expect(catalog).toContain('CREATE TABLE raw.user_events (');
+    });
+
+    test('the same seed gives the same files, another seed others; --rows sizes them', async () => {
+        const [a, b, c] = [cdcPipeline(), cdcPipeline(), cdcPipeline()];
+        await cli('samples', a, '--seed', '5');
+        await cli('samples', b, '--seed', '5');
+        await cli('samples', c, '--seed', '6', '--rows', '40');
+        const feed = (root: string): string => read(root, 'samples/raw/user_events/part-00001.csv') + read(root, 'samples/raw/user_events/part-00002.csv');
+        expect(feed(a)).toBe(feed(b));
+        expect(feed(c)).not.toBe(feed(a));
+        expect(feed(c).split('\n').length).toBeGreaterThan(feed(a).split('\n').length);
+    });
+
+    test('usage: --help, a bad --rows, no folder', async () => {
+        expect((await cli('samples', '--help')).out).toContain('pipeline-sql samples <root> [--pipeline key] [--rows n] [--seed s]');
+        await expect(cli('samples', cdcPipeline(), '--rows', 'many')).rejects.toThrow("--rows takes a whole number from 1 to 100000, not 'many'");
+        await expect(cli('samples')).rejects.toThrow('samples needs the folder of a pipeline');
+    });
+});
