@@ -14,6 +14,7 @@ import { toPipelineGraph } from './language/pipeline/pipeline-graph.js';
 import type { PipelineSqlDocumentBuilder } from './language/pipeline/pipeline-sql-document-builder.js';
 import { isTargetProfile } from './language/pipeline/pipeline-sql-settings.js';
 import { registerProjectDiagnostics } from './project/project-diagnostics.js';
+import { registerSharedFiles } from './language/lsp/pipeline-sql-shared-files.js';
 
 /**
  * Configuration provider (Langium's `ConfigurationProvider` service) for the `pipelineSql.*` settings:
@@ -73,6 +74,8 @@ export function startServer(): void {
             lsp: { DocumentUpdateHandler: (s: LangiumSharedServices) => new PipelineSqlDocumentUpdateHandler(s as PipelineSqlSharedServices) },
         },
     });
+    // Before Langium's handlers: a file several pipelines list is shown as one file.
+    registerSharedFiles(connection, shared);
     startLanguageServer(shared);
     addTargetProfileHandler(shared, PipelineSql);
     addPipelineGraphHandler(connection, shared, PipelineSql);

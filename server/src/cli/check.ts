@@ -138,11 +138,11 @@ export async function planCheck(paths: readonly string[], services: { shared: Pi
     return { pipelines: [...pipelines.values()], files, problems, skipped };
 }
 
-/** Loads documents for files (those already loaded are reused) and builds them with validation. */
-export async function buildFiles(shared: PipelineSqlSharedServices, files: readonly string[]): Promise<LangiumDocument[]> {
+/** Loads documents for files or document URIs (those already loaded are reused) and builds them with validation. */
+export async function buildFiles(shared: PipelineSqlSharedServices, files: ReadonlyArray<string | URI>): Promise<LangiumDocument[]> {
     const documents: LangiumDocument[] = [];
     for (const file of files) {
-        documents.push(await shared.workspace.LangiumDocuments.getOrCreateDocument(URI.file(file)));
+        documents.push(await shared.workspace.LangiumDocuments.getOrCreateDocument(typeof file === 'string' ? URI.file(file) : file));
     }
     await shared.workspace.DocumentBuilder.build(documents, { validation: true });
     return documents;
@@ -177,12 +177,27 @@ export async function runCheck(plan: CheckPlan, services: { shared: PipelineSqlS
     }
     const target = services.PipelineSql.pipeline.Settings.target;
     const project = services.shared.pipeline.Project;
-    const load = new Set<string>();
-    for (const pipeline of [...plan.pipelines, ...plan.files.flatMap(f => (f.pipeline ? [f.pipeline] : []))]) {
-        [...pipeline.sources, ...project.catalogFilesOf(pipeline)].forEach(f => load.add(f));
+    const registry = services.PipelineSql.pipeline.Registry;
+    // A file given alone is checked in every pipeline that lists it, as every file of a pipeline is.
+    const ownersOf = (f: CheckPlan['files'][number]): PipelineProject[] => {
+        const owners = project.pipelinesOfSource(f.file);
+        return owners.length > 0 ? [...owners] : f.pipeline ? [f.pipeline] : [];
+    };
+    // Each pipeline's document of each of its files: a file two pipelines list has one in each.
+    const load = new Map<string, URI>();
+    const add = (uri: URI): void => {
+        load.set(uri.toString(), uri);
+    };
+    for (const pipeline of [...plan.pipelines, ...plan.files.flatMap(ownersOf)]) {
+        [...pipeline.sources, ...project.catalogFilesOf(pipeline)].forEach(f => add(registry.documentUriOf(f, pipeline.id)));
     }
-    plan.files.forEach(f => load.add(f.file));
-    const documents = new Map((await buildFiles(services.shared, [...load])).map(d => [d.uri.fsPath, d]));
+    plan.files.forEach(f => add(URI.file(f.file)));
+    const documents = new Map((await buildFiles(services.shared, [...load.values()])).map(d => [d.uri.toString(), d]));
+    const documentIn = (file: string, pipeline: PipelineProject): LangiumDocument | undefined => {
+        const document = documents.get(registry.documentUriOf(file, pipeline.id).toString());
+        // A sample catalog file shared by a bundle's pipelines is reported with the first.
+        return document && registry.pipelineOf(document.uri).id === pipeline.id ? document : undefined;
+    };
     const shownProblems = (problems: readonly ProjectProblem[]): CliDiagnostic[] => problems
         .filter(p => !(p as { onlyFor?: string }).onlyFor || target !== 'databricks')
         .map(problemDiagnostic);
@@ -197,9 +212,8 @@ export async function runCheck(plan: CheckPlan, services: { shared: PipelineSqlS
         const diagnostics = [
             ...shownProblems(pipeline.problems).map(d => ({ ...d, pipeline: label })),
             ...files.flatMap(f => {
-                const document = documents.get(f);
-                // A file shared with another pipeline is checked with the first that lists it.
-                return document && services.PipelineSql.pipeline.Registry.pipelineOf(document.uri).id === pipeline.id ? documentDiagnostics(document, label) : [];
+                const document = documentIn(f, pipeline);
+                return document ? documentDiagnostics(document, label) : [];
             }).sort(byPosition),
         ];
         groups.push({ pipeline, diagnostics, files: files.length });
@@ -208,8 +222,15 @@ export async function runCheck(plan: CheckPlan, services: { shared: PipelineSqlS
     if (single.length > 0) {
         groups.push({
             diagnostics: single.flatMap(f => {
-                const document = documents.get(f.file);
-                return document ? documentDiagnostics(document, f.pipeline ? pipelineLabel(f.pipeline) : undefined) : [];
+                const owners = ownersOf(f);
+                if (owners.length === 0) {
+                    const document = documents.get(URI.file(f.file).toString());
+                    return document ? documentDiagnostics(document, undefined) : [];
+                }
+                return owners.flatMap(owner => {
+                    const document = documents.get(registry.documentUriOf(f.file, owner.id).toString());
+                    return document ? documentDiagnostics(document, pipelineLabel(owner)) : [];
+                });
             }).sort(byPosition),
             files: single.length,
         });

@@ -92,9 +92,9 @@ export function isRunError(value: PipelineLocation | RunErrorModel): value is Ru
 }
 
 /** The documents for some files: those the workspace has, the others loaded and built now. */
-export async function documentsFor(shared: LangiumSharedServices, files: readonly string[], token: CancellationToken): Promise<LangiumDocument[]> {
+export async function documentsFor(shared: LangiumSharedServices, files: ReadonlyArray<string | URI>, token: CancellationToken): Promise<LangiumDocument[]> {
     const documents = shared.workspace.LangiumDocuments;
-    const uris = files.map(f => URI.file(f));
+    const uris = files.map(f => (typeof f === 'string' ? URI.file(f) : f));
     const missing = uris.filter(u => !documents.hasDocument(u));
     if (missing.length > 0) {
         // Building mutates the workspace: only under the write lock, like Langium's own updates.

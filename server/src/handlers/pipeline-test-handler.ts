@@ -62,7 +62,7 @@ export class PipelineTestHandler {
         try {
             const outcome = await runTest({
                 services: this.services, signal: abort.signal,
-                documentsFor: (files: readonly string[]): Promise<LangiumDocument[]> => documentsFor(this.shared, files, token),
+                documentsFor: (uris: readonly URI[]): Promise<LangiumDocument[]> => documentsFor(this.shared, uris, token),
             }, owner.pipeline, test);
             return toModel(params.uri, outcome);
         } finally {

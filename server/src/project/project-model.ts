@@ -171,6 +171,11 @@ export class ProjectModel {
         return this.sourceIndex.get(path.resolve(filePath)) ?? [];
     }
 
+    /** The source files listed by more than one pipeline (each is checked in every pipeline that lists it). */
+    sharedSources(): string[] {
+        return [...this.sourceIndex].filter(([, owners]) => owners.length > 1).map(([file]) => file);
+    }
+
     /** The pipeline whose sample catalog declares tables in this file (`samples/*.sql`). */
     pipelineOfCatalogFile(filePath: string): PipelineProject | undefined {
         return this.catalogIndex.get(path.resolve(filePath));

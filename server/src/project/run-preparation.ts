@@ -5,7 +5,7 @@
  * file has errors, and lowers it. Every refusal names its place.
  */
 import * as fs from 'node:fs';
-import type { LangiumDocument } from 'langium';
+import type { LangiumDocument, URI } from 'langium';
 import type { Diagnostic } from 'vscode-languageserver';
 import type { PipelineIR } from '../../../engine/src/index.js';
 import type { PipelineSqlServices } from '../language/pipeline-sql-module.js';
@@ -49,11 +49,12 @@ function loweringPlace(problem: LoweringProblem): PreparationPlace {
 }
 
 /**
- * Prepares a pipeline for a run. `documentsFor` gives the documents of files (built and validated):
- * the CLI builds them, the server reuses its workspace's.
+ * Prepares a pipeline for a run. `documentsFor` gives the documents of the pipeline's files (built
+ * and validated): the CLI builds them, the server reuses its workspace's. A file the pipeline shares
+ * with another is asked for by its document in this pipeline (`PipelineRegistry.documentUriOf`).
  */
 export async function prepareRun(services: PipelineSqlServices, pipeline: PipelineProject,
-    documentsFor: (files: readonly string[]) => Promise<LangiumDocument[]>, catalogFiles?: readonly string[],
+    documentsFor: (uris: readonly URI[]) => Promise<LangiumDocument[]>, catalogFiles?: readonly string[],
     samples?: { rootDir: string; samplesDir: string; readRoots?: string[] }): Promise<RunPreparation> {
     const broken = pipeline.problems.filter(p => p.severity === 'error' && !(p as { onlyFor?: string }).onlyFor);
     if (broken.length > 0) {
@@ -68,7 +69,8 @@ export async function prepareRun(services: PipelineSqlServices, pipeline: Pipeli
         return { ok: false, pipeline, error: { class: ErrorClass.noSources, message: `No pipeline SQL files in ${pipeline.root}${where}.` }, problems: [] };
     }
     const catalog = catalogFiles ?? services.shared.pipeline.Project.catalogFilesOf(pipeline);
-    const documents = await documentsFor([...pipeline.sources, ...catalog]);
+    const registry = services.pipeline.Registry;
+    const documents = await documentsFor([...pipeline.sources, ...catalog].map(f => registry.documentUriOf(f, pipeline.id)));
     const sourceSet = new Set(pipeline.sources);
     const sourceDocuments = documents.filter(d => sourceSet.has(d.uri.fsPath));
     const catalogDocuments = documents.filter(d => !sourceSet.has(d.uri.fsPath));

@@ -9,7 +9,7 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import type { LangiumDocument } from 'langium';
+import type { LangiumDocument, URI } from 'langium';
 import { ErrorClass } from '../../../engine/src/spark/error-classes.js';
 import {
     ownValue, parseSparkSchema, runUpdate, type CatalogTableIR, type Column, type DatasetResult, type DatasetMetrics, type JsonValue,
@@ -77,7 +77,7 @@ const RowLimit = 100_000;
 export interface TestRunContext {
     readonly services: PipelineSqlServices;
     /** Built and validated documents of files (the CLI builds them, the server reuses its own). */
-    readonly documentsFor: (files: readonly string[]) => Promise<LangiumDocument[]>;
+    readonly documentsFor: (uris: readonly URI[]) => Promise<LangiumDocument[]>;
     readonly signal?: AbortSignal;
 }
 

@@ -9,6 +9,7 @@ import type { PythonDatasetEntry } from '../../project/python/python-pipeline.js
 import { lastKey, referenceMatchesDataset } from '../references/dataset-names.js';
 import type { PipelineGraph, PipelineGraphEdge, PipelineGraphNode } from '../../../../common/protocol.js';
 import * as ast from '../generated/ast.js';
+import { editorUri } from './pipeline-registry.js';
 import { scdKindOf, type DatasetInfo, type FlowInfo, type InputInfo, type PipelineModel } from './pipeline-model.js';
 
 /** The range of a node's name (or of the node), for the protocol. */
@@ -31,7 +32,7 @@ export function toPipelineGraph(model: PipelineModel): PipelineGraph {
     for (const dataset of model.datasets) {
         const id = uniqueId(`dataset:${dataset.displayName.toLowerCase()}`);
         datasetIds.set(dataset, id);
-        nodes.push({ id, kind: dataset.kind, name: dataset.displayName, uri: dataset.documentUri.toString(), range: nameRange(dataset.node) });
+        nodes.push({ id, kind: dataset.kind, name: dataset.displayName, uri: editorUri(dataset.documentUri).toString(), range: nameRange(dataset.node) });
     }
     const pythonIds = new Map<PythonDatasetEntry, string>();
     for (const entry of model.python?.datasets ?? []) {
@@ -47,7 +48,7 @@ export function toPipelineGraph(model: PipelineModel): PipelineGraph {
             sourceIds.set(key, id);
             nodes.push({
                 id, kind: 'source', name, sampled: catalogTable !== undefined || undefined,
-                ...(catalogTable?.$document ? { uri: catalogTable.$document.uri.toString(), range: nameRange(catalogTable) } : {}),
+                ...(catalogTable?.$document ? { uri: editorUri(catalogTable.$document.uri).toString(), range: nameRange(catalogTable) } : {}),
             });
         }
         return id;
@@ -60,7 +61,7 @@ export function toPipelineGraph(model: PipelineModel): PipelineGraph {
         const spec = flow.cdc ?? flow.snapshot;
         nodes.push({
             id, kind: 'flow', name: flow.name, flowKind: flow.kind, inline: flow.inline, ...(spec ? { scd: scdKindOf(spec) } : {}),
-            uri: flow.documentUri.toString(), range: nameRange(flow.inline ? flow.statement : flowNameNode(flow)),
+            uri: editorUri(flow.documentUri).toString(), range: nameRange(flow.inline ? flow.statement : flowNameNode(flow)),
         });
         const seen = new Set<string>();
         for (const input of flow.inputs) {

@@ -1,5 +1,5 @@
 import * as path from 'node:path';
-import type { URI } from 'langium';
+import { URI } from 'langium';
 import { compileGlob } from '../../project/glob.js';
 import type { ProjectModel } from '../../project/project-model.js';
 import type { PipelineProject } from '../../project/project-types.js';
@@ -51,6 +51,32 @@ export interface PipelineInfo {
 export interface PipelineMembership {
     readonly pipeline: PipelineInfo;
     readonly role: DocumentRole;
+}
+
+/**
+ * The documents of a file listed by several pipelines: the file's own URI is its document in the
+ * first pipeline that lists it; for each other pipeline it has a document of its own, whose URI is the
+ * file's with the query `pipeline=<id>` (same path, same text), so that each pipeline checks the file
+ * against its own datasets and parameters. Diagnostics and locations of these documents are shown on
+ * the file itself ({@link editorUri}).
+ */
+const pipelineQuery = 'pipeline=';
+
+/** The URI of a file's document in a pipeline that is not the first to list it. */
+export function sharedDocumentUri(filePath: string, pipelineId: string): URI {
+    return URI.file(filePath).with({ query: pipelineQuery + pipelineId });
+}
+
+/** The file and pipeline of a {@link sharedDocumentUri}; undefined for any other URI. */
+export function parseSharedDocumentUri(uri: URI): { readonly file: string; readonly pipelineId: string } | undefined {
+    return uri.scheme === 'file' && uri.query.startsWith(pipelineQuery)
+        ? { file: path.resolve(uri.fsPath), pipelineId: uri.query.slice(pipelineQuery.length) }
+        : undefined;
+}
+
+/** The URI an editor knows a document by: a shared file's other documents are shown on the file. */
+export function editorUri(uri: URI): URI {
+    return parseSharedDocumentUri(uri) ? uri.with({ query: '' }) : uri;
 }
 
 /** An in-memory pipeline root registered by {@link PipelineRegistry.addRoot}. */
@@ -146,6 +172,29 @@ export class PipelineRegistry {
         return membership.pipeline.rootPath !== undefined && this.virtualRoots.has(membership.pipeline.rootPath);
     }
 
+    /**
+     * The URI of a file's document in a pipeline: the file's own URI in the first pipeline that lists
+     * it (and for a file no pipeline lists), a {@link sharedDocumentUri} in the others.
+     */
+    documentUriOf(filePath: string, pipelineId: string): URI {
+        const file = path.resolve(filePath);
+        const owners = this.project.pipelinesOfSource(file);
+        return owners.length > 1 && owners[0].id !== pipelineId && owners.some(p => p.id === pipelineId)
+            ? sharedDocumentUri(file, pipelineId)
+            : URI.file(file);
+    }
+
+    /** The documents of a source file listed by several pipelines beyond its own URI (one per other pipeline). */
+    sharedDocumentUris(filePath: string): URI[] {
+        const file = path.resolve(filePath);
+        return this.project.pipelinesOfSource(file).slice(1).map(p => sharedDocumentUri(file, p.id));
+    }
+
+    /** Every extra document of the files the pipelines share ({@link sharedDocumentUris} of each source). */
+    allSharedDocumentUris(): URI[] {
+        return this.project.sharedSources().flatMap(file => this.sharedDocumentUris(file));
+    }
+
     /** The pipelines whose root folder contains a file (any file: sources, sample data, project files). */
     pipelinesContaining(filePath: string): PipelineInfo[] {
         const file = path.resolve(filePath);
@@ -180,6 +229,12 @@ export class PipelineRegistry {
             return standalone;
         }
         const filePath = path.resolve(uri.fsPath);
+        const shared = parseSharedDocumentUri(uri);
+        if (shared) {
+            // A shared file's document in one of its other pipelines (none when that pipeline no longer lists it).
+            const owner = this.project.pipelinesOfSource(filePath).find(p => p.id === shared.pipelineId);
+            return owner ? { pipeline: this.infoOf(owner), role: 'pipeline' } : standalone;
+        }
         const catalogOwner = this.project.pipelineOfCatalogFile(filePath);
         if (catalogOwner) {
             return { pipeline: this.infoOf(catalogOwner), role: 'catalog' };

@@ -9,7 +9,7 @@ import type { PythonDatasets } from '../../project/python/python-datasets.js';
 import type { PipelineSqlServices, PipelineSqlSharedServices } from '../pipeline-sql-module.js';
 import { emptyParseResult, type DocumentFailures } from './document-failures.js';
 import type { DependencyRecord, PipelineDependencies } from './pipeline-dependencies.js';
-import type { PipelineRegistry } from './pipeline-registry.js';
+import { editorUri, type PipelineRegistry } from './pipeline-registry.js';
 import { formatOfFile } from '../../../../engine/src/spark/sample-files.js';
 
 /**
@@ -77,6 +77,17 @@ export class PipelineSqlDocumentBuilder extends DefaultDocumentBuilder {
         const extraChanged: URI[] = [];
         const extraDeleted: URI[] = [];
         await this.refreshProject(changed, deleted, extraChanged, extraDeleted);
+        // A file shared by several pipelines changes (or goes) in each of them.
+        for (const uri of changed) {
+            if (uri.scheme === 'file' && !uri.query) {
+                extraChanged.push(...this.registry.sharedDocumentUris(uri.fsPath).filter(u => this.langiumDocuments.hasDocument(u)));
+            }
+        }
+        for (const uri of deleted) {
+            if (uri.scheme === 'file' && !uri.query) {
+                extraDeleted.push(...this.registry.sharedDocumentUris(uri.fsPath).filter(u => this.langiumDocuments.hasDocument(u)));
+            }
+        }
         for (const uri of [...changed, ...deleted]) {
             const name = uri.path.slice(uri.path.lastIndexOf('/') + 1);
             if (uri.scheme === 'file' && name.toLowerCase().endsWith('.py')) {
@@ -257,7 +268,7 @@ export class PipelineSqlDocumentBuilder extends DefaultDocumentBuilder {
 
     /** Whether a loaded file document has no editor buffer and no file on disk any more. */
     private isGone(uri: URI): boolean {
-        return uri.scheme === 'file' && this.langiumDocuments.hasDocument(uri) && !this.textDocuments?.get(uri) && !fs.existsSync(uri.fsPath);
+        return uri.scheme === 'file' && this.langiumDocuments.hasDocument(uri) && !this.textDocuments?.get(editorUri(uri)) && !fs.existsSync(uri.fsPath);
     }
 
     /**
@@ -394,7 +405,18 @@ export class PipelineSqlDocumentBuilder extends DefaultDocumentBuilder {
             return;
         }
         const roles = new Map(this.langiumDocuments.all.map(d => [d.uri.toString(), this.membershipKey(d.uri)] as const).toArray());
+        const sharedBefore = new Set(this.registry.allSharedDocumentUris().map(u => u.toString()));
         const { before, after } = await this.project.reload();
+        // The documents of files shared by several pipelines come and go with the sharing.
+        const sharedAfter = this.registry.allSharedDocumentUris();
+        extraChanged.push(...sharedAfter.filter(u => !sharedBefore.has(u.toString())));
+        const sharedNow = new Set(sharedAfter.map(u => u.toString()));
+        for (const key of sharedBefore) {
+            const uri = Uri.parse(key);
+            if (!sharedNow.has(key) && this.langiumDocuments.hasDocument(uri)) {
+                extraDeleted.push(uri);
+            }
+        }
         for (const file of after) {
             if (!before.has(file)) {
                 extraChanged.push(Uri.file(file));
@@ -411,7 +433,7 @@ export class PipelineSqlDocumentBuilder extends DefaultDocumentBuilder {
         // Documents whose pipeline, role or pipeline settings changed are rebuilt; the others keep their state.
         for (const document of this.langiumDocuments.all) {
             const key = document.uri.toString();
-            if (!gone.has(key) && roles.get(key) !== this.membershipKey(document.uri)) {
+            if (!gone.has(key) && !extraDeleted.some(u => u.toString() === key) && roles.get(key) !== this.membershipKey(document.uri)) {
                 extraChanged.push(document.uri);
             }
         }

@@ -7,7 +7,8 @@ import type { PipelineSqlSharedServices } from '../pipeline-sql-module.js';
  * folders, not every `.sql` file. For each workspace folder the project model finds its pipelines
  * (bundles, spark-pipeline.yml folders, or the folder itself as a plain pipeline) and this loads
  * their source files and sample catalog files (`samples/*.sql`). Other `.sql` files are validated
- * only when the client opens them as Pipeline SQL.
+ * only when the client opens them as Pipeline SQL. A file listed by several pipelines gets a
+ * document in each of them.
  */
 export class PipelineSqlWorkspaceManager extends DefaultWorkspaceManager {
 
@@ -33,7 +34,9 @@ export class PipelineSqlWorkspaceManager extends DefaultWorkspaceManager {
             pipeline.sources.forEach(f => files.add(f));
             project.catalogFilesOf(pipeline).forEach(f => files.add(f));
         }
-        uris.push(...[...files].sort().map(f => URI.file(f)));
+        // A file several pipelines list has a document in each (see `sharedDocumentUri`).
+        const registry = this.shared.pipeline.Registry;
+        uris.push(...[...files].sort().flatMap(f => [URI.file(f), ...registry.sharedDocumentUris(f)]));
     }
 
     /** The pipeline files below a changed folder (a folder created, copied or moved into a pipeline). */
@@ -47,7 +50,8 @@ export class PipelineSqlWorkspaceManager extends DefaultWorkspaceManager {
         for (const pipeline of project.workspacePipelines()) {
             [...pipeline.sources, ...project.catalogFilesOf(pipeline)].filter(f => f.startsWith(prefix)).forEach(f => files.add(f));
         }
-        return [...files].sort().map(f => URI.file(f));
+        const registry = this.shared.pipeline.Registry;
+        return [...files].sort().flatMap(f => [URI.file(f), ...registry.sharedDocumentUris(f)]);
     }
 
     /** Whether a new or changed file should be loaded: a source or catalog file of a workspace pipeline. */
