@@ -10,7 +10,9 @@ import { getFunction, isDeterministic } from '../../../../engine/src/spark/funct
 import * as ast from '../generated/ast.js';
 import { referenceMatchesDataset } from '../references/dataset-names.js';
 import { namespaceDefaultsAt } from '../references/pipeline-namespaces.js';
-import { functionName, type DatasetInfo } from '../pipeline/pipeline-model.js';
+import { functionName, type DatasetInfo, type PipelineModel } from '../pipeline/pipeline-model.js';
+import { isPythonCdcFlow, pythonPlace } from '../../project/python/python-pipeline.js';
+import { kindNames } from './flow-checks.js';
 import { Issues } from './issue-codes.js';
 import { report, type ValidationContext } from './validation-context.js';
 
@@ -51,6 +53,7 @@ export class DatasetChecks {
             report(accept, Issues.DatasetWithoutFlow, { name: dataset.displayName, kind: dataset.kind === 'managed-table' ? 'managed table' : 'streaming table', certain },
                 { node, property: 'name' }, {}, certain ? 'error' : 'warning');
         }
+        this.checkPythonFlowsInto(dataset, model, accept);
         const partitioned = node.clauses.find(ast.isPartitionedByClause);
         const clustered = node.clauses.find(ast.isClusterByClause);
         if (partitioned && clustered) {
@@ -87,16 +90,36 @@ export class DatasetChecks {
         return true;
     }
 
-    /** Explicit flow names (CREATE FLOW name) are unique in a pipeline. */
+    /**
+     * The flows of the pipeline's Python files into this dataset follow the rules of SQL flows (V12,
+     * V25): a Python file shows no diagnostics, so the dataset names the flow and its line.
+     */
+    private checkPythonFlowsInto(dataset: DatasetInfo, model: PipelineModel, accept: ValidationAcceptor): void {
+        for (const flow of model.pythonFlowsInto(dataset)) {
+            const named = `'${flow.flow.name}' (${pythonPlace(flow.file, flow.flow.range)})`;
+            const args = { target: dataset.displayName, kind: kindNames[dataset.kind], flow: named };
+            if (isPythonCdcFlow(flow)) {
+                if (dataset.kind !== 'streaming-table') {
+                    report(accept, Issues.AutoCdcTargetNotStreamingTable, args, { node: dataset.node, property: 'name' });
+                }
+            } else if (dataset.kind === 'materialized-view' || dataset.kind === 'view' || dataset.kind === 'temporary-view') {
+                report(accept, Issues.FlowIntoNonTable, args, { node: dataset.node, property: 'name' });
+            }
+        }
+    }
+
+    /** Explicit flow names (CREATE FLOW name) are unique in a pipeline, the flows of its Python files included. */
     checkFlowName = (node: ast.CreateFlow, accept: ValidationAcceptor): void => {
         if (!node.name) {
             return;
         }
         const model = this.context.model(node);
         const others = model.flowsNamed(node.name).filter(f => ast.isCreateFlow(f.statement) && f.statement !== node);
-        if (others.length > 0) {
-            report(accept, Issues.DuplicateFlow, { name: node.name, other: others.map(o => this.context.where(o.statement, node)).join(', ') },
-                { node, property: 'name' });
+        const key = node.name.toLowerCase();
+        const python = (model.python?.flows ?? []).filter(f => !f.flow.inline && f.flow.name.toLowerCase() === key);
+        if (others.length > 0 || python.length > 0) {
+            const other = [...others.map(o => this.context.where(o.statement, node)), ...python.map(f => pythonPlace(f.file, f.flow.range))];
+            report(accept, Issues.DuplicateFlow, { name: node.name, other: other.join(', ') }, { node, property: 'name' });
         }
     };
 

@@ -7,11 +7,13 @@ import type { ValidationAcceptor, ValidationChecks } from 'langium';
 import * as ast from '../generated/ast.js';
 import { closestNames, lower } from '../references/dataset-names.js';
 import type { DatasetInfo, FlowInfo, PipelineModel } from '../pipeline/pipeline-model.js';
+import { isPythonCdcFlow, pythonPlace, type PythonDatasetEntry, type PythonFlowEntry } from '../../project/python/python-pipeline.js';
 import { orderableKey } from './auto-cdc-checks.js';
 import { Issues } from './issue-codes.js';
-import { report, type ValidationContext } from './validation-context.js';
+import { report, type IssueLocation, type ValidationContext } from './validation-context.js';
 
-const kindNames: Record<DatasetInfo['kind'], string> = {
+/** A dataset kind as messages name it. */
+export const kindNames: Record<DatasetInfo['kind'], string> = {
     'streaming-table': 'streaming table',
     'materialized-view': 'materialized view',
     'temporary-view': 'temporary view',
@@ -68,10 +70,7 @@ export class FlowChecks {
         const name = flow.targetName;
         const python = this.context.types.externalSource(flow.targetRef).python;
         if (python) {
-            // A table of the pipeline's Python files; the rules between its flows are not checked across languages.
-            if (python.kind !== 'streaming-table' && python.kind !== 'sink') {
-                report(accept, Issues.FlowIntoNonTable, { target: python.displayName, kind: python.kind.replace('-', ' ') }, { node: flow.targetRef });
-            }
+            this.checkPythonTarget(flow, python, model, accept);
             return false;
         }
         const candidates = closestNames(name.split('.').at(-1) ?? name, model.datasets.map(d => d.displayName));
@@ -79,6 +78,58 @@ export class FlowChecks {
         report(accept, Issues.FlowTargetNotFound, { target: name, certain, candidates }, { node: flow.targetRef },
             { name, candidates }, certain ? 'error' : 'warning');
         return false;
+    }
+
+    /**
+     * A SQL flow into a dataset of the pipeline's Python files: the rules of a SQL target (V12, V13,
+     * V25, and V16–V18 between its flows, SQL and Python alike).
+     */
+    private checkPythonTarget(flow: FlowInfo, target: PythonDatasetEntry, model: PipelineModel, accept: ValidationAcceptor): void {
+        const location = { node: flow.targetRef ?? flow.body ?? flow.statement };
+        const kind = target.kind.replace('-', ' ');
+        if (isCdcFlow(flow)) {
+            if (target.kind !== 'streaming-table') {
+                report(accept, Issues.AutoCdcTargetNotStreamingTable, { target: target.displayName, kind }, location);
+                return;
+            }
+        } else if (target.kind !== 'streaming-table' && target.kind !== 'sink') {
+            report(accept, Issues.FlowIntoNonTable, { target: target.displayName, kind }, location);
+            return;
+        }
+        if (target.kind !== 'streaming-table') {
+            return;
+        }
+        const same = (other: PythonDatasetEntry | undefined): boolean => other?.file === target.file && other.dataset.range === target.dataset.range;
+        const sqlFlows = model.flows.filter(f => f !== flow && !f.target && f.targetRef && same(this.context.types.externalSource(f.targetRef).python));
+        this.checkMixedFlows(flow, target.displayName, [...sqlFlows], target.flows, location, accept);
+    }
+
+    /**
+     * V18 across languages, and Apache Spark's one flow per AUTO CDC target: a SQL flow beside the
+     * other flows of its target (`others`, SQL) and the Python flows into it.
+     */
+    private checkMixedFlows(flow: FlowInfo, target: string, others: readonly FlowInfo[], python: readonly PythonFlowEntry[],
+        location: IssueLocation, accept: ValidationAcceptor): void {
+        if (this.context.target !== 'databricks') {
+            if (isCdcFlow(flow) && others.length + python.length > 0) {
+                report(accept, Issues.MultipleFlowsToCdcTarget, { target }, location);
+            }
+            return;
+        }
+        if (!isCdcFlow(flow)) {
+            const sqlCdc = others.find(isCdcFlow);
+            const pythonCdc = python.find(isPythonCdcFlow);
+            if (sqlCdc || pythonCdc) {
+                report(accept, Issues.CdcTargetWithOtherFlows, { target, flow: flow.name }, flow.query ? { node: flow.query } : location,
+                    { cdcFlow: sqlCdc?.name ?? pythonCdc!.flow.name });
+            }
+            return;
+        }
+        // The flow that appends is in a Python file, where no diagnostic can be shown: it is named here.
+        const appender = python.find(f => !isPythonCdcFlow(f));
+        if (appender) {
+            report(accept, Issues.CdcTargetWithOtherFlows, { target, flow: appender.flow.name, where: pythonPlace(appender.file, appender.flow.range) }, location);
+        }
     }
 
     /** V12, V13, V25: which kinds of tables each flow kind may write. */
@@ -143,11 +194,18 @@ export class FlowChecks {
         const snapshots = flows.filter(f => f.kind === 'snapshot' || f.kind === 'snapshot-once');
         const changeFeeds = flows.filter(f => f.kind === 'auto-cdc' || f.kind === 'auto-cdc-once');
         const location = { node: flow.targetRef ?? flow.body ?? flow.statement };
+        // Flows of the pipeline's Python files into this SQL table follow the same rules.
+        const python = model.pythonFlowsInto(target);
         if (this.context.target !== 'databricks') {
-            if (isCdcFlow(flow) && flows.length > 1) {
+            if (isCdcFlow(flow) && flows.length + python.length > 1) {
                 report(accept, Issues.MultipleFlowsToCdcTarget, { target: target.displayName }, location);
             }
             return;
+        }
+        if (python.length > 0 && snapshots.length === 0 && changeFeeds.length === 0) {
+            this.checkMixedFlows(flow, target.displayName, flows.filter(f => f !== flow), python, location, accept);
+        } else if (python.length > 0 && isCdcFlow(flow)) {
+            this.checkMixedFlows(flow, target.displayName, [], python.filter(f => !isPythonCdcFlow(f)), location, accept);
         }
         if (snapshots.length > 1 && snapshots.includes(flow)) {
             report(accept, Issues.MultipleSnapshotFlows, { target: target.displayName, flows: snapshots.map(f => f.name) }, location);

@@ -125,14 +125,14 @@ export const Issues = {
         `${q(a.target)} has expectations, which a snapshot flow combined with AUTO CDC flows does not support.`),
     SnapshotInteropContinuous: issue<{ target: string }>(ErrorClass.snapshotInteropContinuous, 'error', 'V17', a =>
         `${q(a.target)} combines a snapshot flow with AUTO CDC flows, which only triggered pipelines support (the pipeline is continuous).`),
-    CdcTargetWithOtherFlows: issue<{ target: string; flow: string }>(ErrorClass.mixedFlowKinds, 'error', 'V18', a =>
-        `${q(a.target)} is an AUTO CDC target, but the flow ${q(a.flow)} appends to it; an AUTO CDC target is written only by AUTO CDC (and snapshot) flows.`),
+    CdcTargetWithOtherFlows: issue<{ target: string; flow: string; where?: string }>(ErrorClass.mixedFlowKinds, 'error', 'V18', a =>
+        `${q(a.target)} is an AUTO CDC target, but the flow ${q(a.flow)}${a.where ? ` (${a.where})` : ''} appends to it; an AUTO CDC target is written only by AUTO CDC (and snapshot) flows.`),
     MultipleFlowsToCdcTarget: issue<{ target: string }>(ErrorClass.multipleFlowsToCdcTarget, 'error', 'V18', a =>
         `Apache Spark allows one flow per AUTO CDC target, and ${q(a.target)} has more.`),
-    AutoCdcTargetNotStreamingTable: issue<{ target: string; kind: string }>(ErrorClass.cdcTargetKind, 'error', 'V25', a =>
-        `${q(a.target)} is a ${a.kind}; AUTO CDC writes only to streaming tables.`),
-    FlowIntoNonTable: issue<{ target: string; kind: string }>(ErrorClass.flowIntoNonTable, 'error', undefined, a =>
-        `${q(a.target)} is a ${a.kind}, which only its own query writes; a flow writes to a streaming table or a managed table.`),
+    AutoCdcTargetNotStreamingTable: issue<{ target: string; kind: string; flow?: string }>(ErrorClass.cdcTargetKind, 'error', 'V25', a =>
+        `${q(a.target)} is a ${a.kind}${a.flow ? `, but the Python flow ${a.flow} writes to it with AUTO CDC` : ''}; AUTO CDC writes only to streaming tables.`),
+    FlowIntoNonTable: issue<{ target: string; kind: string; flow?: string }>(ErrorClass.flowIntoNonTable, 'error', undefined, a =>
+        `${q(a.target)} is a ${a.kind}, which only its own query writes${a.flow ? `, but the Python flow ${a.flow} writes to it` : ''}; a flow writes to a streaming table or a managed table.`),
     FlowTargetNotFound: issue<{ target: string; certain: boolean; candidates?: readonly string[] }>(ErrorClass.flowTargetNotFound, 'error', undefined, a =>
         `The flow target ${q(a.target)} is not defined in this pipeline${a.certain ? '' : ' (as far as the files loaded show)'}; declare it with CREATE STREAMING TABLE ${a.target}.${didYouMean(a.candidates)}`),
     DatasetWithoutFlow: issue<{ name: string; kind: string; certain: boolean }>(ErrorClass.datasetWithoutFlow, 'error', undefined, a =>

@@ -105,6 +105,16 @@ export class PythonPipelineDatasets {
     }
 }
 
+/** Whether a Python flow is a change-data-capture flow (AUTO CDC or snapshot), as `isCdcFlow` is for SQL. */
+export function isPythonCdcFlow(flow: PythonFlowEntry): boolean {
+    return flow.kind === 'auto-cdc' || flow.kind === 'auto-cdc-once' || flow.kind === 'snapshot' || flow.kind === 'snapshot-once';
+}
+
+/** Where a Python definition is, for messages: `ingest.py:12`. */
+export function pythonPlace(file: string, range: { readonly start: { readonly line: number } }): string {
+    return `${file.slice(Math.max(file.lastIndexOf('/'), file.lastIndexOf('\\')) + 1)}:${range.start.line + 1}`;
+}
+
 /**
  * The Python datasets as the engine takes them (`PipelineIR.pythonDatasets`): names, how and where
  * each is defined (1-based lines and columns), so that a run can say which one it cannot compute.

@@ -103,6 +103,74 @@ describe('SQL beside Python definitions', () => {
         ]);
     });
 
+    test('AUTO CDC from SQL into a Python streaming table is fine, into a Python materialized view an error as for SQL', async () => {
+        const result = await check({
+            'ingest.py': 'from pyspark import pipelines as dp\n\ndp.create_streaming_table("customers")\n\n'
+                + '@dp.materialized_view\ndef totals():\n    return spark.read.table("main.raw.t")\n',
+            'cdc.sql': 'CREATE FLOW c1 AS AUTO CDC INTO customers FROM STREAM(raw.changes) KEYS (id) SEQUENCE BY seq;\n'
+                + 'CREATE FLOW c2 AS AUTO CDC INTO totals FROM STREAM(raw.changes) KEYS (id) SEQUENCE BY seq;\n',
+        });
+        expect(result['cdc.sql'].filter(d => d.includes(' error '))).toEqual([
+            "[2:33..2:39] error PIPELINE_SQL_AUTO_CDC_TARGET_NOT_STREAMING_TABLE 'totals' is a materialized view; AUTO CDC writes only to streaming tables.",
+        ]);
+    });
+
+    test('an AUTO CDC target takes no append flow, whichever language each flow is in', async () => {
+        const python = 'from pyspark import pipelines as dp\n\ndp.create_streaming_table("py_st")\n\n'
+            + 'dp.create_auto_cdc_flow(target="sql_st", source="main.raw.changes", keys=["id"], sequence_by="seq")\n\n'
+            + '@dp.append_flow(target="sql_cdc")\ndef more():\n    return spark.readStream.table("main.raw.more")\n';
+        const result = await check({
+            'flows.py': python,
+            'flows.sql': [
+                // SQL AUTO CDC and a SQL append flow into a Python streaming table.
+                'CREATE FLOW py_cdc AS AUTO CDC INTO py_st FROM STREAM(raw.changes) KEYS (id) SEQUENCE BY seq;',
+                'CREATE FLOW py_app AS INSERT INTO py_st BY NAME SELECT * FROM STREAM(raw.more);',
+                // A SQL append flow into a SQL table that a Python AUTO CDC flow writes.
+                'CREATE STREAMING TABLE sql_st;',
+                'CREATE FLOW sql_app AS INSERT INTO sql_st BY NAME SELECT * FROM STREAM(raw.more);',
+                // A SQL AUTO CDC target that a Python flow appends to.
+                'CREATE STREAMING TABLE sql_cdc;',
+                'CREATE FLOW sql_cdc_flow AS AUTO CDC INTO sql_cdc FROM STREAM(raw.changes) KEYS (id) SEQUENCE BY seq;',
+            ].join('\n') + '\n',
+        });
+        expect(result['flows.sql'].filter(d => d.includes(' error ')).map(d => d.replace(/; an AUTO CDC target .*/, ''))).toEqual([
+            "[2:49..2:79] error PIPELINE_SQL_CDC_TARGET_WITH_OTHER_FLOWS 'py_st' is an AUTO CDC target, but the flow 'py_app' appends to it",
+            "[4:51..4:81] error PIPELINE_SQL_CDC_TARGET_WITH_OTHER_FLOWS 'sql_st' is an AUTO CDC target, but the flow 'sql_app' appends to it",
+            "[6:43..6:50] error PIPELINE_SQL_CDC_TARGET_WITH_OTHER_FLOWS 'sql_cdc' is an AUTO CDC target, but the flow 'more' (flows.py:8) appends to it",
+        ]);
+    });
+
+    test('a Python flow into a SQL materialized view is an error on the view, naming the flow', async () => {
+        const result = await check({
+            'flows.py': 'from pyspark import pipelines as dp\n\n@dp.append_flow(target="totals")\ndef more_totals():\n    return spark.readStream.table("main.raw.t")\n',
+            'totals.sql': 'CREATE MATERIALIZED VIEW totals AS SELECT 1 AS id;\n',
+        });
+        expect(result['totals.sql']).toEqual([
+            "[1:26..1:32] error PIPELINE_SQL_FLOW_TARGET_NOT_TABLE 'totals' is a materialized view, which only its own query writes, but the Python flow "
+                + "'more_totals' (flows.py:4) writes to it; a flow writes to a streaming table or a managed table.",
+        ]);
+    });
+
+    test('a SQL flow named like a Python flow is a duplicate naming the Python line', async () => {
+        const result = await check({
+            'flows.py': 'from pyspark import pipelines as dp\n\n@dp.append_flow(target="events", name="backfill")\ndef f():\n    return spark.readStream.table("main.raw.t")\n',
+            'events.sql': 'CREATE STREAMING TABLE events;\nCREATE FLOW backfill AS INSERT INTO events BY NAME SELECT * FROM STREAM(raw.t);\n',
+        });
+        expect(result['events.sql'].filter(d => d.includes(' error '))).toEqual([
+            "[2:13..2:21] error PIPELINE_DUPLICATE_IDENTIFIERS.FLOW The flow name 'backfill' is used more than once in this pipeline (also flows.py:3); flow names are unique.",
+        ]);
+    });
+
+    test('under Apache Spark an AUTO CDC target written by a Python flow too has one flow too many', async () => {
+        const result = await check({
+            'flows.py': 'from pyspark import pipelines as dp\n\ndp.create_streaming_table("py_st")\n\n@dp.append_flow(target="py_st")\ndef more():\n    return spark.readStream.table("main.raw.t")\n',
+            'cdc.sql': 'CREATE FLOW c AS AUTO CDC INTO py_st FROM STREAM(raw.changes) KEYS (id) SEQUENCE BY seq;\n',
+        }, 'spark-4.1');
+        expect(result['cdc.sql'].filter(d => d.includes('AUTOCDC_MULTIPLE_FLOWS_TO_TARGET'))).toEqual([
+            "[1:32..1:37] error AUTOCDC_MULTIPLE_FLOWS_TO_TARGET Apache Spark allows one flow per AUTO CDC target, and 'py_st' has more.",
+        ]);
+    });
+
     test('a SQL dataset with the name of a Python dataset is a duplicate naming the Python line', async () => {
         const result = await check({ 'ingest.py': dlt, 'dup.sql': 'CREATE MATERIALIZED VIEW bronze AS SELECT 1 AS a;\n' });
         expect(result['dup.sql']).toEqual([expect.stringContaining("The dataset 'bronze' is defined more than once in this pipeline (also ingest.py:3)")]);
