@@ -22,9 +22,10 @@ const shown = (diagnostics: Diagnostic[]): string[] =>
     diagnostics.map(d => `${d.range.start.line + 1}:${d.range.start.character + 1} ${d.code} ${d.message} [${d.source}]`);
 
 beforeAll(async () => {
-    // A copy: the test edits files through the editor protocol only, but keeps the fixture pristine anyway.
+    // A copy whose us pipeline's orders have no currency column, which the shared report reads.
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pipeline-sql-twins-'));
     fs.cpSync(fixture, dir, { recursive: true });
+    fs.writeFileSync(file('src/us/orders.sql'), 'CREATE MATERIALIZED VIEW orders AS SELECT 1 AS id, 10.0 AS amount;\n');
     server = await startStdioServer(dir);
 });
 
@@ -35,12 +36,13 @@ afterAll(async () => {
 
 describe('a file two pipelines list', () => {
     test('check reports it in each pipeline, with that pipeline\'s datasets', async () => {
-        const diagnostics = await checkPaths([fixture]);
-        expect(diagnostics.map(d => `${d.pipeline} ${path.relative(fixture, path.resolve(d.file))}:${d.line}:${d.column} ${d.code}`)).toEqual([
+        expect(await checkPaths([fixture])).toEqual([]);
+        const diagnostics = await checkPaths([dir]);
+        expect(diagnostics.map(d => `${d.pipeline} ${path.relative(dir, path.resolve(d.file))}:${d.line}:${d.column} ${d.code}`)).toEqual([
             'us src/common/report.sql:3:20 UNRESOLVED_COLUMN.WITH_SUGGESTION',
         ]);
         // Given alone, it is checked in both pipelines too.
-        const alone = await checkPaths([path.join(fixture, 'src/common/report.sql')]);
+        const alone = await checkPaths([file('src/common/report.sql')]);
         expect(alone.map(d => `${d.pipeline} ${d.line}:${d.column} ${d.code}`)).toEqual(['us 3:20 UNRESOLVED_COLUMN.WITH_SUGGESTION']);
     });
 
@@ -74,7 +76,7 @@ describe('a file two pipelines list', () => {
     });
 
     test('an edit in the other pipeline, and in the file itself, update what it shows', async () => {
-        const orders = fs.readFileSync(file('src/us/orders.sql'), 'utf8');
+        const orders = 'CREATE MATERIALIZED VIEW orders AS SELECT 1 AS id, 10.0 AS amount;\n';
         await server.connection.sendNotification(DidOpenTextDocumentNotification.type, {
             textDocument: { uri: uri('src/us/orders.sql'), languageId: 'pipeline-sql', version: 1, text: orders },
         });
