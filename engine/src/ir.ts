@@ -768,7 +768,32 @@ export type StatementIR =
     | { kind: 'describe_history'; dataset: string[]; span?: SourceSpan }
     | InsertStatementIR
     | DeleteStatementIR
-    | UpdateStatementIR;
+    | UpdateStatementIR
+    | MergeStatementIR;
+
+/** `MERGE INTO t [alias] USING source ON cond WHEN ...` (Delta's MERGE; clauses apply in order, the first whose condition holds wins). */
+export interface MergeStatementIR {
+    kind: 'merge';
+    target: string[];
+    alias?: string;
+    /** The source relation (its alias names it in the conditions and values). */
+    source: RelationIR;
+    on: ExprIR;
+    clauses: MergeClauseIR[];
+    span?: SourceSpan;
+}
+
+/** One `WHEN [NOT] MATCHED [BY SOURCE] [AND cond] THEN action` clause of MERGE. */
+export interface MergeClauseIR {
+    /** `matched`: a target row with a source row; `not_matched`: a source row without one (BY TARGET); `not_matched_by_source`: a target row without one. */
+    when: 'matched' | 'not_matched' | 'not_matched_by_source';
+    condition?: ExprIR;
+    action:
+        | { kind: 'update'; all: boolean; assignments: { column: string; value: ExprIR; span?: SourceSpan }[] }
+        | { kind: 'delete' }
+        | { kind: 'insert'; all: boolean; columns?: string[]; values: ExprIR[] };
+    span?: SourceSpan;
+}
 
 /** `INSERT INTO t [(cols)] query` (positional; BY NAME matches names). */
 export interface InsertStatementIR {

@@ -4,7 +4,7 @@
 // DML statement is one transaction and one version of its target, whose feed is the rows it changed.
 import { toRows, type Row } from '../db/values.js';
 import { EngineError, ErrorClass } from '../errors.js';
-import type { DeleteStatementIR, ExprIR, InsertStatementIR, PipelineIR, QueryIR, StatementIR, TableRelationIR, UpdateStatementIR } from '../ir.js';
+import type { DeleteStatementIR, ExprIR, InsertStatementIR, MergeStatementIR, PipelineIR, QueryIR, StatementIR, TableRelationIR, UpdateStatementIR } from '../ir.js';
 import { appendedFeed } from '../flows/append-flow.js';
 import { appendRows, tableColumns } from '../flows/target.js';
 import { ident, join, sql, type Sql } from '../sql/sql.js';
@@ -14,6 +14,7 @@ import { formatType, type Column } from '../sql/types.js';
 import type { DatasetVersion } from '../state/state-store.js';
 import type { UpdateContext } from './context.js';
 import { dmlOnCdcTarget } from './cdc-dml.js';
+import { mergeRows } from './merge.js';
 import { withContext, type InspectOptions } from './inspect.js';
 import { datasetKey, isView } from './plan.js';
 import type { ResultColumn, UpdateFailure } from './run-update.js';
@@ -77,7 +78,7 @@ async function describeHistory(ctx: UpdateContext, name: string[]): Promise<Omit
     };
 }
 
-type DmlIR = InsertStatementIR | DeleteStatementIR | UpdateStatementIR;
+type DmlIR = InsertStatementIR | DeleteStatementIR | UpdateStatementIR | MergeStatementIR;
 
 async function dml(ctx: UpdateContext, statement: DmlIR): Promise<Omit<StatementSuccess, 'ok' | 'kind' | 'durationMs'>> {
     const key = datasetKey(statement.target);
@@ -102,15 +103,22 @@ async function dml(ctx: UpdateContext, statement: DmlIR): Promise<Omit<Statement
     await ctx.store.begin();
     try {
         // An AUTO CDC target's statement runs on a copy of its rows, which become events of its CDC state.
-        const onTable = (table: Sql, columns: Column[]): Promise<Sql | undefined> => (statement.kind === 'insert' ? insertRows(ctx, statement, table, columns, display)
-            : statement.kind === 'delete' ? remove(ctx, statement, table, columns) : update(ctx, statement, table, columns));
+        const onCopy = (table: Sql, columns: Column[]): Promise<Sql | undefined> => (statement.kind === 'insert' ? insertRows(ctx, statement, table, columns, display)
+            : statement.kind === 'merge' ? mergeRows(ctx, statement, table, columns, display, batch => copyRows(ctx, batch, table, columns))
+                : statement.kind === 'delete' ? remove(ctx, statement, table, columns) : update(ctx, statement, table, columns));
         let pending: Sql | undefined;
         if (cdc) {
-            pending = await dmlOnCdcTarget(ctx, verb, key, display, flows, span, onTable);
+            pending = await dmlOnCdcTarget(ctx, verb, key, display, flows, span, onCopy);
         } else {
             const table = ctx.store.datasetTable(key);
             const columns = await tableColumns(ctx, key);
-            pending = statement.kind === 'insert' ? await insert(ctx, statement, key, display) : await onTable(table, columns);
+            pending = statement.kind === 'insert' ? await insert(ctx, statement, key, display)
+                : statement.kind === 'merge' ? await mergeRows(ctx, statement, table, columns, display, async (batch, batchColumns) => {
+                    const firstRowId = (await ctx.store.dataset(key))?.nextRowId ?? 1n;
+                    await appendRows(ctx, dataset, key, batch, batchColumns, { byName: true, flow: 'MERGE', span });
+                    return appendedFeed(ctx, key, firstRowId, batch);
+                })
+                    : await onCopy(table, columns);
         }
         // A table with columns named like the feed's keeps no feed (keepsFeed): its statement shows no rows.
         const shown = pending ?? sql`(SELECT NULL AS "_change_type" WHERE FALSE)`;
@@ -205,6 +213,14 @@ async function insertRows(ctx: UpdateContext, statement: InsertStatementIR, tabl
     const pending = ctx.tempName('feed');
     await ctx.db.run(sql`CREATE TEMP TABLE ${pending} AS SELECT ${join(columns.map(c => (targets.includes(c) ? ident(c.name) : sql`NULL AS ${ident(c.name)}`)))}, 'insert' AS "_change_type" FROM ${batch}`);
     await ctx.dropTemp(batch);
+    return pending;
+}
+
+/** Inserts a batch with the columns of `table` into it (the copy of an AUTO CDC target's rows); returns their feed. */
+async function copyRows(ctx: UpdateContext, batch: Sql, table: Sql, columns: Column[]): Promise<Sql> {
+    await ctx.db.run(sql`INSERT INTO ${table} BY NAME SELECT * FROM ${batch}`);
+    const pending = ctx.tempName('feed');
+    await ctx.db.run(sql`CREATE TEMP TABLE ${pending} AS SELECT ${join(columns.map(c => ident(c.name)))}, 'insert' AS "_change_type" FROM ${batch}`);
     return pending;
 }
 

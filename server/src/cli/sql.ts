@@ -15,7 +15,7 @@ import { parseRunArguments, resolveRunPipeline, type RunIO } from './run.js';
 export const sqlUsage = `pipeline-sql sql <root> "<statement>" | -f file.sql [--pipeline key] [--bundle-target name] [--json]
                  [--now 'yyyy-MM-dd HH:mm:ss'] [--state dir] [--samples dir] [--limit n] [--allow-read dir]...
       run one Spark SQL statement on the local state of the pipeline in <root>: a query over its datasets
-      and sample tables (table_changes('t', 0) included), DESCRIBE HISTORY t, or INSERT / UPDATE / DELETE
+      and sample tables (table_changes('t', 0) included), DESCRIBE HISTORY t, or INSERT / UPDATE / DELETE / MERGE
       on a streaming table, managed table or AUTO CDC target (one new version of it; its next update and streaming readers
       see the change); --now: the commit time of the version`;
 

@@ -2,7 +2,7 @@ import { ErrorClass } from '../../../engine/src/index.js';
 import type { AstNode, LangiumDocument } from 'langium';
 import { GrammarUtils, URI } from 'langium';
 import type {
-    AppendFlowIR, AutoCdcFlowIR, CatalogTableIR, ColumnIR, ColumnSelectionIR, DatasetIR, ExpectationIR, FlowBaseIR, FlowIR,
+    AppendFlowIR, AutoCdcFlowIR, CatalogTableIR, ColumnIR, ColumnSelectionIR, DatasetIR, ExpectationIR, FlowBaseIR, FlowIR, MergeClauseIR, MergeStatementIR,
     ExprIR, PipelineIR, QueryIR, SampleDirs, SnapshotFlowIR, SourceSpan, StatementIR, SubqueryRelationIR, TableRelationIR,
 } from '../../../engine/src/index.js';
 import { attachInferredColumns, childExprs, sampleDirs, setOwn } from '../../../engine/src/index.js';
@@ -187,11 +187,53 @@ class PipelineLowering {
                     ...(statement.where ? { where: this.queries.expressions.lower(statement.where) } : {}),
                 };
             case ast.MergeStatement.$type:
-                throw new LoweringError(ErrorClass.unsupportedFeature, 'MERGE cannot run on the local state yet; write it as UPDATE, DELETE and INSERT statements.', span);
+                return this.merge(statement, target(statement.target));
             default:
                 throw new LoweringError(ErrorClass.unsupportedFeature,
-                    `${describeStatement(statement)} cannot run on the local state; pipeline-sql sql runs a query, DESCRIBE HISTORY, INSERT, UPDATE or DELETE.`, span);
+                    `${describeStatement(statement)} cannot run on the local state; pipeline-sql sql runs a query, DESCRIBE HISTORY, INSERT, UPDATE, DELETE or MERGE.`, span);
         }
+    }
+
+    /** `MERGE INTO t USING s ON c WHEN ...`: each clause's action must fit its WHEN (as Delta checks). */
+    private merge(statement: ast.MergeStatement, target: string[]): MergeStatementIR {
+        if (statement.schemaEvolution) {
+            throw new LoweringError(ErrorClass.unsupportedFeature, 'MERGE WITH SCHEMA EVOLUTION cannot run on the local state: DML does not change a table\'s schema here.', spanOf(statement));
+        }
+        const expr = (e: ast.Expression): ExprIR => this.queries.expressions.lower(e);
+        const clauses = statement.clauses.map((clause): MergeClauseIR => {
+            const when = !clause.not ? 'matched' : clause.bySource ? 'not_matched_by_source' : 'not_matched';
+            const action = clause.action;
+            const span = spanOf(clause);
+            let lowered: MergeClauseIR['action'];
+            if (ast.isMergeInsert(action)) {
+                if (when !== 'not_matched') {
+                    throw new LoweringError(ErrorClass.unsupportedFeature, `INSERT is the action of WHEN NOT MATCHED [BY TARGET] only; a WHEN ${when === 'matched' ? 'MATCHED' : 'NOT MATCHED BY SOURCE'} clause updates or deletes the target row.`, span);
+                }
+                if (!action.all && action.columns.length > 0 && action.columns.length !== action.values.length) {
+                    throw new LoweringError(ErrorClass.schemaMismatch, `INSERT lists ${action.columns.length} columns but ${action.values.length} values.`, span);
+                }
+                lowered = { kind: 'insert', all: action.all, values: action.values.map(expr), ...(action.columns.length > 0 ? { columns: [...action.columns] } : {}) };
+            } else if (when === 'not_matched') {
+                throw new LoweringError(ErrorClass.unsupportedFeature, 'WHEN NOT MATCHED [BY TARGET] inserts a row: its action is INSERT (there is no target row to update or delete).', span);
+            } else if (ast.isMergeUpdate(action)) {
+                if (action.all && when === 'not_matched_by_source') {
+                    throw new LoweringError(ErrorClass.unsupportedFeature, 'UPDATE SET * needs a source row: WHEN NOT MATCHED BY SOURCE sets columns one by one.', span);
+                }
+                lowered = {
+                    kind: 'update', all: action.all, assignments: action.assignments.map(a => {
+                        const parts = a.column.split('.');
+                        return { column: parts[parts.length - 1], value: expr(a.value), span: spanOf(a) };
+                    }),
+                };
+            } else {
+                lowered = { kind: 'delete' };
+            }
+            return { when, action: lowered, span, ...(clause.condition ? { condition: expr(clause.condition) } : {}) };
+        });
+        return {
+            kind: 'merge', target, source: this.queries.relation(statement.source), on: expr(statement.on), clauses, span: spanOf(statement),
+            ...(statement.alias !== undefined ? { alias: statement.alias } : {}),
+        };
     }
 
     private sampleDirs(): SampleDirs | undefined {

@@ -93,6 +93,12 @@ describe('pipeline-sql sql', () => {
         ['SELECT * FROM table_changes(\'bronze\', 2, 1)', 'DELTA_INVALID_CDC_RANGE', /from version 2 to 1 is invalid/],
         ['SELECT * FROM table_changes(\'bronze\', \'2030-01-01 00:00:00\')', 'DELTA_TIMESTAMP_GREATER_THAN_COMMIT', /after the latest version of 'bronze'/],
         ['SELEC 1', 'PARSE_SYNTAX_ERROR', /Unexpected 'SELEC'/],
+        ['MERGE INTO users t USING (SELECT 1 AS id UNION ALL SELECT 1) s ON t.id = s.id WHEN MATCHED THEN DELETE', 'DELTA_MULTIPLE_SOURCE_ROW_MATCHING_TARGET_ROW_IN_MERGE', /a row of 'users' that 2 source rows match/],
+        ['MERGE INTO users t USING src s ON t.id = s.id WHEN MATCHED THEN INSERT *', 'PIPELINE_SQL_UNSUPPORTED_FEATURE', /INSERT is the action of WHEN NOT MATCHED \[BY TARGET\] only/],
+        ['MERGE INTO hist t USING src s ON t.id = s.id WHEN NOT MATCHED THEN INSERT *', 'PIPELINE_SQL_SCHEMA_MISMATCH', /INSERT \* needs the source column '__START_AT' of 'hist'/],
+        ['MERGE INTO users t USING src s ON t.id = s.id WHEN MATCHED THEN UPDATE SET city = s.name', 'PIPELINE_SQL_SCHEMA_MISMATCH', /cannot set 'city': 'users' has no such column/],
+        ['MERGE WITH SCHEMA EVOLUTION INTO users t USING src s ON t.id = s.id WHEN MATCHED THEN UPDATE SET *', 'PIPELINE_SQL_UNSUPPORTED_FEATURE', /DML does not change a table's schema/],
+        ['MERGE INTO counts t USING src s ON t.n = s.id WHEN MATCHED THEN DELETE', 'PIPELINE_SQL_DML_NOT_ALLOWED', /cannot change 'counts': it is a materialized view/],
     ])('%s fails with %s and a clear message', async (statement, errorClass, message) => {
         const { code, stdout } = await cliRun('sql', root, statement, '--json');
         expect(code).toBe(1);
@@ -137,5 +143,23 @@ describe('pipeline-sql sql', () => {
         ]);
         const history = await json('DESCRIBE HISTORY hist');
         expect((history.rows as { version: number; operation: string }[]).map(r => `${r.version} ${r.operation}`)).toEqual(['3 PIPELINE UPDATE', '2 INSERT', '1 PIPELINE UPDATE', '0 CREATE']);
+    });
+
+    test('MERGE on a streaming table, an SCD1 and an SCD2 target: one version each, the feed of what it changed', async () => {
+        // bronze has one row with id 123 (inserted above) and one named 'late' (read by the second run).
+        const merged = await json('MERGE INTO bronze AS t USING (SELECT 123 AS id, \'Jane Doe\' AS name UNION ALL SELECT 50, \'fifty\') AS s ON t.id = s.id '
+            + 'WHEN MATCHED THEN UPDATE SET name = s.name WHEN NOT MATCHED THEN INSERT * WHEN NOT MATCHED BY SOURCE AND t.name = \'late\' THEN DELETE', '--now', '2025-01-07 00:00:00');
+        expect(merged).toMatchObject({ ok: true, kind: 'merge', dataset: 'bronze', version: { operation: 'MERGE', timestamp: '2025-01-07 00:00:00', metrics: { numInsertedRows: 1, numUpdatedRows: 1, numDeletedRows: 1 } } });
+        expect((merged.rows as Record<string, unknown>[]).map(r => `${r.id} ${r.name} ${r._change_type}`).sort())
+            .toEqual(['1 late delete', '123 Jane Doe update_postimage', '123 John Doe update_preimage', '50 fifty insert']);
+        expect((await json('SELECT id, name FROM bronze WHERE id IN (1, 50, 123) ORDER BY id')).rows).toEqual([{ id: 50, name: 'fifty' }, { id: 123, name: 'Jane Doe' }]);
+        // SCD1: a matched key is updated in place (its sequence kept), an unmatched one inserted.
+        const users = await json('MERGE INTO users t USING (SELECT 2 AS id, \'Dee\' AS name UNION ALL SELECT 60, \'sixty\') s ON t.id = s.id WHEN MATCHED THEN UPDATE SET * WHEN NOT MATCHED THEN INSERT *');
+        expect((users.rows as Record<string, unknown>[]).map(r => `${r.id} ${r.name} ${r._change_type}`).sort())
+            .toEqual(['2 Dee update_postimage', '2 d update_preimage', '60 sixty insert']);
+        // SCD2: closing the open version of key 2 at 9 leaves it without a current row.
+        const hist = await json('MERGE INTO hist t USING (SELECT 2 AS id) s ON t.id = s.id AND t.__END_AT IS NULL WHEN MATCHED THEN UPDATE SET __END_AT = 9');
+        expect(hist.rows).toEqual(expect.arrayContaining([expect.objectContaining({ name: 'd', __START_AT: 7, __END_AT: 9, _change_type: 'update_postimage' })]));
+        expect((await json('SELECT count(*) AS open FROM hist WHERE id = 2 AND __END_AT IS NULL')).rows).toEqual([{ open: 0 }]);
     });
 });
