@@ -146,6 +146,20 @@ interface CteEntry {
 }
 
 /** Translates IR queries and expressions into DuckDB SQL. One instance per flow evaluation. */
+/** Calls the translator runs by name rather than from their catalog row (see `SparkTranslator.call`). */
+const callsByName: ReadonlySet<string> = new Set(['struct', 'grouping_id', 'typeof']);
+
+/** Whether the translator can translate a call of this function in an expression (given its catalog row). */
+export function translatesCall(name: string): boolean {
+    const spec = lookupFunction(name);
+    return callsByName.has(name.toLowerCase()) || (spec !== undefined && spec.kind !== 'native');
+}
+
+/** Whether the translator can translate this table-valued function in FROM (`range` and the generators). */
+export function translatesTableFunction(name: string): boolean {
+    return name.toLowerCase() === 'range' || lookupFunction(name)?.kind === 'generator';
+}
+
 export class SparkTranslator {
     private cteStack: Map<string, CteEntry>[] = [];
     private groupingExprs: Sql[] = [];
@@ -802,7 +816,9 @@ export class SparkTranslator {
             return { sql: str(formatType(arg.type).toLowerCase()), type: T.string };
         }
         const spec = lookupFunction(name);
-        if (!spec) {
+        if (!spec || spec.kind === 'native') {
+            // A native function reaching here is written as a call where the engine runs only its
+            // syntax form (the preflight check stops such a run before it starts).
             throw unknownFunctionError(call);
         }
         if (spec.kind === 'generator') {

@@ -18,6 +18,7 @@ import type { DatabaseKeeper } from '../db/kept-databases.js';
 import { StateStore, type PipelineIdentity, type StateOpenOptions } from '../state/state-store.js';
 import { sampleDirs } from '../spark/sample-files.js';
 import { UpdateContext, type DatasetChanges, type DatasetMetrics, type ProgressEvent, type ResolvedOptions } from './context.js';
+import { checkLocalFunctions } from './local-functions.js';
 import { checkPythonInputs } from './python-inputs.js';
 import { buildPlan, datasetKey, isView, type PipelinePlan } from './plan.js';
 import { FlowSources, ROW_ID } from './sources.js';
@@ -198,6 +199,7 @@ export async function runUpdate(pipeline: PipelineIR, options: RunOptions): Prom
         };
         const selection = selectDatasets(plan, options);
         checkPythonInputs(plan, selection.run, sampleDirs(resolved.rootDir, { samplesDir: resolved.samplesDir, readRoots: resolved.readRoots }));
+        checkLocalFunctions(plan, selection.run);
         if (options.signal?.aborted) {
             throw new EngineError(ErrorClass.cancelled, 'The update was cancelled before it started.');
         }

@@ -37,7 +37,7 @@ describe('pipeline-sql run with names that objects have', () => {
         const { code, doc } = await runJson(root);
         expect(code).toBe(1);
         expect(doc.error?.class).toBe('PIPELINE_SQL_UNSUPPORTED_FUNCTION');
-        expect(doc.error?.message.toLowerCase()).toContain(`'${name.toLowerCase()}'`);
+        expect(doc.error?.message.toLowerCase()).toContain(`\`${name.toLowerCase()}\` is not available in the local engine: it is not a built-in function`);
     });
 
     test('datasets and columns named __proto__ and constructor come back with their rows', async () => {

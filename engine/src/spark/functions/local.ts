@@ -65,9 +65,16 @@ export interface AggregateTemplate {
     distinct?: boolean;
 }
 
-/** One row of the function table. */
+/** How the local engine runs one catalog function (the `local` field of its row). */
 export interface FunctionSpec {
-    kind: 'scalar' | 'aggregate' | 'window' | 'generator';
+    /**
+     * `native`: the engine runs it in its own code rather than from a template — a syntax form
+     * (`cast`, `CASE`, `IN`), a relation in FROM (`range`, `read_files`) or a call the translator
+     * handles by name (`struct`, `typeof`); `note` says which, for the generated docs.
+     */
+    kind: 'scalar' | 'aggregate' | 'window' | 'generator' | 'native';
+    /** For `native` functions: how the engine runs it. */
+    note?: string;
     min: number;
     max: number;
     /** The DuckDB expression (scalars and window-only functions). */
@@ -82,6 +89,11 @@ export interface FunctionSpec {
 }
 
 export const any = Number.POSITIVE_INFINITY;
+
+/** A function the engine runs in its own code (see `FunctionSpec.kind`). */
+export function native(note: string): FunctionSpec {
+    return { kind: 'native', note, min: 0, max: any };
+}
 
 export function scalar(min: number, max: number, template: Template, type?: TypeRule): FunctionSpec {
     return { kind: 'scalar', min, max, sql: template, type };
@@ -275,6 +287,14 @@ export function resultType(spec: FunctionSpec, args: (DataType | undefined)[]): 
         return undefined;
     }
     return rule;
+}
+
+/**
+ * The words the editor's warning and the run's error both start with, for a catalog function that
+ * has no local translation (`FunctionSpec` absent from its row).
+ */
+export function notAvailableLocally(name: string): string {
+    return `\`${name}\` is not available in the local engine`;
 }
 
 /** The unsupported-function error for a call (names the function, as Spark would). */

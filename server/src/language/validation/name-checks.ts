@@ -134,23 +134,37 @@ export class NameChecks {
             { node: reference }, data);
     };
 
-    /** A function that is not built in (it may be a UDF, so a warning); qualified names are UDFs. */
+    /**
+     * A function that is not built in (it may be a UDF, so a warning; qualified names are UDFs), or a
+     * built-in one the local engine cannot run (a warning: a run stops before it starts).
+     */
     checkFunctionCall = (call: ast.FunctionCall, accept: ValidationAcceptor): void => {
         if (call.parts.length !== 1 || call.parts[0].includes('${') || call.parts[0].includes('(')) {
             return;
         }
         const name = functionName(call);
-        if (getFunction(name) || pipelineTableFunctions.has(name)) {
+        const fn = getFunction(name);
+        if (fn && !fn.local) {
+            report(accept, Issues.FunctionNotAvailableLocally, { name: call.parts[0] }, { node: call, range: nameRange(call) }, { name: fn.name });
+        }
+        if (fn || pipelineTableFunctions.has(name)) {
             return;
         }
         const candidates = closestNames(name, allFunctionNames());
         report(accept, Issues.UnresolvedFunction, { name: call.parts[0], candidates }, { node: call, range: nameRange(call) }, { name: call.parts[0], candidates });
     };
 
-    /** A table-valued function that is neither built in nor a pipeline source function. */
+    /** A table-valued function that is neither built in nor a pipeline source function, or one the local engine cannot run. */
     checkTableFunction = (call: ast.TableFunctionCall, accept: ValidationAcceptor): void => {
         const name = functionName(call);
-        if (!name || name.includes('.') || name.includes('${') || getFunction(name) || pipelineTableFunctions.has(name)) {
+        if (!name || name.includes('.') || name.includes('${')) {
+            return;
+        }
+        const fn = getFunction(name);
+        if (fn && !fn.local) {
+            report(accept, Issues.FunctionNotAvailableLocally, { name: call.name }, { node: call, range: nameRange(call) }, { name: fn.name });
+        }
+        if (fn || pipelineTableFunctions.has(name)) {
             return;
         }
         const candidates = closestNames(name, [...allFunctionNames(), ...pipelineTableFunctions]);

@@ -1,6 +1,6 @@
 /** Aggregate and window functions (sketch aggregates are in sketch.ts). */
 import type { FunctionGroup } from '../function-model.js';
-import { scalar, aggregate, window, windowIgnoringNulls, any, sql, T, decimalType, decimalSum, isIntegral } from '../local.js';
+import { native, scalar, aggregate, window, windowIgnoringNulls, any, sql, T, decimalType, decimalSum, isIntegral } from '../local.js';
 
 /** Aggregate functions: one value per group, or per window frame with OVER. */
 export const AGGREGATE_FUNCTIONS: FunctionGroup = {
@@ -65,7 +65,8 @@ export const AGGREGATE_FUNCTIONS: FunctionGroup = {
             'grouping(region) in a ROLLUP subtotal row → 1',
             { local: scalar(1, any, c => sql`grouping(${c.all})`, T.int) }],
         ['grouping_id(cols*: any) -> bigint', 'Bit vector telling which grouping columns are aggregated away in this row.',
-            'grouping_id(region, city) in the grand-total row of a CUBE → 3'],
+            'grouping_id(region, city) in the grand-total row of a CUBE → 3',
+            { local: native('translated by name from the GROUP BY columns') }],
         ['histogram_numeric(expr: numeric, nb: const int) -> @histogram', 'Builds an approximate histogram with nb bins, as (bin centre x, height y) pairs.',
             'histogram_numeric(age, 2) over 20, 21, 60 → [{x: 20.5, y: 2.0}, {x: 60, y: 1.0}]'],
         ['kurtosis(expr: numeric) -> double', 'Excess kurtosis (tailedness) of the values of the group.', 'kurtosis(v) over 1, 2, 3, 4 → -1.36'],

@@ -1,6 +1,6 @@
 /** Array, map and struct functions, including the higher-order (lambda) ones. */
 import type { FunctionGroup } from '../function-model.js';
-import { scalar, collectionLambda, elementOf, any, sql, join, ident, T, isIntegral, toDuckType, type Sql } from '../local.js';
+import { native, scalar, collectionLambda, elementOf, any, sql, join, ident, T, isIntegral, toDuckType, type Sql } from '../local.js';
 
 /** Functions on arrays (and size/element_at, which also take maps). */
 export const ARRAY_FUNCTIONS: FunctionGroup = {
@@ -227,6 +227,7 @@ export const STRUCT_FUNCTIONS: FunctionGroup = {
                 }, args => T.struct(args.filter((_, i) => i % 2 === 1).map((t, i) => ({ name: `col${i + 1}`, type: t ?? T.void })))),
             }],
         ['struct(cols*: any) -> @struct', 'Builds a struct from its arguments, naming fields after the columns (col1, col2, … otherwise).',
-            'struct(id, name) → {id: 7, name: \'Ann\'}'],
+            'struct(id, name) → {id: 7, name: \'Ann\'}',
+            { local: native('translated by name: a struct named after its arguments') }],
     ],
 };

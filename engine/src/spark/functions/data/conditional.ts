@@ -1,6 +1,6 @@
 /** Conditional functions and predicates (including the word operators listed in the function reference). */
 import type { FunctionGroup } from '../function-model.js';
-import { scalar, any, sql, T } from '../local.js';
+import { native, scalar, any, sql, T } from '../local.js';
 
 /** Conditional functions. */
 export const CONDITIONAL_FUNCTIONS: FunctionGroup = {
@@ -8,7 +8,7 @@ export const CONDITIONAL_FUNCTIONS: FunctionGroup = {
     defs: [
         ['case(conditionsAndValues+: any) -> @caseWhen', 'Picks the value of the first WHEN branch whose condition is true, else the ELSE value (NULL without ELSE).',
             'CASE WHEN 7 > 5 THEN \'big\' ELSE \'small\' END → \'big\'',
-            { aliases: ['when'], operator: true, syntax: 'CASE WHEN cond THEN value [WHEN …] [ELSE value] END | CASE expr WHEN match THEN value […] [ELSE value] END' }],
+            { aliases: ['when'], operator: true, syntax: 'CASE WHEN cond THEN value [WHEN …] [ELSE value] END | CASE expr WHEN match THEN value […] [ELSE value] END', local: native('the CASE expression') }],
         ['coalesce(expr+: any) -> $*', 'The first argument that is not NULL.', 'coalesce(NULL, \'fallback\') → \'fallback\'',
             { local: scalar(1, any, c => sql`coalesce(${c.all})`, 'arg1') }],
         ['greatest(exprs+: orderable) -> $*', 'The largest argument, ignoring NULLs.', 'greatest(3, 9, 4) → 9',
@@ -40,16 +40,16 @@ export const PREDICATE_FUNCTIONS: FunctionGroup = {
     category: 'predicate',
     defs: [
         ['and(left: boolean, right: boolean) -> boolean', 'Logical AND with three-valued logic (false wins over NULL).', 'true AND NULL → NULL',
-            { operator: true, syntax: 'left AND right' }],
+            { operator: true, syntax: 'left AND right', local: native('the AND operator') }],
         ['between(expr: orderable, lower: orderable, upper: orderable) -> boolean', 'True when the value lies between the bounds, both included.',
-            '5 BETWEEN 1 AND 10 → true', { operator: true, syntax: 'expr [NOT] BETWEEN lower AND upper' }],
+            '5 BETWEEN 1 AND 10 → true', { operator: true, syntax: 'expr [NOT] BETWEEN lower AND upper', local: native('the BETWEEN predicate') }],
         ['equal_null(expr1: any, expr2: any) -> boolean', 'Equality that treats two NULLs as equal and never returns NULL (like <=>).',
             'equal_null(NULL, NULL) → true',
             { local: scalar(2, 2, c => sql`(${c.a[0]} IS NOT DISTINCT FROM ${c.a[1]})`, T.boolean) }],
         ['ilike(str: string, pattern: string, escape?: const string) -> boolean', 'Case-insensitive LIKE: % matches any text, _ one character.',
             '\'Delta\' ILIKE \'del%\' → true', { syntax: 'str [NOT] ILIKE pattern [ESCAPE c] | str ILIKE ANY|ALL (pattern, …)' }],
         ['in(expr: any, values+: any) -> boolean', 'True when the value equals one of the listed values (or a subquery row).',
-            '3 IN (1, 2, 3) → true', { operator: true, syntax: 'expr [NOT] IN (value, … | subquery)' }],
+            '3 IN (1, 2, 3) → true', { operator: true, syntax: 'expr [NOT] IN (value, … | subquery)', local: native('the IN predicate') }],
         ['isnan(expr: numeric) -> boolean', 'True when the value is NaN.', 'isnan(cast(\'NaN\' AS DOUBLE)) → true',
             { local: scalar(1, 1, c => sql`isnan(CAST(${c.a[0]} AS DOUBLE))`, T.boolean) }],
         ['isnotnull(expr: any) -> boolean', 'True when the value is not NULL (same as IS NOT NULL).', 'isnotnull(0) → true',
@@ -58,9 +58,9 @@ export const PREDICATE_FUNCTIONS: FunctionGroup = {
             { local: scalar(1, 1, c => sql`(${c.a[0]} IS NULL)`, T.boolean) }],
         ['like(str: string, pattern: string, escape?: const string) -> boolean', 'Case-sensitive pattern match: % matches any text, _ one character.',
             '\'bronze_orders\' LIKE \'bronze\\\\_%\' → true', { syntax: 'str [NOT] LIKE pattern [ESCAPE c] | str LIKE ANY|ALL (pattern, …)' }],
-        ['not(expr: boolean) -> boolean', 'Logical negation (NOT NULL is NULL).', 'NOT false → true', { operator: true, syntax: 'NOT expr | ! expr' }],
+        ['not(expr: boolean) -> boolean', 'Logical negation (NOT NULL is NULL).', 'NOT false → true', { operator: true, syntax: 'NOT expr | ! expr', local: native('the NOT operator') }],
         ['or(left: boolean, right: boolean) -> boolean', 'Logical OR with three-valued logic (true wins over NULL).', 'false OR NULL → NULL',
-            { operator: true, syntax: 'left OR right' }],
+            { operator: true, syntax: 'left OR right', local: native('the OR operator') }],
         ['rlike(str: string, regexp: string) -> boolean', 'True when the string contains a match of the Java regular expression.',
             '\'order-42\' RLIKE \'[0-9]+$\' → true', { aliases: ['regexp', 'regexp_like'], syntax: 'str [NOT] RLIKE regexp | str REGEXP regexp',
                 local: scalar(2, 2, c => sql`regexp_matches(${c.a[0]}, ${c.a[1]})`, T.boolean),

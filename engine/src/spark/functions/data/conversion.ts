@@ -1,6 +1,6 @@
 /** Conversion functions: CAST and its shorthand functions, and formatted conversions. */
 import type { FunctionDef, FunctionGroup } from '../function-model.js';
-import { castTo, integralCast, scalar, sql, T, textToTimestamp } from '../local.js';
+import { native, castTo, integralCast, scalar, sql, T, textToTimestamp } from '../local.js';
 
 /** `int(x)`, `date(x)` …: each type name is also a function that casts to it (with its local translation). */
 const CAST_SHORTHANDS: readonly FunctionDef[] = ([
@@ -26,7 +26,7 @@ export const CONVERSION_FUNCTIONS: FunctionGroup = {
     category: 'conversion',
     defs: [
         ['cast(expr: any, type: const string) -> @typeArg(1)', 'Converts a value to another data type; under ANSI mode an impossible conversion is an error.',
-            'cast(\'12\' AS INT) → 12', { syntax: 'cast(expr AS type) | expr::type' }],
+            'cast(\'12\' AS INT) → 12', { syntax: 'cast(expr AS type) | expr::type', local: native('the CAST expression (cast(x AS t), x::t)') }],
         ...CAST_SHORTHANDS,
         ['to_binary(expr: string, fmt?: const string) -> binary', 'Converts text to bytes, reading it as \'hex\' (default), \'utf-8\' or \'base64\'.',
             'to_binary(\'4869\') → X\'4869\''],
@@ -36,7 +36,7 @@ export const CONVERSION_FUNCTIONS: FunctionGroup = {
         ['to_number(expr: string, fmt: const string) -> @toNumber(1)', 'Parses text into a decimal using a number pattern of 0, 9, ., ,, $, S, MI, PR.',
             'to_number(\'$1,234.50\', \'$9,999.99\') → 1234.50'],
         ['try_cast(expr: any, type: const string) -> @typeArg(1)', 'Like cast, but gives NULL instead of an error when the value cannot be converted.',
-            'try_cast(\'abc\' AS INT) → NULL', { syntax: 'try_cast(expr AS type) | expr?::type' }],
+            'try_cast(\'abc\' AS INT) → NULL', { syntax: 'try_cast(expr AS type) | expr?::type', local: native('the CAST expression with TRY (try_cast(x AS t), x?::t)') }],
         ['try_to_binary(expr: string, fmt?: const string) -> binary', 'Like to_binary, but gives NULL for text that does not convert.', 'try_to_binary(\'zz\', \'hex\') → NULL'],
         ['try_to_number(expr: string, fmt: const string) -> @toNumber(1)', 'Like to_number, but gives NULL for text that does not match the pattern.',
             'try_to_number(\'12a\', \'999\') → NULL'],

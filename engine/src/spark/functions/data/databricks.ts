@@ -4,6 +4,7 @@
  * workspace helpers commonly used in pipelines.
  */
 import type { FunctionDef, FunctionGroup } from '../function-model.js';
+import { native } from '../local.js';
 import { CLOUD_FILES_OPTIONS, READ_FILES_OPTIONS } from '../read-files-options.js';
 
 /** Table-valued functions used to define pipeline sources. */
@@ -15,24 +16,26 @@ const PIPELINE_FUNCTIONS: FunctionGroup = {
             {
                 kind: 'table-valued', databricksOnly: true, options: CLOUD_FILES_OPTIONS,
                 deprecated: 'Use STREAM read_files(path, format => …) instead.',
+                local: native('a file source in FROM'),
             }],
         ['current_snapshot_version() -> ?',
             'One-row relation holding the snapshot version being processed; only valid inside FROM SNAPSHOT (…) of an AUTO CDC flow that has WITH VERSION.',
             'FROM SNAPSHOT (SELECT * FROM snaps WHERE v = (SELECT * FROM current_snapshot_version()))',
-            { kind: 'table-valued', databricksOnly: true }],
+            { kind: 'table-valued', databricksOnly: true, local: native('inside FROM SNAPSHOT of a snapshot flow') }],
         ['event_log(pipelineOrTable: string) -> ?', 'The event log of a pipeline (by id) or of the pipeline that owns a table: updates, flow progress, data quality.',
             'SELECT * FROM event_log(TABLE(main.sales.orders)) WHERE event_type = \'flow_progress\'',
             { kind: 'table-valued', databricksOnly: true }],
         ['last_snapshot_version() -> ?',
             'Relation holding the last committed snapshot version (no row before the first commit); only valid inside WITH VERSION (…) of an AUTO CDC flow.',
             'WITH VERSION (SELECT min(v) FROM snaps WHERE v > (SELECT * FROM last_snapshot_version()))',
-            { kind: 'table-valued', databricksOnly: true }],
+            { kind: 'table-valued', databricksOnly: true, local: native('inside WITH VERSION of a snapshot flow') }],
         ['read_files(path: string, options*: const any) -> ?',
             'Reads the files under a path (JSON, CSV, XML, text, binary, Parquet, Avro, ORC) as a table with one schema inferred across them; in STREAM it ingests new files incrementally.',
             'SELECT * FROM STREAM read_files(\'/Volumes/main/raw/orders\', format => \'json\')',
             {
                 kind: 'table-valued', databricksOnly: true, namedArguments: true, options: READ_FILES_OPTIONS,
                 syntax: 'read_files(path [, option => value] …)   -- Databricks Runtime 13.3 LTS and above',
+                local: native('a file source in FROM'),
             }],
     ],
 };

@@ -1,5 +1,6 @@
 /** Generators (one row in, several rows out) and the table-valued functions of Apache Spark. */
 import type { FunctionGroup } from '../function-model.js';
+import { native } from '../local.js';
 
 /** Generators: usable in SELECT, LATERAL VIEW and, since Spark 3.4, FROM. */
 export const GENERATOR_FUNCTIONS: FunctionGroup = {
@@ -44,7 +45,8 @@ export const TABLE_FUNCTIONS: FunctionGroup = {
             'Lists the string collations the engine supports.', 'SELECT name FROM collations() → UTF8_BINARY, UTF8_LCASE, UNICODE, …'],
         [['range(end: bigint) -> struct<id:bigint>', 'range(start: bigint, end: bigint, step?: bigint, numPartitions?: int) -> struct<id:bigint>'],
             'Rows with a single BIGINT column id counting from start (0 by default) up to end, exclusive, by step.',
-            'SELECT id FROM range(1, 7, 2) → 1, 3, 5'],
+            'SELECT id FROM range(1, 7, 2) → 1, 3, 5',
+            { local: native('a relation in FROM') }],
         ['sql_keywords() -> struct<keyword:string,reserved:boolean>', 'Lists the SQL keywords and whether each is reserved.',
             'SELECT * FROM sql_keywords() WHERE keyword = \'SELECT\' → (SELECT, false)'],
         ['variant_explode(input: variant) -> struct<pos:int,key:string,value:variant>',

@@ -1,6 +1,6 @@
 /** Mathematical and bitwise functions. */
 import type { FunctionGroup } from '../function-model.js';
-import { scalar, sql, T } from '../local.js';
+import { native, scalar, sql, T } from '../local.js';
 
 /** Mathematical functions. */
 export const MATH_FUNCTIONS: FunctionGroup = {
@@ -38,7 +38,7 @@ export const MATH_FUNCTIONS: FunctionGroup = {
         ['degrees(expr: numeric) -> double', 'Converts radians to degrees.', 'degrees(pi()) → 180.0',
             { local: scalar(1, 1, c => sql`degrees(${c.a[0]})`, T.double) }],
         ['div(left: numeric|interval, right: numeric|interval) -> bigint', 'Integer division: the quotient with the fraction dropped.', '7 div 2 → 3',
-            { operator: true, syntax: 'left div right' }],
+            { operator: true, syntax: 'left div right', local: native('the div operator') }],
         ['e() -> double', 'Euler\'s number.', 'e() → 2.718281828459045',
             { local: scalar(0, 0, () => sql`exp(1)`, T.double) }],
         ['exp(expr: numeric) -> double', 'Raises e to the given power.', 'exp(1) → 2.718…',

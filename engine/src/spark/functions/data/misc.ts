@@ -1,6 +1,6 @@
 /** Hash, miscellaneous, vector and spatial functions. */
 import type { FunctionGroup } from '../function-model.js';
-import { scalar, sql, T } from '../local.js';
+import { native, scalar, sql, T } from '../local.js';
 
 /** Hash and checksum functions. */
 export const HASH_FUNCTIONS: FunctionGroup = {
@@ -66,7 +66,8 @@ export const MISC_FUNCTIONS: FunctionGroup = {
             'try_aes_decrypt(X\'00\', \'0123456789abcdef\') → NULL'],
         ['try_reflect(class: const string, method: const string, args*: any) -> string', 'Like reflect, but gives NULL when the call throws.',
             'try_reflect(\'java.lang.Integer\', \'parseInt\', \'x\') → NULL', { nondeterministic: true }],
-        ['typeof(expr: any) -> string', 'Display name of the type of the expression.', 'typeof(1.5) → \'decimal(2,1)\''],
+        ['typeof(expr: any) -> string', 'Display name of the type of the expression.', 'typeof(1.5) → \'decimal(2,1)\'',
+            { local: native('translated by name from the inferred type of its argument') }],
         ['uuid(seed?: const bigint) -> string', 'A random UUID in the usual 36-character form.', 'uuid() → \'46707d92-02f4-4817-8116-a4c3b23e6266\' (varies)',
             { nondeterministic: true,
                 local: scalar(0, 0, () => sql`CAST(uuid() AS VARCHAR)`, T.string),
