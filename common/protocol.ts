@@ -5,7 +5,7 @@
  */
 import { NotificationType, RequestType } from 'vscode-languageserver-protocol';
 import type { Range, WorkDoneProgressParams } from 'vscode-languageserver-protocol';
-import type { Outcome, RowsModel, RunOutcome, RunScope } from './result-model.js';
+import type { Outcome, RowsModel, RunOutcome, RunScope, SourcePosition, StatementOutcome } from './result-model.js';
 
 export type * from './result-model.js';
 export type * from './preview-messages.js';
@@ -150,6 +150,25 @@ export interface ChangeEventsParams {
  * event order. Sent when a version is selected in the SCD2 history picture.
  */
 export const ChangeEventsRequest = new RequestType<ChangeEventsParams, Outcome<RowsModel>, void>('pipelineSql/changeEvents');
+
+/** Parameters of {@link RunStatementRequest}. */
+export interface RunStatementParams {
+    /** The document the statement is in (a scratch `.sql` file, or any file of a pipeline folder). */
+    readonly uri: string;
+    /** One statement's text. */
+    readonly text: string;
+    /** Where the text starts in the document (errors are placed relative to it). */
+    readonly start: SourcePosition;
+    readonly maxRows: number;
+}
+
+/**
+ * `pipelineSql/runStatement` (client → server): runs one statement on the local state of the pipeline
+ * whose folder holds the document ("Run on local state"): a query, DESCRIBE HISTORY, or INSERT /
+ * UPDATE / DELETE / MERGE, which writes a new version of its dataset (engine `runStatement`, as
+ * `pipeline-sql sql`). Refused in an untrusted workspace.
+ */
+export const RunStatementRequest = new RequestType<RunStatementParams, StatementOutcome, void>('pipelineSql/runStatement');
 
 /** Parameters of {@link DocumentPipelineRequest}. */
 export interface DocumentPipelineParams {

@@ -185,6 +185,38 @@ export interface RowsModel {
 /** A request that can fail without an exception: the value, or the error to show. */
 export type Outcome<T> = ({ readonly ok: true } & T) | { readonly ok: false; readonly error: RunErrorModel };
 
+/** The version a DML statement wrote (as `DESCRIBE HISTORY` lists it). */
+export interface DatasetVersionModel {
+    readonly version: number;
+    /** Commit time, `yyyy-MM-dd HH:mm:ss`. */
+    readonly timestamp: string;
+    /** `INSERT`, `UPDATE`, `DELETE`, `MERGE`, `PIPELINE UPDATE`, `CREATE`. */
+    readonly operation: string;
+    readonly metrics: Readonly<Record<string, number>>;
+}
+
+/**
+ * A statement run on a pipeline's local state ("Run on local state", `pipeline-sql sql`): the rows of
+ * a query or DESCRIBE HISTORY, or for DML the version it wrote and its change data feed (the rows,
+ * with `_change_type`).
+ */
+export interface StatementResultModel extends RowsModel {
+    readonly kind: 'query' | 'describe_history' | 'insert' | 'update' | 'delete' | 'merge';
+    /** The statement as run. */
+    readonly statement: string;
+    /** The document it was run from, and the pipeline whose state it ran on. */
+    readonly documentUri: string;
+    readonly pipeline: { readonly rootUri: string; readonly name?: string };
+    /** DML: the dataset it changed, and the version it wrote (absent when it changed nothing). */
+    readonly dataset?: string;
+    readonly version?: DatasetVersionModel;
+    readonly durationMs: number;
+}
+
+/** The outcome of a statement on the local state. */
+export type StatementOutcome = ({ readonly ok: true } & StatementResultModel)
+    | { readonly ok: false; readonly error: RunErrorModel; readonly statement: string; readonly documentUri: string };
+
 /** Names of the hidden columns a change event carries (engine `readChangeEvents`). */
 export const ChangeEventColumns = {
     sequence: '_sequence',

@@ -149,6 +149,7 @@ export const ErrorClass = {
     invalidScd2Row: 'PIPELINE_SQL_INVALID_SCD2_ROW',
     mergeMultipleMatches: 'DELTA_MULTIPLE_SOURCE_ROW_MATCHING_TARGET_ROW_IN_MERGE',
     ambiguousReference: 'AMBIGUOUS_REFERENCE',
+    invalidStatement: 'PIPELINE_SQL_INVALID_STATEMENT',
     cdcTimestampAfterLatest: 'DELTA_TIMESTAMP_GREATER_THAN_COMMIT',
     cdcVersionAfterLatest: 'PIPELINE_SQL_CDC_VERSION_AFTER_LATEST',
     cdcTimestampBeforeEarliest: 'PIPELINE_SQL_CDC_TIMESTAMP_BEFORE_EARLIEST',

@@ -2,7 +2,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { URI } from 'langium';
 import { NodeFileSystem } from 'langium/node';
-import { runStatement, type StatementSuccess, type UpdateErrorInfo } from '../../../engine/src/index.js';
+import { ErrorClass, runStatement, type StatementSuccess, type UpdateErrorInfo } from '../../../engine/src/index.js';
 import type * as ast from '../language/generated/ast.js';
 import { createPipelineSqlServices, type PipelineSqlServices, type PipelineSqlSharedServices } from '../language/pipeline-sql-module.js';
 import { lowerStatement } from '../lowering/index.js';
@@ -71,7 +71,7 @@ export async function sqlCommand(args: string[], io: RunIO = defaultIO, services
     await shared.workspace.DocumentBuilder.build([document], { validation: false });
     const statements = (document.parseResult.value as ast.PipelineFile).statements;
     if (statements.length !== 1) {
-        return fail({ class: 'PIPELINE_SQL_INVALID_STATEMENT', message: `sql runs one statement, not ${statements.length}.` });
+        return fail({ class: ErrorClass.invalidStatement, message: `sql runs one statement, not ${statements.length}.` });
     }
     const settings = { configuration: { ...pipeline.configuration }, catalog: pipeline.catalog, schema: pipeline.schema };
     const lowered = lowerStatement(PipelineSql, { documents: prepared.sourceDocuments, catalogDocuments: prepared.catalogDocuments, settings, samples: { rootDir: pipeline.root, samplesDir, readRoots } }, statements[0]);

@@ -10,9 +10,9 @@ import type { LangiumSharedServices } from 'langium/lsp';
 import { DiagnosticSeverity, type WorkDoneProgressReporter } from 'vscode-languageserver';
 import { DatabaseKeeper, readChangeEvents, readState, runUpdate, type PipelineIR, type ProgressEvent } from '../../../engine/src/index.js';
 import type {
-    ChangeEventsParams, DatasetRowsParams, PipelineStateParams, RunFinishedParams, RunPipelineParams,
+    ChangeEventsParams, DatasetRowsParams, PipelineStateParams, RunFinishedParams, RunPipelineParams, RunStatementParams,
 } from '../../../common/protocol.js';
-import type { Outcome, RowsModel, RunErrorModel, RunOutcome, RunSummary } from '../../../common/result-model.js';
+import type { Outcome, RowsModel, RunErrorModel, RunOutcome, RunSummary, StatementOutcome } from '../../../common/result-model.js';
 import type { PipelineSqlServices } from '../language/pipeline-sql-module.js';
 import { engineIdentity } from '../project/run-preparation.js';
 import { isRunError, locatePipeline, preparePipeline, type DocumentDiagnostic, type PipelineLocation, type PreparedPipeline } from './pipeline-sources.js';
@@ -20,6 +20,7 @@ import { fileUri, toDatasetPreviews, toFlowReports, toRunError, updatedDatasets 
 import type { RuntimeDiagnostics } from './runtime-diagnostics.js';
 import { untrustedWorkspaceError, WorkspaceTrust } from './workspace-trust.js';
 import { displayName, findDataset, isView, refreshList } from './run-scope.js';
+import { runStatementOnState } from './statement-runner.js';
 import { ErrorClass } from '../../../engine/src/spark/error-classes.js';
 
 /** The error class of a cancelled run (the engine rolls the update back). */
@@ -161,6 +162,14 @@ export class PipelineRunHandler {
         } finally {
             progress?.done();
         }
+    }
+
+    /** `pipelineSql/runStatement`: one statement on the local state of the pipeline whose folder holds the document. */
+    async statement(params: RunStatementParams, token: CancellationToken): Promise<StatementOutcome> {
+        if (!this.trust.trusted) {
+            return { ok: false, error: untrustedWorkspaceError('run statements on the local state'), statement: params.text, documentUri: params.uri };
+        }
+        return runStatementOnState(this.shared, this.services, this.keeper, params, clampRows(params.maxRows), token);
     }
 
     /** Closes the state databases kept open (at shutdown). */

@@ -46,6 +46,8 @@ export interface PreparedPipeline extends PipelineLocation {
     readonly readRoots: string[];
     /** URIs of the source documents and Python library files (runtime errors in them become diagnostics). */
     readonly sourceUris: ReadonlySet<string>;
+    /** The pipeline's source and sample catalog documents (to lower a statement run on its state). */
+    readonly documents: { readonly sources: readonly LangiumDocument[]; readonly catalog: readonly LangiumDocument[] };
 }
 
 /** A diagnostic for a document (lowering problems are shown on their clause). */
@@ -59,12 +61,25 @@ export type Preparation =
     | { readonly ok: true; readonly pipeline: PreparedPipeline }
     | { readonly ok: false; readonly location?: PipelineLocation; readonly error: RunErrorModel; readonly diagnostics?: readonly DocumentDiagnostic[] };
 
-/** The pipeline of a document as the model has it; a document in no pipeline is a pipeline of its own, in its folder. */
-function projectOf(services: PipelineSqlServices, uri: URI): PipelineProject {
+/**
+ * The pipeline of a document as the model has it; a document in no pipeline is a pipeline of its own, in
+ * its folder — or, with `enclosing` (a scratch file run on a pipeline's state), the model's pipeline
+ * whose root folder holds it (the innermost).
+ */
+function projectOf(services: PipelineSqlServices, uri: URI, enclosing = false): PipelineProject {
     const registry = services.pipeline.Registry;
     const info = registry.pipelineOf(uri);
     if (info.project) {
         return info.project;
+    }
+    if (enclosing) {
+        const file = path.resolve(uri.fsPath);
+        const holders = registry.allRoots()
+            .filter(p => p.project && p.rootPath && file.startsWith(path.resolve(p.rootPath) + path.sep))
+            .sort((a, b) => b.rootPath!.length - a.rootPath!.length);
+        if (holders[0]?.project) {
+            return holders[0].project;
+        }
     }
     const root = info.rootPath ?? path.dirname(uri.fsPath);
     const sources = info.rootPath
@@ -76,12 +91,12 @@ function projectOf(services: PipelineSqlServices, uri: URI): PipelineProject {
 }
 
 /** The pipeline of a document: where it lives and its folders. */
-export function locatePipeline(services: PipelineSqlServices, documentUri: string): PipelineLocation | RunErrorModel {
+export function locatePipeline(services: PipelineSqlServices, documentUri: string, options: { enclosing?: boolean } = {}): PipelineLocation | RunErrorModel {
     const uri = URI.parse(documentUri);
     if (uri.scheme !== 'file') {
         return { class: ErrorClass.notAFile, message: `Only pipelines saved on disk can run; ${documentUri} is not a file.` };
     }
-    const project = projectOf(services, uri);
+    const project = projectOf(services, uri, options.enclosing);
     const rootUri = URI.file(project.root).toString() + (project.key ? `#${encodeURIComponent(project.key)}` : '');
     return { id: project.id, root: project.root, rootUri, name: project.name, samplesDir: project.samplesDir, stateDir: project.stateDir, project };
 }
@@ -118,12 +133,13 @@ export async function documentsFor(shared: LangiumSharedServices, files: Readonl
  * Prepares the pipeline of a document for a run: finds its files, refuses to run while a source
  * file has errors (they are already shown as diagnostics), and lowers it to the engine IR.
  */
-export async function preparePipeline(shared: LangiumSharedServices, services: PipelineSqlServices, documentUri: string, token: CancellationToken): Promise<Preparation> {
+export async function preparePipeline(shared: LangiumSharedServices, services: PipelineSqlServices, documentUri: string, token: CancellationToken,
+    options: { enclosing?: boolean } = {}): Promise<Preparation> {
     // Membership comes from the project model, which the workspace's first load fills.
     await shared.workspace.WorkspaceManager.ready;
     // A reload of the model already asked for (a setting or the workspace's trust changed) comes first.
     await shared.workspace.WorkspaceLock.read(() => undefined);
-    const location = locatePipeline(services, documentUri);
+    const location = locatePipeline(services, documentUri, options);
     if (isRunError(location)) {
         return { ok: false, error: location };
     }
@@ -146,5 +162,5 @@ export async function preparePipeline(shared: LangiumSharedServices, services: P
     }
     // Python library files count: an error may point at a Python dataset's definition.
     const sourceUris = new Set([...prepared.sourceDocuments.map(d => d.uri.toString()), ...prepared.pipeline.pythonFiles.map(f => URI.file(f).toString())]);
-    return { ok: true, pipeline: { ...location, ir: prepared.ir, sourceUris, readRoots } };
+    return { ok: true, pipeline: { ...location, ir: prepared.ir, sourceUris, readRoots, documents: { sources: prepared.sourceDocuments, catalog: prepared.catalogDocuments } } };
 }

@@ -2,7 +2,7 @@ import { DocumentState, URI } from 'langium';
 import type { LangiumSharedServices } from 'langium/lsp';
 import type { Connection } from 'vscode-languageserver';
 import {
-    ChangeEventsRequest, DatasetRowsRequest, DescribeTestFileRequest, PipelineStateRequest, RunFinishedNotification, RunPipelineRequest, RunTestFileRequest,
+    ChangeEventsRequest, DatasetRowsRequest, DescribeTestFileRequest, PipelineStateRequest, RunFinishedNotification, RunPipelineRequest, RunStatementRequest, RunTestFileRequest,
     WorkspaceTrustNotification,
 } from '../../../common/protocol.js';
 import type { PipelineSqlServices } from '../language/pipeline-sql-module.js';
@@ -57,6 +57,8 @@ export function registerPreviewHandlers(connection: Connection, shared: LangiumS
     connection.onRequest(PipelineStateRequest, (params, token) => handler.state(params, token));
     connection.onRequest(DatasetRowsRequest, params => safely('pipelineSql/datasetRows', () => handler.rows(params)));
     connection.onRequest(ChangeEventsRequest, (params, token) => safely('pipelineSql/changeEvents', () => handler.changeEvents(params, token)));
+    connection.onRequest(RunStatementRequest, (params, token) => safely('pipelineSql/runStatement', () => handler.statement(params, token))
+        .then(outcome => (outcome.ok || 'statement' in outcome ? outcome : { ...outcome, statement: params.text, documentUri: params.uri })));
     // The state files the runs keep open are closed (unlocked) when the client shuts the server down.
     connection.onShutdown(() => handler.dispose());
     // The Test Explorer's requests (issue 15): describe a test file, run it in this process.

@@ -1,0 +1,83 @@
+// "Run on local state" (`pipelineSql/runStatement`, issue 12): a statement of a scratch `.sql` file in a
+// pipeline's folder (outside its libraries) runs on that pipeline's state, with the real engine.
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { URI } from 'langium';
+import { NodeFileSystem } from 'langium/node';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { CancellationToken } from 'vscode-languageserver';
+import type { StatementOutcome } from '../../../common/result-model.js';
+import { PipelineRunHandler } from '../../../server/src/handlers/pipeline-run-handler.js';
+import { RuntimeDiagnostics } from '../../../server/src/handlers/runtime-diagnostics.js';
+import { createPipelineSqlServices } from '../../../server/src/language/pipeline-sql-module.js';
+import { repoRoot } from '../../helpers/lsp-client.js';
+
+const { shared, PipelineSql } = createPipelineSqlServices(NodeFileSystem);
+let tmp: string;
+let root: string;
+let scratch: string;
+
+function handlerWith(trusted: boolean): PipelineRunHandler {
+    const diagnostics = new RuntimeDiagnostics({ publish: () => undefined, validation: () => [] });
+    return new PipelineRunHandler(shared, PipelineSql, diagnostics, () => undefined, { trusted });
+}
+
+let handler: PipelineRunHandler;
+
+async function statement(text: string, start = { line: 0, character: 0 }): Promise<StatementOutcome> {
+    return handler.statement({ uri: URI.file(scratch).toString(), text, start, maxRows: 100 }, CancellationToken.None);
+}
+
+beforeAll(async () => {
+    tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'pipeline-sql-statement-'));
+    await shared.workspace.WorkspaceManager.initializeWorkspace([{ name: 'tmp', uri: URI.file(tmp).toString() }]);
+    root = path.join(tmp, 'users-cdc');
+    fs.cpSync(path.join(repoRoot, 'samples', 'users-cdc'), root, { recursive: true, filter: source => path.basename(source) !== '.pipeline-sql' });
+    await PipelineSql.shared.pipeline.Project.loadFolder(root);
+    // A scratch file beside the libraries (transformations/**): not a source of the pipeline.
+    scratch = path.join(root, 'scratch.sql');
+    fs.writeFileSync(scratch, 'SELECT 1;\n');
+    handler = handlerWith(true);
+    const run = await handler.run({ uri: URI.file(path.join(root, 'transformations', '02_users_current.sql')).toString(), scope: 'pipeline', fullRefresh: false, maxRows: 100 }, CancellationToken.None);
+    expect(run.ok, JSON.stringify(run.ok ? '' : run.error)).toBe(true);
+}, 120_000);
+
+afterAll(() => {
+    handler.dispose();
+    fs.rmSync(tmp, { recursive: true, force: true });
+});
+
+describe('pipelineSql/runStatement', () => {
+    test('a SELECT in a scratch file reads the datasets of the pipeline whose folder holds it', async () => {
+        const outcome = await statement('SELECT count(*) AS n FROM users_current');
+        expect(outcome).toMatchObject({ ok: true, kind: 'query', columns: [{ name: 'n', type: 'BIGINT' }], pipeline: { name: 'users_cdc' } });
+        expect(outcome.ok && Number(outcome.rows[0].n)).toBeGreaterThan(0);
+    });
+
+    test('a GDPR DELETE on the SCD1 target writes a version whose feed is the removed row', async () => {
+        const before = await statement('SELECT user_id FROM users_current ORDER BY user_id LIMIT 1');
+        const id = before.ok ? Number(before.rows[0].user_id) : NaN;
+        const outcome = await statement(`DELETE FROM users_current WHERE user_id = ${id}`);
+        expect(outcome).toMatchObject({ ok: true, kind: 'delete', dataset: 'users_current', version: { operation: 'DELETE', metrics: { numDeletedRows: 1 } } });
+        expect(outcome.ok && outcome.rows.map(r => [r.user_id, r._change_type])).toEqual([[id, 'delete']]);
+        const after = await statement(`SELECT count(*) AS n FROM users_current WHERE user_id = ${id}`);
+        expect(after.ok && Number(after.rows[0].n)).toBe(0);
+    });
+
+    test('an error is placed in the document at the statement, with its class', async () => {
+        const outcome = await statement('UPDATE users_by_city SET users = 0', { line: 4, character: 2 });
+        expect(outcome).toMatchObject({ ok: false, error: { class: 'PIPELINE_SQL_DML_NOT_ALLOWED' } });
+        const syntax = await statement('SELECT FROM WHERE', { line: 4, character: 2 });
+        expect(syntax).toMatchObject({ ok: false, error: { class: 'PARSE_SYNTAX_ERROR', location: { uri: URI.file(scratch).toString(), range: { start: { line: 4 } } } } });
+        expect(await statement('SELECT 1; SELECT 2')).toMatchObject({ ok: false, error: { class: 'PIPELINE_SQL_INVALID_STATEMENT' } });
+    });
+
+    test('refused in an untrusted workspace: nothing runs', async () => {
+        const untrusted = handlerWith(false);
+        const outcome = await untrusted.statement({ uri: URI.file(scratch).toString(), text: 'DELETE FROM users_current', start: { line: 0, character: 0 }, maxRows: 10 }, CancellationToken.None);
+        expect(outcome).toMatchObject({ ok: false, error: { class: 'PIPELINE_SQL_UNTRUSTED_WORKSPACE' } });
+        const count = await statement('SELECT count(*) AS n FROM users_current');
+        expect(count.ok && Number(count.rows[0].n)).toBeGreaterThan(0);
+    });
+});
