@@ -183,6 +183,10 @@ export function editDistance(a: string, b: string): number {
     return previous[n];
 }
 
+/** The two rows of {@link editDistanceWithin}, reused across calls (suggestions compare thousands of pairs). */
+let rowsA = new Uint32Array(64);
+let rowsB = new Uint32Array(64);
+
 /**
  * The edit distance of `a` and `b` when it is at most `max`, else some number above `max`: the
  * computation stops at the first row whose every entry exceeds `max` (a row's minimum never decreases),
@@ -190,8 +194,12 @@ export function editDistance(a: string, b: string): number {
  */
 function editDistanceWithin(a: string, b: string, max: number): number {
     const n = b.length;
-    let previous = new Uint16Array(n + 1);
-    let current = new Uint16Array(n + 1);
+    if (rowsA.length <= n) {
+        rowsA = new Uint32Array(2 * (n + 1));
+        rowsB = new Uint32Array(2 * (n + 1));
+    }
+    let previous = rowsA;
+    let current = rowsB;
     for (let j = 0; j <= n; j++) {
         previous[j] = j;
     }
@@ -209,7 +217,9 @@ function editDistanceWithin(a: string, b: string, max: number): number {
         if (rowMin > max) {
             return max + 1;
         }
-        [previous, current] = [current, previous];
+        const done = previous;
+        previous = current;
+        current = done;
     }
     return previous[n];
 }
