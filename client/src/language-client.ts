@@ -7,6 +7,12 @@ import { LanguageId } from './config.js';
 /** The port the language server's Node inspector listens on in debug mode ("Attach to Language Server"). */
 export const ServerDebugPort = 6009;
 
+/** Pipeline test files: YAML documents named `*.test.yml` (or `.test.yaml`). */
+export const TestFileSelector: Array<{ language: string; pattern: string }> = [
+    { language: 'yaml', pattern: '**/*.test.yml' },
+    { language: 'yaml', pattern: '**/*.test.yaml' },
+];
+
 /** Server health as the language status item shows it. */
 export type ServerState = 'not started' | 'starting' | 'running' | 'stopped' | 'failed';
 
@@ -93,7 +99,7 @@ export class PipelineSqlClient implements vscode.Disposable {
     }
 
     private startFor(document: vscode.TextDocument): void {
-        if (document.languageId === LanguageId && !this.starting) {
+        if ((document.languageId === LanguageId || vscode.languages.match(TestFileSelector, document) > 0) && !this.starting) {
             void this.start();
         }
     }
@@ -137,7 +143,8 @@ export function createLanguageClient(
         debug: { module, transport: TransportKind.ipc, options: { execArgv: ['--nolazy', `--inspect=${ServerDebugPort}`] } },
     };
     const clientOptions: LanguageClientOptions = {
-        documentSelector: [{ language: LanguageId }],
+        // Pipeline test files stay YAML documents (for the YAML extension); the server adds their names' checks, completion and hover.
+        documentSelector: [{ language: LanguageId }, ...TestFileSelector],
         // Read at each start, so a restarted server gets the trust of that moment.
         initializationOptions: (): PipelineSqlInitializationOptions => ({ workspaceTrusted: vscode.workspace.isTrusted }),
         outputChannel,

@@ -15,6 +15,7 @@ import type { PipelineSqlDocumentBuilder } from './language/pipeline/pipeline-sq
 import { isTargetProfile } from './language/pipeline/pipeline-sql-settings.js';
 import { registerProjectDiagnostics } from './project/project-diagnostics.js';
 import { registerSharedFiles } from './language/lsp/pipeline-sql-shared-files.js';
+import { isTestFileUri, routeTestFileRequests, TestFileFeatures } from './handlers/test-file-features.js';
 
 /**
  * Configuration provider (Langium's `ConfigurationProvider` service) for the `pipelineSql.*` settings:
@@ -32,6 +33,8 @@ export class PipelineSqlConfigurationProvider extends DefaultConfigurationProvid
  * document that belongs to no pipeline root, the server forgets it (and clears its diagnostics); a
  * closed pipeline file goes back to its content on disk, or is forgotten when it is no longer there
  * (deleted or renamed while open). An update that fails is logged; it never ends the server.
+ * Pipeline test files (`*.test.yml`, YAML documents) never become Langium documents: their changes
+ * go to the test-file features.
  */
 export class PipelineSqlDocumentUpdateHandler extends DefaultDocumentUpdateHandler {
 
@@ -42,7 +45,22 @@ export class PipelineSqlDocumentUpdateHandler extends DefaultDocumentUpdateHandl
         this.shared = shared;
     }
 
+    /** Set by the server: the features of open test files. */
+    testFiles?: Pick<TestFileFeatures, 'changed' | 'closed'>;
+
+    override didChangeContent(change: TextDocumentChangeEvent<TextDocument>): void {
+        if (isTestFileUri(change.document.uri)) {
+            this.testFiles?.changed(change.document.uri);
+            return;
+        }
+        super.didChangeContent(change);
+    }
+
     didCloseDocument(event: TextDocumentChangeEvent<TextDocument>): void {
+        if (isTestFileUri(event.document.uri)) {
+            this.testFiles?.closed(event.document.uri);
+            return;
+        }
         const uri = URI.parse(event.document.uri);
         const onDisk = uri.scheme !== 'file' || fs.existsSync(uri.fsPath);
         if (this.shared.pipeline.Registry.isRootMember(uri) && onDisk) {
@@ -53,6 +71,8 @@ export class PipelineSqlDocumentUpdateHandler extends DefaultDocumentUpdateHandl
     }
 
     override fireDocumentUpdate(changed: URI[], deleted: URI[]): void {
+        // Langium would make a document of an open test file that changed on disk; the test-file features check it.
+        changed = changed.filter(uri => !(isTestFileUri(uri) && this.shared.workspace.TextDocuments?.get(uri.toString())));
         // Langium's version leaves the rejection of a failed update unhandled, which ends the process.
         void this.workspaceManager.ready
             .then(() => this.workspaceLock.write(token => this.documentBuilder.update(changed, deleted, token)))
@@ -76,6 +96,9 @@ export function startServer(): void {
     });
     // Before Langium's handlers: a file several pipelines list is shown as one file.
     registerSharedFiles(connection, shared);
+    const testFiles = new TestFileFeatures(connection, shared, PipelineSql);
+    (shared.lsp.DocumentUpdateHandler as PipelineSqlDocumentUpdateHandler).testFiles = testFiles;
+    routeTestFileRequests(connection, testFiles);
     startLanguageServer(shared);
     addTargetProfileHandler(shared, PipelineSql);
     addPipelineGraphHandler(connection, shared, PipelineSql);

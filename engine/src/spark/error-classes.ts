@@ -178,6 +178,7 @@ export const ErrorClass = {
     testNoPipeline: 'PIPELINE_SQL_TEST_NO_PIPELINE',
     testUnsupportedSource: 'PIPELINE_SQL_TEST_UNSUPPORTED_SOURCE',
     testUnknownSchema: 'PIPELINE_SQL_TEST_UNKNOWN_SCHEMA',
+    testUnknownExpectation: 'PIPELINE_SQL_TEST_UNKNOWN_EXPECTATION',
     //#endregion
     //#region Requests of the editor (runs, previews)
     notAFile: 'PIPELINE_SQL_NOT_A_FILE',

@@ -331,7 +331,7 @@ function hermeticPipeline(original: PipelineIR, test: TestFile): Hermetic {
 }
 
 /** Names that match on their trailing parts (`cdc_data.users` and `main.cdc_data.users`), ignoring case. */
-function sameName(a: readonly string[], b: readonly string[]): boolean {
+export function sameName(a: readonly string[], b: readonly string[]): boolean {
     const n = Math.min(a.length, b.length);
     return a.slice(-n).join('.').toLowerCase() === b.slice(-n).join('.').toLowerCase() && (a.length === b.length || n >= 2);
 }

@@ -11,6 +11,7 @@ import { emptyParseResult, type DocumentFailures } from './document-failures.js'
 import type { DependencyRecord, PipelineDependencies } from './pipeline-dependencies.js';
 import { editorUri, type PipelineRegistry } from './pipeline-registry.js';
 import { formatOfFile } from '../../../../engine/src/spark/sample-files.js';
+import { isTestFileName } from '../../testing/test-file.js';
 
 /**
  * Document builder (Langium's `DocumentBuilder` service) that keeps the diagnostics of every file of
@@ -214,6 +215,10 @@ export class PipelineSqlDocumentBuilder extends DefaultDocumentBuilder {
     override waitUntil(state: DocumentState, uriOrToken?: URI | Cancellation.CancellationToken, cancelToken?: Cancellation.CancellationToken): Promise<URI | void> {
         if (uriOrToken && 'path' in uriOrToken) {
             const uri = uriOrToken;
+            if (isTestFileName(uri.path.slice(uri.path.lastIndexOf('/') + 1))) {
+                // A test file is YAML, never a document here: requests the SQL services serve get no answer.
+                return Promise.reject(new ResponseError(LSPErrorCodes.RequestCancelled, 'A pipeline test file is not a Pipeline SQL document.'));
+            }
             if (!this.langiumDocuments.hasDocument(uri) && this.textDocuments?.get(uri)) {
                 return this.documentCreated(uri, cancelToken ?? Cancellation.CancellationToken.None).then(() => super.waitUntil(state, uri, cancelToken));
             }
