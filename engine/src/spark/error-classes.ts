@@ -176,7 +176,6 @@ export const ErrorClass = {
     noSources: 'PIPELINE_SQL_NO_SOURCES',
     invalidTestFile: 'PIPELINE_SQL_INVALID_TEST_FILE',
     testNoPipeline: 'PIPELINE_SQL_TEST_NO_PIPELINE',
-    testUnsupportedSource: 'PIPELINE_SQL_TEST_UNSUPPORTED_SOURCE',
     testUnknownSchema: 'PIPELINE_SQL_TEST_UNKNOWN_SCHEMA',
     testUnknownExpectation: 'PIPELINE_SQL_TEST_UNKNOWN_EXPECTATION',
     //#endregion

@@ -11,7 +11,7 @@ import { ErrorClass } from '../../../engine/src/spark/error-classes.js';
 import type { ProjectProblem } from '../project/project-types.js';
 import { isRecord, YamlFile, type YamlPath } from '../project/yaml-file.js';
 import type { TestFile } from './test-file.js';
-import { findDataset, sameName } from './test-runner.js';
+import { findDataset, normalFilesPath, sameName } from './test-runner.js';
 
 /** A column as the editor shows it. */
 export interface TestColumnInfo {
@@ -48,11 +48,6 @@ export function findSource(sources: readonly TestTableInfo[], written: string): 
     const path = normalFilesPath(written);
     return sources.find(s => s.files && normalFilesPath(s.name) === path)
         ?? sources.find(s => !s.files && sameName(s.name.split('.'), written.split('.')));
-}
-
-/** A `read_files` path as compared: no leading `./`, no trailing `/`. */
-export function normalFilesPath(path: string): string {
-    return path.replace(/^(\.\/)+/, '').replace(/\/+$/, '');
 }
 
 /** The dataset a test names. */

@@ -103,7 +103,7 @@ export async function runTest(context: TestRunContext, pipeline: PipelineProject
         const samplesDir = path.join(temp, 'samples');
         const stateDir = path.join(temp, 'state');
         await fs.promises.mkdir(samplesDir);
-        const hermetic = hermeticPipeline(prepared.ir, test);
+        const hermetic = hermeticPipeline(prepared.ir, test, temp);
         if (!hermetic.ok) {
             return errorOutcome(hermetic.error);
         }
@@ -260,17 +260,19 @@ function sourceKey(name: string): string {
 /**
  * The pipeline with every sample table it reads re-declared in the test's samples folder, typed by
  * the test's `schemas`, else by the pipeline's declaration, else by what was inferred from the sample
- * files; `read_files(...)` sources are refused (a test cannot feed them yet).
+ * files. A `read_files(...)` source reads, instead of its path, a folder of the test's rows (keyed in
+ * the test by the path as the SQL writes it), typed by the test's `schemas` (keyed the same way), else
+ * by the read's `schema =>` option, else by what was inferred from the files at its path.
  */
-function hermeticPipeline(original: PipelineIR, test: TestFile): Hermetic {
+function hermeticPipeline(original: PipelineIR, test: TestFile, temp: string): Hermetic {
     const ir = structuredClone(original);
     const found = new Map<string, { name: string[]; inferred?: StructField[]; span?: SourceSpan }>();
-    let readFiles: { path: string; span?: SourceSpan } | undefined;
+    const files = new Map<string, { path: string; columns?: Column[]; span?: SourceSpan; reads: Array<{ path: string; options: Record<string, string | number | boolean>; inferredColumns?: StructField[] }> }>();
     walk(ir, node => {
         if (node.kind !== 'table' || typeof node.source !== 'object' || node.source === null) {
             return;
         }
-        const source = node.source as { kind: string; name?: string[]; path?: string; inferredColumns?: StructField[] };
+        const source = node.source as { kind: string; name?: string[]; path?: string; options?: Record<string, string | number | boolean>; inferredColumns?: StructField[] };
         if (source.kind === 'catalog' && source.name) {
             const key = sourceKey(source.name.join('.'));
             const seen = found.get(key);
@@ -278,34 +280,36 @@ function hermeticPipeline(original: PipelineIR, test: TestFile): Hermetic {
                 found.set(key, { name: source.name, inferred: source.inferredColumns, span: node.span as SourceSpan | undefined });
             }
             delete source.inferredColumns;
-        } else if (source.kind === 'read_files' && source.path !== undefined) {
-            readFiles ??= { path: source.path, span: node.span as SourceSpan | undefined };
+        } else if (source.kind === 'read_files' && source.path !== undefined && source.options) {
+            const key = sourceKey(normalFilesPath(source.path));
+            const read = source as { path: string; options: Record<string, string | number | boolean>; inferredColumns?: StructField[] };
+            const declared = Object.entries(source.options).find(([k]) => k.toLowerCase() === 'schema')?.[1];
+            const columns = typeof declared === 'string' ? parseSparkSchema(declared) : source.inferredColumns?.map(c => ({ name: c.name, type: c.type }));
+            const seen = files.get(key);
+            if (seen) {
+                seen.reads.push(read);
+                seen.columns ??= columns;
+            } else {
+                files.set(key, { path: source.path, columns, span: node.span as SourceSpan | undefined, reads: [read] });
+            }
         }
     });
-    if (readFiles) {
-        return {
-            ok: false, error: {
-                class: ErrorClass.testUnsupportedSource,
-                message: `The pipeline reads read_files('${readFiles.path}'); a test can only give rows to sample tables (declare the files as a table in samples/*.sql and read that).`,
-                ...(readFiles.span ? { file: readFiles.span.file, line: readFiles.span.line, column: readFiles.span.column } : {}),
-            },
-        };
-    }
     const tables = new Map<string, HermeticTable>();
     const catalog: CatalogTableIR[] = [];
     let index = 0;
+    const unknownSchema = (name: string): Hermetic => ({
+        ok: false, error: {
+            class: ErrorClass.testUnknownSchema,
+            message: `The types of '${name}' are unknown (no declaration in samples/*.sql, no sample file): give them in the test's schemas: (e.g. ${name}: "id INT, name STRING").`,
+            file: test.file, line: 1,
+        },
+    });
     for (const [key, source] of found) {
         const given = [...test.schemas].find(([t]) => sameName(t.split('.'), source.name));
         const declared = original.catalog.find(t => sameName(t.name, source.name));
         const columns: Column[] | undefined = given ? parseSparkSchema(given[1].schema) : declared?.columns?.map(c => ({ name: c.name, type: c.type })) ?? source.inferred?.map(c => ({ name: c.name, type: c.type }));
         if (!columns || columns.length === 0) {
-            return {
-                ok: false, error: {
-                    class: ErrorClass.testUnknownSchema,
-                    message: `The types of '${source.name.join('.')}' are unknown (no declaration in samples/*.sql, no sample file): give them in the test's schemas: (e.g. ${source.name.join('.')}: "id INT, name STRING").`,
-                    file: test.file, line: 1,
-                },
-            };
+            return unknownSchema(source.name.join('.'));
         }
         const location = `t${++index}`;
         const display = source.name.join('.');
@@ -315,11 +319,31 @@ function hermeticPipeline(original: PipelineIR, test: TestFile): Hermetic {
             span: declared?.span ?? source.span ?? { file: test.file, line: 1, column: 1, endLine: 1, endColumn: 1 },
         });
     }
+    for (const [key, source] of files) {
+        const given = [...test.schemas].find(([t]) => sourceKey(normalFilesPath(t)) === key);
+        const columns = given ? parseSparkSchema(given[1].schema) : source.columns;
+        if (!columns || columns.length === 0) {
+            return unknownSchema(source.path);
+        }
+        const location = `t${++index}`;
+        // Every read of the path reads the test's rows, as JSON lines with the columns' types.
+        for (const read of source.reads) {
+            read.path = path.join(temp, 'samples', location);
+            read.options = { format: 'json' };
+            read.inferredColumns = columns.map(c => ({ name: c.name, type: c.type }));
+        }
+        tables.set(key, { display: `read_files('${source.path}')`, location, columns });
+    }
     // A test's input for a table the pipeline names in another form (`main.cdc_data.users` for `cdc_data.users`).
     for (const input of test.updates.flatMap(u => [...u.inputs.keys()])) {
         const match = [...found.entries()].find(([, s]) => sameName(s.name, input.split('.')));
-        if (match && !tables.has(sourceKey(input))) {
-            tables.set(sourceKey(input), tables.get(match[0])!);
+        const key = sourceKey(input);
+        if (match && !tables.has(key)) {
+            tables.set(key, tables.get(match[0])!);
+        }
+        const file = files.has(sourceKey(normalFilesPath(input))) ? tables.get(sourceKey(normalFilesPath(input))) : undefined;
+        if (file && !tables.has(key)) {
+            tables.set(key, file);
         }
     }
     ir.catalog = catalog;
@@ -328,6 +352,11 @@ function hermeticPipeline(original: PipelineIR, test: TestFile): Hermetic {
         datasets.add(sourceKey(d.name[d.name.length - 1]));
     }
     return { ok: true, ir, tables, datasets };
+}
+
+/** A `read_files` path as a test names it: no leading `./`, no trailing `/`. */
+export function normalFilesPath(filePath: string): string {
+    return filePath.replace(/^(\.\/)+/, '').replace(/\/+$/, '');
 }
 
 /** Names that match on their trailing parts (`cdc_data.users` and `main.cdc_data.users`), ignoring case. */

@@ -233,6 +233,46 @@ updates:
         expect(code).toBe(0);
     }, 120_000);
 
+    test('read_files sources take the rows a test gives under their path as written, typed by the files there, schema =>, or schemas:', async () => {
+        // Files under data/ whose rows would change every result if a test read them.
+        write('data/orders/part-1.csv', 'order_id,amount\n1,100.0\n2,200.0\n');
+        write('transformations/users.sql', [
+            'CREATE OR REFRESH STREAMING TABLE orders AS SELECT order_id, amount FROM STREAM read_files(\'data/orders/\', format => \'csv\', header => true);',
+            'CREATE MATERIALIZED VIEW total AS SELECT sum(amount) AS total, count(*) AS n FROM orders;',
+            'CREATE MATERIALIZED VIEW refunds AS SELECT count(*) AS n FROM read_files(\'/Volumes/main/raw/refunds\', format => \'json\', schema => \'order_id INT, reason STRING\');',
+            'CREATE MATERIALIZED VIEW notes AS SELECT note FROM read_files(\'s3://bucket/notes\', format => \'json\');',
+            '',
+        ].join('\n'));
+        write('tests/files.test.yml', `schemas:
+  s3://bucket/notes: "note STRING"
+updates:
+  - inputs:
+      data/orders/:
+        - {order_id: 7, amount: 2.5}
+      /Volumes/main/raw/refunds:
+        - {order_id: 7, reason: late}
+      s3://bucket/notes: [{note: hello}]
+    expect:
+      total: [{total: 2.5, n: 1}]
+      refunds: [{n: 1}]
+      notes: [{note: hello}]
+  - inputs:
+      ./data/orders:
+        - {order_id: 8, amount: 1.5}
+    expect:
+      orders: [{order_id: 7, amount: 2.5}, {order_id: 8, amount: 1.5}]
+      total: [{total: 4.0, n: 2}]
+`);
+        const { code, out } = await runTests(root);
+        expect(out).toMatch(/PASS/);
+        expect(code).toBe(0);
+        // A column the files do not have is named, with the columns they have.
+        write('tests/files.test.yml', 'schemas:\n  s3://bucket/notes: "note STRING"\nupdates:\n  - inputs:\n      data/orders/: [{order_id: 7, amont: 1}]\n    expect:\n      orders: []\n      notes: []\n');
+        const failed = await runTests(root);
+        expect(failed.code).not.toBe(0);
+        expect(failed.out).toContain("read_files('data/orders/') has no column 'amont'; its columns: order_id, amount");
+    }, 120_000);
+
     test('--update rewrites the failing expect rows from what the run produced and keeps the comments; the test then passes', async () => {
         const file = write('tests/users.test.yml', passing.replace('      users:\n        - {id: 2, name: Alan}\n      user_count:\n        - {n: 1}', '      users: []  # to record\n      user_count:\n        - {n: 7}'));
         const first = await runTests(root, '--update');
