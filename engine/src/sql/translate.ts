@@ -809,6 +809,9 @@ export class SparkTranslator {
             return { sql: sql`CAST(grouping(${join(args)}) AS BIGINT)`, type: T.bigint };
         }
         if (name === 'typeof') {
+            if (call.args.length !== 1) {
+                throw new UnsupportedFeatureError(ErrorClass.wrongNumArgs, `The function 'typeof' requires 1 argument, but ${call.args.length} were given.`, { span: call.span });
+            }
             const arg = this.expr(call.args[0], scope);
             if (!arg.type) {
                 throw new UnsupportedFeatureError(ErrorClass.unsupportedFunction, 'typeof() needs an argument whose type the local engine can infer.', { span: call.span });
