@@ -3,13 +3,13 @@
  * Result data reaches the webview only through these typed messages and is rendered as text there.
  * Plain types only (no runtime imports), so the webview bundle stays small.
  */
-import type { Outcome, RowsModel, RunErrorModel, RunOutcome, SourceRange } from './result-model.js';
+import type { Outcome, RowsModel, RunErrorModel, RunOutcome, SourceRange, StatementOutcome } from './result-model.js';
 
 /** The views of the preview panel. */
-export type PreviewView = 'results' | 'history' | 'bitemporal' | 'graph';
+export type PreviewView = 'results' | 'changes' | 'history' | 'bitemporal' | 'statement' | 'graph';
 
 /** The preview views, in tab order. */
-export const PreviewViews: readonly PreviewView[] = ['results', 'history', 'bitemporal', 'graph'];
+export const PreviewViews: readonly PreviewView[] = ['results', 'changes', 'history', 'bitemporal', 'statement', 'graph'];
 
 /** What a node of the pipeline graph stands for (the language server's pipeline model). */
 export type GraphNodeKind = 'streaming-table' | 'materialized-view' | 'temporary-view' | 'view' | 'managed-table' | 'source' | 'sink' | 'flow';
@@ -105,10 +105,16 @@ export interface TrustMessage {
     readonly trusted: boolean;
 }
 
+/** The outcome of a statement run on the local state ("Run on local state"). */
+export interface StatementResultMessage {
+    readonly type: 'statementResult';
+    readonly outcome: StatementOutcome;
+}
+
 /** Every message the extension posts to the webview. */
 export type HostMessage =
     | RunStartedMessage | RunResultMessage | RunCancelledMessage | RowsPageMessage | ChangeEventsMessage
-    | GraphMessage | ShowViewMessage | TrustMessage;
+    | GraphMessage | ShowViewMessage | TrustMessage | StatementResultMessage;
 
 //#endregion
 

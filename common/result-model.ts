@@ -76,6 +76,11 @@ export interface DatasetChangesModel {
         /** Rows the run removed (no longer in the dataset). */
         readonly deleted: readonly ResultRow[];
     };
+    /**
+     * The update's change data feed (spec 15.2): the changed rows with `_change_type` (`insert`,
+     * `delete`, `update_preimage`, `update_postimage`), each pre-image before its post-image, capped like the rows.
+     */
+    readonly feed?: readonly ResultRow[];
 }
 
 /** One dataset after a run (or as the state holds it). */

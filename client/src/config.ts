@@ -18,6 +18,7 @@ export const CommandIds = {
     runPipeline: 'pipelineSql.runPipeline',
     fullRefresh: 'pipelineSql.fullRefresh',
     showGraph: 'pipelineSql.showGraph',
+    runOnLocalState: 'pipelineSql.runOnLocalState',
 } as const;
 
 /** Rows per dataset a run sends to the preview (`pipelineSql.preview.maxRows`), clamped to 1..1,000,000. */

@@ -11,6 +11,7 @@ import {
     currentDataset, datasetsOf, fromPreviousRun, initialState, persistedPart, reduce, shownRun, viewsFor, type PreviewAction, type PreviewState,
 } from './model/state.js';
 import { BitemporalView } from './views/bitemporal-view.js';
+import { ChangesView, StatementView } from './views/changes-view.js';
 import type { View, ViewContext } from './views/context.js';
 import { GraphView } from './views/graph-view.js';
 import { HistoryView } from './views/history-view.js';
@@ -26,7 +27,9 @@ declare function acquireVsCodeApi(): VsCodeApi;
 
 const vscode = acquireVsCodeApi();
 
-const viewTitles: Record<PreviewView, string> = { results: 'Results', history: 'SCD2 history', bitemporal: 'Bitemporal', graph: 'Pipeline graph' };
+const viewTitles: Record<PreviewView, string> = {
+    results: 'Results', changes: 'Changes', history: 'SCD2 history', bitemporal: 'Bitemporal', statement: 'Statement', graph: 'Pipeline graph',
+};
 
 function readInitial(): Partial<PersistedPreviewState> & { trusted?: boolean } {
     // The extension passes the initial state as an escaped data attribute, never as script.
@@ -55,8 +58,10 @@ const context: ViewContext = {
 };
 const views: Record<PreviewView, View> = {
     results: new ResultsView(context),
+    changes: new ChangesView(),
     history: new HistoryView(context),
     bitemporal: new BitemporalView(context),
+    statement: new StatementView(context),
     graph: new GraphView(context),
 };
 main.append(tabs, ...PreviewViews.map(v => views[v].element));
@@ -139,7 +144,7 @@ function renderDatasets(): void {
 }
 
 function renderTabs(): void {
-    const available = viewsFor(currentDataset(state));
+    const available = viewsFor(currentDataset(state), state.statement);
     const buttons = PreviewViews.filter(v => available.includes(v) || v === state.view).map(view => {
         const selected = view === state.view;
         const button = h('button', { type: 'button', role: 'tab', id: `tab-${view}`, 'aria-selected': String(selected), tabindex: selected ? 0 : -1, 'data-view': view }, viewTitles[view]);

@@ -34,6 +34,7 @@ export function registerPreview(context: vscode.ExtensionContext, client: Pipeli
         vscode.commands.registerCommand(CommandIds.runPipeline, (argument?: unknown) => controller.runCommand('runPipeline', argument)),
         vscode.commands.registerCommand(CommandIds.fullRefresh, (argument?: unknown) => controller.runCommand('fullRefresh', argument)),
         vscode.commands.registerCommand(CommandIds.showGraph, (argument?: unknown) => controller.showGraph(argument)),
+        vscode.commands.registerCommand(CommandIds.runOnLocalState, (argument?: unknown) => controller.runStatement(argument)),
         vscode.window.registerWebviewPanelSerializer(PreviewPanel.viewType, {
             async deserializeWebviewPanel(panel: vscode.WebviewPanel, state: unknown) {
                 PreviewPanel.revive(panel, context.extensionUri, controller, state);

@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import { WorkDoneProgress, type LanguageClient } from 'vscode-languageclient/node.js';
 import {
-    ChangeEventsRequest, DatasetRowsRequest, PipelineGraphRequest, PipelineStateRequest, RunFinishedNotification, RunPipelineRequest,
+    ChangeEventsRequest, DatasetRowsRequest, PipelineGraphRequest, PipelineStateRequest, RunFinishedNotification, RunPipelineRequest, RunStatementRequest,
     type RunFinishedParams,
 } from '../../../common/protocol.js';
 import type { GraphModel, WebviewMessage } from '../../../common/preview-messages.js';
@@ -10,7 +10,9 @@ import { CommandIds, previewMaxRows } from '../config.js';
 import type { PipelineSqlClient } from '../language-client.js';
 import { PreviewPanel, type PreviewHost } from './preview-panel.js';
 import { showRunProblem } from './run-errors.js';
-import { datasetAtLine, needsDataset, progressIncrement, runLabel, runParams, targetFromArgument, type LensInfo, type RunKind, type RunTarget } from './run-targets.js';
+import {
+    datasetAtLine, needsDataset, progressIncrement, runLabel, runParams, statementFromArgument, targetFromArgument, type LensInfo, type RunKind, type RunTarget,
+} from './run-targets.js';
 
 /** The error class of a run that was cancelled (the update was rolled back). */
 const CANCELLED = 'PIPELINE_SQL_CANCELLED';
@@ -65,6 +67,36 @@ export class RunController implements PreviewHost, vscode.Disposable {
             }
         } catch (error) {
             this.client.outputChannel.appendLine(`${kind} failed: ${error instanceof Error ? error.stack ?? error.message : String(error)}`);
+            void showRunProblem({ kind: 'server', message: errorText(error), showOutput: () => this.client.outputChannel.show(true) });
+        }
+    }
+
+    /**
+     * "Run on local state": runs one statement (a code lens's, or the editor's selection) on the state of
+     * the pipeline whose folder holds the document, and shows what it returned or changed in the panel.
+     */
+    async runStatement(argument: unknown): Promise<void> {
+        if (!vscode.workspace.isTrusted) {
+            await showRunProblem({ kind: 'untrusted' });
+            return;
+        }
+        const editor = vscode.window.activeTextEditor;
+        const selection = editor && !editor.selection.isEmpty
+            ? { uri: editor.document.uri.toString(), text: editor.document.getText(editor.selection), start: { line: editor.selection.start.line, character: editor.selection.start.character } }
+            : undefined;
+        const target = statementFromArgument(argument, selection);
+        if (!target) {
+            await vscode.window.showInformationMessage('Pipeline SQL: select a statement (a query, DESCRIBE HISTORY, INSERT, UPDATE, DELETE or MERGE) to run it on the local state.');
+            return;
+        }
+        try {
+            const client = await this.languageClient();
+            const panel = PreviewPanel.createOrShow(this.context.extensionUri, this, PreviewPanel.instance?.documentUri ?? target.uri);
+            const outcome = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: 'Pipeline SQL: Run on local state' },
+                () => client.sendRequest(RunStatementRequest, { ...target, maxRows: previewMaxRows(vscode.Uri.parse(target.uri)) }));
+            panel.post({ type: 'statementResult', outcome });
+        } catch (error) {
+            this.client.outputChannel.appendLine(`Run on local state failed: ${error instanceof Error ? error.stack ?? error.message : String(error)}`);
             void showRunProblem({ kind: 'server', message: errorText(error), showOutput: () => this.client.outputChannel.show(true) });
         }
     }

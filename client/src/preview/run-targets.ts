@@ -97,3 +97,37 @@ export function progressIncrement(last: number, next: number | undefined): { inc
     const clamped = Math.max(last, Math.min(100, next));
     return { increment: clamped - last, last: clamped };
 }
+
+/** A statement to run on the local state: its document, its text and where it starts. */
+export interface StatementTarget {
+    readonly uri: string;
+    readonly text: string;
+    readonly start: { readonly line: number; readonly character: number };
+}
+
+/** The editor's selection as far as "Run on local state" needs it. */
+export interface SelectionInfo {
+    readonly uri: string;
+    readonly text: string;
+    readonly start: { readonly line: number; readonly character: number };
+}
+
+/**
+ * The statement of "Run on local state": the code lens's `{ uri, text, start }`, else the editor's
+ * selection (leading blank lines skipped, so errors land on the statement); nothing for an empty selection.
+ */
+export function statementFromArgument(argument: unknown, selection: SelectionInfo | undefined): StatementTarget | undefined {
+    if (typeof argument === 'object' && argument !== null) {
+        const v = argument as Record<string, unknown>;
+        const start = v.start as Record<string, unknown> | undefined;
+        if (typeof v.uri === 'string' && typeof v.text === 'string' && typeof start?.line === 'number' && typeof start.character === 'number') {
+            return { uri: v.uri, text: v.text, start: { line: start.line, character: start.character } };
+        }
+    }
+    if (!selection || selection.text.trim() === '') {
+        return undefined;
+    }
+    const skipped = /^(?:[ \t]*\r?\n)*/.exec(selection.text)![0];
+    const lines = skipped.split('\n').length - 1;
+    return { uri: selection.uri, text: selection.text.slice(skipped.length), start: lines > 0 ? { line: selection.start.line + lines, character: 0 } : selection.start };
+}

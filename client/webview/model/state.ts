@@ -4,7 +4,7 @@
  * after a run, which answers are stale, how paged rows join the first ones) are unit-tested.
  */
 import type { GraphModel, HostMessage, PersistedPreviewState, PreviewView } from '../../../common/preview-messages.js';
-import type { DatasetPreview, Outcome, ResultRow, RowsModel, RunOutcome, RunSuccessModel } from '../../../common/result-model.js';
+import type { DatasetPreview, Outcome, ResultRow, RowsModel, RunOutcome, RunSuccessModel, StatementOutcome } from '../../../common/result-model.js';
 import type { SortSpec } from './grid.js';
 import type { ScaleMode } from './scale.js';
 
@@ -23,6 +23,8 @@ export interface PreviewState {
     readonly dataset?: string;
     /** The last run's outcome (or the state restored after a reload). */
     readonly outcome?: RunOutcome;
+    /** The last statement run on the local state ("Run on local state"), shown in its own view. */
+    readonly statement?: StatementOutcome;
     /** When the last run failed: the last successful one before it, whose results stay shown (marked as previous). */
     readonly previous?: RunSuccessModel;
     /** Rows paged in after the first ones, per dataset of the current run. */
@@ -108,14 +110,23 @@ export function rowsOf(state: PreviewState, dataset: DatasetPreview): readonly R
     return more && more.length > 0 ? [...dataset.rows, ...more] : dataset.rows;
 }
 
-/** The views that make sense for a dataset: history only for SCD2 targets, bitemporal only for bitemporal ones. */
-export function viewsFor(dataset: DatasetPreview | undefined): PreviewView[] {
+/**
+ * The views that make sense for a dataset: its changes when the last update changed it, history only
+ * for SCD2 targets, bitemporal only for bitemporal ones; the statement when one was run.
+ */
+export function viewsFor(dataset: DatasetPreview | undefined, statement?: StatementOutcome): PreviewView[] {
     const views: PreviewView[] = ['results'];
+    if ((dataset?.changes?.feed?.length ?? 0) > 0) {
+        views.push('changes');
+    }
     if (dataset?.cdc?.storedAs === 'scd2') {
         views.push('history');
     }
     if (dataset?.cdc?.storedAs === 'bitemporal') {
         views.push('bitemporal');
+    }
+    if (statement) {
+        views.push('statement');
     }
     views.push('graph');
     return views;
@@ -151,7 +162,7 @@ export function reduce(state: PreviewState, action: PreviewAction): PreviewState
             const dataset = pickDataset(action.outcome, state.dataset);
             const shown = action.outcome.datasets.find(d => d.name === dataset);
             // A picture view of a dataset that has no such picture falls back to the results.
-            const view = state.view === 'graph' || viewsFor(shown).includes(state.view) ? state.view : 'results';
+            const view = state.view === 'graph' || viewsFor(shown, state.statement).includes(state.view) ? state.view : 'results';
             return {
                 ...state, outcome: action.outcome, previous: undefined, running: undefined, dataset, view, moreRows: {}, pageError: undefined,
                 pageLoading: undefined, selection: undefined,
@@ -186,11 +197,13 @@ export function reduce(state: PreviewState, action: PreviewAction): PreviewState
             return { ...state, view: action.view, dataset: action.dataset ?? state.dataset };
         case 'trust':
             return { ...state, trusted: action.trusted };
+        case 'statementResult':
+            return { ...state, statement: action.outcome, view: 'statement' };
         case 'ui/view':
             return { ...state, view: action.view };
         case 'ui/dataset': {
             const shown = datasetsOf(state).find(d => d.name === action.dataset);
-            const view = state.view === 'graph' || viewsFor(shown).includes(state.view) ? state.view : 'results';
+            const view = state.view === 'graph' || viewsFor(shown, state.statement).includes(state.view) ? state.view : 'results';
             return { ...state, dataset: action.dataset, view, selection: undefined };
         }
         case 'ui/sort':

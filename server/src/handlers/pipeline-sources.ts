@@ -72,14 +72,9 @@ function projectOf(services: PipelineSqlServices, uri: URI, enclosing = false): 
     if (info.project) {
         return info.project;
     }
-    if (enclosing) {
-        const file = path.resolve(uri.fsPath);
-        const holders = registry.allRoots()
-            .filter(p => p.project && p.rootPath && file.startsWith(path.resolve(p.rootPath) + path.sep))
-            .sort((a, b) => b.rootPath!.length - a.rootPath!.length);
-        if (holders[0]?.project) {
-            return holders[0].project;
-        }
+    const holder = enclosing ? registry.enclosingPipeline(uri)?.project : undefined;
+    if (holder) {
+        return holder;
     }
     const root = info.rootPath ?? path.dirname(uri.fsPath);
     const sources = info.rootPath

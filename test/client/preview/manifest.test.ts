@@ -55,3 +55,10 @@ test('in Pipeline SQL files Enter is not taken by word suggestions: none are off
     const defaults = (manifest.contributes as { configurationDefaults?: Record<string, Record<string, unknown>> }).configurationDefaults;
     expect(defaults?.['[pipeline-sql]']).toMatchObject({ 'editor.wordBasedSuggestions': 'off', 'editor.acceptSuggestionOnEnter': 'smart' });
 });
+
+test('"Run on Local State" is a command of the palette and of the editor\'s context menu on a selection of SQL files, only when trusted', () => {
+    const command = manifest.contributes.commands.find(c => c.command === 'pipelineSql.runOnLocalState');
+    expect(command).toMatchObject({ category: 'Pipeline SQL', enablement: 'isWorkspaceTrusted' });
+    expect(manifest.contributes.menus.commandPalette.find(m => m.command === 'pipelineSql.runOnLocalState')?.when).toBe('editorLangId == pipeline-sql || editorLangId == sql');
+    expect(manifest.contributes.menus['editor/context'].find(m => m.command === 'pipelineSql.runOnLocalState')?.when).toMatch(/editorHasSelection && isWorkspaceTrusted/);
+});

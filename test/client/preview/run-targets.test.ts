@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { datasetAtLine, progressIncrement, runLabel, runParams, targetFromArgument } from '../../../client/src/preview/run-targets.js';
+import { datasetAtLine, progressIncrement, runLabel, runParams, statementFromArgument, targetFromArgument } from '../../../client/src/preview/run-targets.js';
 import { isWebviewMessage } from '../../../common/preview-messages.js';
 
 describe('targetFromArgument', () => {
@@ -55,4 +55,22 @@ test('isWebviewMessage accepts the declared messages and nothing else', () => {
     expect(isWebviewMessage({ type: 'runFrom' })).toBe(false);
     expect(isWebviewMessage({ type: 'eval', code: 'x' })).toBe(false);
     expect(isWebviewMessage(null)).toBe(false);
+});
+
+describe('statementFromArgument ("Run on local state")', () => {
+    test('the code lens argument is taken as it is', () => {
+        const argument = { uri: 'file:///p/scratch.sql', text: 'DELETE FROM t', start: { line: 3, character: 0 } };
+        expect(statementFromArgument(argument, undefined)).toEqual(argument);
+    });
+
+    test('else the selection, its leading blank lines skipped so that errors land on the statement', () => {
+        expect(statementFromArgument(undefined, { uri: 'file:///s.sql', text: '\n  \nSELECT 1', start: { line: 4, character: 2 } }))
+            .toEqual({ uri: 'file:///s.sql', text: 'SELECT 1', start: { line: 6, character: 0 } });
+        expect(statementFromArgument(undefined, { uri: 'file:///s.sql', text: 'SELECT 1', start: { line: 4, character: 2 } })?.start).toEqual({ line: 4, character: 2 });
+    });
+
+    test('nothing for an empty or blank selection, or a malformed argument', () => {
+        expect(statementFromArgument(undefined, undefined)).toBeUndefined();
+        expect(statementFromArgument({ uri: 'file:///s.sql' }, { uri: 'file:///s.sql', text: ' \n ', start: { line: 0, character: 0 } })).toBeUndefined();
+    });
 });

@@ -146,3 +146,17 @@ test('viewsFor offers the history picture for SCD2 and the bitemporal picture fo
     expect(viewsFor(dataset('b', { cdc: { storedAs: 'bitemporal', keys: ['k'], flow: 'f', snapshot: false } }))).toEqual(['results', 'bitemporal', 'graph']);
     expect(viewsFor(dataset('c'))).toEqual(['results', 'graph']);
 });
+
+test('viewsFor offers the Changes view when the last update changed the dataset, and the Statement view once a statement ran', () => {
+    const changed = dataset('users', { changes: { inserted: 1, updated: 0, deleted: 0, rows: { inserted: [{ id: 1 }], updated: [], deleted: [] }, feed: [{ id: 1, _change_type: 'insert' }] } });
+    expect(viewsFor(changed)).toEqual(['results', 'changes', 'graph']);
+    const statement = {
+        ok: true as const, kind: 'delete' as const, statement: 'DELETE FROM users WHERE id = 1', documentUri: 'file:///p/scratch.sql', pipeline: { rootUri: 'file:///p' },
+        columns: [{ name: 'id', type: 'INT' }, { name: '_change_type', type: 'STRING' }], rows: [{ id: 1, _change_type: 'delete' }], rowCount: 1, truncated: false, durationMs: 3,
+    };
+    expect(viewsFor(history, statement)).toEqual(['results', 'history', 'statement', 'graph']);
+    // A statement's outcome opens its view, and a later run keeps it open.
+    const shown = reduce(reduce(initialState(), { type: 'runResult', outcome: run('r1') }), { type: 'statementResult', outcome: statement });
+    expect(shown).toMatchObject({ view: 'statement', statement });
+    expect(reduce(shown, { type: 'runResult', outcome: run('r2') }).view).toBe('statement');
+});

@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { CancellationToken } from 'vscode-languageserver';
 import type { StatementOutcome } from '../../../common/result-model.js';
 import { PipelineRunHandler } from '../../../server/src/handlers/pipeline-run-handler.js';
+import { PipelineSqlCodeLensProvider } from '../../../server/src/language/lsp/pipeline-sql-code-lens-provider.js';
 import { RuntimeDiagnostics } from '../../../server/src/handlers/runtime-diagnostics.js';
 import { createPipelineSqlServices } from '../../../server/src/language/pipeline-sql-module.js';
 import { repoRoot } from '../../helpers/lsp-client.js';
@@ -71,6 +72,19 @@ describe('pipelineSql/runStatement', () => {
         const syntax = await statement('SELECT FROM WHERE', { line: 4, character: 2 });
         expect(syntax).toMatchObject({ ok: false, error: { class: 'PARSE_SYNTAX_ERROR', location: { uri: URI.file(scratch).toString(), range: { start: { line: 4 } } } } });
         expect(await statement('SELECT 1; SELECT 2')).toMatchObject({ ok: false, error: { class: 'PIPELINE_SQL_INVALID_STATEMENT' } });
+    });
+
+    test('"Run on local state" lenses above the queries and DML of the scratch file, none in the pipeline\'s sources', async () => {
+        fs.writeFileSync(scratch, '-- try things\nSELECT * FROM users_current;\n\nDELETE FROM users_current\nWHERE user_id = 2;\nSET x = 1;\n');
+        const provider = new PipelineSqlCodeLensProvider(PipelineSql);
+        const document = await shared.workspace.LangiumDocuments.getOrCreateDocument(URI.file(scratch));
+        const lenses = provider.provideCodeLens(document, { textDocument: { uri: document.uri.toString() } });
+        expect(lenses.map(l => [l.range.start.line, l.command?.title, l.command?.command, (l.command?.arguments?.[0] as { text: string }).text])).toEqual([
+            [1, '$(play) Run on local state', 'pipelineSql.runOnLocalState', 'SELECT * FROM users_current'],
+            [3, '$(play) Run on local state', 'pipelineSql.runOnLocalState', 'DELETE FROM users_current\nWHERE user_id = 2'],
+        ]);
+        const source = await shared.workspace.LangiumDocuments.getOrCreateDocument(URI.file(path.join(root, 'transformations', '02_users_current.sql')));
+        expect(provider.provideCodeLens(source, { textDocument: { uri: source.uri.toString() } }).map(l => l.command?.command)).not.toContain('pipelineSql.runOnLocalState');
     });
 
     test('refused in an untrusted workspace: nothing runs', async () => {

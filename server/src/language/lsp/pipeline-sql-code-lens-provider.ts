@@ -10,7 +10,21 @@ export const RunCommandIds = {
     runFlow: 'pipelineSql.runFlow',
     runPipeline: 'pipelineSql.runPipeline',
     fullRefresh: 'pipelineSql.fullRefresh',
+    runOnLocalState: 'pipelineSql.runOnLocalState',
 } as const;
+
+/** The argument of "Run on local state": the document, the statement's text and where it starts. */
+export interface StatementLensArgument {
+    readonly uri: string;
+    readonly text: string;
+    readonly start: { readonly line: number; readonly character: number };
+}
+
+/** Statements that run on a pipeline's local state (`pipeline-sql sql`). */
+function runsOnState(statement: ast.Statement): boolean {
+    return ast.isQuery(statement) || ast.isInsertStatement(statement) || ast.isUpdateStatement(statement) || ast.isDeleteStatement(statement)
+        || ast.isMergeStatement(statement) || ast.isDescribeHistoryStatement(statement);
+}
 
 /** The argument every run lens passes: the document and the dataset it is above. */
 export interface RunLensArgument {
@@ -34,7 +48,8 @@ export function lensDataset(statement: ast.Statement): string | undefined {
 
 /**
  * Code lenses (Langium's `CodeLensProvider` service): "Run flow", "Run pipeline" and "Full refresh"
- * above every dataset and flow of a pipeline source file. "Run flow" runs the dataset (a flow's
+ * above every dataset and flow of a pipeline source file; "Run on local state" above every query and
+ * DML statement of a scratch `.sql` file in a pipeline's folder (`pipelineSql/runStatement`). "Run flow" runs the dataset (a flow's
  * target) and everything it reads; "Full refresh" clears that dataset first. The lenses call client
  * commands, which ask the server to run with `pipelineSql/runPipeline`.
  */
@@ -54,6 +69,19 @@ export class PipelineSqlCodeLensProvider implements CodeLensProvider {
         }
         const uri = document.uri.toString();
         const lenses: CodeLens[] = [];
+        // A scratch file in a pipeline's folder (none of its sources): its queries and DML run on that pipeline's state.
+        const membership = this.registry.membershipOf(document.uri);
+        if (!membership.pipeline.project && this.registry.enclosingPipeline(document.uri)) {
+            for (const statement of root.statements.filter(runsOnState)) {
+                const cst = statement.$cstNode;
+                if (cst) {
+                    const start = cst.range.start;
+                    const argument: StatementLensArgument = { uri, text: cst.text, start };
+                    lenses.push({ range: { start, end: start }, command: { title: '$(play) Run on local state', command: RunCommandIds.runOnLocalState, arguments: [argument] } });
+                }
+            }
+            return lenses;
+        }
         for (const statement of root.statements) {
             const dataset = lensDataset(statement);
             const cst = statement.$cstNode;

@@ -151,6 +151,18 @@ export class PipelineRegistry {
         return membership;
     }
 
+    /**
+     * The model's pipeline whose root folder holds a file that is none of its sources (a scratch `.sql`
+     * file beside its libraries, run with "Run on local state"): the innermost such root, if any.
+     */
+    enclosingPipeline(uri: URI): PipelineInfo | undefined {
+        if (uri.scheme !== 'file') {
+            return undefined;
+        }
+        const innermost = [...this.project.pipelinesContaining(uri.fsPath)].sort((a, b) => b.root.length - a.root.length)[0];
+        return innermost ? this.infoOf(innermost) : undefined;
+    }
+
     /** The pipeline of a document. */
     pipelineOf(uri: URI): PipelineInfo {
         return this.membershipOf(uri).pipeline;
