@@ -269,6 +269,27 @@ export interface TestRunModel {
  */
 export const RunTestFileRequest = new RequestType<TestFileParams, TestRunModel, void>('pipelineSql/runTestFile');
 
+/** Parameters of `pipelineSql/recordTest`. */
+export interface RecordTestParams {
+    /** A document of the pipeline whose last run is recorded. */
+    readonly uri: string;
+    /** The test's name (the file is named after it); by default the run's dataset or pipeline. */
+    readonly name?: string;
+}
+
+/** The test file written by `pipelineSql/recordTest`, or why none was. */
+export type RecordTestResult =
+    | { readonly ok: true; readonly uri: string; readonly inputs: readonly string[]; readonly datasets: readonly string[] }
+    | { readonly ok: false; readonly error: { readonly class: string; readonly message: string } };
+
+/**
+ * `pipelineSql/recordTest` (client → server): writes a test file (`tests/<name>.test.yml` under the
+ * pipeline's root) from the last run of the document's pipeline: the rows its sources held as
+ * `inputs`, what the datasets it updated hold after a hermetic run of them as `expect`. Refused in an
+ * untrusted workspace.
+ */
+export const RecordTestRequest = new RequestType<RecordTestParams, RecordTestResult, void>('pipelineSql/recordTest');
+
 /**
  * The `initializationOptions` of the Pipeline SQL client's `initialize` request. A client that sends
  * none (another editor over `pipeline-sql lsp --stdio`) gets a trusted workspace.

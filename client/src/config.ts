@@ -19,6 +19,7 @@ export const CommandIds = {
     fullRefresh: 'pipelineSql.fullRefresh',
     showGraph: 'pipelineSql.showGraph',
     runOnLocalState: 'pipelineSql.runOnLocalState',
+    recordTest: 'pipelineSql.recordTest',
 } as const;
 
 /** Rows per dataset a run sends to the preview (`pipelineSql.preview.maxRows`), clamped to 1..1,000,000. */

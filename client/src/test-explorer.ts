@@ -6,7 +6,8 @@
  * actual rows in the diff view.
  */
 import * as vscode from 'vscode';
-import { DescribeTestFileRequest, RunTestFileRequest, type TestProblemModel, type TestRunModel } from '../../common/protocol.js';
+import { DescribeTestFileRequest, RecordTestRequest, RunTestFileRequest, type TestProblemModel, type TestRunModel } from '../../common/protocol.js';
+import { CommandIds, LanguageId } from './config.js';
 import type { PipelineSqlClient } from './language-client.js';
 
 const TestFileGlob = '**/*.test.{yml,yaml}';
@@ -65,6 +66,13 @@ export function registerTestExplorer(client: PipelineSqlClient): vscode.Disposab
             }
         }),
     );
+
+    disposables.push(vscode.commands.registerCommand(CommandIds.recordTest, () => recordTest(client, async uri => {
+        const item = await refresh(uri);
+        if (item) {
+            controller.invalidateTestResults?.(item);
+        }
+    })));
 
     const run = async (request: vscode.TestRunRequest, token: vscode.CancellationToken): Promise<void> => {
         const testRun = controller.createTestRun(request);
@@ -170,4 +178,30 @@ function testMessage(uri: vscode.Uri, problem: TestProblemModel, prefix = ''): v
         : new vscode.TestMessage(`${prefix}${problem.message}`);
     message.location = new vscode.Location(uri, new vscode.Position(Math.max(0, problem.line - 1), 0));
     return message;
+}
+
+/**
+ * "Record Test from Last Run": asks the server to write a test file from the last run of the pipeline
+ * of the Pipeline SQL file in view (its sources' rows as inputs, its datasets as expected), then lists
+ * and opens it. Refused in an untrusted workspace (the server refuses too).
+ */
+async function recordTest(client: PipelineSqlClient, listed: (uri: vscode.Uri) => Promise<void>): Promise<void> {
+    if (!vscode.workspace.isTrusted) {
+        void vscode.window.showWarningMessage('Pipeline SQL: recording a test runs the pipeline\'s SQL, so it needs a trusted workspace.');
+        return;
+    }
+    const document = [vscode.window.activeTextEditor, ...vscode.window.visibleTextEditors].map(e => e?.document).find(d => d?.languageId === LanguageId);
+    if (!document) {
+        void vscode.window.showInformationMessage('Pipeline SQL: open a file of the pipeline whose last run to record as a test.');
+        return;
+    }
+    const result = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: 'Pipeline SQL: recording a test from the last run' },
+        async () => (await client.running()).sendRequest(RecordTestRequest, { uri: document.uri.toString() }));
+    if (!result.ok) {
+        void vscode.window.showErrorMessage(`Pipeline SQL: no test recorded: ${result.error.message}`);
+        return;
+    }
+    const uri = vscode.Uri.parse(result.uri);
+    await listed(uri);
+    await vscode.window.showTextDocument(uri);
 }

@@ -178,6 +178,9 @@ export const ErrorClass = {
     testNoPipeline: 'PIPELINE_SQL_TEST_NO_PIPELINE',
     testUnknownSchema: 'PIPELINE_SQL_TEST_UNKNOWN_SCHEMA',
     testUnknownExpectation: 'PIPELINE_SQL_TEST_UNKNOWN_EXPECTATION',
+    testRecordTooLarge: 'PIPELINE_SQL_TEST_RECORD_TOO_LARGE',
+    testRecordFailed: 'PIPELINE_SQL_TEST_RECORD_FAILED',
+    noRunToRecord: 'PIPELINE_SQL_NO_RUN_TO_RECORD',
     //#endregion
     //#region Requests of the editor (runs, previews)
     notAFile: 'PIPELINE_SQL_NOT_A_FILE',

@@ -8,7 +8,7 @@
 import type { CancellationToken } from 'vscode-languageserver';
 import type { LangiumSharedServices } from 'langium/lsp';
 import { DiagnosticSeverity, type WorkDoneProgressReporter } from 'vscode-languageserver';
-import { DatabaseKeeper, readChangeEvents, readState, runUpdate, type PipelineIR, type ProgressEvent } from '../../../engine/src/index.js';
+import { DatabaseKeeper, readChangeEvents, readState, runUpdate, type InspectOptions, type PipelineIR, type ProgressEvent } from '../../../engine/src/index.js';
 import type {
     ChangeEventsParams, DatasetRowsParams, PipelineStateParams, RunFinishedParams, RunPipelineParams, RunStatementParams,
 } from '../../../common/protocol.js';
@@ -19,7 +19,7 @@ import { isRunError, locatePipeline, preparePipeline, type DocumentDiagnostic, t
 import { fileUri, toDatasetPreviews, toFlowReports, toRunError, updatedDatasets } from './run-results.js';
 import type { RuntimeDiagnostics } from './runtime-diagnostics.js';
 import { untrustedWorkspaceError, WorkspaceTrust } from './workspace-trust.js';
-import { displayName, findDataset, isView, refreshList } from './run-scope.js';
+import { datasetKey, displayName, findDataset, isView, refreshList } from './run-scope.js';
 import { runStatementOnState } from './statement-runner.js';
 import { ErrorClass } from '../../../engine/src/spark/error-classes.js';
 
@@ -33,6 +33,17 @@ const MAX_ROWS = 1_000_000;
 interface RunRecord {
     readonly runId: string;
     readonly pipeline: PreparedPipeline;
+    /** For an update (not a restored state): when it started, the dataset it ran the flow of, the datasets it updated. */
+    readonly update?: { readonly startedAt: string; readonly dataset?: string; readonly datasets: readonly string[] };
+}
+
+/** The last update of a pipeline, as a test records it. */
+export interface LastUpdate {
+    readonly pipeline: PreparedPipeline;
+    readonly startedAt: string;
+    readonly dataset?: string;
+    readonly datasets: readonly string[];
+    readonly inspect: InspectOptions;
 }
 
 /** Notifies the client of finished runs. */
@@ -148,7 +159,11 @@ export class PipelineRunHandler {
                 const diagnostic = errorDiagnostic(error);
                 return fail(pipeline, error, diagnostic ? [diagnostic] : []);
             }
-            this.lastRun.set(pipeline.id, { runId: summary.runId, pipeline });
+            const updated = updatedDatasets(result.flows);
+            this.lastRun.set(pipeline.id, {
+                runId: summary.runId, pipeline,
+                update: { startedAt: base.startedAt, dataset: target ? displayName(target) : undefined, datasets: pipeline.ir.datasets.filter(d => updated.has(datasetKey(d.name))).map(displayName) },
+            });
             const diagnosed = this.diagnostics.replace(pipeline.id, []);
             this.finished(summary, true, undefined, diagnosed);
             return {
@@ -170,6 +185,20 @@ export class PipelineRunHandler {
             return { ok: false, error: untrustedWorkspaceError('run statements on the local state'), statement: params.text, documentUri: params.uri };
         }
         return runStatementOnState(this.shared, this.services, this.keeper, params, clampRows(params.maxRows), token);
+    }
+
+    /** The last update run of the pipeline of a document (not a state read back), if there was one. */
+    lastUpdate(documentUri: string): LastUpdate | undefined {
+        const located = locatePipeline(this.services, documentUri);
+        const record = isRunError(located) ? undefined : this.lastRun.get(located.id);
+        if (!record?.update) {
+            return undefined;
+        }
+        const pipeline = record.pipeline;
+        return {
+            pipeline, ...record.update,
+            inspect: { stateDir: pipeline.stateDir, samplesDir: pipeline.samplesDir, rootDir: pipeline.root, readRoots: pipeline.readRoots, pipeline: engineIdentity(pipeline.project), keeper: this.keeper },
+        };
     }
 
     /** Closes the state databases kept open (at shutdown). */

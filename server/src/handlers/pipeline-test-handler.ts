@@ -3,17 +3,20 @@
  * updates) and runs it in the server process with the one test runner (`server/src/testing/`), on
  * the workspace's own documents. Runs are refused in an untrusted workspace.
  */
+import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { URI, type LangiumDocument } from 'langium';
 import type { LangiumSharedServices } from 'langium/lsp';
 import type { CancellationToken } from 'vscode-languageserver';
-import { UntrustedWorkspaceClass, type TestFileModel, type TestFileParams, type TestProblemModel, type TestRunModel, type TestUpdateResultModel } from '../../../common/protocol.js';
+import { UntrustedWorkspaceClass, type RecordTestParams, type RecordTestResult, type TestFileModel, type TestFileParams, type TestProblemModel, type TestRunModel, type TestUpdateResultModel } from '../../../common/protocol.js';
 import type { PipelineSqlServices } from '../language/pipeline-sql-module.js';
 import { readTestFile, type TestFile } from '../testing/test-file.js';
 import { pipelineOfTest, runTest, updateLabel, type TestOutcome, type UpdateProblem } from '../testing/test-runner.js';
 import { plainFailureText, problemLines, palette } from '../testing/test-report.js';
 import { rowText } from '../testing/test-update.js';
 import { documentsFor } from './pipeline-sources.js';
+import type { LastUpdate } from './pipeline-run-handler.js';
+import { recordTest } from '../testing/test-recorder.js';
 import { ErrorClass } from '../../../engine/src/spark/error-classes.js';
 
 export class PipelineTestHandler {
@@ -38,6 +41,43 @@ export class PipelineTestHandler {
             updates: test.updates.map(u => ({ index: u.index, label: updateLabel(u), line: u.line })),
             problems: test.problems.map(p => ({ line: p.line, message: `${p.code}: ${p.message}` })),
         };
+    }
+
+    /**
+     * Records a test from the last run of a document's pipeline (see `pipelineSql/recordTest`): writes
+     * `tests/<name>.test.yml` under the pipeline's root (a new file: an existing one is never replaced).
+     */
+    async record(params: RecordTestParams, runs: { lastUpdate(uri: string): LastUpdate | undefined }, token: CancellationToken): Promise<RecordTestResult> {
+        if (!this.trust.trusted) {
+            return { ok: false, error: { class: UntrustedWorkspaceClass, message: 'This workspace is not trusted (Restricted Mode), so Pipeline SQL does not record tests: that would evaluate the workspace\'s SQL. Trust the workspace to record one.' } };
+        }
+        await this.shared.workspace.WorkspaceManager.ready;
+        const last = runs.lastUpdate(params.uri);
+        if (!last) {
+            return { ok: false, error: { class: ErrorClass.noRunToRecord, message: 'This pipeline has not been run since the editor started: run a flow (or the pipeline), then record its test.' } };
+        }
+        const name = params.name ?? `${last.dataset ?? last.pipeline.name ?? 'pipeline'} as last run`;
+        const folder = path.join(last.pipeline.root, 'tests');
+        let file = path.join(folder, `${testFileSlug(name)}.test.yml`);
+        for (let n = 2; fs.existsSync(file); n++) {
+            file = path.join(folder, `${testFileSlug(name)}-${n}.test.yml`);
+        }
+        const abort = new AbortController();
+        const subscription = token.onCancellationRequested(() => abort.abort());
+        try {
+            const recorded = await recordTest({
+                services: this.services, signal: abort.signal,
+                documentsFor: (uris: readonly URI[]): Promise<LangiumDocument[]> => documentsFor(this.shared, uris, token),
+            }, last.pipeline.project, { ir: last.pipeline.ir, inspect: last.inspect, startedAt: last.startedAt, datasets: last.datasets, pipelineKey: last.pipeline.project.key }, file, name);
+            if (!recorded.ok) {
+                return recorded;
+            }
+            await fs.promises.mkdir(folder, { recursive: true });
+            await fs.promises.writeFile(file, recorded.text, { flag: 'wx' });
+            return { ok: true, uri: URI.file(file).toString(), inputs: recorded.inputs, datasets: last.datasets };
+        } finally {
+            subscription.dispose();
+        }
     }
 
     /** Runs the test file against its pipeline. */
@@ -69,6 +109,11 @@ export class PipelineTestHandler {
             subscription.dispose();
         }
     }
+}
+
+/** A test's name as a file name: `users_history as last run` → `users_history-as-last-run`. */
+export function testFileSlug(name: string): string {
+    return name.toLowerCase().replace(/[^a-z0-9_]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 60) || 'recorded';
 }
 
 function toModel(uri: string, outcome: TestOutcome): TestRunModel {

@@ -2,7 +2,8 @@ import { DocumentState, URI } from 'langium';
 import type { LangiumSharedServices } from 'langium/lsp';
 import type { Connection } from 'vscode-languageserver';
 import {
-    ChangeEventsRequest, DatasetRowsRequest, DescribeTestFileRequest, PipelineStateRequest, RunFinishedNotification, RunPipelineRequest, RunStatementRequest, RunTestFileRequest,
+    ChangeEventsRequest, DatasetRowsRequest, DescribeTestFileRequest, PipelineStateRequest, RecordTestRequest, RunFinishedNotification, RunPipelineRequest, RunStatementRequest,
+    RunTestFileRequest,
     WorkspaceTrustNotification,
 } from '../../../common/protocol.js';
 import type { PipelineSqlServices } from '../language/pipeline-sql-module.js';
@@ -73,6 +74,7 @@ export function registerPreviewHandlers(connection: Connection, shared: LangiumS
             return { uri: params.uri, name: params.uri, status: 'error' as const, durationMs: 0, updates: [], error: { class: ErrorClass.internal, message }, report: message };
         }
     });
+    connection.onRequest(RecordTestRequest, (params, token) => safely('pipelineSql/recordTest', () => tests.record(params, handler, token)));
     shared.workspace.DocumentBuilder.onDocumentPhase(DocumentState.Validated, document => {
         const uri = document.uri.toString();
         if (diagnostics.has(uri)) {

@@ -13,7 +13,7 @@ import type { LangiumDocument, URI } from 'langium';
 import { ErrorClass } from '../../../engine/src/spark/error-classes.js';
 import {
     ownValue, parseSparkSchema, runUpdate, type CatalogTableIR, type Column, type DatasetResult, type DatasetMetrics, type JsonValue,
-    type PipelineIR, type SourceSpan, type StructField, type UpdateErrorInfo,
+    type PipelineIR, type SourceSpan, type StructField, type TableSourceIR, type UpdateErrorInfo,
 } from '../../../engine/src/index.js';
 import type { PipelineSqlServices } from '../language/pipeline-sql-module.js';
 import { listFiles } from '../project/library-files.js';
@@ -357,6 +357,18 @@ function hermeticPipeline(original: PipelineIR, test: TestFile, temp: string): H
 /** A `read_files` path as a test names it: no leading `./`, no trailing `/`. */
 export function normalFilesPath(filePath: string): string {
     return filePath.replace(/^(\.\/)+/, '').replace(/\/+$/, '');
+}
+
+/** The sample tables and `read_files` paths a pipeline reads (each read once, as the IR has it, inferred columns included). */
+export function sourceReads(ir: PipelineIR): Array<Extract<TableSourceIR, { kind: 'catalog' | 'read_files' }>> {
+    const reads: Array<Extract<TableSourceIR, { kind: 'catalog' | 'read_files' }>> = [];
+    walk(ir, node => {
+        const source = node.source as TableSourceIR | undefined;
+        if (node.kind === 'table' && typeof source === 'object' && source !== null && (source.kind === 'catalog' || source.kind === 'read_files')) {
+            reads.push(source);
+        }
+    });
+    return reads;
 }
 
 /** Names that match on their trailing parts (`cdc_data.users` and `main.cdc_data.users`), ignoring case. */
