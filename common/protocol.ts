@@ -315,6 +315,59 @@ export interface WorkspaceTrustParams {
  */
 export const WorkspaceTrustNotification = new NotificationType<WorkspaceTrustParams>('pipelineSql/workspaceTrust');
 
+/** Parameters of {@link CreateSampleDataRequest}. */
+export interface CreateSampleDataParams {
+    /** Any document of the pipeline (the one the quick fix or command was used in). */
+    readonly uri: string;
+    /** Rows per source (default 20). */
+    readonly rows?: number;
+    /** The generator's seed (default 1). */
+    readonly seed?: number;
+}
+
+/** What creating sample data did. */
+export interface SampleDataReport {
+    /** The pipeline's name. */
+    readonly pipeline: string;
+    /** Files created or appended to (absolute paths). */
+    readonly written: readonly string[];
+    /** Per source created: its name, rows and what its data exercises (`5 keys, a late event`). */
+    readonly sources: ReadonlyArray<{ readonly name: string; readonly rows: number; readonly notes: readonly string[] }>;
+    /** Sources that have sample data already (never overwritten). */
+    readonly kept: readonly string[];
+    /** Sources left without sample data, and why. */
+    readonly skipped: ReadonlyArray<{ readonly name: string; readonly reason: string }>;
+}
+
+/**
+ * `pipelineSql/createSampleData` (client → server): creates sample data for every source of a
+ * document's pipeline that has none (as `pipeline-sql samples`), in the server process, and
+ * rechecks the pipeline. Sent by the "no sample data" quick fix and the command `Pipeline SQL:
+ * Create Sample Data`. Refused in an untrusted workspace (it writes files).
+ */
+export const CreateSampleDataRequest = new RequestType<CreateSampleDataParams, Outcome<SampleDataReport>, void>('pipelineSql/createSampleData');
+
+/** The client command the "no sample data" quick fix runs (argument: the document's URI); it sends {@link CreateSampleDataRequest}. */
+export const CreateSampleDataCommand = 'pipelineSql.createSampleData';
+
+/** Parameters of {@link UseFileAsSampleRequest}. */
+export interface UseFileAsSampleParams {
+    /** The data file (CSV, JSON, Parquet) inside a pipeline folder. */
+    readonly uri: string;
+    /** The table it stands for (`raw.orders`). */
+    readonly table: string;
+    /** Copy only the first rows (CSV and JSON Lines); absent: the whole file. */
+    readonly rows?: number;
+}
+
+/**
+ * `pipelineSql/useFileAsSample` (client → server): copies a data file under the pipeline's
+ * `samples/` folder as the sample data of a table and declares it in `samples/catalog.sql` with
+ * the columns inferred from it. Sent by the explorer's "Use this File as Sample Data". Refused in
+ * an untrusted workspace; never overwrites.
+ */
+export const UseFileAsSampleRequest = new RequestType<UseFileAsSampleParams, Outcome<SampleDataReport>, void>('pipelineSql/useFileAsSample');
+
 /** The error class of a request the server refuses because the workspace is not trusted. */
 export const UntrustedWorkspaceClass = 'PIPELINE_SQL_UNTRUSTED_WORKSPACE';
 

@@ -20,6 +20,8 @@ export const CommandIds = {
     showGraph: 'pipelineSql.showGraph',
     runOnLocalState: 'pipelineSql.runOnLocalState',
     recordTest: 'pipelineSql.recordTest',
+    createSampleData: 'pipelineSql.createSampleData',
+    useAsSampleData: 'pipelineSql.useAsSampleData',
 } as const;
 
 /** Rows per dataset a run sends to the preview (`pipelineSql.preview.maxRows`), clamped to 1..1,000,000. */

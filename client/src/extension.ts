@@ -5,6 +5,7 @@ import { DetectionReasons, registerLanguageDetection } from './language-detectio
 import { registerPreview } from './preview/register-preview.js';
 import { registerLanguageStatus } from './status.js';
 import { registerPipelineStatus } from './pipeline-status.js';
+import { registerSampleData } from './sample-data.js';
 import { registerTestExplorer } from './test-explorer.js';
 
 let client: PipelineSqlClient | undefined;
@@ -28,6 +29,7 @@ export function activate(context: vscode.ExtensionContext): void {
             registerCommands(client),
             registerPreview(context, client),
             registerTestExplorer(client),
+            registerSampleData(client),
         );
     } catch (error) {
         // VS Code does not show a notification when an extension fails to activate, so we do.

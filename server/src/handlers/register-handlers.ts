@@ -2,14 +2,14 @@ import { DocumentState, URI } from 'langium';
 import type { LangiumSharedServices } from 'langium/lsp';
 import type { Connection } from 'vscode-languageserver';
 import {
-    ChangeEventsRequest, DatasetRowsRequest, DescribeTestFileRequest, PipelineStateRequest, RecordTestRequest, RunFinishedNotification, RunPipelineRequest, RunStatementRequest,
-    RunTestFileRequest,
-    WorkspaceTrustNotification,
+    ChangeEventsRequest, CreateSampleDataRequest, DatasetRowsRequest, DescribeTestFileRequest, PipelineStateRequest, RecordTestRequest, RunFinishedNotification,
+    RunPipelineRequest, RunStatementRequest, RunTestFileRequest, UseFileAsSampleRequest, WorkspaceTrustNotification,
 } from '../../../common/protocol.js';
 import type { PipelineSqlServices } from '../language/pipeline-sql-module.js';
 import { PipelineRunHandler } from './pipeline-run-handler.js';
 import { PipelineTestHandler } from './pipeline-test-handler.js';
 import { RuntimeDiagnostics } from './runtime-diagnostics.js';
+import { SampleDataHandler } from './sample-data-handler.js';
 import { trustOfInitializationOptions, WorkspaceTrust } from './workspace-trust.js';
 import { ErrorClass } from '../../../engine/src/spark/error-classes.js';
 
@@ -75,6 +75,10 @@ export function registerPreviewHandlers(connection: Connection, shared: LangiumS
         }
     });
     connection.onRequest(RecordTestRequest, (params, token) => safely('pipelineSql/recordTest', () => tests.record(params, handler, token)));
+    // Sample data scaffolding (issue 16): writes files, so refused in an untrusted workspace like a run.
+    const samples = new SampleDataHandler(shared, services, trust);
+    connection.onRequest(CreateSampleDataRequest, (params, token) => safely('pipelineSql/createSampleData', () => samples.create(params, token)));
+    connection.onRequest(UseFileAsSampleRequest, params => safely('pipelineSql/useFileAsSample', () => samples.useFile(params)));
     shared.workspace.DocumentBuilder.onDocumentPhase(DocumentState.Validated, document => {
         const uri = document.uri.toString();
         if (diagnostics.has(uri)) {

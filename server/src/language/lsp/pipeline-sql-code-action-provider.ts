@@ -12,6 +12,8 @@ import type { RelationType } from '../types/relation-type.js';
 import type { TypeComputer } from '../types/pipeline-sql-type-computer.js';
 import { AutoCdcClauseRank } from '../validation/auto-cdc-checks.js';
 import { IssueCodes, type IssueData } from '../validation/issue-codes.js';
+import type { PipelineRegistry } from '../pipeline/pipeline-registry.js';
+import { sampleDataActions } from './sample-data-actions.js';
 import { clauseSeparator, EditCollector, findDocument, nodeAt, nodeAtRange } from './code-action-edits.js';
 
 type Fix = (diagnostic: Diagnostic, document: LangiumDocument, data: IssueData) => CodeAction[];
@@ -30,11 +32,13 @@ export class PipelineSqlCodeActionProvider implements CodeActionProvider {
 
     private readonly model: PipelineModelService;
     private readonly types: TypeComputer;
+    private readonly registry: PipelineRegistry;
     private readonly fixes: ReadonlyMap<string, Fix>;
 
     constructor(services: PipelineSqlServices) {
         this.model = services.pipeline.Model;
         this.types = services.types.TypeComputer;
+        this.registry = services.pipeline.Registry;
         this.fixes = new Map<string, Fix>([
             [IssueCodes.DeprecatedApplyChanges, this.migrateApplyChanges],
             [IssueCodes.DeprecatedLiveTable, this.migrateLiveDataset],
@@ -84,6 +88,7 @@ export class PipelineSqlCodeActionProvider implements CodeActionProvider {
                 }
             }
         }
+        actions.push(...sampleDataActions(document, params.context.diagnostics, this.registry.pipelineOf(document.uri).rootPath !== undefined));
         return actions;
     }
 

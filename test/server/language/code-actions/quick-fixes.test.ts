@@ -24,6 +24,9 @@ interface FixResult {
  * for its fixes, applies the one whose title starts with `choose` (the first by default) to every
  * document it edits, and checks the edited pipeline again.
  */
+/** The "no sample data" fix, offered after "did you mean" on a table that is not found. */
+const CreateSampleData = 'Create sample data for the sources of this pipeline that have none';
+
 async function applyFix(files: Record<string, string>, file: string, code: string, choose?: string, hints = false): Promise<FixResult> {
     const before = await tester.load(files, { catalog, spec: {} });
     const diagnostic = before.raw(file).find(d => d.code === code);
@@ -96,19 +99,19 @@ describe('did you mean', () => {
     test('an unknown dataset becomes the dataset it was probably meant to be', async () => {
         const result = await applyFix({ 'a.sql': 'CREATE MATERIALIZED VIEW orders_clean AS SELECT * FROM raw.events;', 'b.sql': 'CREATE MATERIALIZED VIEW v AS SELECT * FROM orders_claen;' },
             'b.sql', 'TABLE_OR_VIEW_NOT_FOUND');
-        expect(result.titles).toEqual(['Change to \'orders_clean\'']);
+        expect(result.titles).toEqual(['Change to \'orders_clean\'', CreateSampleData]);
         expect(result.files['b.sql']).toBe('CREATE MATERIALIZED VIEW v AS SELECT * FROM orders_clean;');
         expect(result.after).toEqual([]);
     });
 
     test('a sample table one letter off becomes the sample table, by its full name', async () => {
         const qualified = await applyFix({ 'a.sql': 'CREATE MATERIALIZED VIEW v AS SELECT * FROM raw.event;' }, 'a.sql', 'TABLE_OR_VIEW_NOT_FOUND');
-        expect(qualified.titles).toEqual(['Change to \'raw.events\'']);
+        expect(qualified.titles).toEqual(['Change to \'raw.events\'', CreateSampleData]);
         expect(qualified.files['a.sql']).toBe('CREATE MATERIALIZED VIEW v AS SELECT * FROM raw.events;');
         expect(qualified.after).toEqual([]);
         // Written without its schema, the table is still found by its own name, and proposed with the schema.
         const bare = await applyFix({ 'a.sql': 'CREATE MATERIALIZED VIEW v AS SELECT * FROM user;' }, 'a.sql', 'TABLE_OR_VIEW_NOT_FOUND');
-        expect(bare.titles).toEqual(['Change to \'cdc.users\'']);
+        expect(bare.titles).toEqual(['Change to \'cdc.users\'', CreateSampleData]);
         expect(bare.after).toEqual([]);
     });
 
