@@ -85,3 +85,17 @@ export function decimalSum(a: DecimalShape): DecimalShape {
 export function decimalAvg(a: DecimalShape): DecimalShape {
     return boundedDecimal(a.precision + 4, a.scale + 4);
 }
+
+/**
+ * `round` / `bround` of a DECIMAL(p, s) to `scale` digits (Spark's `RoundBase.dataType`): one more
+ * integral digit for the carry, at most `scale` fractional ones; a negative scale rounds left of the
+ * point into a DECIMAL(_, 0). Also `ceil` / `floor` of a DECIMAL with a scale (0 without one).
+ */
+export function decimalRound(a: DecimalShape, scale: number): DecimalShape {
+    const integralDigits = a.precision - a.scale + 1;
+    if (scale < 0) {
+        return boundedDecimal(Math.max(integralDigits, -scale + 1), 0);
+    }
+    const newScale = Math.min(a.scale, scale);
+    return boundedDecimal(integralDigits + newScale, newScale);
+}

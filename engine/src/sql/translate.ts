@@ -16,7 +16,7 @@ import { localFunction as lookupFunction } from '../spark/functions/catalog.js';
 import { resultType, unknownFunctionError, type CallContext, type FunctionSpec, type Translated } from '../spark/functions/local.js';
 import { empty, ident, integer, join, paren, sql, type Sql, str } from './sql.js';
 import { ownValue } from '../records.js';
-import { decimalArithmetic, decimalSum, integralDecimal, type DecimalShape } from '../spark/decimal.js';
+import { decimalArithmetic, decimalAvg, decimalRound, decimalSum, integralDecimal, type DecimalShape } from '../spark/decimal.js';
 import { T, decimalType, formatType, isIntegral, isNumeric, isString, timestampFromText, toDuckType, widerNumeric } from './types.js';
 
 /** A column known to the translator; the type is absent when it cannot be inferred. */
@@ -232,10 +232,23 @@ export class SparkTranslator {
                 const right = this.body(body.right, outer);
                 const op = { union: sql`UNION`, intersect: sql`INTERSECT`, except: sql`EXCEPT` }[body.op];
                 const byName = body.byName ? sql` BY NAME` : empty;
-                return {
-                    sql: sql`(${left.sql}) ${op}${body.all ? sql` ALL` : empty}${byName} (${right.sql})`,
-                    columns: left.columns,
-                };
+                const combined = sql`(${left.sql}) ${op}${body.all ? sql` ALL` : empty}${byName} (${right.sql})`;
+                if (body.byName || !left.columns || !right.columns || left.columns.length !== right.columns.length) {
+                    return { sql: combined, columns: left.columns };
+                }
+                // Spark widens each column to the type holding both sides; DuckDB's widening of
+                // decimals differs (BIGINT with DECIMAL(2,1) is DECIMAL(21,1) in Spark, (20,1) there).
+                const rightColumns = right.columns;
+                const columns = left.columns.map((c, i) => {
+                    const other = rightColumns[i].type;
+                    return c.type && other && isNumeric(c.type) && isNumeric(other) ? { ...c, type: widerNumeric(c.type, other) } : c;
+                });
+                if (!columns.some((c, i) => c.type?.kind === 'decimal' && !sameTypes(c.type, rightColumns[i].type, left.columns![i].type))) {
+                    return { sql: combined, columns };
+                }
+                const alias = this.internalAlias('__setop');
+                const items = columns.map(c => (c.type?.kind === 'decimal' ? sql`CAST(${ident(alias)}.${ident(c.name)} AS ${toDuckType(c.type)}) AS ${ident(c.name)}` : sql`${ident(alias)}.${ident(c.name)}`));
+                return { sql: sql`SELECT ${join(items)} FROM (${combined}) AS ${ident(alias)}`, columns };
             }
         }
     }
@@ -458,7 +471,10 @@ export class SparkTranslator {
                 return this.tableFunction(relation.name, relation.args, relation.alias, relation.columnAliases, left, relation.span);
             case 'lateral_view': {
                 const input = this.relation(relation.input, left);
-                const inner = new Scope([...left.relations, ...input.scope], left.parent);
+                // The generator's columns are read from inside a LATERAL subquery: qualified by their
+                // relation, so that DuckDB does not bind a column named like one of its niladic
+                // functions (`user.tags`) to that function.
+                const inner = new Scope([], new Scope([...left.relations, ...input.scope], left.parent));
                 const call = relation.outer && !relation.generator.name.toLowerCase().endsWith('_outer')
                     ? { ...relation.generator, name: `${relation.generator.name}_outer` }
                     : relation.generator;
@@ -848,18 +864,22 @@ export class SparkTranslator {
             }
             type = fields.every(f => f.type) ? T.struct(fields.map(f => ({ name: f.name, type: f.type! }))) : undefined;
         }
+        const rounded = roundedDecimalType(name, args, ctx);
+        if (rounded) {
+            type = rounded;
+        }
         if (spec.kind === 'scalar') {
             if (call.over || call.distinct || call.filter) {
                 throw new UnsupportedFeatureError(ErrorClass.unsupportedFeature,
                     `'${name}' is not an aggregate or window function; OVER, DISTINCT and FILTER do not apply.`, { span: call.span });
             }
-            return { sql: spec.sql!(ctx), type };
+            return { sql: sparkTyped(spec.sql!(ctx), rounded ?? fixedType(spec)), type };
         }
         if (spec.kind === 'window') {
             if (!call.over) {
                 throw new UnsupportedFeatureError(ErrorClass.windowWithoutOver, `The window function '${name}' requires an OVER clause.`, { span: call.span });
             }
-            return { sql: sql`${spec.sql!(ctx)} OVER ${this.window(call.over, scope)}`, type };
+            return { sql: sparkTyped(sql`${spec.sql!(ctx)} OVER ${this.window(call.over, scope)}`, fixedType(spec)), type };
         }
         return { sql: this.aggregate(call, spec, args, scope), type };
     }
@@ -958,6 +978,14 @@ export class SparkTranslator {
         } else if (name === 'sum' && args[0]?.type?.kind === 'decimal') {
             // DuckDB sums DECIMAL(p, s) into DECIMAL(38, s); Spark's sum is DECIMAL(p + 10, s).
             result = sql`CAST(${result} AS ${toDuckType(decimalType(decimalSum(args[0].type)))})`;
+        } else if ((name === 'avg' || name === 'mean') && args[0]?.type?.kind === 'decimal') {
+            // DuckDB averages a DECIMAL as DOUBLE; Spark's avg is DECIMAL(p + 4, s + 4) (exact to DOUBLE's
+            // precision, as the engine's decimal division is).
+            result = sql`CAST(${result} AS ${toDuckType(decimalType(decimalAvg(args[0].type)))})`;
+        }
+        const fixed = fixedType(spec);
+        if (fixed && name !== 'sum') {
+            result = sparkTyped(result, fixed);
         }
         return agg.wrap ? agg.wrap(result) : result;
     }
@@ -1098,11 +1126,51 @@ function coerceBoth(left: Translated, right: Translated): [Translated, Translate
     return [coerceForComparison(right, left), coerceForComparison(left, right)];
 }
 
+/** True when both given types are the type `type`. */
+function sameTypes(type: DataType, a: DataType | undefined, b: DataType | undefined): boolean {
+    return a !== undefined && b !== undefined && formatType(a) === formatType(type) && formatType(b) === formatType(type);
+}
+
 function commonType(types: DataType[]): DataType | undefined {
     if (types.length === 0) {
         return undefined;
     }
     return types.reduce((a, b) => (isNumeric(a) && isNumeric(b) ? widerNumeric(a, b) : a));
+}
+
+/**
+ * The result of a call in the type Spark gives it, where DuckDB's differs: DuckDB counts and
+ * measures in BIGINT or HUGEINT (length, row_number, rank, ntile, grouping, count_if, ...) where those
+ * Spark functions return INT, TINYINT or BIGINT, and rounds a DECIMAL into a DECIMAL of its own width (round / bround / ceil / floor).
+ */
+function sparkTyped(result: Sql, type: DataType | undefined): Sql {
+    return type ? sql`CAST(${result} AS ${toDuckType(type)})` : result;
+}
+
+/** The integral type a function always returns (its table row says so), else undefined. */
+function fixedType(spec: FunctionSpec): DataType | undefined {
+    return typeof spec.type === 'object' && isIntegral(spec.type) ? spec.type : undefined;
+}
+
+/**
+ * Spark's type of `round` / `bround` (`RoundBase`) and `ceil` / `floor` of a DECIMAL: at most the
+ * requested fractional digits and one more integral digit (`round(DECIMAL(38,10), 2)` is
+ * DECIMAL(31,2)); undefined for other calls and other argument types.
+ */
+function roundedDecimalType(name: string, args: Translated[], ctx: CallContext): DataType | undefined {
+    const input = args[0]?.type;
+    if (input?.kind !== 'decimal') {
+        return undefined;
+    }
+    if (name === 'round' || name === 'bround') {
+        const written = args.length > 1 ? ctx.literalArg(1) : 0;
+        const scale = typeof written === 'string' && /^-?\d+$/.test(written) ? Number(written) : written;
+        return typeof scale === 'number' && Number.isInteger(scale) ? decimalType(decimalRound(input, scale)) : undefined;
+    }
+    if ((name === 'ceil' || name === 'ceiling' || name === 'floor') && args.length === 1) {
+        return input.scale === 0 ? input : decimalType(decimalRound(input, 0));
+    }
+    return undefined;
 }
 
 /**

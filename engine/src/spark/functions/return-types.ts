@@ -4,7 +4,7 @@
  * express — `sum` over decimals, `round` with a scale, `named_struct`, `from_json` with a schema
  * string, generators and their output columns — are implemented here as named special rules.
  */
-import { decimalAvg, decimalSum } from '../decimal.js';
+import { decimalAvg, decimalRound, decimalSum } from '../decimal.js';
 import type { ReturnRule, SpecialRuleName } from './function-model.js';
 import {
     binaryOperatorType, boundedDecimal, commonSupertypeOf, decimalForIntegral, field, isFloating, isIntegral,
@@ -60,12 +60,8 @@ function literalNumber(args: readonly CallArgument[], i: number): number | undef
 
 /** Spark's rounding result type for a decimal input rounded to `scale` digits (`RoundBase.dataType`). */
 function roundedDecimal(p: number, s: number, scale: number): TypeDescriptor {
-    const integralDigits = p - s + 1;
-    if (scale < 0) {
-        return boundedDecimal(Math.max(integralDigits, -scale + 1), 0);
-    }
-    const newScale = Math.min(s, scale);
-    return boundedDecimal(integralDigits + newScale, newScale);
+    const rounded = decimalRound({ precision: p, scale: s }, scale);
+    return Types.decimal(rounded.precision, rounded.scale);
 }
 
 function arithmetic(op: '+' | '-' | '*' | '/' | '%'): SpecialRule['infer'] {

@@ -476,10 +476,15 @@ export class PipelineSqlTypeComputer implements TypeComputer {
         const chosen = qualifier.length > 0
             ? entries.filter(e => e.qualifiers.some(q => sameParts(q, qualifier)))
             : entries.filter(e => e.inStar);
+        const excluded = new Set((star?.except ?? []).map(lower));
         if (qualifier.length > 0 && chosen.length === 0) {
+            // `info.*` / `t.info.*` over a STRUCT column: its fields, as Spark expands them.
+            const resolved = star ? this.resolveParts(star.qualifier, makeScope(entries, [], new Map(), undefined)) : undefined;
+            if ((resolved?.kind === 'column' || resolved?.kind === 'alias') && resolved.type.kind === 'struct') {
+                return relationOf(resolved.type.fields.filter(f => !excluded.has(f.name.toLowerCase())).map(f => column(f.name, f.type, star)));
+            }
             return UnknownRelation;
         }
-        const excluded = new Set((star?.except ?? []).map(lower));
         const columns: Column[] = [];
         let complete = true;
         for (const entry of chosen) {
@@ -773,7 +778,8 @@ export class PipelineSqlTypeComputer implements TypeComputer {
             return [];
         }
         const index = call.args.indexOf(argument);
-        const args = call.args.map(a => (a === argument || ast.isTableArgument(a.value) ? { type: Types.unknown } : this.argument(a.value, a.alias)));
+        // The parameters' types come from the other, non-lambda arguments (a lambda's body may read them).
+        const args = call.args.map(a => (a === argument || ast.isTableArgument(a.value) || ast.isLambda(a.value) ? { type: Types.unknown } : this.argument(a.value, a.alias)));
         return lambdaParameterTypes(functionName(call), args, index);
     }
 
@@ -970,8 +976,12 @@ export class PipelineSqlTypeComputer implements TypeComputer {
         if (!value) {
             return { type: Types.unknown };
         }
-        if (ast.isLambda(value) || ast.isStar(value)) {
+        if (ast.isStar(value)) {
             return { type: Types.unknown };
+        }
+        if (ast.isLambda(value)) {
+            // The catalog types a lambda argument by its body (`transform(tags, x -> upper(x))` is array<string>).
+            return { type: this.typeOf(value.body) };
         }
         const type = this.typeOf(value);
         const name = alias ?? (ast.isColumnReference(value) ? value.parts.at(-1) : ast.isStructFieldAccess(value) ? value.field : undefined);
