@@ -91,3 +91,34 @@ describe('parameters: check and run agree on ${...} names', () => {
         }
     });
 });
+
+describe('pipeline-sql check on AUTO CDC flows with different source columns (Spark AutoCdcScd1MultiPipeline, A27)', () => {
+    let root: string;
+
+    beforeAll(() => {
+        root = fs.mkdtempSync(path.join(os.tmpdir(), 'pipeline-sql-check-union-'));
+        fs.writeFileSync(path.join(root, 'spark-pipeline.yml'), 'name: union\nlibraries:\n  - glob:\n      include: transformations/**\n');
+        fs.mkdirSync(path.join(root, 'transformations'));
+        fs.mkdirSync(path.join(root, 'samples'));
+        fs.writeFileSync(path.join(root, 'samples', 'catalog.sql'),
+            'CREATE TABLE v1 (id INT, name STRING, version BIGINT);\nCREATE TABLE v2 (id INT, name STRING, age INT, version BIGINT);\n');
+        fs.writeFileSync(path.join(root, 'transformations', 'target.sql'), [
+            'CREATE STREAMING TABLE shared_target;',
+            'CREATE FLOW flow_v1 AS AUTO CDC INTO shared_target FROM STREAM(v1) KEYS (id) SEQUENCE BY version;',
+            'CREATE FLOW flow_v2 AS AUTO CDC INTO shared_target FROM STREAM(v2) KEYS (id) SEQUENCE BY version;',
+            // `age` comes only from the second flow; `nickname` from neither.
+            'CREATE MATERIALIZED VIEW ages AS SELECT id, name, age, version FROM shared_target;',
+            'CREATE MATERIALIZED VIEW nicknames AS SELECT id, nickname FROM shared_target;',
+            '',
+        ].join('\n'));
+    });
+
+    afterAll(() => fs.rmSync(root, { recursive: true, force: true }));
+
+    test('the target has the union of the flows\' columns: reading a column of either flow is fine, a column of neither is an error naming the union', async () => {
+        const diagnostics = await checkPaths([root]);
+        expect(diagnostics.map(d => `${d.line}:${d.column} ${d.severity} ${d.code}`)).toEqual(['5:50 error UNRESOLVED_COLUMN.WITH_SUGGESTION']);
+        expect(diagnostics[0].message).toContain('nickname');
+        expect(diagnostics[0].message).toMatch(/id.*name.*version.*age/);
+    });
+});
