@@ -718,6 +718,8 @@ export class PipelineSqlTypeComputer implements TypeComputer {
         }
         const entries = this.fromEntries(select);
         const passed = new Map<ScopeEntry, Column[]>();
+        // A `f.*` over a source of unknown shape passes columns nobody can list.
+        const unlisted = new Set<ScopeEntry>();
         const add = (entry: ScopeEntry, columns: readonly Column[]): void => {
             passed.set(entry, [...(passed.get(entry) ?? []), ...columns]);
         };
@@ -728,16 +730,29 @@ export class PipelineSqlTypeComputer implements TypeComputer {
                 const excluded = new Set(expression.except.map(lower));
                 for (const entry of entries.filter(e => (qualifier.length > 0 ? e.qualifiers.some(q => sameParts(q, qualifier)) : e.inStar))) {
                     add(entry, entry.relation.columns.filter(c => !excluded.has(c.name.toLowerCase())));
+                    if (!entry.relation.complete) {
+                        unlisted.add(entry);
+                    }
                 }
             } else if (ast.isColumnReference(expression) && !item.alias && item.aliases.length === 0) {
                 const resolution = this.resolveColumn(expression);
-                if (resolution.kind === 'column' && resolution.entry && sameName(resolution.column.name, expression.parts.at(-1))) {
+                const name = expression.parts.at(-1);
+                if (resolution.kind === 'column' && resolution.entry && sameName(resolution.column.name, name)) {
                     add(resolution.entry, [resolution.column]);
+                } else if (resolution.kind === 'unknown' && name !== undefined && expression.parts.length > 1) {
+                    // `f.id` over a table of unknown shape: the qualifier still names its FROM item.
+                    const qualifier = expression.parts.slice(0, -1).map(lower);
+                    const entry = entries.find(e => e.qualifiers.some(q => sameParts(q, qualifier)));
+                    if (entry) {
+                        add(entry, [column(name, Types.unknown, item)]);
+                    }
                 }
             }
         }
         return [...passed].filter(([entry]) => entry.qualifiers.length > 0)
-            .map(([entry, columns]) => ({ qualifiers: entry.qualifiers, relation: relationOf(columns), node: entry.node, inStar: false, qualifiesOnly: true }));
+            .map(([entry, columns]) => ({
+                qualifiers: entry.qualifiers, relation: relationOf(columns, !unlisted.has(entry)), node: entry.node, inStar: false, qualifiesOnly: true,
+            }));
     }
 
     /**
