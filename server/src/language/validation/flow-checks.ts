@@ -5,7 +5,7 @@
  */
 import type { ValidationAcceptor, ValidationChecks } from 'langium';
 import * as ast from '../generated/ast.js';
-import { closestNames, lower } from '../references/dataset-names.js';
+import { closestNames, lower, splitName } from '../references/dataset-names.js';
 import type { DatasetInfo, FlowInfo, PipelineModel } from '../pipeline/pipeline-model.js';
 import { isPythonCdcFlow, pythonPlace, type PythonDatasetEntry, type PythonFlowEntry } from '../../project/python/python-pipeline.js';
 import { orderableKey } from './auto-cdc-checks.js';
@@ -169,8 +169,15 @@ export class FlowChecks {
             case 'append':
             case 'replace-using':
                 if (mode === 'batch' && flow.target?.kind === 'streaming-table') {
-                    report(accept, Issues.BatchQueryForStreamingTable, { flow: flow.name, target: targetName }, location,
-                        { canAddOnce: flow.kind === 'append' && !flow.inline, sources: flow.inputs.filter(i => i.role === 'query').length });
+                    // An unqualified name the files loaded do not define may be a temporary view, defined
+                    // elsewhere, that reads a stream, unless the project file says which files the pipeline
+                    // has. A qualified name is a table (or a persistent view, whose query is batch).
+                    const unsure = this.context.certain(flow.statement) ? undefined
+                        : flow.inputs.find(i => i.role === 'query' && !i.dataset && !i.catalogTable && ast.isDatasetRef(i.node)
+                            && mayNameView(splitName(i.name)));
+                    report(accept, Issues.BatchQueryForStreamingTable, { flow: flow.name, target: targetName, unsure: unsure?.name }, location,
+                        { canAddOnce: flow.kind === 'append' && !flow.inline, sources: flow.inputs.filter(i => i.role === 'query').length },
+                        unsure ? 'warning' : 'error');
                 }
                 break;
             case 'append-once':
@@ -287,4 +294,9 @@ export class FlowChecks {
             report(accept, Issues.ReplaceUsingSequenceNotColumn, undefined, { node: using, property: 'sequenceBy' });
         }
     };
+}
+
+/** Whether a table name as written may name a temporary view of the pipeline: `v` or the legacy `LIVE.v`. */
+function mayNameView(parts: readonly string[]): boolean {
+    return parts.length === 1 || (parts.length === 2 && parts[0].toLowerCase() === 'live');
 }

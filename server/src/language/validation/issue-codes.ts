@@ -98,8 +98,8 @@ export const Issues = {
         'The SEQUENCE BY of REPLACE USING must be exactly one column name, not an expression.'),
     ByNameRequired: issue<{ replace: string }>(ErrorClass.byNameRequired, 'error', 'V9', a =>
         `${a.replace} requires BY NAME (INSERT INTO target BY NAME ${a.replace} ...).`),
-    BatchQueryForStreamingTable: issue<{ flow: string; target: string }>(ErrorClass.batchForStreamingTable, 'error', 'V11', a =>
-        `The flow ${q(a.flow)} into the streaming table ${q(a.target)} reads only batch sources; read a source with STREAM(...) or make it a one-time backfill with INSERT ONCE.`),
+    BatchQueryForStreamingTable: issue<{ flow: string; target: string; unsure?: string }>(ErrorClass.batchForStreamingTable, 'error', 'V11', a =>
+        `The flow ${q(a.flow)} into the streaming table ${q(a.target)} reads only batch sources${a.unsure ? ` as far as the files loaded show (${q(a.unsure)} may be a view of the pipeline that reads a stream)` : ''}; read a source with STREAM(...) or make it a one-time backfill with INSERT ONCE.`),
     StreamingQueryForOnceFlow: issue<{ flow: string }>(ErrorClass.streamingQueryForOnceFlow, 'error', 'V11', a =>
         `The ONCE flow ${q(a.flow)} reads a stream; a one-time flow reads its sources as a batch (remove STREAM(...) or ONCE).`),
     StreamingQueryForMaterializedView: issue<{ target: string }>(ErrorClass.streamingQueryForMaterializedView, 'error', undefined, a =>

@@ -131,6 +131,21 @@ describe('V8–V11: append and replace flows', () => {
             + 'CREATE FLOW g AS INSERT ONCE INTO t BY NAME SELECT * FROM raw.events;\nCREATE TABLE m FLOW INSERT BY NAME SELECT * FROM raw.events;')).toEqual([]);
     });
 
+    test('V11 where the files loaded may not be the whole pipeline (no project file): a batch read of an unqualified name the files do not define is a warning (it may be a streaming temporary view), of a qualified name an error', async () => {
+        expect(await check('CREATE STREAMING TABLE t AS SELECT * FROM staged_orders;\nCREATE STREAMING TABLE u AS SELECT * FROM LIVE.staged_orders;', { spec: false })
+            .then(d => d.filter(x => x.includes('INVALID_FLOW_QUERY_TYPE')))).toEqual([
+            '[1:29..1:56] warning INVALID_FLOW_QUERY_TYPE.BATCH_RELATION_FOR_STREAMING_TABLE The flow \'t\' into the streaming table \'t\' reads only batch sources '
+            + 'as far as the files loaded show (\'staged_orders\' may be a view of the pipeline that reads a stream); read a source with STREAM(...) or make it a one-time backfill with INSERT ONCE.',
+            '[2:29..2:61] warning INVALID_FLOW_QUERY_TYPE.BATCH_RELATION_FOR_STREAMING_TABLE The flow \'u\' into the streaming table \'u\' reads only batch sources '
+            + 'as far as the files loaded show (\'LIVE.staged_orders\' may be a view of the pipeline that reads a stream); read a source with STREAM(...) or make it a one-time backfill with INSERT ONCE.',
+        ]);
+        expect(await check('CREATE STREAMING TABLE t AS SELECT * FROM raw.events;', { spec: false }).then(d => d.filter(x => x.includes('INVALID_FLOW_QUERY_TYPE'))))
+            .toEqual([expect.stringMatching(/^\[1:29\.\.1:53\] error INVALID_FLOW_QUERY_TYPE\.BATCH_RELATION_FOR_STREAMING_TABLE .* reads only batch sources; /)]);
+        // With a project file the loaded files are the pipeline: a name they do not define is no view.
+        expect(await check('CREATE STREAMING TABLE t AS SELECT * FROM staged_orders;').then(d => d.filter(x => x.includes('INVALID_FLOW_QUERY_TYPE'))))
+            .toEqual([expect.stringMatching(/ error INVALID_FLOW_QUERY_TYPE/)]);
+    });
+
     test('V11 for AUTO CDC: the change feed is read as a stream; AUTO CDC ONCE reads a batch', async () => {
         expect(await check('CREATE STREAMING TABLE t;\nCREATE FLOW f AS AUTO CDC INTO t FROM cdc.users KEYS (id) SEQUENCE BY seq;')).toEqual([
             '[2:39..2:48] error PIPELINE_SQL_AUTO_CDC_BATCH_SOURCE AUTO CDC reads its source \'cdc.users\' as a stream; write FROM STREAM(cdc.users), or use AUTO CDC ONCE for a one-time batch load.',
