@@ -87,6 +87,24 @@ export class Scope {
         return [...new Set(relations.flatMap(r => (r.columns ?? []).filter(c => c.hidden).map(c => c.name)))];
     }
 
+    /** How many leading parts of a column reference name its relation (`e.user.name`: 1), not a struct path. */
+    qualifierLength(parts: string[]): number {
+        const lower = parts.map(p => p.toLowerCase());
+        if (this.bindings.has(lower[0])) {
+            return 0;
+        }
+        for (let k = Math.min(parts.length - 1, 3); k >= 1; k--) {
+            const relation = this.relations.find(r => r.alias?.toLowerCase() === lower[k - 1]);
+            if (relation && (relation.columns === undefined || relation.columns.some(c => c.name.toLowerCase() === lower[k]))) {
+                return k;
+            }
+        }
+        if (this.relations.some(r => r.columns?.some(c => c.name.toLowerCase() === lower[0]))) {
+            return 0;
+        }
+        return this.parent?.qualifierLength(parts) ?? 0;
+    }
+
     /** Resolves a (possibly qualified) column reference to SQL and type. */
     resolve(parts: string[], fromParent = false): Translated | undefined {
         const lower = parts.map(p => p.toLowerCase());
@@ -358,7 +376,7 @@ export class SparkTranslator {
             return this.generator(item.expr, names, scope);
         }
         const translated = this.expr(item.expr, scope);
-        const name = item.alias ?? autoName(item.expr);
+        const name = item.alias ?? autoName(item.expr, parts => scope.qualifierLength(parts));
         return { sql: sql`${translated.sql} AS ${ident(name)}`, columns: [{ name, type: translated.type }] };
     }
 
@@ -1240,17 +1258,28 @@ function autoFieldName(e: ExprIR, index: number): string {
  * The column name Spark gives an unaliased SELECT expression (close to Spark's toPrettySQL); a cast
  * of a named expression keeps its name (`CAST(id AS STRING)` and `id::string` are `id`).
  */
-export function autoName(e: ExprIR): string {
-    if (e.kind === 'cast' && (e.expr.kind === 'column' || e.expr.kind === 'field' || e.expr.kind === 'json_path')) {
-        return prettyName(e.expr);
+export function autoName(e: ExprIR, qualifierLength: (parts: string[]) => number = () => 0): string {
+    if (e.kind === 'column') {
+        return e.parts[e.parts.length - 1];
     }
-    return prettyName(e);
+    if (e.kind === 'field') {
+        return e.field;
+    }
+    if (e.kind === 'cast' && (e.expr.kind === 'column' || e.expr.kind === 'field' || e.expr.kind === 'json_path')) {
+        return autoName(e.expr, qualifierLength);
+    }
+    return prettyNameOf(e, qualifierLength);
 }
 
-function prettyName(e: ExprIR): string {
+/**
+ * Spark's name of an expression inside an unaliased one (`toPrettySQL`): a column keeps its struct
+ * path but not its table qualifier (`upper(user.name)`, `upper(name)` for `upper(e.name)`).
+ */
+function prettyNameOf(e: ExprIR, qualifierLength: (parts: string[]) => number): string {
+    const prettyName = (x: ExprIR): string => prettyNameOf(x, qualifierLength);
     switch (e.kind) {
-        case 'column': return e.parts[e.parts.length - 1];
-        case 'field': return e.field;
+        case 'column': return e.parts.slice(Math.min(qualifierLength(e.parts), e.parts.length - 1)).join('.');
+        case 'field': return `${prettyName(e.expr)}.${e.field}`;
         case 'literal': return e.value === null ? 'NULL' : String(e.value);
         case 'call': {
             if (e.star) {

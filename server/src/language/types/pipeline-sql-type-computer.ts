@@ -466,7 +466,7 @@ export class PipelineSqlTypeComputer implements TypeComputer {
                 complete = false;
                 continue;
             }
-            columns.push(column(item.alias ?? item.aliases[0] ?? derivedName(expression), this.typeOf(expression), item));
+            columns.push(column(item.alias ?? item.aliases[0] ?? derivedName(expression, reference => this.qualifierLength(reference)), this.typeOf(expression), item));
         }
         return relationOf(columns, complete);
     }
@@ -796,6 +796,23 @@ export class PipelineSqlTypeComputer implements TypeComputer {
         // The parameters' types come from the other, non-lambda arguments (a lambda's body may read them).
         const args = call.args.map(a => (a === argument || ast.isTableArgument(a.value) || ast.isLambda(a.value) ? { type: Types.unknown } : this.argument(a.value, a.alias)));
         return lambdaParameterTypes(functionName(call), args, index);
+    }
+
+    /** How many leading parts of a column reference name its relation (`e.user.name`: 1), not a struct path. */
+    private qualifierLength(reference: ast.ColumnReference): number {
+        const scope = this.scopeAt(reference);
+        const found = scope ? lookup(reference.parts, scope) : undefined;
+        if (found?.kind === 'column' || found?.kind === 'alias') {
+            return reference.parts.length - 1 - found.rest.length;
+        }
+        // A relation of unknown columns: its qualifier, when one names it.
+        const keys = reference.parts.map(lower);
+        for (let q = Math.min(keys.length - 1, 3); q >= 1 && scope; q--) {
+            if (scope.entries.some(e => e.qualifiers.some(x => sameParts(x, keys.slice(0, q))))) {
+                return q;
+            }
+        }
+        return 0;
     }
 
     resolveColumn(reference: ast.ColumnReference): ColumnResolution {
@@ -1164,14 +1181,14 @@ function fieldPathType(type: TypeDescriptor, rest: readonly string[]): TypeDescr
 }
 
 /** The name Spark gives an unaliased select item: a column's own name, a field's name, else the expression text. */
-export function derivedName(expression: ast.Expression): string {
+export function derivedName(expression: ast.Expression, qualifierLength: (reference: ast.ColumnReference) => number = () => 0): string {
     if (ast.isColumnReference(expression)) {
         return expression.parts.at(-1) ?? '';
     }
     // Spark names a cast of a named expression after it: `CAST(id AS STRING)`, `id::string`, `v:price::int`.
     if (ast.isCastExpression(expression) && (ast.isColumnReference(expression.expression) || ast.isStructFieldAccess(expression.expression)
         || ast.isJsonPath(expression.expression))) {
-        return derivedName(expression.expression);
+        return derivedName(expression.expression, qualifierLength);
     }
     if (ast.isFunctionCall(expression) && timeWindowColumn(expression)) {
         return timeWindowColumn(expression)!;
@@ -1183,7 +1200,61 @@ export function derivedName(expression: ast.Expression): string {
         const last = /([A-Za-z_]\w*)\W*$/.exec(expression.path ?? '');
         return last ? last[1] : expression.path;
     }
-    return (expression.$cstNode?.text ?? '').replace(/\s+/g, ' ').trim();
+    return prettyName(expression, qualifierLength);
+}
+
+/**
+ * Spark's name of an expression inside an unaliased select item (`toPrettySQL`), as the engine
+ * writes it: operators in parentheses (`(id + 1)`), calls by their lower-case name with their
+ * arguments' names (`upper(user.name)`, `count(1)` for `count(*)`), columns without their table
+ * qualifier but with their struct path, literals by their value.
+ */
+function prettyName(e: ast.Expression, qualifierLength: (reference: ast.ColumnReference) => number): string {
+    const inner = (x: ast.Expression | undefined): string => (x ? prettyName(x, qualifierLength) : '');
+    if (ast.isColumnReference(e)) {
+        return e.parts.slice(Math.min(qualifierLength(e), e.parts.length - 1)).join('.');
+    }
+    if (ast.isStructFieldAccess(e)) {
+        return `${inner(e.receiver)}.${e.field}`;
+    }
+    if (ast.isSubscript(e)) {
+        return `${inner(e.receiver)}[${inner(e.index)}]`;
+    }
+    if (ast.isBinaryExpression(e)) {
+        const operator = e.operator.toUpperCase() === 'AND' || e.operator.toUpperCase() === 'OR' ? e.operator.toUpperCase() : e.operator.toLowerCase();
+        return `(${inner(e.left)} ${operator} ${inner(e.right)})`;
+    }
+    if (ast.isUnaryExpression(e)) {
+        return e.operator === '+' ? inner(e.operand) : `(${e.operator === 'NOT' ? 'NOT' : e.operator} ${inner(e.operand)})`;
+    }
+    if (ast.isIsExpression(e) && e.test === 'NULL') {
+        return `(${inner(e.value)} IS ${e.not ? 'NOT ' : ''}NULL)`;
+    }
+    // A window's OVER clause is left out of the name, as the engine does (Spark writes the whole frame).
+    if (ast.isFunctionCall(e) && !e.filter && e.withinGroup.length === 0) {
+        const name = e.parts.join('.').toLowerCase();
+        if (e.args.length === 1 && ast.isStar(e.args[0].value) && e.args[0].value.qualifier.length === 0) {
+            return `${name}(1)`;
+        }
+        if (e.args.every(a => !a.name && !a.alias && a.value && !ast.isLambda(a.value) && !ast.isStar(a.value) && !ast.isTableArgument(a.value))) {
+            return `${name}(${e.distinct ? 'DISTINCT ' : ''}${e.args.map(a => (ast.isTableArgument(a.value) ? '' : inner(a.value))).join(', ')})`;
+        }
+    }
+    if (ast.isNumberLiteral(e)) {
+        // The engine names a number by its value (`1L` is 1, `1.50` is 1.5).
+        const value = Number(e.value.replace(/[a-z]+$/i, ''));
+        return Number.isFinite(value) && Number.isSafeInteger(Math.trunc(value)) ? String(value) : e.value;
+    }
+    if (ast.isStringLiteral(e)) {
+        return e.value;
+    }
+    if (ast.isBooleanLiteral(e)) {
+        return String(e.value);
+    }
+    if (ast.isNullLiteral(e)) {
+        return 'NULL';
+    }
+    return (e.$cstNode?.text ?? '').replace(/\s+/g, ' ').trim();
 }
 
 function makeScope(entries: readonly ScopeEntry[], aliases: readonly Column[], lambdas: ReadonlyMap<string, TypeDescriptor>, parent: ColumnScope | undefined, opaque = false): ColumnScope {
