@@ -63,7 +63,7 @@ export const AGGREGATE_FUNCTIONS: FunctionGroup = {
             }],
         ['grouping(col: any) -> tinyint', 'Tells whether a GROUPING SETS / ROLLUP / CUBE column is aggregated away in this row (1) or not (0).',
             'grouping(region) in a ROLLUP subtotal row → 1',
-            { local: scalar(1, any, c => sql`grouping(${c.all})`, T.int) }],
+            { local: scalar(1, any, c => sql`grouping(${c.all})`, T.tinyint) }],
         ['grouping_id(cols*: any) -> bigint', 'Bit vector telling which grouping columns are aggregated away in this row.',
             'grouping_id(region, city) in the grand-total row of a CUBE → 3',
             { local: native('translated by name from the GROUP BY columns') }],

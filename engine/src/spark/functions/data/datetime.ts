@@ -39,7 +39,8 @@ export const DATETIME_FUNCTIONS: FunctionGroup = {
             'datediff(DATE\'2024-03-01\', DATE\'2024-02-28\') → 2', { aliases: ['datediff'], syntax: `datediff(endDate, startDate) | datediff(unit, start, end) where ${UNIT}`,
                 local: scalar(2, 3, c => (c.args.length === 3
                     ? sql`date_sub(${str(dateUnit(c, 0))}, CAST(${c.args[1].sql} AS TIMESTAMP), CAST(${c.args[2].sql} AS TIMESTAMP))`
-                    : sql`CAST(date_diff('day', CAST(${c.a[1]} AS DATE), CAST(${c.a[0]} AS DATE)) AS INTEGER)`), T.int),
+                    : sql`CAST(date_diff('day', CAST(${c.a[1]} AS DATE), CAST(${c.a[0]} AS DATE)) AS INTEGER)`),
+                args => (args.length === 3 ? T.bigint : T.int)),
             }],
         ['date_format(timestamp: datetime, fmt: string) -> string', 'Formats a date or timestamp as text with a datetime pattern.',
             'date_format(DATE\'2024-07-04\', \'dd/MM/yyyy\') → \'04/07/2024\'',
