@@ -196,6 +196,31 @@ export const ErrorClass = {
 /** One of the error classes above. */
 export type ErrorClassName = (typeof ErrorClass)[keyof typeof ErrorClass];
 
+/**
+ * What a class means, for the classes whose messages are written where they are found (project
+ * files, test files) rather than from a template of the editor's diagnostics table: the help text of
+ * `check --format sarif` rules.
+ */
+export const ErrorClassHelp: Readonly<Partial<Record<ErrorClassName, string>>> = {
+    [ErrorClass.invalidProjectFile]: 'A project file (databricks.yml, a file it includes, spark-pipeline.yml) is not valid YAML or not shaped as its format requires; the pipelines it defines cannot be read as written.',
+    [ErrorClass.libraryNotFound]: 'A pipeline library (`file:` or `notebook:` path) names a file that does not exist.',
+    [ErrorClass.libraryOutsideRoot]: 'A pipeline library points outside the pipeline\'s root folder; files there are not read.',
+    [ErrorClass.libraryMatchesNothing]: 'A `glob:` library of a pipeline matches no .sql or .py file, so it adds nothing to the pipeline.',
+    [ErrorClass.invalidGlobPattern]: 'A `glob:` include pattern cannot be read as a glob (Spark rejects it too).',
+    [ErrorClass.specUnexpectedField]: 'spark-pipeline.yml has a field Spark Declarative Pipelines does not know.',
+    [ErrorClass.specMissingRequiredField]: 'spark-pipeline.yml lacks a field Spark Declarative Pipelines requires.',
+    [ErrorClass.specFieldNotDict]: 'A field of spark-pipeline.yml that must be a mapping is not one.',
+    [ErrorClass.specDictValueNotString]: 'A value of a spark-pipeline.yml mapping that must be a string is not one.',
+    [ErrorClass.duplicatePipeline]: 'Two pipelines of the bundle have the same name.',
+    [ErrorClass.unknownBundleTarget]: 'The bundle target asked for is not one of the targets databricks.yml declares.',
+    [ErrorClass.unknownBundleVariable]: 'A `${var.name}` in the bundle names a variable it does not declare.',
+    [ErrorClass.noSources]: 'The pipeline has no SQL source file to check or run.',
+    [ErrorClass.invalidTestFile]: 'A pipeline test file (*.test.yml) cannot be used as written: a YAML error, an unknown key, or a value of the wrong shape.',
+    [ErrorClass.testNoPipeline]: 'A pipeline test file is in no pipeline\'s folder, or does not say which of several pipelines it tests (`pipeline: <key>`).',
+    [ErrorClass.testUnknownSchema]: 'A test gives rows for a source whose columns nothing declares: give them in the test\'s `schemas:`.',
+    [ErrorClass.testUnknownExpectation]: 'A test\'s `expect_metrics` names an expectation the dataset does not declare.',
+};
+
 const known: ReadonlySet<string> = new Set(Object.values(ErrorClass));
 
 /** True when `code` is one of the error classes of the table. */

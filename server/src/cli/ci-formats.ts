@@ -5,6 +5,8 @@
  */
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { ownValue } from '../../../engine/src/index.js';
+import { ErrorClass, ErrorClassHelp } from '../../../engine/src/spark/error-classes.js';
 import { Issues, type IssueDefinition } from '../language/validation/issue-codes.js';
 import type { CliDiagnostic } from './check.js';
 
@@ -16,11 +18,15 @@ interface RuleDescription {
     readonly name: string;
     readonly title: string;
     readonly help: string;
-    readonly severity: CliDiagnostic['severity'];
+    /** The default level; the first diagnostic's where the table has none. */
+    readonly severity?: CliDiagnostic['severity'];
     readonly rule?: string;
 }
 
-/** The diagnostics table by code (the first definition of a code describes it). */
+/**
+ * The diagnostics table by code (the first definition of a code describes it), then the classes of
+ * the error-class table that have a help text and no template there (project and test files).
+ */
 function ruleTable(): Map<string, RuleDescription> {
     const table = new Map<string, RuleDescription>();
     for (const [name, definition] of Object.entries(Issues) as Array<[string, IssueDefinition<unknown>]>) {
@@ -31,6 +37,13 @@ function ruleTable(): Map<string, RuleDescription> {
             name, title: titleOf(name), help: templateOf(definition), severity: definition.severity,
             ...(definition.rule ? { rule: definition.rule } : {}),
         });
+    }
+    for (const [key, code] of Object.entries(ErrorClass)) {
+        const help = ownValue(ErrorClassHelp as Readonly<Record<string, string>>, code);
+        if (help !== undefined && !table.has(code)) {
+            const name = key.charAt(0).toUpperCase() + key.slice(1);
+            table.set(code, { name, title: titleOf(name), help });
+        }
     }
     return table;
 }

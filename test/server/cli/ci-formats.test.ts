@@ -4,6 +4,7 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { Validator, type Schema } from '@cfworker/json-schema';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { escapeData, escapeProperty, githubAnnotations } from '../../../server/src/cli/ci-formats.js';
@@ -74,6 +75,32 @@ describe('check --format sarif', () => {
         const notFound = run.tool.driver.rules.find(r => r.id === 'TABLE_OR_VIEW_NOT_FOUND');
         expect(notFound?.help.text).toMatch(/'\{name\}' is not a dataset of this pipeline/);
         expect(new Set(run.tool.driver.rules.map(r => r.id)).size).toBe(run.tool.driver.rules.length);
+    }, 60_000);
+
+    test('every rule has a title and help text from the tables (project-file classes too), and no rule or result carries a placeholder URI', async () => {
+        const spec = 'name: shop\nlibraries:\n  - glob: {include: transformations/**}\n  - glob: {include: nothing/**}\n';
+        fs.writeFileSync(path.join(root, 'spark-pipeline.yml'), spec);
+        const { out } = await check('--format', 'sarif', '.');
+        fs.writeFileSync(path.join(root, 'spark-pipeline.yml'), `${spec}configuration: [unclosed\n`);
+        const broken = (await check('--format', 'sarif', '.')).out;
+        const logs = [JSON.parse(out), JSON.parse(broken)] as SarifLog[];
+        logs.forEach(log => expect(new Validator(schema, '4', false).validate(log).valid).toBe(true));
+        const rules = new Map(logs.flatMap(log => log.runs[0].tool.driver.rules).map(r => [r.id, r]));
+        // A class the project model reports: described by the error-class table, not by one instance's message.
+        const invalid = rules.get('PIPELINE_SQL_INVALID_PROJECT_FILE');
+        expect(invalid?.shortDescription.text).toBe('Invalid project file');
+        expect(invalid?.help.text).toMatch(/^A project file \(databricks\.yml, a file it includes, spark-pipeline\.yml\) is not valid YAML/);
+        const nothing = rules.get('PIPELINE_SQL_LIBRARY_MATCHES_NOTHING');
+        expect(nothing?.help.text).toBe('A `glob:` library of a pipeline matches no .sql or .py file, so it adds nothing to the pipeline.');
+        for (const rule of rules.values()) {
+            expect(rule.shortDescription.text, rule.id).not.toMatch(/^[a-z]+ sql /);
+            expect(rule.help.text.length, rule.id).toBeGreaterThan(20);
+        }
+        // The only URIs: the schema's, the source root's file URL, and relative paths of the results.
+        const uris = [...(out + broken).matchAll(/"(?:uri|helpUri|\$schema)":\s*"([^"]*)"/g)].map(m => m[1]);
+        expect(uris.filter(u => /example\.(com|org)|localhost|TODO|placeholder/i.test(u))).toEqual([]);
+        expect(uris).toContain('https://json.schemastore.org/sarif-2.1.0.json');
+        expect([...new Set(uris.filter(u => u.startsWith('file:')))]).toEqual([pathToFileURL(root + path.sep).href]);
     }, 60_000);
 
     test('a clean pipeline is a valid log with no results, exit 0', async () => {
