@@ -1,0 +1,151 @@
+// Real VS Code end-to-end test of "Run on local state" and the preview's Changes view (issue 12):
+// runs the users-cdc sample pipeline from its code lens, reads the Changes view of the SCD1 target,
+// then opens a scratch .sql file beside the pipeline's libraries, clicks "Run on local state" above a
+// GDPR DELETE on that target and reads the Statement view (the version it wrote and its feed), and
+// runs the editor's selection with the command (two statements: a clear error). Screenshots go to
+// test-artifacts/e2e/local-state-*.png.
+import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { after, before, test } from 'node:test';
+import { packageExtension } from '../../scripts/package.mjs';
+import {
+    activeEditor, copyPipelineFolder, createRecorder, launchBrowser, makeRunDir, openWorkspaceFile, repo, shotsDir, startCodeServer, toolsReady, waitUntil,
+} from './harness.mjs';
+
+let runDir;
+let server;
+let browser;
+let page;
+const recorder = createRecorder('local-state-');
+const screenshot = name => recorder.screenshot(page, name);
+const lap = step => recorder.lap(step);
+const webview = () => page.frameLocator('iframe.webview.ready').frameLocator('iframe#active-frame');
+
+/** Runs a palette command by its title (again, while the palette does not list it yet). */
+async function paletteCommand(title, then = () => Promise.resolve()) {
+    await waitUntil(`the command ${title}`, async () => {
+        await page.keyboard.press('Escape');
+        await page.keyboard.press('F1');
+        await page.locator('.quick-input-widget input').fill(`>${title}`);
+        const row = page.locator('.quick-input-list .monaco-list-row', { hasText: title }).first();
+        return row.click({ timeout: 5_000 }).then(() => true, () => false);
+    }, done => done, 60_000);
+    await then();
+}
+
+before(async () => {
+    assert.ok(toolsReady(), 'code-server, Node 24 or chromium are missing: run scripts/e2e-setup.sh (scripts/e2e.mjs does).');
+    fs.mkdirSync(shotsDir, { recursive: true });
+    for (const old of fs.readdirSync(shotsDir).filter(f => f.startsWith('local-state-'))) {
+        fs.rmSync(path.join(shotsDir, old), { recursive: true, force: true });
+    }
+    runDir = makeRunDir();
+    const vsix = process.env.PIPELINE_SQL_VSIX ?? packageExtension(path.join(runDir, 'pipeline-sql.vsix'));
+    lap('build + package');
+    const workspace = path.join(runDir, 'workspace');
+    copyPipelineFolder(path.join(repo, 'samples', 'users-cdc'), path.join(workspace, 'users-cdc'));
+    // A scratch file beside transformations/ (the pipeline's libraries): not a source of the pipeline.
+    fs.writeFileSync(path.join(workspace, 'users-cdc', 'scratch.sql'), [
+        '-- Scratch statements on the local state',
+        'SELECT user_id, name, city FROM users_current ORDER BY user_id;',
+        '',
+        '-- GDPR: forget Ada',
+        'DELETE FROM users_current WHERE user_id = 1;',
+        '',
+    ].join('\n'));
+    server = await startCodeServer({ vsix, workspace, runDir });
+    lap('install + start code-server');
+    browser = await launchBrowser(runDir);
+    page = browser.page;
+    await page.setViewportSize({ width: 1700, height: 1000 });
+    await page.goto(`${server.url}/?folder=${encodeURIComponent(workspace)}`);
+    await page.getByRole('treeitem', { name: 'users-cdc' }).waitFor({ timeout: 120_000 });
+    lap('workbench loaded');
+});
+
+after(async () => {
+    await browser?.context.close();
+    server?.stop();
+    const logs = runDir && path.join(runDir, 'data/logs');
+    if (logs && fs.existsSync(logs)) {
+        fs.rmSync(path.join(shotsDir, 'local-state-logs'), { recursive: true, force: true });
+        fs.cpSync(logs, path.join(shotsDir, 'local-state-logs'), { recursive: true });
+    }
+    if (runDir) {
+        fs.rmSync(runDir, { recursive: true, force: true });
+    }
+    recorder.report('e2e local state');
+});
+
+test('the Changes view shows the feed of the last update of the SCD1 target', { timeout: 180_000 }, async () => {
+    await openWorkspaceFile(page, 'users-cdc/transformations/02_users_current.sql', 'The users as they are now');
+    const lens = activeEditor(page).locator('.codelens-decoration a', { hasText: 'Run pipeline' }).first();
+    await lens.waitFor({ timeout: 60_000 });
+    await lens.click();
+    const header = webview().locator('.run-header');
+    await waitUntil('the pipeline run', () => header.textContent({ timeout: 60_000 }).catch(() => ''), t => /✓ Succeeded|✗ Failed/.test(t), 90_000);
+    assert.match(await header.textContent(), /✓ Succeeded/);
+    lap('pipeline run');
+    const view = webview();
+    await view.locator('button.dataset[data-dataset=users_current]').click();
+    await view.locator('[role=tab][data-view=changes]').click();
+    await view.locator('[role=tab][data-view=changes][aria-selected=true]').waitFor();
+    const rows = view.locator('.changes-view table.feed-table tbody tr');
+    await rows.first().waitFor();
+    // The first update inserts every current user: one insert per row of the target.
+    const kinds = await rows.evaluateAll(r => r.map(e => e.getAttribute('data-change')));
+    assert.ok(kinds.length >= 3 && kinds.every(k => k === 'insert'), JSON.stringify(kinds));
+    assert.match(await view.locator('.changes-view .feed-summary').textContent(), /Change data feed of the last update of users_current: \+\d+ ~0 −0/);
+    assert.match(await rows.first().textContent(), /^insert1Ada King/);
+    await screenshot('changes-view');
+});
+
+test('"Run on local state" above a DELETE in a scratch file writes a version and shows its feed', { timeout: 180_000 }, async () => {
+    // The scratch file opens in the first group, beside the preview.
+    await page.keyboard.press('Control+1');
+    await openWorkspaceFile(page, 'users-cdc/scratch.sql', 'Scratch statements on the local state');
+    // A file of plain queries opens as SQL; in the Pipeline SQL mode it gets the lenses.
+    await paletteCommand('Change Language Mode', async () => {
+        const input = page.locator('.quick-input-widget input');
+        await input.fill('Pipeline SQL');
+        await page.locator('.quick-input-list .monaco-list-row', { hasText: 'Pipeline SQL' }).first().click();
+    });
+    // Only the scratch file has these lenses, whichever group is active.
+    const lenses = page.locator('.editor-instance .monaco-editor .codelens-decoration a', { hasText: 'Run on local state' });
+    await waitUntil('two "Run on local state" lenses', () => lenses.count(), n => n === 2, 60_000);
+    await screenshot('scratch-lenses');
+    await lenses.nth(1).click();
+    const view = webview();
+    const status = view.locator('.statement-view .statement-status');
+    await waitUntil('the DELETE to run', () => status.textContent({ timeout: 60_000 }).catch(() => ''), t => /✓|✗/.test(t), 90_000);
+    assert.match(await status.textContent(), /✓ DELETE on users_current: version \d+ at .* \(0 inserted, 0 updated, 1 deleted\)/);
+    assert.equal(await view.locator('.statement-view pre.statement-text').textContent(), 'DELETE FROM users_current WHERE user_id = 1');
+    const feed = await view.locator('.statement-view table.feed-table tbody tr').evaluateAll(r => r.map(e => `${e.getAttribute('data-change')} ${e.textContent}`));
+    assert.equal(feed.length, 1);
+    assert.match(feed[0], /^delete delete1Ada King/);
+    await screenshot('statement-delete');
+    lap('delete');
+
+    // The SELECT lens reads the state the DELETE left.
+    await lenses.nth(0).click();
+    await waitUntil('the SELECT to run', () => view.locator('.statement-view pre.statement-text').textContent().catch(() => ''), t => t.startsWith('SELECT'), 60_000);
+    const users = await view.locator('.statement-view table.feed-table tbody tr').evaluateAll(r => r.map(e => e.firstElementChild?.textContent));
+    assert.ok(users.length > 0 && !users.includes('1'), JSON.stringify(users));
+    await screenshot('statement-select');
+});
+
+test('"Run on Local State" on a selection of two statements explains that it runs one', { timeout: 120_000 }, async () => {
+    await page.keyboard.press('Control+1');
+    await openWorkspaceFile(page, 'users-cdc/scratch.sql', 'Scratch statements on the local state');
+    await activeEditor(page).locator('.view-lines').click();
+    await page.keyboard.press('Control+A');
+    // Not through paletteCommand: its Escape would clear the selection.
+    await page.keyboard.press('F1');
+    await page.locator('.quick-input-widget input').fill('>Pipeline SQL: Run on Local State');
+    await page.locator('.quick-input-list .monaco-list-row', { hasText: 'Run on Local State' }).first().click();
+    const status = webview().locator('.statement-view .statement-status');
+    await waitUntil('the refusal', () => status.textContent({ timeout: 30_000 }).catch(() => ''), t => t.includes('PIPELINE_SQL_INVALID_STATEMENT'), 60_000);
+    assert.match(await status.textContent(), /✗ Failed PIPELINE_SQL_INVALID_STATEMENT Run on local state runs one statement, not 2; select one\./);
+    await screenshot('statement-selection-error');
+});
