@@ -631,10 +631,11 @@ export class SourceRequirementCollector {
         if (!column.uses.includes(use.label)) {
             column.uses.push(use.label);
         }
-        if (use.role) {
+        if (use.role && use.fields.length === 0) {
             column.roles.add(use.role);
         }
-        const predicate = use.predicate;
+        // A predicate or role on `payload.amount` is about the field, not the struct column: not kept.
+        const predicate = use.fields.length === 0 ? use.predicate : undefined;
         if (predicate && !column.predicates.some(p => p.op === predicate.op && p.mustHold === predicate.mustHold && p.origin === predicate.origin
             && p.values.join('\0') === predicate.values.join('\0'))) {
             column.predicates.push(predicate);
@@ -646,7 +647,7 @@ export class SourceRequirementCollector {
         let strength = use.strength;
         if (use.fields.length > 0) {
             // `payload.amount`: a struct with that field (nested for deeper paths), merged with what is known.
-            type = structWith(column.type, use.fields, type ?? Types.string);
+            type = structWith(column.type, use.fields, type);
             strength = Math.max(strength, 2);
         } else if (!type && use.role && column.typeStrength < 1) {
             type = typeFromName(name, use.role);
@@ -830,10 +831,10 @@ function newColumn(name: string, type: TypeDescriptor, strength: number, use?: s
     return { name, type, typeStrength: strength, roles: new Set(), predicates: [], uses: use ? [use] : [] };
 }
 
-/** `base` with the struct field path set to `leaf` (a struct is made where base is not one). */
-function structWith(base: TypeDescriptor, path: readonly string[], leaf: TypeDescriptor): TypeDescriptor {
+/** `base` with the struct field path set to `leaf` (a struct is made where base is not one; no leaf: the field keeps its type, else STRING). */
+function structWith(base: TypeDescriptor, path: readonly string[], leaf: TypeDescriptor | undefined): TypeDescriptor {
     if (path.length === 0) {
-        return leaf;
+        return leaf ?? (base.kind === 'unknown' ? Types.string : base);
     }
     const fields: StructField[] = base.kind === 'struct' ? [...base.fields] : [];
     const index = fields.findIndex(f => lower(f.name) === lower(path[0]));
