@@ -28,7 +28,6 @@ const knownDifferences = new Map<string, string>([
         + '(Spark: interval day) comes back as interval day to second'],
     ['fixture/lit_null', 'a column of NULLs is stored as INTEGER (DuckDB tables have no NULL type); Spark\'s is void'],
     ['fixture/pivots', 'the editor does not infer the columns of a PIVOT (its hover says they are unknown)'],
-    ['fixture/unpivots', 'the editor does not infer the columns of an UNPIVOT (its hover says they are unknown)'],
 ]);
 const differedAsKnown = new Set<string>();
 

@@ -577,11 +577,37 @@ export class PipelineSqlTypeComputer implements TypeComputer {
                 }
                 return [...left, ...right];
             }
+            case ast.UnpivotRelation.$type: {
+                const unpivot = relation as ast.UnpivotRelation;
+                const schema = unpivot.columnAliases.length === 0 ? this.unpivotSchema(unpivot) : UnknownRelation;
+                return [{ qualifiers: unpivot.alias ? [[unpivot.alias.toLowerCase()]] : [], relation: schema, node: relation, inStar: true }];
+            }
             default: {
                 const alias = (relation as { alias?: string }).alias;
                 return [{ qualifiers: alias ? [[alias.toLowerCase()]] : [], relation: UnknownRelation, node: relation, inStar: true }];
             }
         }
+    }
+
+    /**
+     * `input UNPIVOT (value FOR name IN (a, b, ...))`: the input's other columns, then the name column
+     * (STRING) and the value column, typed to hold every unpivoted column (Spark's order and types).
+     * Unknown for column groups (several value columns), as they do not run locally either.
+     */
+    private unpivotSchema(unpivot: ast.UnpivotRelation): RelationType {
+        const clause = unpivot.unpivot;
+        const input = this.starColumns(undefined, this.relationEntries(unpivot.input));
+        if (clause.valueColumns.length !== 1 || clause.columns.some(c => c.columns.length !== 1)) {
+            return UnknownRelation;
+        }
+        const unpivoted = clause.columns.map(c => findColumn(input, c.columns[0]));
+        const names = new Set(clause.columns.map(c => lower(c.columns[0])));
+        const valueType = unpivoted.every(c => c !== undefined) ? commonSupertypeOf(unpivoted.map(c => c!.type)) ?? Types.unknown : Types.unknown;
+        return relationOf([
+            ...input.columns.filter(c => !names.has(c.name.toLowerCase())),
+            column(clause.nameColumn, Types.string, clause),
+            column(clause.valueColumns[0], valueType, clause),
+        ], input.complete);
     }
 
     private lateralViewEntry(lateral: ast.LateralView): ScopeEntry {
