@@ -9,6 +9,7 @@
  * BINARY or an interval, never the other way round.
  */
 
+import type { DataType } from '../ir.js';
 import * as decimalRules from './decimal.js';
 
 //#region Type descriptors
@@ -1173,6 +1174,57 @@ function dateTimeArithmetic(op: '+' | '-', l: TypeDescriptor, r: TypeDescriptor)
 /** The type both sides of a comparison are converted to, or undefined when they cannot be compared. */
 export function comparisonType(a: TypeDescriptor, b: TypeDescriptor): TypeDescriptor | undefined {
     return commonSupertype(a, b);
+}
+
+//#endregion
+
+//#region The engine's IR types
+
+/**
+ * A type of the engine's IR (`DataType`, what lowering writes and the run carries) as a type
+ * descriptor, so that the catalog's rules (function return types, coercions) apply to it.
+ */
+export function fromDataType(type: DataType): TypeDescriptor {
+    switch (type.kind) {
+        case 'decimal': return Types.decimal(type.precision, type.scale);
+        case 'char': return Types.char(type.length);
+        case 'varchar': return Types.varchar(type.length);
+        case 'interval': return type.range === 'year_month' ? Types.intervalYearMonth() : Types.intervalDayTime();
+        case 'array': return Types.array(fromDataType(type.element));
+        case 'map': return Types.map(fromDataType(type.key), fromDataType(type.value));
+        case 'struct': return Types.struct(type.fields.map(f => ({ name: f.name, type: fromDataType(f.type), nullable: !f.notNull, comment: f.comment })));
+        default: return { kind: type.kind };
+    }
+}
+
+/** A type descriptor as an IR type; undefined for `unknown` and the types the engine does not carry (TIME, geospatial, calendar intervals). */
+export function toDataType(type: TypeDescriptor): DataType | undefined {
+    switch (type.kind) {
+        case 'boolean': case 'tinyint': case 'smallint': case 'int': case 'bigint': case 'float': case 'double': case 'string': case 'binary':
+        case 'date': case 'timestamp': case 'timestamp_ntz': case 'void': case 'variant':
+            return { kind: type.kind };
+        case 'decimal': return { kind: 'decimal', precision: type.precision, scale: type.scale };
+        case 'char': case 'varchar': return { kind: type.kind, length: type.length };
+        case 'interval_ym': return { kind: 'interval', range: 'year_month' };
+        case 'interval_dt': return { kind: 'interval', range: 'day_time' };
+        case 'array': {
+            const element = toDataType(type.element);
+            return element && { kind: 'array', element };
+        }
+        case 'map': {
+            const key = toDataType(type.key);
+            const value = toDataType(type.value);
+            return key && value && { kind: 'map', key, value };
+        }
+        case 'struct': {
+            const fields = type.fields.map(f => ({ name: f.name, type: toDataType(f.type), notNull: !f.nullable }));
+            return fields.every(f => f.type !== undefined)
+                ? { kind: 'struct', fields: fields.map(f => ({ name: f.name, type: f.type!, ...(f.notNull ? { notNull: true } : {}) })) }
+                : undefined;
+        }
+        default:
+            return undefined;
+    }
 }
 
 //#endregion

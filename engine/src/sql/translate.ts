@@ -12,11 +12,13 @@ import type {
     CallExprIR, DataType, ExprIR, GroupByIR, QueryBodyIR, QueryIR, RelationIR, SelectIR, SelectItemIR, SortItemIR,
     SourceSpan, TableRelationIR, WindowFrameIR, WindowSpecIR, FrameBoundIR, LiteralExprIR, BinaryExprIR,
 } from '../ir.js';
-import { localFunction as lookupFunction } from '../spark/functions/catalog.js';
-import { resultType, unknownFunctionError, type CallContext, type FunctionSpec, type Translated } from '../spark/functions/local.js';
+import { inferReturnType, lambdaParameterTypes, localFunction as lookupFunction } from '../spark/functions/catalog.js';
+import type { CallArgument } from '../spark/functions/return-types.js';
+import { fromDataType, toDataType, Types } from '../spark/spark-types.js';
+import { unknownFunctionError, type CallContext, type FunctionSpec, type Translated } from '../spark/functions/local.js';
 import { empty, ident, integer, join, paren, sql, type Sql, str } from './sql.js';
 import { ownValue } from '../records.js';
-import { decimalArithmetic, decimalAvg, decimalRound, decimalSum, integralDecimal, type DecimalShape } from '../spark/decimal.js';
+import { decimalArithmetic, integralDecimal, type DecimalShape } from '../spark/decimal.js';
 import { T, decimalType, formatType, isIntegral, isNumeric, isString, timestampFromText, toDuckType, widerNumeric } from './types.js';
 
 /** A column known to the translator; the type is absent when it cannot be inferred. */
@@ -164,6 +166,27 @@ interface CteEntry {
 }
 
 /** Translates IR queries and expressions into DuckDB SQL. One instance per flow evaluation. */
+/** A call's arguments as the catalog's rules read them: their types, and the values of literals. */
+function catalogArguments(call: CallExprIR, types: (DataType | undefined)[]): CallArgument[] {
+    return types.map((type, i) => {
+        const arg = call.args[i];
+        const literal = arg?.kind === 'literal' && arg.type.kind !== 'void'
+            ? (typeof arg.value === 'string' && !isString(arg.type) && isNumeric(arg.type) ? Number(arg.value) : arg.value)
+            : undefined;
+        return { type: type ? fromDataType(type) : Types.unknown, ...(literal !== undefined ? { literal } : {}) };
+    });
+}
+
+/**
+ * A call's SQL with the DECIMAL or integral type the catalog gives it: Spark's precision and scale
+ * rules (round, ceil, floor, avg, coalesce of decimals …) and integer widths (length is INT,
+ * grouping TINYINT) differ from DuckDB's, and the run shows the type the editor shows. Other types
+ * are left as the translation makes them.
+ */
+function asResultType(result: Sql, type: DataType | undefined): Sql {
+    return type && (type.kind === 'decimal' || isIntegral(type)) ? sql`CAST(${result} AS ${toDuckType(type)})` : result;
+}
+
 /** Calls the translator runs by name rather than from their catalog row (see `SparkTranslator.call`). */
 const callsByName: ReadonlySet<string> = new Set(['struct', 'grouping_id', 'typeof']);
 
@@ -872,42 +895,32 @@ export class SparkTranslator {
             throw new UnsupportedFeatureError(ErrorClass.unsupportedFeature, `Named arguments are not supported for '${name}'.`, { span: call.span });
         }
         const args = this.callArgs(call, spec, scope);
-        const ctx = this.callContext(call, args);
-        const argTypes = args.map(a => a.type);
-        let type = resultType(spec, argTypes);
-        if (name === 'named_struct' && args.length % 2 === 0) {
-            const fields = [];
-            for (let i = 0; i < args.length; i += 2) {
-                fields.push({ name: ctx.stringArg(i) ?? `col${i / 2 + 1}`, type: args[i + 1].type });
-            }
-            type = fields.every(f => f.type) ? T.struct(fields.map(f => ({ name: f.name, type: f.type! }))) : undefined;
-        }
-        const rounded = roundedDecimalType(name, args, ctx);
-        if (rounded) {
-            type = rounded;
-        }
+        // The catalog's return-type rule, the one the editor shows.
+        const type = toDataType(inferReturnType(name, catalogArguments(call, args.map(a => a.type))));
+        const ctx = this.callContext(call, args, type);
         if (spec.kind === 'scalar') {
             if (call.over || call.distinct || call.filter) {
                 throw new UnsupportedFeatureError(ErrorClass.unsupportedFeature,
                     `'${name}' is not an aggregate or window function; OVER, DISTINCT and FILTER do not apply.`, { span: call.span });
             }
-            return { sql: sparkTyped(spec.sql!(ctx), rounded ?? fixedType(spec)), type };
+            return { sql: asResultType(spec.sql!(ctx), type), type };
         }
         if (spec.kind === 'window') {
             if (!call.over) {
                 throw new UnsupportedFeatureError(ErrorClass.windowWithoutOver, `The window function '${name}' requires an OVER clause.`, { span: call.span });
             }
-            return { sql: sparkTyped(sql`${spec.sql!(ctx)} OVER ${this.window(call.over, scope)}`, fixedType(spec)), type };
+            return { sql: asResultType(sql`${spec.sql!(ctx)} OVER ${this.window(call.over, scope)}`, type), type };
         }
-        return { sql: this.aggregate(call, spec, args, scope), type };
+        return { sql: asResultType(this.aggregate(call, spec, ctx, scope), type), type };
     }
 
     private callArgs(call: CallExprIR, spec: FunctionSpec, scope: Scope): Translated[] {
         const args: (Translated | undefined)[] = call.args.map(a => (a.kind === 'lambda' ? undefined : this.expr(a, scope)));
         if (call.args.some(a => a.kind === 'lambda')) {
-            const paramTypes = spec.lambdaParams?.(args.map(a => a?.type)) ?? [];
             call.args.forEach((arg, i) => {
                 if (arg.kind === 'lambda') {
+                    // The catalog's types of the lambda's variables (`transform(array<int>, (x, i) -> …)`: int, int).
+                    const paramTypes = lambdaParameterTypes(call.name, catalogArguments(call, args.map(a => a?.type)), i).map(toDataType);
                     const bindings = new Map<string, Translated>();
                     const names = arg.params.map((param, j) => {
                         const sqlName = ident(this.internalAlias('__l'));
@@ -924,7 +937,7 @@ export class SparkTranslator {
         return args as Translated[];
     }
 
-    private callContext(call: CallExprIR, args: Translated[]): CallContext {
+    private callContext(call: CallExprIR, args: Translated[], type?: DataType): CallContext {
         const literalAt = (i: number): LiteralExprIR | undefined => {
             const arg = call.args[i];
             return arg?.kind === 'literal' ? arg : undefined;
@@ -932,6 +945,7 @@ export class SparkTranslator {
         return {
             call,
             args,
+            type,
             a: args.map(arg => paren(arg.sql)),
             all: join(args.map(arg => arg.sql)),
             ignoreNulls: call.ignoreNulls ?? false,
@@ -947,8 +961,9 @@ export class SparkTranslator {
         };
     }
 
-    private aggregate(call: CallExprIR, spec: FunctionSpec, args: Translated[], scope: Scope): Sql {
-        const agg = spec.agg!;
+    private aggregate(call: CallExprIR, spec: FunctionSpec, ctx: CallContext, scope: Scope): Sql {
+        const args = ctx.args;
+        const agg = typeof spec.agg === 'function' ? spec.agg(ctx) : spec.agg!;
         const name = call.name.toLowerCase();
         const parenthesised = args.map(a => paren(a.sql));
         let fn = agg.fn;
@@ -989,22 +1004,8 @@ export class SparkTranslator {
         const distinct = call.distinct || agg.distinct ? sql`DISTINCT ` : empty;
         const filter = filters.length > 0 ? sql` FILTER (WHERE ${join(filters.map(paren), sql` AND `)})` : empty;
         const over = call.over ? sql` OVER ${this.window(call.over, scope)}` : empty;
-        let result = sql`${fn}(${distinct}${argSql}${inside})${filter}${over}`;
-        if (name === 'sum' && isIntegral(args[0]?.type)) {
-            // DuckDB sums integers into HUGEINT; Spark's sum of integers is BIGINT.
-            result = sql`CAST(${result} AS BIGINT)`;
-        } else if (name === 'sum' && args[0]?.type?.kind === 'decimal') {
-            // DuckDB sums DECIMAL(p, s) into DECIMAL(38, s); Spark's sum is DECIMAL(p + 10, s).
-            result = sql`CAST(${result} AS ${toDuckType(decimalType(decimalSum(args[0].type)))})`;
-        } else if ((name === 'avg' || name === 'mean') && args[0]?.type?.kind === 'decimal') {
-            // DuckDB averages a DECIMAL as DOUBLE; Spark's avg is DECIMAL(p + 4, s + 4) (exact to DOUBLE's
-            // precision, as the engine's decimal division is).
-            result = sql`CAST(${result} AS ${toDuckType(decimalType(decimalAvg(args[0].type)))})`;
-        }
-        const fixed = fixedType(spec);
-        if (fixed && name !== 'sum') {
-            result = sparkTyped(result, fixed);
-        }
+        const result = sql`${fn}(${distinct}${argSql}${inside})${filter}${over}`;
+        // The result type (Spark's sum is BIGINT or DECIMAL(p + 10, s), avg of a DECIMAL DECIMAL(p + 4, s + 4)) is the catalog's: see asResultType.
         return agg.wrap ? agg.wrap(result) : result;
     }
 
@@ -1161,35 +1162,8 @@ function commonType(types: DataType[]): DataType | undefined {
  * measures in BIGINT or HUGEINT (length, row_number, rank, ntile, grouping, count_if, ...) where those
  * Spark functions return INT, TINYINT or BIGINT, and rounds a DECIMAL into a DECIMAL of its own width (round / bround / ceil / floor).
  */
-function sparkTyped(result: Sql, type: DataType | undefined): Sql {
-    return type ? sql`CAST(${result} AS ${toDuckType(type)})` : result;
-}
 
-/** The integral type a function always returns (its table row says so), else undefined. */
-function fixedType(spec: FunctionSpec): DataType | undefined {
-    return typeof spec.type === 'object' && isIntegral(spec.type) ? spec.type : undefined;
-}
 
-/**
- * Spark's type of `round` / `bround` (`RoundBase`) and `ceil` / `floor` of a DECIMAL: at most the
- * requested fractional digits and one more integral digit (`round(DECIMAL(38,10), 2)` is
- * DECIMAL(31,2)); undefined for other calls and other argument types.
- */
-function roundedDecimalType(name: string, args: Translated[], ctx: CallContext): DataType | undefined {
-    const input = args[0]?.type;
-    if (input?.kind !== 'decimal') {
-        return undefined;
-    }
-    if (name === 'round' || name === 'bround') {
-        const written = args.length > 1 ? ctx.literalArg(1) : 0;
-        const scale = typeof written === 'string' && /^-?\d+$/.test(written) ? Number(written) : written;
-        return typeof scale === 'number' && Number.isInteger(scale) ? decimalType(decimalRound(input, scale)) : undefined;
-    }
-    if ((name === 'ceil' || name === 'ceiling' || name === 'floor') && args.length === 1) {
-        return input.scale === 0 ? input : decimalType(decimalRound(input, 0));
-    }
-    return undefined;
-}
 
 /**
  * A decimal result as Spark types it: DuckDB widens DECIMAL arithmetic by its own rules

@@ -267,6 +267,22 @@ export const reference: SparkCase[] = [
 
 /** Queries: null ordering, joins, set operations, windows, grouping, generators. */
 export const queries: SparkCase[] = [
+    // Spark's avg of DECIMAL(p, s) is DECIMAL(p + 4, s + 4), exact and rounded half up (Average.scala); DuckDB's is a DOUBLE.
+    {
+        sql: 'SELECT avg(x) FROM VALUES (CAST(1 AS DECIMAL(10,2))), (2), (2), (NULL) AS t(x)',
+        query: select([call('avg', col('x'))], { from: [tbl([[cast(int(1), 'decimal(10,2)')], [cast(int(2), 'decimal(10,2)')], [cast(int(2), 'decimal(10,2)')], [nul({ kind: 'decimal', precision: 10, scale: 2 })]], 'x')] }),
+        expected: [1.666667],
+    },
+    {
+        sql: 'SELECT avg(x) FROM VALUES (CAST(-1 AS DECIMAL(10,2))), (-2), (-2) AS t(x)',
+        query: select([call('avg', col('x'))], { from: [tbl([[cast(int(-1), 'decimal(10,2)')], [cast(int(-2), 'decimal(10,2)')], [cast(int(-2), 'decimal(10,2)')]], 'x')] }),
+        expected: [-1.666667],
+    },
+    {
+        sql: 'SELECT avg(x) FROM VALUES (CAST(12345678901234567890.5 AS DECIMAL(38,1))), (12345678901234567890.6) AS t(x)',
+        query: select([call('avg', col('x'))], { from: [tbl([[cast(dec('12345678901234567890.5'), 'decimal(38,1)')], [cast(dec('12345678901234567890.6'), 'decimal(38,1)')]], 'x')] }),
+        expected: ['12345678901234567890.55000'],
+    },
     {
         sql: 'SELECT x FROM VALUES (2), (NULL), (1) AS t(x) ORDER BY x DESC',
         query: select([col('x')], { from: [tbl([[int(2)], [nul()], [int(1)]], 'x')], orderBy: [desc(col('x'))] }), expected: [2, 1, null],

@@ -39,6 +39,8 @@ export interface CallContext {
     ignoreNulls: boolean;
     /** The fixed clock of the update (`current_date()` and friends). */
     now: { date: string; timestamp: string };
+    /** The call's result type by the catalog's rule (what the editor shows), when it is known. */
+    type?: DataType;
     /** The value of argument `i` when it is a string literal. */
     stringArg(i: number): string | undefined;
     /** The value of argument `i` when it is a numeric or boolean literal. */
@@ -49,9 +51,6 @@ export interface CallContext {
 
 /** A DuckDB translation of a call. */
 export type Template = (c: CallContext) => Sql;
-
-/** How the result type of a function is derived. */
-export type TypeRule = DataType | 'arg1' | 'arg2' | 'element1' | ((args: (DataType | undefined)[]) => DataType | undefined);
 
 /** The DuckDB side of an aggregate: `fn(args)` with an implicit filter and a wrapper around the result. */
 export interface AggregateTemplate {
@@ -80,10 +79,8 @@ export interface FunctionSpec {
     /** The DuckDB expression (scalars and window-only functions). */
     sql?: Template;
     /** Aggregate translation. */
-    agg?: AggregateTemplate;
-    type?: TypeRule;
-    /** For lambda arguments: the types of the lambda parameters, given the argument types. */
-    lambdaParams?: (args: (DataType | undefined)[]) => (DataType | undefined)[];
+    /** Aggregate translation, or one chosen by the call (its argument types). */
+    agg?: AggregateTemplate | ((c: CallContext) => AggregateTemplate);
     /** The second lambda parameter is a 0-based index in Spark and a 1-based one in DuckDB. */
     indexParam?: boolean;
 }
@@ -95,24 +92,22 @@ export function native(note: string): FunctionSpec {
     return { kind: 'native', note, min: 0, max: any };
 }
 
-export function scalar(min: number, max: number, template: Template, type?: TypeRule): FunctionSpec {
-    return { kind: 'scalar', min, max, sql: template, type };
+export function scalar(min: number, max: number, template: Template): FunctionSpec {
+    return { kind: 'scalar', min, max, sql: template };
 }
 
-export function aggregate(min: number, max: number, agg: AggregateTemplate, type?: TypeRule): FunctionSpec {
-    return { kind: 'aggregate', min, max, agg, type };
+export function aggregate(min: number, max: number, agg: AggregateTemplate | ((c: CallContext) => AggregateTemplate)): FunctionSpec {
+    return { kind: 'aggregate', min, max, agg };
 }
 
-export function window(min: number, max: number, template: Template, type?: TypeRule): FunctionSpec {
-    return { kind: 'window', min, max, sql: template, type };
+export function window(min: number, max: number, template: Template): FunctionSpec {
+    return { kind: 'window', min, max, sql: template };
 }
 
 /** A window function that takes Spark's `IGNORE NULLS` (lag, lead, nth_value). */
-export function windowIgnoringNulls(min: number, max: number, fn: Sql, type?: TypeRule): FunctionSpec {
-    return window(min, max, c => sql`${fn}(${c.all}${c.ignoreNulls ? sql` IGNORE NULLS` : empty})`, type);
+export function windowIgnoringNulls(min: number, max: number, fn: Sql): FunctionSpec {
+    return window(min, max, c => sql`${fn}(${c.all}${c.ignoreNulls ? sql` IGNORE NULLS` : empty})`);
 }
-
-export const elementOf = (t: DataType | undefined): DataType | undefined => (t?.kind === 'array' ? t.element : undefined);
 
 /** True when a type is or contains a TIMESTAMP. */
 export function hasTimestamp(t: DataType | undefined): boolean {
@@ -204,7 +199,7 @@ export function castTo(type: Sql): FunctionSpec {
 }
 
 /** Spark's integral cast truncates toward zero where DuckDB rounds. */
-export function integralCast(duckType: Sql, sparkType: DataType): FunctionSpec {
+export function integralCast(duckType: Sql): FunctionSpec {
     return scalar(1, 1, c => {
         const t = c.args[0].type;
         if (t && ['float', 'double', 'decimal'].includes(t.kind)) {
@@ -214,7 +209,37 @@ export function integralCast(duckType: Sql, sparkType: DataType): FunctionSpec {
             return sql`CAST(__psql_str_to_bigint(${c.args[0].sql}) AS ${duckType})`;
         }
         return sql`CAST(${c.args[0].sql} AS ${duckType})`;
-    }, sparkType);
+    });
+}
+
+/**
+ * avg of a DECIMAL as Spark computes it: exact, rounded half up to the result's scale (the catalog's
+ * `decimal(p + 4, s + 4)`), where DuckDB's avg of a decimal is a DOUBLE. One aggregate (the group's
+ * non-NULL values as a list) so that the call's FILTER, DISTINCT and OVER apply to it as written; the
+ * sum of the values' unscaled digits is a HUGEINT, so nothing is lost before the one rounding.
+ */
+export function exactDecimalAvg(c: CallContext): AggregateTemplate {
+    const input = c.args[0]?.type;
+    const result = c.type;
+    if (input?.kind !== 'decimal' || result?.kind !== 'decimal' || result.scale < input.scale) {
+        return { fn: sql`avg` };
+    }
+    const unit = str(`1${'0'.repeat(result.scale)}`);
+    const rescale = str(`1${'0'.repeat(result.scale - input.scale)}`);
+    return {
+        fn: sql`list`,
+        filter: a => sql`${a[0]} IS NOT NULL`,
+        wrap: values => {
+            // DuckDB writes a DECIMAL with all its fractional digits: without the point they are the unscaled value.
+            const unscaled = sql`list_sum(list_transform(__l, lambda __v: CAST(replace(CAST(__v AS VARCHAR), '.', '') AS HUGEINT)))`;
+            const quotient = sql`sign(__n) * ((2 * abs(__n) + len(__l)) // (2 * len(__l)))`;
+            const digits = sql`(CASE WHEN __q < 0 THEN '-' ELSE '' END) || CAST(abs(__q) // CAST(${unit} AS HUGEINT) AS VARCHAR)${result.scale > 0
+                ? sql` || '.' || lpad(CAST(abs(__q) % CAST(${unit} AS HUGEINT) AS VARCHAR), ${str(String(result.scale))}::INTEGER, '0')`
+                : empty}`;
+            const perGroup = sql`list_transform([${unscaled} * CAST(${rescale} AS HUGEINT)], lambda __n: list_transform([${quotient}], lambda __q: ${digits})[1])[1]`;
+            return sql`CAST(list_transform([${values}], lambda __l: CASE WHEN len(__l) > 0 THEN ${perGroup} END)[1] AS ${toDuckType(result)})`;
+        },
+    };
 }
 
 /**
@@ -261,32 +286,6 @@ export function regexpReplace(c: CallContext): Sql {
         c.unsupported('group references above $9 have no DuckDB equivalent');
     }
     return sql`regexp_replace(${s}, ${p}, ${str(rewrite)}, 'g')`;
-}
-
-export const collectionLambda = (args: (DataType | undefined)[]): (DataType | undefined)[] => [elementOf(args[0]), T.int];
-
-/** Resolves the declared result type of a function given its argument types. */
-export function resultType(spec: FunctionSpec, args: (DataType | undefined)[]): DataType | undefined {
-    const rule = spec.type;
-    if (rule === undefined) {
-        return undefined;
-    }
-    if (typeof rule === 'function') {
-        return rule(args);
-    }
-    if (rule === 'arg1') {
-        return args[0];
-    }
-    if (rule === 'arg2') {
-        return args[1];
-    }
-    if (rule === 'element1') {
-        return elementOf(args[0]);
-    }
-    if (typeof rule === 'string') {
-        return undefined;
-    }
-    return rule;
 }
 
 /**

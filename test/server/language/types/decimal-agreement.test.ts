@@ -36,6 +36,11 @@ const cases: Array<[string, string, string]> = [
     [`${p} * 2`, 'decimal(12,2)', '3'],
     [`${p} + ${n}`, 'decimal(23,2)', '2.5'],
     [`sum(${p})`, 'decimal(20,2)', '1.5'],
+    // Functions: the catalog's return-type rule is the run's (avg exact, rounded half up; round/ceil/floor to scale 0).
+    [`avg(${p})`, 'decimal(14,6)', '1.5'],
+    [`round(${p})`, 'decimal(9,0)', '2'],
+    [`ceil(${q})`, 'decimal(3,0)', '3'],
+    [`floor(${p})`, 'decimal(9,0)', '1'],
 ];
 
 describe('DECIMAL arithmetic: the editor\'s type is the run\'s type', () => {

@@ -1,6 +1,6 @@
 /** Array, map and struct functions, including the higher-order (lambda) ones. */
 import type { FunctionGroup } from '../function-model.js';
-import { native, scalar, collectionLambda, elementOf, any, sql, join, ident, T, isIntegral, toDuckType, type Sql } from '../local.js';
+import { native, scalar, any, sql, join, ident, isIntegral, toDuckType, type Sql } from '../local.js';
 
 /** Functions on arrays (and size/element_at, which also take maps). */
 export const ARRAY_FUNCTIONS: FunctionGroup = {
@@ -15,64 +15,62 @@ export const ARRAY_FUNCTIONS: FunctionGroup = {
                 sql: c => (c.args.length === 3
                     ? sql`list_reduce(${c.a[0]}, ${c.a[2]}, ${c.a[1]})`
                     : sql`list_transform([list_reduce(${c.a[0]}, ${c.a[2]}, ${c.a[1]})], ${c.a[3]})[1]`),
-                lambdaParams: args => [args[1], elementOf(args[0])],
-                type: 'arg2',
             },
         }],
         ['array(elements*: any) -> array($*)', 'Builds an array from its arguments, converted to their common type.', 'array(1, 2, 3) → [1, 2, 3]',
-            { local: scalar(0, any, c => sql`[${c.all}]`, args => T.array(args[0] ?? T.void)) }],
+            { local: scalar(0, any, c => sql`[${c.all}]`) }],
         ['array_append(array: array, element: any) -> array(common(elem($0), $1))', 'Adds an element at the end of the array.',
             'array_append(array(\'a\', \'b\'), \'c\') → [\'a\', \'b\', \'c\']',
-            { local: scalar(2, 2, c => sql`list_append(${c.a[0]}, ${c.a[1]})`, 'arg1') }],
+            { local: scalar(2, 2, c => sql`list_append(${c.a[0]}, ${c.a[1]})`) }],
         ['array_compact(array: array) -> $0', 'Drops the NULL elements of the array.', 'array_compact(array(1, NULL, 3)) → [1, 3]',
-            { local: scalar(1, 1, c => sql`list_filter(${c.a[0]}, lambda __x: __x IS NOT NULL)`, 'arg1') }],
+            { local: scalar(1, 1, c => sql`list_filter(${c.a[0]}, lambda __x: __x IS NOT NULL)`) }],
         ['array_contains(array: array, value: any) -> boolean', 'Tells whether the array holds the value.', 'array_contains(array(\'x\', \'y\'), \'y\') → true',
-            { local: scalar(2, 2, c => sql`list_contains(${c.a[0]}, ${c.a[1]})`, T.boolean) }],
+            { local: scalar(2, 2, c => sql`list_contains(${c.a[0]}, ${c.a[1]})`) }],
         ['array_distinct(array: array) -> $0', 'Removes repeated elements, keeping the first occurrence of each.', 'array_distinct(array(3, 1, 3)) → [3, 1]',
-            { local: scalar(1, 1, c => sql`__psql_array_distinct(${c.a[0]})`, 'arg1') }],
+            { local: scalar(1, 1, c => sql`__psql_array_distinct(${c.a[0]})`) }],
         ['array_except(array1: array, array2: array) -> common($0, $1)', 'Elements of the first array that are not in the second, without repeats.',
             'array_except(array(1, 2, 3), array(2)) → [1, 3]',
-            { local: scalar(2, 2, c => sql`__psql_array_distinct(list_filter(${c.a[0]}, lambda __x: NOT coalesce(list_contains(${c.a[1]}, __x), false)))`, 'arg1') }],
+            { local: scalar(2, 2, c => sql`__psql_array_distinct(list_filter(${c.a[0]}, lambda __x: NOT coalesce(list_contains(${c.a[1]}, __x), false)))`) }],
         ['array_insert(x: array, pos: int, val: any) -> array(common(elem($0), $2))',
             'Inserts a value at a 1-based position (negative counts from the end), padding with NULLs when beyond the end.',
             'array_insert(array(\'a\', \'c\'), 2, \'b\') → [\'a\', \'b\', \'c\']'],
         ['array_intersect(array1: array, array2: array) -> common($0, $1)', 'Elements present in both arrays, without repeats.',
             'array_intersect(array(1, 2, 3), array(3, 2, 9)) → [2, 3]',
-            { local: scalar(2, 2, c => sql`__psql_array_distinct(list_filter(${c.a[0]}, lambda __x: list_contains(${c.a[1]}, __x)))`, 'arg1') }],
+            { local: scalar(2, 2, c => sql`__psql_array_distinct(list_filter(${c.a[0]}, lambda __x: list_contains(${c.a[1]}, __x)))`) }],
         ['array_join(array: array, delimiter: string, nullReplacement?: string) -> string',
             'Joins the elements into one string with a delimiter; NULL elements are skipped unless a replacement is given.',
             'array_join(array(\'a\', NULL, \'c\'), \'-\', \'?\') → \'a-?-c\'',
             {
                 local: scalar(2, 3, c => (c.args.length === 2
                     ? sql`array_to_string(${c.a[0]}, ${c.a[1]})`
-                    : sql`array_to_string(list_transform(${c.a[0]}, lambda __x: coalesce(CAST(__x AS VARCHAR), ${c.a[2]})), ${c.a[1]})`), T.string),
+                    : sql`array_to_string(list_transform(${c.a[0]}, lambda __x: coalesce(CAST(__x AS VARCHAR), ${c.a[2]})), ${c.a[1]})`)),
             }],
         ['array_max(array: array) -> elem($0)', 'Largest non-NULL element of the array.', 'array_max(array(4, 11, 2)) → 11',
-            { local: scalar(1, 1, c => sql`list_max(${c.a[0]})`, 'element1') }],
+            { local: scalar(1, 1, c => sql`list_max(${c.a[0]})`) }],
         ['array_min(array: array) -> elem($0)', 'Smallest non-NULL element of the array.', 'array_min(array(4, 11, 2)) → 2',
-            { local: scalar(1, 1, c => sql`list_min(${c.a[0]})`, 'element1') }],
+            { local: scalar(1, 1, c => sql`list_min(${c.a[0]})`) }],
         ['array_position(array: array, element: any) -> bigint', '1-based position of the first occurrence of the element, or 0 when absent.',
             'array_position(array(\'a\', \'b\', \'b\'), \'b\') → 2',
-            { local: scalar(2, 2, c => sql`CAST(coalesce(list_position(${c.a[0]}, ${c.a[1]}), 0) AS BIGINT)`, T.bigint) }],
+            { local: scalar(2, 2, c => sql`CAST(coalesce(list_position(${c.a[0]}, ${c.a[1]}), 0) AS BIGINT)`) }],
         ['array_prepend(array: array, element: any) -> array(common(elem($0), $1))', 'Adds an element at the start of the array.',
             'array_prepend(array(2, 3), 1) → [1, 2, 3]',
-            { local: scalar(2, 2, c => sql`list_prepend(${c.a[1]}, ${c.a[0]})`, 'arg1') }],
+            { local: scalar(2, 2, c => sql`list_prepend(${c.a[1]}, ${c.a[0]})`) }],
         ['array_remove(array: array, element: any) -> $0', 'Removes every element equal to the value.', 'array_remove(array(1, 2, 1), 1) → [2]',
-            { local: scalar(2, 2, c => sql`list_filter(${c.a[0]}, lambda __x: __x IS DISTINCT FROM ${c.a[1]})`, 'arg1') }],
+            { local: scalar(2, 2, c => sql`list_filter(${c.a[0]}, lambda __x: __x IS DISTINCT FROM ${c.a[1]})`) }],
         ['array_repeat(element: any, count: int) -> array($0)', 'Array holding the element the given number of times.', 'array_repeat(\'ab\', 3) → [\'ab\', \'ab\', \'ab\']',
-            { local: scalar(2, 2, c => sql`list_transform(range(CAST(${c.a[1]} AS BIGINT)), lambda __x: ${c.a[0]})`, args => T.array(args[0] ?? T.void)) }],
+            { local: scalar(2, 2, c => sql`list_transform(range(CAST(${c.a[1]} AS BIGINT)), lambda __x: ${c.a[0]})`) }],
         ['array_size(expr: array) -> int', 'Number of elements of the array (NULL for a NULL array).', 'array_size(array(7, 8)) → 2',
-            { local: scalar(1, 1, c => sql`CAST(len(${c.a[0]}) AS INTEGER)`, T.int) }],
+            { local: scalar(1, 1, c => sql`CAST(len(${c.a[0]}) AS INTEGER)`) }],
         ['array_sort(expr: array, func?: lambda(elem($0), elem($0))) -> $0',
             'Sorts the array ascending with NULLs last, or with a comparator returning a negative, zero or positive number.',
             'array_sort(array(3, NULL, 1)) → [1, 3, NULL]',
-            { local: scalar(1, 1, c => sql`list_sort(${c.a[0]}, 'ASC', 'NULLS LAST')`, 'arg1') }],
+            { local: scalar(1, 1, c => sql`list_sort(${c.a[0]}, 'ASC', 'NULLS LAST')`) }],
         ['array_union(array1: array, array2: array) -> common($0, $1)', 'Elements of either array, without repeats.',
             'array_union(array(1, 2), array(2, 5)) → [1, 2, 5]',
-            { local: scalar(2, 2, c => sql`__psql_array_distinct(${c.a[0]} || ${c.a[1]})`, 'arg1') }],
+            { local: scalar(2, 2, c => sql`__psql_array_distinct(${c.a[0]} || ${c.a[1]})`) }],
         ['arrays_overlap(a1: array, a2: array) -> boolean', 'True when the two arrays share at least one non-NULL element.',
             'arrays_overlap(array(1, 2), array(2, 9)) → true',
-            { local: scalar(2, 2, c => sql`len(list_filter(${c.a[0]}, lambda __x: list_contains(${c.a[1]}, __x))) > 0`, T.boolean) }],
+            { local: scalar(2, 2, c => sql`len(list_filter(${c.a[0]}, lambda __x: list_contains(${c.a[1]}, __x))) > 0`) }],
         ['arrays_zip(arrays+: array) -> @arraysZip', 'Pairs up the arrays position by position into an array of structs.',
             'arrays_zip(array(1, 2), array(\'a\', \'b\')) → [{0: 1, 1: \'a\'}, {0: 2, 1: \'b\'}]'],
         ['element_at(array: array|map, index: any) -> elem($0)',
@@ -81,22 +79,21 @@ export const ARRAY_FUNCTIONS: FunctionGroup = {
             {
                 local: scalar(2, 2, c => (c.args[0].type?.kind === 'map'
                     ? sql`map_extract_value(${c.a[0]}, ${c.a[1]})`
-                    : sql`__psql_element_at(${c.a[0]}, ${c.a[1]})`),
-                args => (args[0]?.kind === 'map' ? args[0].value : elementOf(args[0]))),
+                    : sql`__psql_element_at(${c.a[0]}, ${c.a[1]})`)),
             }],
         ['exists(expr: array, pred: lambda(elem($0))) -> boolean', 'True when the predicate holds for at least one element.',
             'exists(array(1, 4, 7), x -> x > 5) → true',
-            { local: { kind: 'scalar', min: 2, max: 2, sql: c => sql`list_bool_or(list_transform(${c.a[0]}, ${c.a[1]}))`, lambdaParams: collectionLambda, type: T.boolean } }],
+            { local: { kind: 'scalar', min: 2, max: 2, sql: c => sql`list_bool_or(list_transform(${c.a[0]}, ${c.a[1]}))` } }],
         ['filter(expr: array, func: lambda(elem($0), int)) -> $0', 'Keeps the elements for which the predicate holds (the lambda may also take the index).',
             'filter(array(1, 4, 7), x -> x % 2 = 1) → [1, 7]',
-            { local: { kind: 'scalar', min: 2, max: 2, sql: c => sql`list_filter(${c.a[0]}, ${c.a[1]})`, lambdaParams: collectionLambda, indexParam: true, type: 'arg1' } }],
+            { local: { kind: 'scalar', min: 2, max: 2, sql: c => sql`list_filter(${c.a[0]}, ${c.a[1]})`, indexParam: true } }],
         ['flatten(arrayOfArrays: array) -> elem($0)', 'Concatenates an array of arrays into one array.', 'flatten(array(array(1), array(2, 3))) → [1, 2, 3]',
-            { local: scalar(1, 1, c => sql`flatten(${c.a[0]})`, args => elementOf(args[0])) }],
+            { local: scalar(1, 1, c => sql`flatten(${c.a[0]})`) }],
         ['forall(expr: array, pred: lambda(elem($0))) -> boolean', 'True when the predicate holds for every element.',
             'forall(array(2, 4), x -> x % 2 = 0) → true',
-            { local: { kind: 'scalar', min: 2, max: 2, sql: c => sql`list_bool_and(list_transform(${c.a[0]}, ${c.a[1]}))`, lambdaParams: collectionLambda, type: T.boolean } }],
+            { local: { kind: 'scalar', min: 2, max: 2, sql: c => sql`list_bool_and(list_transform(${c.a[0]}, ${c.a[1]}))` } }],
         ['get(array: array, index: int) -> elem($0)', 'Element at a 0-based index, or NULL when out of range.', 'get(array(\'a\', \'b\'), 1) → \'b\'',
-            { local: scalar(2, 2, c => sql`__psql_get(${c.a[0]}, ${c.a[1]})`, 'element1') }],
+            { local: scalar(2, 2, c => sql`__psql_get(${c.a[0]}, ${c.a[1]})`) }],
         ['sequence(start: integral|datetime, stop: integral|datetime, step?: integral|interval) -> array(common($0, $1))',
             'Array of values from start to stop inclusive, by step (1, -1, or one day by default).',
             'sequence(1, 9, 4) → [1, 5, 9]',
@@ -111,17 +108,17 @@ export const ARRAY_FUNCTIONS: FunctionGroup = {
                     const step = c.args.length === 3 ? c.args[2].sql : sql`CASE WHEN ${c.a[0]} <= ${c.a[1]} THEN 1 ELSE -1 END`;
                     const series = sql`generate_series(${c.args[0].sql}, ${c.args[1].sql}, ${step})`;
                     return start && isIntegral(start) ? sql`CAST(${series} AS ${toDuckType(start)}[])` : series;
-                }, args => T.array(args[0] ?? T.bigint)),
+                }),
             }],
         ['shuffle(array: array, seed?: const bigint) -> $0', 'Returns the elements in a random order.', 'shuffle(array(1, 2, 3)) → [3, 1, 2] (varies)',
             { nondeterministic: true }],
         ['size(expr: array|map) -> int', 'Number of elements of an array or entries of a map (-1 or NULL for NULL input, depending on settings).',
             'size(map(\'a\', 1, \'b\', 2)) → 2', { aliases: ['cardinality'],
-                local: scalar(1, 1, c => (c.args[0].type?.kind === 'map' ? sql`CAST(cardinality(${c.a[0]}) AS INTEGER)` : sql`CAST(len(${c.a[0]}) AS INTEGER)`), T.int),
+                local: scalar(1, 1, c => (c.args[0].type?.kind === 'map' ? sql`CAST(cardinality(${c.a[0]}) AS INTEGER)` : sql`CAST(len(${c.a[0]}) AS INTEGER)`)),
             }],
         ['slice(x: array, start: int, length: int) -> $0', 'Sub-array starting at a 1-based position (negative counts from the end) with at most length elements.',
             'slice(array(1, 2, 3, 4), 2, 2) → [2, 3]',
-            { local: scalar(3, 3, c => sql`__psql_slice(${c.a[0]}, ${c.a[1]}, ${c.a[2]})`, 'arg1') }],
+            { local: scalar(3, 3, c => sql`__psql_slice(${c.a[0]}, ${c.a[1]}, ${c.a[2]})`) }],
         ['sort_array(array: array, ascendingOrder?: const boolean) -> $0', 'Sorts the array ascending (NULLs first) or descending (NULLs last).',
             'sort_array(array(\'b\', \'a\'), false) → [\'b\', \'a\']',
             {
@@ -131,18 +128,17 @@ export const ARRAY_FUNCTIONS: FunctionGroup = {
                         c.unsupported('the sort direction must be a boolean literal');
                     }
                     return asc ? sql`list_sort(${c.a[0]}, 'ASC', 'NULLS FIRST')` : sql`list_sort(${c.a[0]}, 'DESC', 'NULLS LAST')`;
-                }, 'arg1'),
+                }),
             }],
         ['transform(expr: array, func: lambda(elem($0), int)) -> array($1)', 'Applies the lambda to every element (and optionally its index).',
             'transform(array(1, 2), x -> x * 10) → [10, 20]',
-            { local: { kind: 'scalar', min: 2, max: 2, sql: c => sql`list_transform(${c.a[0]}, ${c.a[1]})`, lambdaParams: collectionLambda, indexParam: true, type: args => T.array(args[1] ?? T.void) } }],
+            { local: { kind: 'scalar', min: 2, max: 2, sql: c => sql`list_transform(${c.a[0]}, ${c.a[1]})`, indexParam: true } }],
         ['try_element_at(array: array|map, index: any) -> elem($0)', 'Like element_at, but gives NULL instead of an error for an index out of range.',
             'try_element_at(array(1, 2), 5) → NULL',
             {
                 local: scalar(2, 2, c => (c.args[0].type?.kind === 'map'
                     ? sql`map_extract_value(${c.a[0]}, ${c.a[1]})`
-                    : sql`CASE WHEN ${c.a[1]} = 0 OR abs(${c.a[1]}) > len(${c.a[0]}) THEN NULL WHEN ${c.a[1]} > 0 THEN ${c.a[0]}[${c.a[1]}] ELSE ${c.a[0]}[len(${c.a[0]}) + ${c.a[1]} + 1] END`),
-                args => (args[0]?.kind === 'map' ? args[0].value : elementOf(args[0]))),
+                    : sql`CASE WHEN ${c.a[1]} = 0 OR abs(${c.a[1]}) > len(${c.a[0]}) THEN NULL WHEN ${c.a[1]} > 0 THEN ${c.a[0]}[${c.a[1]}] ELSE ${c.a[0]}[len(${c.a[0]}) + ${c.a[1]} + 1] END`)),
             }],
         ['zip_with(left: array, right: array, func: lambda(elem($0), elem($1))) -> array($2)',
             'Combines two arrays element by element with a lambda, padding the shorter one with NULLs.',
@@ -166,12 +162,12 @@ export const MAP_FUNCTIONS: FunctionGroup = {
                     const keys = c.args.filter((_, i) => i % 2 === 0).map(a => a.sql);
                     const values = c.args.filter((_, i) => i % 2 === 1).map(a => a.sql);
                     return sql`map([${join(keys)}], [${join(values)}])`;
-                }, args => T.map(args[0] ?? T.string, args[1] ?? T.void)),
+                }),
             }],
         ['map_concat(maps*: map) -> $*', 'Merges several maps into one.', 'map_concat(map(1, \'a\'), map(2, \'b\')) → {1 -> a, 2 -> b}',
-            { local: scalar(1, any, c => sql`map_concat(${c.all})`, 'arg1') }],
+            { local: scalar(1, any, c => sql`map_concat(${c.all})`) }],
         ['map_contains_key(map: map, key: any) -> boolean', 'Tells whether the map has an entry for the key.', 'map_contains_key(map(\'k\', 0), \'k\') → true',
-            { local: scalar(2, 2, c => sql`map_contains(${c.a[0]}, ${c.a[1]})`, T.boolean) }],
+            { local: scalar(2, 2, c => sql`map_contains(${c.a[0]}, ${c.a[1]})`) }],
         ['map_entries(map: map) -> @mapEntries', 'Turns a map into an array of (key, value) structs.', 'map_entries(map(\'a\', 1)) → [{key: \'a\', value: 1}]',
             { local: scalar(1, 1, c => sql`map_entries(${c.a[0]})`) }],
         ['map_filter(expr: map, func: lambda(key($0), value($0))) -> $0', 'Keeps the entries for which the predicate on key and value holds.',
@@ -183,9 +179,9 @@ export const MAP_FUNCTIONS: FunctionGroup = {
             'map_from_entries(array(struct(\'k\', 9))) → {k -> 9}',
             { local: scalar(1, 1, c => sql`map_from_entries(${c.a[0]})`) }],
         ['map_keys(map: map) -> array(key($0))', 'The keys of the map as an array, in no particular order.', 'map_keys(map(\'a\', 1, \'b\', 2)) → [\'a\', \'b\']',
-            { local: scalar(1, 1, c => sql`map_keys(${c.a[0]})`, args => (args[0]?.kind === 'map' ? T.array(args[0].key) : undefined)) }],
+            { local: scalar(1, 1, c => sql`map_keys(${c.a[0]})`) }],
         ['map_values(map: map) -> array(value($0))', 'The values of the map as an array, in no particular order.', 'map_values(map(\'a\', 1, \'b\', 2)) → [1, 2]',
-            { local: scalar(1, 1, c => sql`map_values(${c.a[0]})`, args => (args[0]?.kind === 'map' ? T.array(args[0].value) : undefined)) }],
+            { local: scalar(1, 1, c => sql`map_values(${c.a[0]})`) }],
         ['map_zip_with(map1: map, map2: map, func: lambda(key($0), value($0), value($1))) -> map(key($0), $2)',
             'Merges two maps key by key with a lambda over the key and both values (NULL where a map lacks the key).',
             'map_zip_with(map(1, \'a\'), map(1, \'b\'), (k, v1, v2) -> concat(v1, v2)) → {1 -> ab}'],
@@ -198,7 +194,7 @@ export const MAP_FUNCTIONS: FunctionGroup = {
                     const kvDelim = c.args[2]?.sql ?? sql`':'`;
                     const entry = sql`struct_pack(key := string_split_regex(__kv, ${kvDelim})[1], value := string_split_regex(__kv, ${kvDelim})[2])`;
                     return sql`map_from_entries(list_transform(string_split_regex(${c.args[0].sql}, ${pairDelim}), lambda __kv: ${entry}))`;
-                }, T.map(T.string, T.string)),
+                }),
             }],
         ['transform_keys(expr: map, func: lambda(key($0), value($0))) -> map($1, value($0))', 'Computes a new key for every entry of the map.',
             'transform_keys(map(\'a\', 1), (k, v) -> upper(k)) → {A -> 1}'],
@@ -224,7 +220,7 @@ export const STRUCT_FUNCTIONS: FunctionGroup = {
                         fields.push(sql`${ident(name)} := ${c.args[i + 1].sql}`);
                     }
                     return sql`struct_pack(${join(fields)})`;
-                }, args => T.struct(args.filter((_, i) => i % 2 === 1).map((t, i) => ({ name: `col${i + 1}`, type: t ?? T.void })))),
+                }),
             }],
         ['struct(cols*: any) -> @struct', 'Builds a struct from its arguments, naming fields after the columns (col1, col2, … otherwise).',
             'struct(id, name) → {id: 7, name: \'Ann\'}',

@@ -1,22 +1,22 @@
 /** Conversion functions: CAST and its shorthand functions, and formatted conversions. */
 import type { FunctionDef, FunctionGroup } from '../function-model.js';
-import { native, castTo, integralCast, scalar, sql, T, textToTimestamp } from '../local.js';
+import { native, castTo, integralCast, scalar, sql, textToTimestamp } from '../local.js';
 
 /** `int(x)`, `date(x)` …: each type name is also a function that casts to it (with its local translation). */
 const CAST_SHORTHANDS: readonly FunctionDef[] = ([
-    ['bigint', 'bigint', '\'42\'', '42', integralCast(sql`BIGINT`, T.bigint)],
+    ['bigint', 'bigint', '\'42\'', '42', integralCast(sql`BIGINT`)],
     ['binary', 'binary', '\'hi\'', 'X\'6869\'', castTo(sql`BLOB`)],
     ['boolean', 'boolean', '\'true\'', 'true', castTo(sql`BOOLEAN`)],
     ['date', 'date', '\'2024-07-04\'', '2024-07-04', castTo(sql`DATE`)],
     ['decimal', 'decimal(10,0)', '\'3.7\'', '4', castTo(sql`DECIMAL(10,0)`)],
     ['double', 'double', '\'2.5\'', '2.5', castTo(sql`DOUBLE`)],
     ['float', 'float', '\'2.5\'', '2.5', castTo(sql`FLOAT`)],
-    ['int', 'int', '\'42\'', '42', integralCast(sql`INTEGER`, T.int)],
-    ['smallint', 'smallint', '\'42\'', '42', integralCast(sql`SMALLINT`, T.smallint)],
+    ['int', 'int', '\'42\'', '42', integralCast(sql`INTEGER`)],
+    ['smallint', 'smallint', '\'42\'', '42', integralCast(sql`SMALLINT`)],
     ['string', 'string', '42', '\'42\'', castTo(sql`VARCHAR`)],
     ['time', 'time(6)', '\'10:30:00\'', '10:30:00', undefined],
-    ['timestamp', 'timestamp', '\'2024-07-04 10:30:00\'', '2024-07-04 10:30:00', scalar(1, 1, c => textToTimestamp(c.args[0], false), T.timestamp)],
-    ['tinyint', 'tinyint', '\'42\'', '42', integralCast(sql`TINYINT`, T.tinyint)],
+    ['timestamp', 'timestamp', '\'2024-07-04 10:30:00\'', '2024-07-04 10:30:00', scalar(1, 1, c => textToTimestamp(c.args[0], false))],
+    ['tinyint', 'tinyint', '\'42\'', '42', integralCast(sql`TINYINT`)],
 ] as const).map(([name, type, input, output, local]): FunctionDef =>
     [`${name}(expr: any) -> ${type}`, `Casts the value to ${type.toUpperCase()}; shorthand for cast(expr AS ${type.toUpperCase()}).`, `${name}(${input}) → ${output}`,
         local ? { local } : undefined]);

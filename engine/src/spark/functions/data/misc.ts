@@ -1,6 +1,6 @@
 /** Hash, miscellaneous, vector and spatial functions. */
 import type { FunctionGroup } from '../function-model.js';
-import { native, scalar, sql, T } from '../local.js';
+import { native, scalar, sql } from '../local.js';
 
 /** Hash and checksum functions. */
 export const HASH_FUNCTIONS: FunctionGroup = {
@@ -9,9 +9,9 @@ export const HASH_FUNCTIONS: FunctionGroup = {
         ['crc32(expr: binary) -> bigint', 'CRC-32 checksum of the bytes (or UTF-8 text).', 'crc32(\'abc\') → 891568578'],
         ['hash(exprs+: any) -> int', '32-bit Murmur3 hash of the arguments.', 'hash(\'abc\') → the same int on every run'],
         ['md5(expr: binary) -> string', 'MD5 digest as 32 hexadecimal digits.', 'md5(\'abc\') → \'900150983cd24fb0d6963f7d28e17f72\'',
-            { local: scalar(1, 1, c => sql`md5(${c.a[0]})`, T.string) }],
+            { local: scalar(1, 1, c => sql`md5(${c.a[0]})`) }],
         ['sha1(expr: binary) -> string', 'SHA-1 digest as 40 hexadecimal digits.', 'sha1(\'abc\') → \'a9993e364706816aba3e25717850c26c9cd0d89d\'', { aliases: ['sha'],
-            local: scalar(1, 1, c => sql`sha1(${c.a[0]})`, T.string),
+            local: scalar(1, 1, c => sql`sha1(${c.a[0]})`),
         }],
         ['sha2(expr: binary, bitLength: const int) -> string', 'SHA-2 digest (224, 256, 384 or 512 bits; 0 means 256) as hexadecimal digits.',
             'sha2(\'abc\', 256) → \'ba7816bf…15ad\'',
@@ -22,7 +22,7 @@ export const HASH_FUNCTIONS: FunctionGroup = {
                         return sql`sha256(${c.a[0]})`;
                     }
                     return c.unsupported('only sha2(x, 256) (or 0) has a DuckDB equivalent');
-                }, T.string),
+                }),
             }],
         ['xxhash64(exprs+: any) -> bigint', '64-bit xxHash of the arguments.', 'xxhash64(\'abc\') → a fixed bigint'],
     ],
@@ -39,14 +39,14 @@ export const MISC_FUNCTIONS: FunctionGroup = {
         ['assert_true(expr: boolean, message?: string) -> void', 'Fails the query with an error unless the condition is true; returns NULL otherwise.',
             'assert_true(1 < 2) → NULL'],
         ['current_catalog() -> string', 'Name of the current catalog.', 'current_catalog() → \'main\'',
-            { local: scalar(0, 0, () => sql`'main'`, T.string) }],
+            { local: scalar(0, 0, () => sql`'main'`) }],
         ['current_database() -> string', 'Name of the current schema (database).', 'current_schema() → \'default\'', { aliases: ['current_schema'],
-            local: scalar(0, 0, () => sql`'default'`, T.string),
+            local: scalar(0, 0, () => sql`'default'`),
         }],
         ['current_path() -> string', 'The SQL path: the schemas searched for unqualified function names.', 'current_path() → \'system.builtin,system.session,main.default\''],
         ['current_user() -> string', 'The user running the query.', 'current_user() → \'ann@example.com\'',
             { aliases: ['session_user', 'user'], nondeterministic: true,
-                local: scalar(0, 0, () => sql`'local'`, T.string),
+                local: scalar(0, 0, () => sql`'local'`),
             }],
         ['input_file_block_length() -> bigint', 'Length in bytes of the file block being read, or -1.', 'input_file_block_length() → 1048576', { nondeterministic: true }],
         ['input_file_block_start() -> bigint', 'Start offset of the file block being read, or -1.', 'input_file_block_start() → 0', { nondeterministic: true }],
@@ -58,9 +58,9 @@ export const MISC_FUNCTIONS: FunctionGroup = {
             'monotonically_increasing_id() → 8589934592 (varies)', { nondeterministic: true }],
         ['raise_error(expr: string, params?: map) -> void', 'Fails the query with the given message (or error class and parameters).',
             'raise_error(\'bad row\') → error USER_RAISED_EXCEPTION',
-            { local: scalar(1, 1, c => sql`error(${c.a[0]})`, T.void) }],
+            { local: scalar(1, 1, c => sql`error(${c.a[0]})`) }],
         ['spark_partition_id() -> int', 'Id of the partition the current row belongs to.', 'spark_partition_id() → 3 (varies)', { nondeterministic: true,
-            local: scalar(0, 0, () => sql`0`, T.int),
+            local: scalar(0, 0, () => sql`0`),
         }],
         ['try_aes_decrypt(expr: binary, key: binary, mode?: string, padding?: string, aad?: binary) -> binary', 'Like aes_decrypt, but gives NULL instead of an error.',
             'try_aes_decrypt(X\'00\', \'0123456789abcdef\') → NULL'],
@@ -70,7 +70,7 @@ export const MISC_FUNCTIONS: FunctionGroup = {
             { local: native('translated by name from the inferred type of its argument') }],
         ['uuid(seed?: const bigint) -> string', 'A random UUID in the usual 36-character form.', 'uuid() → \'46707d92-02f4-4817-8116-a4c3b23e6266\' (varies)',
             { nondeterministic: true,
-                local: scalar(0, 0, () => sql`CAST(uuid() AS VARCHAR)`, T.string),
+                local: scalar(0, 0, () => sql`CAST(uuid() AS VARCHAR)`),
             }],
         ['version() -> string', 'The Spark version and the git revision it was built from.', 'version() → \'4.0.0 abc1234\''],
     ],

@@ -1,6 +1,6 @@
 /** Functions for JSON, CSV, XML, VARIANT, Avro, Protobuf and URLs. */
 import type { FunctionGroup } from '../function-model.js';
-import { scalar, schemaArg, jsonStructure, hasTimestamp, sql, str, T } from '../local.js';
+import { scalar, schemaArg, jsonStructure, hasTimestamp, sql, str } from '../local.js';
 
 /** JSON functions (json_tuple is a generator, in generators.ts). */
 export const JSON_FUNCTIONS: FunctionGroup = {
@@ -12,15 +12,15 @@ export const JSON_FUNCTIONS: FunctionGroup = {
                 local: scalar(2, 3, c => {
                     const type = schemaArg(c, 1);
                     return sql`CASE WHEN json_valid(${c.args[0].sql}) THEN json_transform(${c.args[0].sql}, ${str(JSON.stringify(jsonStructure(type)))}) END`;
-                }, undefined),
+                }),
             }],
         ['get_json_object(json_txt: string, path: string) -> string', 'Extracts the value at a JSON path (\'$.a.b[0]\') as text, or NULL.',
             'get_json_object(\'{"a": {"b": 5}}\', \'$.a.b\') → \'5\'',
-            { local: scalar(2, 2, c => sql`__psql_json_get(${c.a[0]}, ${c.a[1]})`, T.string) }],
+            { local: scalar(2, 2, c => sql`__psql_json_get(${c.a[0]}, ${c.a[1]})`) }],
         ['json_array_length(jsonArray: string) -> int', 'Number of elements of the outermost JSON array, or NULL.', 'json_array_length(\'[1, [2, 3], 4]\') → 3',
-            { local: scalar(1, 1, c => sql`CASE WHEN json_valid(${c.a[0]}) THEN CAST(json_array_length(${c.a[0]}) AS INTEGER) END`, T.int) }],
+            { local: scalar(1, 1, c => sql`CASE WHEN json_valid(${c.a[0]}) THEN CAST(json_array_length(${c.a[0]}) AS INTEGER) END`) }],
         ['json_object_keys(json_object: string) -> array<string>', 'Keys of the outermost JSON object.', 'json_object_keys(\'{"a": 1, "b": 2}\') → [\'a\', \'b\']',
-            { local: scalar(1, 1, c => sql`CASE WHEN json_valid(${c.a[0]}) THEN json_keys(${c.a[0]}) END`, T.array(T.string)) }],
+            { local: scalar(1, 1, c => sql`CASE WHEN json_valid(${c.a[0]}) THEN json_keys(${c.a[0]}) END`) }],
         ['schema_of_json(json: const string, options?: map) -> string', 'DDL schema inferred from a JSON example.',
             'schema_of_json(\'{"a": 1, "b": [true]}\') → \'STRUCT<a: BIGINT, b: ARRAY<BOOLEAN>>\''],
         ['to_json(expr: any, options?: map) -> string', 'Serialises a struct, array, map or variant to JSON text.', 'to_json(named_struct(\'a\', 1)) → \'{"a":1}\'',
@@ -28,7 +28,7 @@ export const JSON_FUNCTIONS: FunctionGroup = {
                 // DuckDB writes timestamps as `yyyy-MM-dd HH:mm:ss`, Spark as ISO 8601 with a zone: refuse rather than differ.
                 local: scalar(1, 2, c => (hasTimestamp(c.args[0].type)
                     ? c.unsupported('a TIMESTAMP inside the value would be formatted differently from Spark; format it with date_format first')
-                    : sql`CAST(to_json(${c.a[0]}) AS VARCHAR)`), T.string),
+                    : sql`CAST(to_json(${c.a[0]}) AS VARCHAR)`)),
             }],
     ],
 };
