@@ -3,7 +3,7 @@
  * Result data reaches the webview only through these typed messages and is rendered as text there.
  * Plain types only (no runtime imports), so the webview bundle stays small.
  */
-import type { Outcome, RowsModel, RunErrorModel, RunOutcome, SourceRange, StatementOutcome } from './result-model.js';
+import type { Outcome, RowsModel, RunErrorModel, RunOutcome, SourceRange, StatementOutcome, VersionChangesModel } from './result-model.js';
 
 /** The views of the preview panel. */
 export type PreviewView = 'results' | 'changes' | 'history' | 'bitemporal' | 'statement' | 'graph';
@@ -111,10 +111,17 @@ export interface StatementResultMessage {
     readonly outcome: StatementOutcome;
 }
 
+/** A dataset's versions and one version's feed (answer to {@link RequestVersionChangesMessage}). */
+export interface VersionChangesMessage {
+    readonly type: 'versionChanges';
+    readonly dataset: string;
+    readonly changes: Outcome<VersionChangesModel>;
+}
+
 /** Every message the extension posts to the webview. */
 export type HostMessage =
     | RunStartedMessage | RunResultMessage | RunCancelledMessage | RowsPageMessage | ChangeEventsMessage
-    | GraphMessage | ShowViewMessage | TrustMessage | StatementResultMessage;
+    | GraphMessage | ShowViewMessage | TrustMessage | StatementResultMessage | VersionChangesMessage;
 
 //#endregion
 
@@ -162,7 +169,15 @@ export interface RequestGraphMessage {
 }
 
 /** Every message the webview posts to the extension. */
-export type WebviewMessage = ReadyMessage | OpenLocationMessage | RunFromMessage | RequestRowsMessage | RequestChangeEventsMessage | RequestGraphMessage;
+/** The versions of a dataset and the feed of one of them (default: the latest), for the Changes view. */
+export interface RequestVersionChangesMessage {
+    readonly type: 'requestVersionChanges';
+    readonly dataset: string;
+    readonly version?: number;
+}
+
+export type WebviewMessage = ReadyMessage | OpenLocationMessage | RunFromMessage | RequestRowsMessage | RequestChangeEventsMessage | RequestGraphMessage
+    | RequestVersionChangesMessage;
 
 //#endregion
 
@@ -192,6 +207,8 @@ export function isWebviewMessage(value: unknown): value is WebviewMessage {
             return isString(message.dataset);
         case 'requestRows':
             return isString(message.runId) && isString(message.dataset) && isCount(message.offset) && isCount(message.limit);
+        case 'requestVersionChanges':
+            return isString(message.dataset) && (message.version === undefined || isCount(message.version));
         case 'requestChangeEvents':
             return isCount(message.requestId) && isString(message.dataset) && typeof message.key === 'object' && message.key !== null
                 && Object.values(message.key).every(v => v === null || ['string', 'number', 'boolean'].includes(typeof v));

@@ -5,7 +5,7 @@
  */
 import { NotificationType, RequestType } from 'vscode-languageserver-protocol';
 import type { Range, WorkDoneProgressParams } from 'vscode-languageserver-protocol';
-import type { Outcome, RowsModel, RunOutcome, RunScope, SourcePosition, StatementOutcome } from './result-model.js';
+import type { Outcome, RowsModel, RunOutcome, RunScope, SourcePosition, StatementOutcome, VersionChangesModel } from './result-model.js';
 
 export type * from './result-model.js';
 export type * from './preview-messages.js';
@@ -150,6 +150,22 @@ export interface ChangeEventsParams {
  * event order. Sent when a version is selected in the SCD2 history picture.
  */
 export const ChangeEventsRequest = new RequestType<ChangeEventsParams, Outcome<RowsModel>, void>('pipelineSql/changeEvents');
+
+/** Parameters of {@link VersionChangesRequest}. */
+export interface VersionChangesParams {
+    /** Any document of the pipeline. */
+    readonly uri: string;
+    readonly dataset: string;
+    /** The version whose feed is wanted (default: the latest). */
+    readonly version?: number;
+    readonly maxRows: number;
+}
+
+/**
+ * `pipelineSql/versionChanges` (client → server): a dataset's versions (as DESCRIBE HISTORY lists
+ * them) and the change data feed of one version. Sent by the Changes view's version picker.
+ */
+export const VersionChangesRequest = new RequestType<VersionChangesParams, Outcome<VersionChangesModel>, void>('pipelineSql/versionChanges');
 
 /** Parameters of {@link RunStatementRequest}. */
 export interface RunStatementParams {

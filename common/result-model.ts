@@ -218,6 +218,14 @@ export interface StatementResultModel extends RowsModel {
     readonly durationMs: number;
 }
 
+/** A dataset's versions and the change data feed of one of them (the Changes view's history picker). */
+export interface VersionChangesModel extends RowsModel {
+    /** Every version, oldest first. */
+    readonly versions: readonly DatasetVersionModel[];
+    /** The version whose feed the rows are (with `_change_type`). */
+    readonly version: number;
+}
+
 /** The outcome of a statement on the local state. */
 export type StatementOutcome = ({ readonly ok: true } & StatementResultModel)
     | { readonly ok: false; readonly error: RunErrorModel; readonly statement: string; readonly documentUri: string };

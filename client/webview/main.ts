@@ -58,7 +58,7 @@ const context: ViewContext = {
 };
 const views: Record<PreviewView, View> = {
     results: new ResultsView(context),
-    changes: new ChangesView(),
+    changes: new ChangesView(context),
     history: new HistoryView(context),
     bitemporal: new BitemporalView(context),
     statement: new StatementView(context),

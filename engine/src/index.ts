@@ -6,7 +6,7 @@ export {
     type RunOptions, type UpdateResult, type UpdateSuccess, type UpdateFailure, type UpdateErrorInfo,
     type DatasetResult, type ResultColumn, type FlowReport,
 } from './update/run-update.js';
-export { runQuery, readChangeEvents, type InspectOptions, type InspectResult } from './update/inspect.js';
+export { runQuery, readChangeEvents, readVersionChanges, type InspectOptions, type InspectResult, type VersionChangesResult } from './update/inspect.js';
 export { runStatement, type StatementSuccess } from './update/statements.js';
 export type { DatasetMetrics, DatasetChanges, ProgressEvent } from './update/context.js';
 export type { JsonValue, Row } from './db/values.js';

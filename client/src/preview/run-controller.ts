@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import { WorkDoneProgress, type LanguageClient } from 'vscode-languageclient/node.js';
 import {
-    ChangeEventsRequest, DatasetRowsRequest, PipelineGraphRequest, PipelineStateRequest, RunFinishedNotification, RunPipelineRequest, RunStatementRequest,
+    ChangeEventsRequest, DatasetRowsRequest, PipelineGraphRequest, PipelineStateRequest, RunFinishedNotification, RunPipelineRequest, RunStatementRequest, VersionChangesRequest,
     type RunFinishedParams,
 } from '../../../common/protocol.js';
 import type { GraphModel, WebviewMessage } from '../../../common/preview-messages.js';
@@ -296,6 +296,16 @@ export class RunController implements PreviewHost, vscode.Disposable {
                     })))
                     : { ok: false as const, error: { class: 'PIPELINE_SQL_NO_PIPELINE', message: 'The preview shows no pipeline.' } };
                 panel.post({ type: 'changeEvents', requestId: message.requestId, dataset: message.dataset, events });
+                return;
+            }
+            case 'requestVersionChanges': {
+                const uri = panel.documentUri;
+                const changes = uri
+                    ? await this.request(() => this.languageClient().then(c => c.sendRequest(VersionChangesRequest, {
+                        uri, dataset: message.dataset, maxRows: previewMaxRows(vscode.Uri.parse(uri)), ...(message.version !== undefined ? { version: message.version } : {}),
+                    })))
+                    : { ok: false as const, error: { class: 'PIPELINE_SQL_NO_PIPELINE', message: 'The preview shows no pipeline.' } };
+                panel.post({ type: 'versionChanges', dataset: message.dataset, changes });
                 return;
             }
             case 'ready':

@@ -4,7 +4,7 @@
  * after a run, which answers are stale, how paged rows join the first ones) are unit-tested.
  */
 import type { GraphModel, HostMessage, PersistedPreviewState, PreviewView } from '../../../common/preview-messages.js';
-import type { DatasetPreview, Outcome, ResultRow, RowsModel, RunOutcome, RunSuccessModel, StatementOutcome } from '../../../common/result-model.js';
+import type { DatasetPreview, Outcome, ResultRow, RowsModel, RunOutcome, RunSuccessModel, StatementOutcome, VersionChangesModel } from '../../../common/result-model.js';
 import type { SortSpec } from './grid.js';
 import type { ScaleMode } from './scale.js';
 
@@ -23,6 +23,11 @@ export interface PreviewState {
     readonly dataset?: string;
     /** The last run's outcome (or the state restored after a reload). */
     readonly outcome?: RunOutcome;
+    /**
+     * The Changes view's history of the dataset shown: its versions, and the version picked (undefined:
+     * the last update's feed from the run), with that version's feed once it arrives.
+     */
+    readonly versions?: { readonly dataset: string; readonly picked?: number; readonly changes?: Outcome<VersionChangesModel> };
     /** The last statement run on the local state ("Run on local state"), shown in its own view. */
     readonly statement?: StatementOutcome;
     /** When the last run failed: the last successful one before it, whose results stay shown (marked as previous). */
@@ -62,7 +67,9 @@ export type UiAction =
     | { readonly type: 'ui/selectVersion'; readonly dataset: string; readonly keyId: string; readonly rowIndex: number }
     | { readonly type: 'ui/asOf'; readonly dataset: string; readonly step: number | undefined }
     | { readonly type: 'ui/selectNode'; readonly id: string | undefined }
-    | { readonly type: 'ui/pageRequested'; readonly dataset: string };
+    | { readonly type: 'ui/pageRequested'; readonly dataset: string }
+    /** A version picked in the Changes view (undefined: back to the last update's feed). */
+    | { readonly type: 'ui/version'; readonly dataset: string; readonly version: number | undefined };
 
 /** Every input of the reducer. */
 export type PreviewAction = HostMessage | UiAction;
@@ -165,7 +172,7 @@ export function reduce(state: PreviewState, action: PreviewAction): PreviewState
             const view = state.view === 'graph' || viewsFor(shown, state.statement).includes(state.view) ? state.view : 'results';
             return {
                 ...state, outcome: action.outcome, previous: undefined, running: undefined, dataset, view, moreRows: {}, pageError: undefined,
-                pageLoading: undefined, selection: undefined,
+                pageLoading: undefined, selection: undefined, versions: undefined,
             };
         }
         case 'rowsPage': {
@@ -199,12 +206,21 @@ export function reduce(state: PreviewState, action: PreviewAction): PreviewState
             return { ...state, trusted: action.trusted };
         case 'statementResult':
             return { ...state, statement: action.outcome, view: 'statement' };
+        case 'versionChanges':
+            // Only the answer for the dataset shown, and for the version picked last, is kept.
+            if (action.dataset !== state.dataset || (action.changes.ok && state.versions?.dataset === action.dataset && state.versions.picked !== undefined
+                && action.changes.version !== state.versions.picked)) {
+                return state;
+            }
+            return { ...state, versions: { dataset: action.dataset, picked: state.versions?.dataset === action.dataset ? state.versions.picked : undefined, changes: action.changes } };
+        case 'ui/version':
+            return { ...state, versions: { dataset: action.dataset, picked: action.version, changes: state.versions?.dataset === action.dataset ? state.versions.changes : undefined } };
         case 'ui/view':
             return { ...state, view: action.view };
         case 'ui/dataset': {
             const shown = datasetsOf(state).find(d => d.name === action.dataset);
             const view = state.view === 'graph' || viewsFor(shown, state.statement).includes(state.view) ? state.view : 'results';
-            return { ...state, dataset: action.dataset, view, selection: undefined };
+            return { ...state, dataset: action.dataset, view, selection: undefined, versions: undefined };
         }
         case 'ui/sort':
             return { ...state, sort: { ...state.sort, [action.dataset]: action.sort } };

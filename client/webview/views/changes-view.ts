@@ -6,7 +6,7 @@
 import type { ResultColumn, ResultRow, StatementOutcome } from '../../../common/result-model.js';
 import { count, h, onActivate, replaceChildren } from '../dom.js';
 import { dataColumns, isFeed, pairFeed } from '../model/feed.js';
-import { currentDataset, type PreviewState } from '../model/state.js';
+import { currentDataset, shownRun, type PreviewState } from '../model/state.js';
 import { formatValue } from '../model/values.js';
 import type { View, ViewContext } from './context.js';
 
@@ -41,9 +41,13 @@ export function rowsTable(columns: readonly ResultColumn[], rows: readonly Resul
         h('tbody', {}, ...rows.slice(0, MAX_DRAWN).map(row => h('tr', {}, ...columns.map(c => h('td', {}, formatValue(row[c.name], c.type)))))));
 }
 
-/** The feed of the dataset's last update. */
+/** The feed of the dataset's last update, or of a version picked from its history. */
 export class ChangesView implements View {
     readonly element = h('section', { class: 'view changes-view', role: 'tabpanel', 'aria-label': 'Changes' });
+    /** The run and dataset whose versions were asked for (asked once per run and dataset). */
+    private asked = '';
+
+    constructor(private readonly ctx: ViewContext) {}
 
     update(state: PreviewState): void {
         this.element.hidden = state.view !== 'changes';
@@ -56,9 +60,36 @@ export class ChangesView implements View {
             replaceChildren(this.element, h('p', { class: 'empty' }, 'The last update did not change this dataset.'));
             return;
         }
+        const asking = `${shownRun(state)?.summary.runId ?? ''}\u0000${dataset.name}`;
+        if (this.asked !== asking) {
+            this.asked = asking;
+            this.ctx.post({ type: 'requestVersionChanges', dataset: dataset.name });
+        }
+        const history = state.versions?.dataset === dataset.name ? state.versions : undefined;
+        const picked = history?.picked;
+        const picker = h('select', { class: 'version-picker', id: 'version-picker', 'aria-label': 'Version' }, h('option', { value: '' }, 'Last update (this run)'),
+            ...(history?.changes?.ok ? [...history.changes.versions].reverse().map(v => h('option', { value: v.version }, `Version ${v.version} · ${v.timestamp} · ${v.operation}`)) : []));
+        picker.value = picked === undefined ? '' : String(picked);
+        picker.addEventListener('change', () => {
+            const version = picker.value === '' ? undefined : Number(picker.value);
+            this.ctx.dispatch({ type: 'ui/version', dataset: dataset.name, version });
+            if (version !== undefined) {
+                this.ctx.post({ type: 'requestVersionChanges', dataset: dataset.name, version });
+            }
+        });
+        const toolbar = h('div', { class: 'toolbar' }, picker);
+        if (picked !== undefined) {
+            const answer = history?.changes;
+            const body = !answer || (answer.ok && answer.version !== picked) ? [h('p', { class: 'empty' }, `Reading version ${picked}…`)]
+                : !answer.ok ? [h('p', { class: 'error-message' }, `${answer.error.class}: ${answer.error.message}`)]
+                    : [h('p', { class: 'feed-summary' }, `Change data feed of version ${picked} of ${dataset.name}: ${count(answer.rowCount)} row${answer.rowCount === 1 ? '' : 's'}`),
+                        answer.rows.length > 0 ? feedTable(answer.columns, answer.rows) : h('p', { class: 'empty' }, 'This version changed no rows (the creation of the dataset is version 0).')];
+            replaceChildren(this.element, toolbar, ...body);
+            return;
+        }
         const shown = changes.feed.length;
         const total = changes.inserted + changes.updated * 2 + changes.deleted;
-        replaceChildren(this.element,
+        replaceChildren(this.element, toolbar,
             h('p', { class: 'feed-summary' }, `Change data feed of the last update of ${dataset.name}: +${count(changes.inserted)} ~${count(changes.updated)} −${count(changes.deleted)}`
                 + (shown < total ? ` (first ${count(shown)} feed rows)` : '')),
             feedTable([...dataset.columns, { name: '_change_type', type: 'STRING' }], changes.feed));

@@ -12,7 +12,9 @@ import { ARR, KIND, SEQ, SYS, eventRank } from '../flows/cdc-sql.js';
 import { UpdateContext } from './context.js';
 import { buildPlan, datasetKey, type PipelinePlan } from './plan.js';
 import { errorInfo, sandboxRoots, stateOpenOptions, type ResultColumn, type StateOptions, type UpdateFailure } from './run-update.js';
-import { FlowSources } from './sources.js';
+import { FlowSources, ROW_ID } from './sources.js';
+import { feedRows, versionsOf } from './feed-reads.js';
+import type { DatasetVersion } from '../state/state-store.js';
 
 /** Where the state and samples of a pipeline are. */
 export interface InspectOptions extends StateOptions {
@@ -132,6 +134,44 @@ export async function readChangeEvents(pipeline: PipelineIR, dataset: string, op
             rows: toRows(result.columns, result.rows),
             rowCount,
             truncated: rowCount > limit,
+        };
+    });
+}
+
+/** A dataset's versions and the change data feed of one of them (the preview's history picker). */
+export interface VersionChangesResult extends InspectResult {
+    /** Every version, oldest first. */
+    versions: DatasetVersion[];
+    /** The version whose feed the rows are. */
+    version: number;
+}
+
+/**
+ * The versions of a dataset (spec 15.3) and the feed rows of one version (default: the latest), with
+ * the dataset's columns and `_change_type` — what `table_changes('t', v, v)` returns, without the
+ * commit columns.
+ */
+export async function readVersionChanges(pipeline: PipelineIR, dataset: string, options: InspectOptions & { version?: number }): Promise<VersionChangesResult | UpdateFailure> {
+    return withContext(pipeline, options, async (ctx, plan) => {
+        const key = datasetKey(dataset.split('.'));
+        const display = plan.displayNames.get(key) ?? dataset;
+        if (!plan.datasets.has(key) || !(await ctx.store.tableExists('ds', key))) {
+            throw new EngineError(ErrorClass.unknownDataset, `The pipeline's state has no dataset '${dataset}'.`);
+        }
+        const versions = await versionsOf(ctx.store, key, display);
+        const version = options.version ?? versions[versions.length - 1].version;
+        if (!versions.some(v => v.version === version)) {
+            throw new EngineError(ErrorClass.cdcVersionAfterLatest, `'${display}' has no version ${version}; its versions are 0 to ${versions[versions.length - 1].version}.`);
+        }
+        const columns = (await ctx.db.describe(sql`SELECT * FROM ${ctx.store.datasetTable(key)}`)).filter(c => c.name !== ROW_ID);
+        const rows = sql`(SELECT * EXCLUDE ("_commit_version", "_commit_timestamp") FROM ${await feedRows(ctx.store, key, columns, version, version)})`;
+        const limit = ctx.options.limit;
+        const result = await ctx.db.query(sql`SELECT * FROM ${rows} LIMIT ${limit}`);
+        const rowCount = Number(await ctx.db.scalar(sql`SELECT count(*) FROM ${rows}`));
+        return {
+            ok: true as const, versions, version,
+            columns: result.columns.map(c => ({ name: c.name, type: formatType(c.type) })),
+            rows: toRows(result.columns, result.rows), rowCount, truncated: rowCount > limit,
         };
     });
 }

@@ -8,11 +8,11 @@
 import type { CancellationToken } from 'vscode-languageserver';
 import type { LangiumSharedServices } from 'langium/lsp';
 import { DiagnosticSeverity, type WorkDoneProgressReporter } from 'vscode-languageserver';
-import { DatabaseKeeper, readChangeEvents, readState, runUpdate, type InspectOptions, type PipelineIR, type ProgressEvent } from '../../../engine/src/index.js';
+import { DatabaseKeeper, readChangeEvents, readState, readVersionChanges, runUpdate, type InspectOptions, type PipelineIR, type ProgressEvent } from '../../../engine/src/index.js';
 import type {
-    ChangeEventsParams, DatasetRowsParams, PipelineStateParams, RunFinishedParams, RunPipelineParams, RunStatementParams,
+    ChangeEventsParams, DatasetRowsParams, PipelineStateParams, RunFinishedParams, RunPipelineParams, RunStatementParams, VersionChangesParams,
 } from '../../../common/protocol.js';
-import type { Outcome, RowsModel, RunErrorModel, RunOutcome, RunSummary, StatementOutcome } from '../../../common/result-model.js';
+import type { Outcome, RowsModel, RunErrorModel, RunOutcome, RunSummary, StatementOutcome, VersionChangesModel } from '../../../common/result-model.js';
 import type { PipelineSqlServices } from '../language/pipeline-sql-module.js';
 import { engineIdentity } from '../project/run-preparation.js';
 import { isRunError, locatePipeline, preparePipeline, type DocumentDiagnostic, type PipelineLocation, type PreparedPipeline } from './pipeline-sources.js';
@@ -264,6 +264,37 @@ export class PipelineRunHandler {
         const dataset = entry[1];
         const rows = dataset.rows.slice(offset);
         return { ok: true, columns: dataset.columns, rows, rowCount: dataset.rowCount, truncated: offset + rows.length < dataset.rowCount };
+    }
+
+    /** `pipelineSql/versionChanges`: a dataset's versions and the feed of one of them. */
+    async versionChanges(params: VersionChangesParams, token: CancellationToken): Promise<Outcome<VersionChangesModel>> {
+        if (!this.trust.trusted) {
+            return failure(untrustedWorkspaceError('read the state of its pipelines'));
+        }
+        await this.shared.workspace.WorkspaceManager.ready;
+        const located = locatePipeline(this.services, params.uri);
+        if (isRunError(located)) {
+            return failure(located);
+        }
+        let pipeline = this.lastRun.get(located.id)?.pipeline;
+        if (!pipeline) {
+            const prepared = await preparePipeline(this.shared, this.services, params.uri, token);
+            if (!prepared.ok) {
+                return failure(prepared.error);
+            }
+            pipeline = prepared.pipeline;
+        }
+        const result = await readVersionChanges(pipeline.ir, params.dataset, {
+            stateDir: pipeline.stateDir, samplesDir: pipeline.samplesDir, rootDir: pipeline.root, readRoots: pipeline.readRoots, pipeline: engineIdentity(pipeline.project), keeper: this.keeper,
+            limit: clampRows(params.maxRows), ...(params.version !== undefined ? { version: params.version } : {}),
+        });
+        if (!result.ok) {
+            return failure(toRunError(result.error, () => false));
+        }
+        return {
+            ok: true, columns: result.columns, rows: result.rows, rowCount: result.rowCount, truncated: result.truncated, version: result.version,
+            versions: result.versions.map(v => ({ version: v.version, timestamp: v.timestamp, operation: v.operation, metrics: { ...v.metrics } })),
+        };
     }
 
     /** `pipelineSql/changeEvents`: the change events an AUTO CDC target keeps for one key. */

@@ -3,7 +3,7 @@ import type { LangiumSharedServices } from 'langium/lsp';
 import type { Connection } from 'vscode-languageserver';
 import {
     ChangeEventsRequest, CreateSampleDataRequest, DatasetRowsRequest, DescribeTestFileRequest, PipelineStateRequest, RecordTestRequest, RunFinishedNotification,
-    RunPipelineRequest, RunStatementRequest, RunTestFileRequest, UseFileAsSampleRequest, WorkspaceTrustNotification,
+    RunPipelineRequest, RunStatementRequest, RunTestFileRequest, VersionChangesRequest, UseFileAsSampleRequest, WorkspaceTrustNotification,
 } from '../../../common/protocol.js';
 import type { PipelineSqlServices } from '../language/pipeline-sql-module.js';
 import { PipelineRunHandler } from './pipeline-run-handler.js';
@@ -58,6 +58,7 @@ export function registerPreviewHandlers(connection: Connection, shared: LangiumS
     connection.onRequest(PipelineStateRequest, (params, token) => handler.state(params, token));
     connection.onRequest(DatasetRowsRequest, params => safely('pipelineSql/datasetRows', () => handler.rows(params)));
     connection.onRequest(ChangeEventsRequest, (params, token) => safely('pipelineSql/changeEvents', () => handler.changeEvents(params, token)));
+    connection.onRequest(VersionChangesRequest, (params, token) => safely('pipelineSql/versionChanges', () => handler.versionChanges(params, token)));
     connection.onRequest(RunStatementRequest, (params, token) => safely('pipelineSql/runStatement', () => handler.statement(params, token))
         .then(outcome => (outcome.ok || 'statement' in outcome ? outcome : { ...outcome, statement: params.text, documentUri: params.uri })));
     // The state files the runs keep open are closed (unlocked) when the client shuts the server down.

@@ -74,3 +74,11 @@ describe('statementFromArgument ("Run on local state")', () => {
         expect(statementFromArgument({ uri: 'file:///s.sql' }, { uri: 'file:///s.sql', text: ' \n ', start: { line: 0, character: 0 } })).toBeUndefined();
     });
 });
+
+test('isWebviewMessage accepts a version request only with a dataset and a whole version', () => {
+    expect(isWebviewMessage({ type: 'requestVersionChanges', dataset: 'users' })).toBe(true);
+    expect(isWebviewMessage({ type: 'requestVersionChanges', dataset: 'users', version: 3 })).toBe(true);
+    expect(isWebviewMessage({ type: 'requestVersionChanges', dataset: 'users', version: -1 })).toBe(false);
+    expect(isWebviewMessage({ type: 'requestVersionChanges', dataset: 'users', version: '1; DROP' })).toBe(false);
+    expect(isWebviewMessage({ type: 'requestVersionChanges' })).toBe(false);
+});

@@ -160,3 +160,17 @@ test('viewsFor offers the Changes view when the last update changed the dataset,
     expect(shown).toMatchObject({ view: 'statement', statement });
     expect(reduce(shown, { type: 'runResult', outcome: run('r2') }).view).toBe('statement');
 });
+
+test('the Changes view\'s history: a picked version keeps only the answer for that version', () => {
+    const shown = reduce(reduce(initialState(), { type: 'runResult', outcome: run('r1', 'users_history') }), { type: 'ui/view', view: 'results' });
+    const versions = [{ version: 0, timestamp: 't0', operation: 'CREATE', metrics: {} }, { version: 1, timestamp: 't1', operation: 'PIPELINE UPDATE', metrics: {} }];
+    const answer = (version: number) => ({ type: 'versionChanges' as const, dataset: 'users_history', changes: { ok: true as const, versions, version, columns: [], rows: [], rowCount: 0, truncated: false } });
+    const listed = reduce(shown, answer(1));
+    expect(listed.versions).toMatchObject({ dataset: 'users_history', picked: undefined, changes: { version: 1 } });
+    const picked = reduce(listed, { type: 'ui/version', dataset: 'users_history', version: 0 });
+    expect(reduce(picked, answer(1)).versions?.changes).toMatchObject({ version: 1 });
+    expect(reduce(reduce(picked, answer(1)), answer(0)).versions).toMatchObject({ picked: 0, changes: { version: 0 } });
+    // Another dataset's answer, or another dataset picked, leaves no stale history.
+    expect(reduce(picked, { ...answer(0), dataset: 'users_changes' })).toBe(picked);
+    expect(reduce(picked, { type: 'ui/dataset', dataset: 'users_changes' }).versions).toBeUndefined();
+});

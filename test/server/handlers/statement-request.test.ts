@@ -66,6 +66,22 @@ describe('pipelineSql/runStatement', () => {
         expect(after.ok && Number(after.rows[0].n)).toBe(0);
     });
 
+    test('pipelineSql/versionChanges lists the versions and gives the feed of one (the Changes view\'s history picker)', async () => {
+        const uri = URI.file(path.join(root, 'transformations', '02_users_current.sql')).toString();
+        const latest = await handler.versionChanges({ uri, dataset: 'users_current', maxRows: 100 }, CancellationToken.None);
+        expect(latest.ok).toBe(true);
+        if (!latest.ok) {
+            return;
+        }
+        expect(latest.versions.map(v => `${v.version} ${v.operation}`)).toEqual(['0 CREATE', '1 PIPELINE UPDATE', '2 DELETE']);
+        expect(latest.version).toBe(2);
+        expect(latest.rows.map(r => r._change_type)).toEqual(['delete']);
+        const first = await handler.versionChanges({ uri, dataset: 'users_current', version: 1, maxRows: 100 }, CancellationToken.None);
+        expect(first.ok && first.rows.every(r => r._change_type === 'insert') && first.rows.length).toBeGreaterThan(0);
+        expect(first.ok && first.columns.map(c => c.name)).not.toContain('_commit_version');
+        expect(await handler.versionChanges({ uri, dataset: 'users_current', version: 9, maxRows: 100 }, CancellationToken.None)).toMatchObject({ ok: false, error: { message: /has no version 9/ } });
+    });
+
     test('an error is placed in the document at the statement, with its class', async () => {
         const outcome = await statement('UPDATE users_by_city SET users = 0', { line: 4, character: 2 });
         expect(outcome).toMatchObject({ ok: false, error: { class: 'PIPELINE_SQL_DML_NOT_ALLOWED' } });
