@@ -1,4 +1,3 @@
-import * as fs from 'node:fs';
 import type { LangiumDocument } from 'langium';
 import { DefaultConfigurationProvider, DocumentState, URI } from 'langium';
 import { DefaultDocumentUpdateHandler, startLanguageServer } from 'langium/lsp';
@@ -16,6 +15,8 @@ import { isTargetProfile } from './language/pipeline/pipeline-sql-settings.js';
 import { registerProjectDiagnostics } from './project/project-diagnostics.js';
 import { registerSharedFiles } from './language/lsp/pipeline-sql-shared-files.js';
 import { isTestFileUri, routeTestFileRequests, TestFileFeatures } from './handlers/test-file-features.js';
+import { SampleDiskSnapshot } from './language/pipeline/sample-disk-snapshot.js';
+import { nodeAsyncSampleReads } from '../../engine/src/spark/sample-disk.js';
 
 /**
  * Configuration provider (Langium's `ConfigurationProvider` service) for the `pipelineSql.*` settings:
@@ -62,12 +63,14 @@ export class PipelineSqlDocumentUpdateHandler extends DefaultDocumentUpdateHandl
             return;
         }
         const uri = URI.parse(event.document.uri);
-        const onDisk = uri.scheme !== 'file' || fs.existsSync(uri.fsPath);
-        if (this.shared.pipeline.Registry.isRootMember(uri) && onDisk) {
-            this.fireDocumentUpdate([uri], []);
-        } else {
-            this.fireDocumentUpdate([], [uri]);
-        }
+        const onDisk = uri.scheme !== 'file' ? Promise.resolve(true) : this.shared.workspace.FileSystemProvider.exists(uri);
+        void onDisk.then(exists => {
+            if (this.shared.pipeline.Registry.isRootMember(uri) && exists) {
+                this.fireDocumentUpdate([uri], []);
+            } else {
+                this.fireDocumentUpdate([], [uri]);
+            }
+        }, (error: unknown) => console.error(`Closing ${uri.toString()} failed:`, error));
     }
 
     override fireDocumentUpdate(changed: URI[], deleted: URI[]): void {
@@ -99,6 +102,8 @@ export function startServer(): void {
     const testFiles = new TestFileFeatures(connection, shared, PipelineSql);
     (shared.lsp.DocumentUpdateHandler as PipelineSqlDocumentUpdateHandler).testFiles = testFiles;
     routeTestFileRequests(connection, testFiles);
+    // Sample files are read asynchronously into a snapshot that the (synchronous) schema lookups read.
+    PipelineSql.pipeline.SampleCatalog.useSnapshot(new SampleDiskSnapshot(nodeAsyncSampleReads));
     startLanguageServer(shared);
     addTargetProfileHandler(shared, PipelineSql);
     addPipelineGraphHandler(connection, shared, PipelineSql);

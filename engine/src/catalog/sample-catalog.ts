@@ -6,7 +6,6 @@
 // columns over in the IR), and read by DuckDB's readers with those explicit types. A problem becomes an
 // EngineError: a read outside the pipeline names the read's clause; bad data names the data file,
 // its line and DuckDB's cause, with paths relative to the pipeline.
-import * as fs from 'node:fs';
 import { EngineError, ErrorClass, SampleDataError, PipelineDefinitionError } from '../errors.js';
 import type { CatalogTableIR, DataType, PipelineIR, SourceSpan, StructField, TableRelationIR } from '../ir.js';
 import { forEachTableRelation } from '../ir-walk.js';
@@ -484,7 +483,7 @@ function locateJsonError(file: SampleFile): { line: number; message: string } | 
     }
     let text: string;
     try {
-        text = fs.readFileSync(file.realPath, 'utf8');
+        text = file.disk.read(file.realPath, 0, file.size).toString('utf8');
     } catch {
         return undefined;
     }

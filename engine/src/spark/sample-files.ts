@@ -13,10 +13,12 @@
 // - Only regular files are read (a FIFO or a device never blocks a reader), and only through
 //   `readHead`, which reads a bounded prefix.
 //
-// Nothing here needs DuckDB, so `pipeline-sql check` stays light.
-import * as fs from 'node:fs';
+// Nothing here needs DuckDB, so `pipeline-sql check` stays light. Every disk access goes through the
+// `SampleDisk` of the sample folders (`sample-disk.ts`): the disk itself for the CLI and runs, a
+// snapshot read asynchronously in the language server.
 import * as path from 'node:path';
 import { setOwn } from '../records.js';
+import { nodeSampleDisk, notRegularMessage, type SampleDisk, type SampleStat } from './sample-disk.js';
 
 /** The data formats the sample catalog reads. */
 export type SampleFormat = 'csv' | 'json' | 'parquet';
@@ -100,11 +102,11 @@ export class ReadRoots {
     private constructor(readonly roots: readonly string[]) {}
 
     /** Read roots from folders (resolved, with their symlinks; a folder that does not exist is kept as written). */
-    static of(folders: readonly string[]): ReadRoots {
+    static of(folders: readonly string[], disk: SampleDisk = nodeSampleDisk): ReadRoots {
         const roots = folders.map(folder => {
             const absolute = path.resolve(folder);
             try {
-                return fs.realpathSync.native(absolute);
+                return disk.realpath(absolute);
             } catch {
                 return absolute;
             }
@@ -130,15 +132,19 @@ export interface SampleDirs {
     /** `ROOT/samples`. */
     readonly samplesDir: string;
     readonly readRoots: ReadRoots;
+    /** What reads the disk (the disk itself, or the language server's snapshot). */
+    readonly disk: SampleDisk;
 }
 
 /** Sample folders for a pipeline root, reading only inside it unless `allowed` adds folders. */
-export function sampleDirs(rootDir: string, options: { samplesDir?: string; readRoots?: readonly string[] } = {}): SampleDirs {
+export function sampleDirs(rootDir: string, options: { samplesDir?: string; readRoots?: readonly string[]; disk?: SampleDisk } = {}): SampleDirs {
     const root = path.resolve(rootDir);
+    const disk = options.disk ?? nodeSampleDisk;
     return {
         rootDir: root,
         samplesDir: path.resolve(options.samplesDir ?? path.join(root, 'samples')),
-        readRoots: ReadRoots.of(options.readRoots ?? [root]),
+        readRoots: ReadRoots.of(options.readRoots ?? [root], disk),
+        disk,
     };
 }
 
@@ -156,7 +162,7 @@ export const AllowReadHint = 'reads stay inside the pipeline folder; to allow th
 export function checkContained(dirs: SampleDirs, location: string): SampleResult<string> {
     let real: string;
     try {
-        real = fs.realpathSync.native(location);
+        real = dirs.disk.realpath(location);
     } catch (error) {
         const code = (error as NodeJS.ErrnoException).code;
         if (code === 'ENOENT' || code === 'ENOTDIR') {
@@ -188,24 +194,26 @@ export interface SampleLocation {
     readonly format?: SampleFormat;
 }
 
+const isDirectory = (stat: SampleStat): boolean => stat.kind === 'directory';
+
 /** Finds `name` in `dir` case-insensitively, the exact spelling first; only entries `want` accepts. */
-function findEntry(dir: string, name: string, want: (stat: fs.Stats) => boolean): string | undefined {
+function findEntry(disk: SampleDisk, dir: string, name: string, want: (stat: SampleStat) => boolean): string | undefined {
     const exact = path.join(dir, name);
-    const stat = fs.statSync(exact, { throwIfNoEntry: false });
+    const stat = disk.stat(exact);
     if (stat && want(stat)) {
         return exact;
     }
-    if (!stat && !fs.statSync(dir, { throwIfNoEntry: false })?.isDirectory()) {
+    if (!stat && disk.stat(dir)?.kind !== 'directory') {
         return undefined;
     }
-    const entries = entriesOf(dir);
-    return entries && matchEntry(dir, entries, name, want);
+    const entries = entriesOf(disk, dir);
+    return entries && matchEntry(disk, dir, entries, name, want);
 }
 
 /** The names in a folder; undefined when it is missing, not a folder, or not readable. */
-function entriesOf(dir: string): string[] | undefined {
+function entriesOf(disk: SampleDisk, dir: string): string[] | undefined {
     try {
-        return fs.readdirSync(dir);
+        return disk.readdir(dir).map(entry => entry.name);
     } catch (error) {
         const code = (error as NodeJS.ErrnoException).code;
         if (code === 'ENOENT' || code === 'ENOTDIR' || code === 'EACCES') {
@@ -215,9 +223,9 @@ function entriesOf(dir: string): string[] | undefined {
     }
 }
 
-function matchEntry(dir: string, entries: string[], name: string, want: (stat: fs.Stats) => boolean): string | undefined {
+function matchEntry(disk: SampleDisk, dir: string, entries: string[], name: string, want: (stat: SampleStat) => boolean): string | undefined {
     if (entries.includes(name)) {
-        const exactStat = fs.statSync(path.join(dir, name), { throwIfNoEntry: false });
+        const exactStat = disk.stat(path.join(dir, name));
         if (exactStat && want(exactStat)) {
             return path.join(dir, name);
         }
@@ -226,7 +234,7 @@ function matchEntry(dir: string, entries: string[], name: string, want: (stat: f
     for (const entry of [...entries].sort()) {
         if (entry.toLowerCase() === lower) {
             const candidate = path.join(dir, entry);
-            const entryStat = fs.statSync(candidate, { throwIfNoEntry: false });
+            const entryStat = disk.stat(candidate);
             if (entryStat && want(entryStat)) {
                 return candidate;
             }
@@ -245,30 +253,31 @@ function plainPart(part: string): boolean {
  * `samples/a/b/` (a folder) or `samples/a/b.<ext>`, names compared case-insensitively.
  */
 export function locateConventionTable(dirs: SampleDirs, parts: readonly string[]): SampleLocation | undefined {
-    if (parts.length === 0 || !parts.every(plainPart) || !fs.statSync(dirs.samplesDir, { throwIfNoEntry: false })?.isDirectory()) {
+    const disk = dirs.disk;
+    if (parts.length === 0 || !parts.every(plainPart) || disk.stat(dirs.samplesDir)?.kind !== 'directory') {
         return undefined;
     }
     let dir = dirs.samplesDir;
     for (const part of parts.slice(0, -1)) {
-        const next = findEntry(dir, part, s => s.isDirectory());
+        const next = findEntry(disk, dir, part, isDirectory);
         if (!next) {
             return undefined;
         }
         dir = next;
     }
-    const entries = entriesOf(dir);
+    const entries = entriesOf(disk, dir);
     if (!entries) {
         return undefined;
     }
     // One listing of the folder answers every candidate name (exact spelling first, then any case).
     const last = parts[parts.length - 1];
-    const folder = matchEntry(dir, entries, last, s => s.isDirectory());
+    const folder = matchEntry(disk, dir, entries, last, isDirectory);
     if (folder) {
         return { location: folder };
     }
     for (const [ext] of extensions) {
         // Not only regular files: a FIFO named like a table is found here, and refused when read.
-        const file = matchEntry(dir, entries, last + ext, s => !s.isDirectory());
+        const file = matchEntry(disk, dir, entries, last + ext, s => !isDirectory(s));
         if (file) {
             return { location: file };
         }
@@ -343,6 +352,8 @@ export interface SampleFile {
     readonly size: number;
     readonly mtimeMs: number;
     readonly fileFormat: FileFormat;
+    /** What reads it. */
+    readonly disk: SampleDisk;
 }
 
 /** A located source with its files listed. */
@@ -356,18 +367,6 @@ export interface ListedSource {
 /** At most this many data files are read per source (a bound on the work of one validation). */
 export const MaxFilesPerSource = 10_000;
 
-function describeKind(stat: fs.Stats): string {
-    if (stat.isFIFO()) {
-        return 'a named pipe (FIFO), not a regular file';
-    }
-    if (stat.isCharacterDevice() || stat.isBlockDevice()) {
-        return 'a device, not a regular file';
-    }
-    if (stat.isSocket()) {
-        return 'a socket, not a regular file';
-    }
-    return 'not a regular file';
-}
 
 /** Checks one data file: inside the read roots, a regular file; returns it with its stat. */
 function checkFile(dirs: SampleDirs, file: string, fileFormat: FileFormat): SampleResult<SampleFile> {
@@ -375,14 +374,14 @@ function checkFile(dirs: SampleDirs, file: string, fileFormat: FileFormat): Samp
     if (!contained.ok) {
         return contained;
     }
-    const stat = fs.statSync(contained.value, { throwIfNoEntry: false });
+    const stat = dirs.disk.stat(contained.value);
     if (!stat) {
         return fail({ kind: 'missing', message: `'${displayPath(dirs, file)}' does not exist.`, file });
     }
-    if (!stat.isFile()) {
-        return fail({ kind: 'not_regular', message: `${describeKind(stat)}: only regular files are read as sample data`, file });
+    if (stat.kind !== 'file') {
+        return fail({ kind: 'not_regular', message: `${notRegularMessage(stat.kind)}: only regular files are read as sample data`, file });
     }
-    return ok({ path: file, realPath: contained.value, size: stat.size, mtimeMs: stat.mtimeMs, fileFormat });
+    return ok({ path: file, realPath: contained.value, size: stat.size, mtimeMs: stat.mtimeMs, fileFormat, disk: dirs.disk });
 }
 
 /**
@@ -396,11 +395,11 @@ export function listSource(dirs: SampleDirs, location: string, format: SampleFor
     if (!contained.ok) {
         return contained;
     }
-    const stat = fs.statSync(contained.value, { throwIfNoEntry: false });
+    const stat = dirs.disk.stat(contained.value);
     if (!stat) {
         return fail({ kind: 'missing', message: `'${displayPath(dirs, location)}' does not exist.`, file: location });
     }
-    if (!stat.isDirectory()) {
+    if (stat.kind !== 'directory') {
         const byName = formatOfFile(location);
         const fileFormat: FileFormat | undefined = format
             ? { format, gzip: byName?.gzip ?? /\.gz$/i.test(location), delimiter: byName?.format === format ? byName.delimiter : undefined }
@@ -427,9 +426,9 @@ export function listSource(dirs: SampleDirs, location: string, format: SampleFor
     const ordered: Array<{ file: string; fileFormat: FileFormat }> = [];
     while (pending.length > 0 && !problem) {
         const dir = pending.shift()!;
-        let entries: fs.Dirent[];
+        let entries: ReturnType<SampleDisk['readdir']>;
         try {
-            entries = fs.readdirSync(dir, { withFileTypes: true });
+            entries = dirs.disk.readdir(dir);
         } catch (error) {
             problem = { kind: 'unreadable', message: `the folder cannot be listed (${(error as Error).message})`, file: dir };
             break;
@@ -440,14 +439,14 @@ export function listSource(dirs: SampleDirs, location: string, format: SampleFor
                 continue;
             }
             const full = path.join(dir, entry.name);
-            let isDir = entry.isDirectory();
-            if (entry.isSymbolicLink()) {
+            let isDir = entry.kind === 'directory';
+            if (entry.kind === 'symlink') {
                 const target = checkContained(dirs, full);
                 if (!target.ok) {
                     problem = target.problem;
                     break;
                 }
-                isDir = fs.statSync(target.value, { throwIfNoEntry: false })?.isDirectory() ?? false;
+                isDir = dirs.disk.stat(target.value)?.kind === 'directory';
                 if (isDir) {
                     if (visited.has(target.value)) {
                         continue;
@@ -508,53 +507,16 @@ export function lowerOptions(options: Readonly<Record<string, string | number | 
 }
 
 /**
- * Reads at most `maxBytes` from the start of a checked data file. The file is opened without
- * blocking and must still be a regular file once open (a FIFO swapped in after the check is
- * refused, not waited on).
+ * Reads at most `maxBytes` from the start of a checked data file. The file must still be a regular
+ * file once open (a FIFO swapped in after the check is refused, not waited on).
  */
 export function readHead(file: SampleFile, maxBytes: number): Buffer {
-    const fd = fs.openSync(file.realPath, fs.constants.O_RDONLY | fs.constants.O_NONBLOCK);
-    try {
-        const stat = fs.fstatSync(fd);
-        if (!stat.isFile()) {
-            throw Object.assign(new Error(`${describeKind(stat)}: only regular files are read as sample data`), { code: 'ENOTREGULAR' });
-        }
-        const length = Math.min(maxBytes, stat.size);
-        const buffer = Buffer.alloc(length);
-        let read = 0;
-        while (read < length) {
-            const n = fs.readSync(fd, buffer, read, length - read, read);
-            if (n === 0) {
-                break;
-            }
-            read += n;
-        }
-        return read === length ? buffer : buffer.subarray(0, read);
-    } finally {
-        fs.closeSync(fd);
-    }
+    return file.disk.read(file.realPath, 0, maxBytes);
 }
 
 /** Reads `length` bytes at `position` of a checked data file (for Parquet footers). */
 export function readAt(file: SampleFile, position: number, length: number): Buffer {
-    const fd = fs.openSync(file.realPath, fs.constants.O_RDONLY | fs.constants.O_NONBLOCK);
-    try {
-        if (!fs.fstatSync(fd).isFile()) {
-            throw Object.assign(new Error('not a regular file: only regular files are read as sample data'), { code: 'ENOTREGULAR' });
-        }
-        const buffer = Buffer.alloc(length);
-        let read = 0;
-        while (read < length) {
-            const n = fs.readSync(fd, buffer, read, length - read, position + read);
-            if (n === 0) {
-                break;
-            }
-            read += n;
-        }
-        return buffer.subarray(0, read);
-    } finally {
-        fs.closeSync(fd);
-    }
+    return file.disk.read(file.realPath, position, length);
 }
 
 //#endregion

@@ -6,6 +6,7 @@ import type {
     ExprIR, PipelineIR, QueryIR, SampleDirs, SnapshotFlowIR, SourceSpan, StatementIR, SubqueryRelationIR, TableRelationIR,
 } from '../../../engine/src/index.js';
 import { attachInferredColumns, childExprs, sampleDirs, setOwn } from '../../../engine/src/index.js';
+import { nodeSampleDisk } from '../../../engine/src/spark/sample-disk.js';
 import * as ast from '../language/generated/ast.js';
 import type { PipelineSqlServices } from '../language/pipeline-sql-module.js';
 import { clauseName } from '../language/validation/auto-cdc-checks.js';
@@ -241,7 +242,8 @@ class PipelineLowering {
             return sampleDirs(this.samples.rootDir, { samplesDir: this.samples.samplesDir, readRoots: this.samples.readRoots });
         }
         const first = this.documents[0];
-        return first ? this.services.pipeline.SampleCatalog.dirsOf(this.services.pipeline.Registry.pipelineOf(first.uri)) : undefined;
+        // A run reads the disk itself (the editor's snapshot may not hold every file yet).
+        return first ? this.services.pipeline.SampleCatalog.dirsOf(this.services.pipeline.Registry.pipelineOf(first.uri), nodeSampleDisk) : undefined;
     }
 
     /**

@@ -1,6 +1,5 @@
-import * as fs from 'node:fs';
 import * as path from 'node:path';
-import type { AstNode, LangiumDocument, URI } from 'langium';
+import type { AstNode, BuildOptions, FileSystemProvider, LangiumDocument, URI } from 'langium';
 import { Cancellation, DefaultDocumentBuilder, DocumentState, interruptAndCheck, isOperationCancelled, OperationCancelled, URI as Uri } from 'langium';
 import { LSPErrorCodes, ResponseError } from 'vscode-languageserver';
 import { findPipelineStatement } from '../../../../common/pipeline-files.js';
@@ -28,7 +27,10 @@ import { isTestFileName } from '../../testing/test-file.js';
  *   then loads the files that became members and unloads those that no longer are; a document
  *   opened from outside the workspace gets its enclosing pipeline read first;
  * - a changed sample data file, or a changed Python library file (read again, never run), revalidates
- *   the documents of its pipeline whose digest changed.
+ *   the documents of its pipeline whose digest changed;
+ * - after a build or an update, what the sample catalog's lookups missed in the language server's
+ *   snapshot of the sample files is read (asynchronously), and the documents of the pipelines that
+ *   asked are rebuilt, until nothing is missing.
  *
  * One document never stops the build of the others: an exception while building a document (in
  * any phase, or in a listener of a phase) is kept as that document's failure, the document goes on
@@ -47,6 +49,7 @@ export class PipelineSqlDocumentBuilder extends DefaultDocumentBuilder {
     private readonly failures: DocumentFailures;
     /** Requests waiting for the document of a file the editor has just opened (see {@link waitUntil}). */
     private readonly opening = new Set<OpeningWaiter>();
+    private readonly fileSystem: FileSystemProvider;
 
     constructor(shared: PipelineSqlSharedServices) {
         super(shared);
@@ -54,6 +57,7 @@ export class PipelineSqlDocumentBuilder extends DefaultDocumentBuilder {
         this.project = shared.pipeline.Project;
         this.failures = shared.pipeline.DocumentFailures;
         this.python = shared.pipeline.PythonDatasets;
+        this.fileSystem = shared.workspace.FileSystemProvider;
         this.onUpdate(() => this.settleOpening());
     }
 
@@ -67,9 +71,15 @@ export class PipelineSqlDocumentBuilder extends DefaultDocumentBuilder {
         return this.indexManager.isAffected(document, changedUris);
     }
 
+    override async build<T extends AstNode>(documents: Array<LangiumDocument<T>>, options: BuildOptions = {}, cancelToken = Cancellation.CancellationToken.None): Promise<void> {
+        await super.build(documents, options, cancelToken);
+        await this.settleSamples(cancelToken);
+    }
+
     override async update(changed: URI[], deleted: URI[], cancelToken = Cancellation.CancellationToken.None): Promise<void> {
         // A file that is gone from disk and not open in the editor (deleted or renamed, then closed) is deleted.
-        const vanished = changed.filter(uri => this.isGone(uri));
+        const gone = await Promise.all(changed.map(uri => this.isGone(uri)));
+        const vanished = changed.filter((_, i) => gone[i]);
         if (vanished.length > 0) {
             changed = changed.filter(uri => !vanished.includes(uri));
             deleted = [...deleted, ...vanished];
@@ -130,6 +140,33 @@ export class PipelineSqlDocumentBuilder extends DefaultDocumentBuilder {
             this.dependencies(uri)?.forget(uri);
         }
         await this.propagate(validated, previous, dirtyPipelines, cancelToken);
+        await this.settleSamples(cancelToken);
+    }
+
+    /**
+     * Reads the sample files the last lookups missed (the language server's snapshot), then rebuilds
+     * the documents of the pipelines that asked; again while lookups miss (a folder's listing leads to
+     * its files). Without a snapshot nothing is ever missing.
+     */
+    private async settleSamples(cancelToken: Cancellation.CancellationToken): Promise<void> {
+        for (let round = 0; round < 16; round++) {
+            const pipelines = new Set<string>();
+            for (const services of this.serviceRegistry.all as PipelineSqlServices[]) {
+                for (const id of await services.pipeline?.SampleCatalog.settle() ?? []) {
+                    pipelines.add(id);
+                }
+            }
+            if (pipelines.size === 0) {
+                return;
+            }
+            // Relinked too: the type caches are cleared at linking (read_files columns are in no digest).
+            const documents = this.langiumDocuments.all
+                .filter(d => d.state >= DocumentState.Validated && pipelines.has(this.registry.pipelineOf(d.uri).id)).toArray();
+            for (const document of documents) {
+                this.resetToState(document, DocumentState.ComputedScopes);
+            }
+            await this.buildDocuments(documents, this.updateBuildOptions, cancelToken);
+        }
     }
 
     /**
@@ -272,8 +309,9 @@ export class PipelineSqlDocumentBuilder extends DefaultDocumentBuilder {
     }
 
     /** Whether a loaded file document has no editor buffer and no file on disk any more. */
-    private isGone(uri: URI): boolean {
-        return uri.scheme === 'file' && this.langiumDocuments.hasDocument(uri) && !this.textDocuments?.get(editorUri(uri)) && !fs.existsSync(uri.fsPath);
+    private async isGone(uri: URI): Promise<boolean> {
+        return uri.scheme === 'file' && this.langiumDocuments.hasDocument(uri) && !this.textDocuments?.get(editorUri(uri))
+            && !await this.fileSystem.exists(editorUri(uri));
     }
 
     /**

@@ -5,8 +5,12 @@
  * root the same way. Locating, containment (reads stay inside the pipeline root and the folders the
  * user allowed) and schema inference are the engine's sample-data layer (`engine/src/spark/sample-*`),
  * the same code the engine runs with, so the editor shows the columns a run produces. Results are
- * memoised per build, and file schemas by path, size and modification time.
+ * memoised per build, and file schemas by path, size and modification time. In the language server
+ * the sample layer reads a {@link SampleDiskSnapshot} (no synchronous disk reads): a lookup that
+ * needed something not read yet gives unknown columns and no problem, is not memoised, and its
+ * pipeline is checked again once {@link settle} has read what was missing.
  */
+import * as path from 'node:path';
 import { WorkspaceCache } from 'langium';
 import type { LangiumSharedServices } from 'langium/lsp';
 import {
@@ -14,6 +18,8 @@ import {
     type SampleDirs, type SampleFormat, type SampleProblem,
 } from '../../../../engine/src/spark/sample-files.js';
 import { sampleSchemas } from '../../../../engine/src/spark/sample-schema.js';
+import { nodeSampleDisk, type SampleDisk } from '../../../../engine/src/spark/sample-disk.js';
+import type { SampleDiskSnapshot } from './sample-disk-snapshot.js';
 import type { DataType, StructField as EngineField } from '../../../../engine/src/index.js';
 import { field, parseSchema, parseType, Types, type StructField, type TypeDescriptor } from '../../../../engine/src/spark/spark-types.js';
 import * as ast from '../generated/ast.js';
@@ -28,6 +34,8 @@ export interface SourceSchema {
     readonly location?: string;
     /** The data files read (a folder's files in reading order). */
     readonly files?: readonly string[];
+    /** The files are being read (language server): the columns are not known yet, and that is no problem. */
+    readonly pending?: boolean;
     /** Why the columns are unknown, if they are (an unreadable file, a read outside the pipeline). */
     readonly problem?: string;
     /** What kind of problem it is (`outside`: refused before reading anything). */
@@ -78,29 +86,81 @@ export class SampleCatalog {
     /** The process's schema cache, shared with the engine. */
     readonly schemas = sampleSchemas;
     private readonly cache: WorkspaceCache<string, SourceSchema | undefined>;
+    private snapshot?: SampleDiskSnapshot;
+    /** The pipelines whose lookups missed in the snapshot since the last {@link settle}. */
+    private readonly waiting = new Set<string>();
 
     constructor(shared: LangiumSharedServices) {
         this.cache = new WorkspaceCache(shared);
     }
 
+    /** Reads through a snapshot filled asynchronously (the language server) instead of the disk itself. */
+    useSnapshot(snapshot: SampleDiskSnapshot): void {
+        this.snapshot = snapshot;
+        this.cache.clear();
+    }
+
+    /** What the editor's lookups read: the snapshot in the language server, else the disk. */
+    get disk(): SampleDisk {
+        return this.snapshot ?? nodeSampleDisk;
+    }
+
+    /**
+     * Reads what lookups missed in the snapshot and returns the ids of the pipelines that asked (their
+     * documents are checked again); nothing without a snapshot or a miss.
+     */
+    async settle(): Promise<string[]> {
+        if (!this.snapshot?.hasMisses) {
+            return [];
+        }
+        await this.snapshot.fetch();
+        this.cache.clear();
+        const ids = [...this.waiting];
+        this.waiting.clear();
+        return ids;
+    }
+
     /** Where a pipeline's sample reads start and the folders they must stay in; undefined for a file in no pipeline. */
-    dirsOf(pipeline: PipelineInfo): SampleDirs | undefined {
+    dirsOf(pipeline: PipelineInfo, disk: SampleDisk = this.disk): SampleDirs | undefined {
         if (!pipeline.rootPath) {
             return undefined;
         }
         // The project model's read roots: the pipeline (or bundle) root and the folders the user allowed
         // (`--allow-read`, `pipelineSql.run.allowedPaths` in a trusted workspace), as a run has them.
         const roots = pipeline.project?.readRoots ?? [pipeline.rootPath];
-        return sampleDirs(pipeline.rootPath, { samplesDir: pipeline.samplesPath, readRoots: roots });
+        return sampleDirs(pipeline.rootPath, { samplesDir: pipeline.samplesPath, readRoots: roots, disk });
+    }
+
+    /**
+     * A memoised lookup; one that missed in the snapshot gives unknown columns (no problem), is not
+     * memoised, and its pipeline waits for {@link settle}.
+     */
+    private lookup(pipeline: PipelineInfo, key: string, compute: () => SourceSchema | undefined): SourceSchema | undefined {
+        if (this.cache.has(key)) {
+            return this.cache.get(key);
+        }
+        const before = this.snapshot?.missed;
+        const result = compute();
+        if (this.snapshot && this.snapshot.missed !== before) {
+            this.waiting.add(pipeline.id);
+            return { relation: UnknownRelation, pending: true };
+        }
+        this.cache.set(key, result);
+        return result;
+    }
+
+    /** The key part of a pipeline's sample folders (its samples folder and read roots, as configured). */
+    private static folders(pipeline: PipelineInfo): string {
+        return `${path.resolve(pipeline.samplesPath ?? '')}:${(pipeline.project?.readRoots ?? [pipeline.rootPath ?? '']).join('\0')}`;
     }
 
     /** A table the pipeline reads by a name it does not define: `samples/a/b.*` or `samples/a/b/` for `a.b` (or its trailing parts). */
     conventionTable(pipeline: PipelineInfo, name: TableName): SourceSchema | undefined {
-        const dirs = this.dirsOf(pipeline);
-        if (!dirs || !pipeline.samplesPath || name.parameterized) {
+        if (!pipeline.rootPath || !pipeline.samplesPath || name.parameterized) {
             return undefined;
         }
-        return this.cache.get(`table:${dirs.samplesDir}:${name.keys.join('.')}`, () => {
+        return this.lookup(pipeline, `table:${SampleCatalog.folders(pipeline)}:${name.keys.join('.')}`, () => {
+            const dirs = this.dirsOf(pipeline)!;
             const location = locateSampleTable(dirs, name.parts);
             return location ? this.readLocation(dirs, location.location, undefined, {}, false) : undefined;
         });
@@ -115,14 +175,15 @@ export class SampleCatalog {
         if (declared.length > 0) {
             return { relation: relationOf(declared.map(c => column(c.name, dataTypeOf(c.type), c)), true, [MetadataColumn]) };
         }
-        const dirs = this.dirsOf(pipeline);
-        if (!dirs || !pipeline.samplesPath) {
+        if (!pipeline.rootPath || !pipeline.samplesPath) {
             return { relation: UnknownRelation };
         }
         const locationClause = table.clauses.find(ast.isLocationClause)?.path;
         const format = formatFromName(table.clauses.find(ast.isUsingClause)?.format);
         const options = Object.fromEntries(table.clauses.filter(ast.isOptionsClause).flatMap(c => c.properties).map(p => [p.key, p.value ?? 'true']));
-        return this.cache.get(`declared:${dirs.samplesDir}:${name.keys.join('.')}:${locationClause ?? ''}:${format ?? ''}:${JSON.stringify(options)}`, () => {
+        const key = `declared:${SampleCatalog.folders(pipeline)}:${name.keys.join('.')}:${locationClause ?? ''}:${format ?? ''}:${JSON.stringify(options)}`;
+        return this.lookup(pipeline, key, () => {
+            const dirs = this.dirsOf(pipeline)!;
             if (locationClause === undefined && !locateSampleTable(dirs, name.parts)) {
                 return undefined;
             }
@@ -148,26 +209,29 @@ export class SampleCatalog {
                 ? { relation: relationOf([...columnsOf(parsed.value, call), column('_rescued_data', Types.string, call)], true, [MetadataColumn]) }
                 : { relation: UnknownRelation };
         }
-        const dirs = this.dirsOf(pipeline);
-        if ((functionName !== 'read_files' && functionName !== 'cloud_files') || filePath === undefined || !dirs) {
+        if ((functionName !== 'read_files' && functionName !== 'cloud_files') || filePath === undefined || !pipeline.rootPath) {
             return { relation: UnknownRelation };
         }
         const format = formatFromName(formatName);
         if (formatName !== undefined && !format) {
             return { relation: UnknownRelation, problem: `the format '${formatName}' cannot be read locally (csv, json, parquet)`, problemKind: 'format' };
         }
-        const location = readFilesLocation(dirs, filePath);
-        if (!location.ok) {
-            return { relation: UnknownRelation, problem: location.problem.message, problemKind: location.problem.kind };
-        }
         const options = Object.fromEntries([...named.entries()].filter((e): e is [string, string] => e[1] !== undefined && e[0] !== 'path'));
-        return this.cache.get(`files:${location.value}:${format ?? ''}:${JSON.stringify(options)}:${dirs.readRoots.key}`, () =>
-            this.readLocation(dirs, location.value, format, options, true)) ?? { relation: UnknownRelation };
+        const key = `files:${SampleCatalog.folders(pipeline)}:${pipeline.rootPath}:${filePath}:${format ?? ''}:${JSON.stringify(options)}`;
+        return this.lookup(pipeline, key, () => {
+            const dirs = this.dirsOf(pipeline)!;
+            const location = readFilesLocation(dirs, filePath);
+            if (!location.ok) {
+                return { relation: UnknownRelation, problem: location.problem.message, problemKind: location.problem.kind };
+            }
+            return this.readLocation(dirs, location.value, format, options, true);
+        }) ?? { relation: UnknownRelation };
     }
 
     /** Forgets what is cached about files under a path (a sample file changed on disk). */
     invalidate(changedPath: string): void {
         this.schemas.invalidate(changedPath);
+        this.snapshot?.forget(changedPath);
         this.cache.clear();
     }
 
