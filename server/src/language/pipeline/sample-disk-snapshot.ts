@@ -25,10 +25,15 @@ interface Chunk {
     readonly bytes: Buffer;
 }
 
-/** The bytes of a file's head kept (sample schemas read at most this much, and more of a compressed file). */
-const HeadBytes = MaxBytesPerFile * 4;
-/** The bytes of a Parquet file's tail kept (its footer). */
+/** The bytes of a file's head read (sample schemas read at most this much, a compressed file's head included). */
+const HeadBytes = MaxBytesPerFile;
+/** The bytes of a Parquet file's tail read (its footer). */
 const TailBytes = 1024 * 1024;
+/**
+ * At most this many bytes of files are kept; the oldest go first (read again if asked again). The
+ * schemas inferred from them are cached by the sample layer, so they are rarely asked twice.
+ */
+const MaxBytesKept = 128 * 1024 * 1024;
 
 /** A question the snapshot could not answer yet. */
 type Miss =
@@ -56,6 +61,7 @@ export class SampleDiskSnapshot implements SampleDisk {
     private readonly chunks = new Map<string, Answer<Chunk[]>>();
     private readonly misses = new Map<string, Miss>();
     private missCount = 0;
+    private bytesKept = 0;
 
     constructor(private readonly reads: AsyncSampleReads) {}
 
@@ -131,7 +137,10 @@ export class SampleDiskSnapshot implements SampleDisk {
     /** Forgets what was read under a path (a file or folder changed on disk). */
     forget(changedPath: string): void {
         const under = (p: string): boolean => p === changedPath || p.startsWith(changedPath.endsWith(path.sep) ? changedPath : changedPath + path.sep);
-        for (const map of [this.realpaths, this.stats, this.folders, this.chunks] as Array<Map<string, unknown>>) {
+        for (const key of [...this.chunks.keys()].filter(under)) {
+            this.drop(key);
+        }
+        for (const map of [this.realpaths, this.stats, this.folders] as Array<Map<string, unknown>>) {
             for (const key of [...map.keys()]) {
                 if (under(key)) {
                     map.delete(key);
@@ -212,10 +221,33 @@ export class SampleDiskSnapshot implements SampleDisk {
                 const position = Math.max(0, stat.size - TailBytes);
                 chunks.push({ position, bytes: await this.reads.read(realPath, position, stat.size - position) });
             }
-            this.chunks.set(realPath, { value: chunks });
+            this.keep(realPath, chunks);
         } catch (error) {
             this.chunks.set(realPath, { failure: failureOf(error) });
         }
+    }
+
+    /** Keeps a file's bytes, letting go of the oldest kept beyond {@link MaxBytesKept}. */
+    private keep(realPath: string, chunks: Chunk[]): void {
+        this.drop(realPath);
+        this.chunks.set(realPath, { value: chunks });
+        this.bytesKept += chunks.reduce((sum, c) => sum + c.bytes.length, 0);
+        for (const key of this.chunks.keys()) {
+            if (this.bytesKept <= MaxBytesKept) {
+                break;
+            }
+            if (key !== realPath) {
+                this.drop(key);
+            }
+        }
+    }
+
+    private drop(realPath: string): void {
+        const answer = this.chunks.get(realPath);
+        if (answer && 'value' in answer) {
+            this.bytesKept -= answer.value.reduce((sum, c) => sum + c.bytes.length, 0);
+        }
+        this.chunks.delete(realPath);
     }
 
     private async fetchRead(realPath: string, position: number, length: number): Promise<void> {
@@ -228,7 +260,7 @@ export class SampleDiskSnapshot implements SampleDisk {
         }
         try {
             const bytes = await this.reads.read(realPath, position, length);
-            this.chunks.set(realPath, { value: [...(answer?.value ?? []), { position, bytes }] });
+            this.keep(realPath, [...(answer?.value ?? []), { position, bytes }]);
         } catch (error) {
             this.chunks.set(realPath, { failure: failureOf(error) });
         }

@@ -84,6 +84,8 @@ export interface ExternalSource {
     readonly problem?: string;
     /** The kind of that problem (`outside`: a read outside the pipeline, refused). */
     readonly problemKind?: string;
+    /** Its sample data is still being read (language server): not known yet, and no problem. */
+    readonly pending?: boolean;
     /** The dataset a Python file of the pipeline defines under this name, if one does. */
     readonly python?: PythonDatasetEntry;
 }
@@ -285,7 +287,7 @@ export class PipelineSqlTypeComputer implements TypeComputer {
         const python = this.python.datasetFor(reference);
         const declared = python?.dataset.schema?.columns;
         const relation = declared ? relationOf(columnsOf(declared), true, [MetadataColumn]) : found?.relation ?? UnknownRelation;
-        return { name, relation, location: found?.location, files: found?.files, problem: found?.problem, problemKind: found?.problemKind, python };
+        return { name, relation, location: found?.location, files: found?.files, problem: found?.problem, problemKind: found?.problemKind, pending: found?.pending, python };
     }
 
     private cteSchema(cte: ast.CommonTableExpression): RelationType {

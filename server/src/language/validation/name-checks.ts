@@ -91,8 +91,9 @@ export class NameChecks {
             }
             return;
         }
-        if (source.problem) {
-            // Sample data that cannot be read (or may not be) is reported by SampleChecks.
+        if (source.problem || source.pending) {
+            // Sample data that cannot be read (or may not be) is reported by SampleChecks; data still
+            // being read is checked again once read.
             return;
         }
         if (source.location) {
