@@ -1,6 +1,8 @@
 import * as path from 'node:path';
 import type { AstNode, BuildOptions, FileSystemProvider, LangiumDocument, URI } from 'langium';
-import { Cancellation, DefaultDocumentBuilder, DocumentState, interruptAndCheck, isOperationCancelled, OperationCancelled, URI as Uri } from 'langium';
+import { AstUtils, Cancellation, DefaultDocumentBuilder, DocumentState, interruptAndCheck, isOperationCancelled, OperationCancelled, URI as Uri } from 'langium';
+import * as ast from '../generated/ast.js';
+import { functionName } from './pipeline-model.js';
 import { LSPErrorCodes, ResponseError } from 'vscode-languageserver';
 import { findPipelineStatement } from '../../../../common/pipeline-files.js';
 import type { ProjectModel } from '../../project/project-model.js';
@@ -28,9 +30,10 @@ import { isTestFileName } from '../../testing/test-file.js';
  *   opened from outside the workspace gets its enclosing pipeline read first;
  * - a changed sample data file, or a changed Python library file (read again, never run), revalidates
  *   the documents of its pipeline whose digest changed;
- * - after a build or an update, what the sample catalog's lookups missed in the language server's
- *   snapshot of the sample files is read (asynchronously), and the documents of the pipelines that
- *   asked are rebuilt, until nothing is missing.
+ * - in the language server, sample files are read asynchronously into a snapshot: before validation
+ *   the sample lookups of the documents being built are made, and what they missed is read, so the
+ *   diagnostics published first are complete; what validation still misses is read after the
+ *   build, and the documents of the pipelines that asked are rebuilt, until nothing is missing.
  *
  * One document never stops the build of the others: an exception while building a document (in
  * any phase, or in a listener of a phase) is kept as that document's failure, the document goes on
@@ -59,6 +62,7 @@ export class PipelineSqlDocumentBuilder extends DefaultDocumentBuilder {
         this.python = shared.pipeline.PythonDatasets;
         this.fileSystem = shared.workspace.FileSystemProvider;
         this.onUpdate(() => this.settleOpening());
+        this.onBuildPhase(DocumentState.IndexedReferences, (documents, cancelToken) => this.prefetchSamples(documents, cancelToken));
     }
 
     private dependencies(uri: URI): PipelineDependencies | undefined {
@@ -144,6 +148,44 @@ export class PipelineSqlDocumentBuilder extends DefaultDocumentBuilder {
     }
 
     /**
+     * Before validation: makes the sample lookups the documents' validation will make (tables read
+     * from outside the pipeline, `read_files` calls, sample catalog declarations) and reads what they
+     * missed in the snapshot, round after round (a folder's listing leads to its files). Without a
+     * snapshot nothing is missed and this costs a walk of the documents.
+     */
+    private async prefetchSamples(documents: LangiumDocument[], cancelToken: Cancellation.CancellationToken): Promise<void> {
+        for (let round = 0; round < 16; round++) {
+            let missed = false;
+            for (const document of documents) {
+                const services = this.serviceRegistry.hasServices(document.uri) ? this.serviceRegistry.getServices(document.uri) as PipelineSqlServices : undefined;
+                const samples = services?.pipeline?.SampleCatalog;
+                const before = samples?.snapshotMisses();
+                if (!services || !samples || before === undefined) {
+                    continue;
+                }
+                const { pipeline, role } = this.registry.membershipOf(document.uri);
+                for (const node of AstUtils.streamAst(document.parseResult.value)) {
+                    if (ast.isDatasetRef(node) && !node.ref?.ref) {
+                        services.types.TypeComputer.externalSource(node);
+                    } else if (ast.isTableFunctionCall(node) && /^(read_files|cloud_files)$/.test(functionName(node))) {
+                        samples.readFiles(pipeline, node, functionName(node));
+                    } else if (role === 'catalog' && ast.isCreateTable(node) && node.name) {
+                        samples.catalogTable(pipeline, node, services.references.SymbolIndex.parseName(pipeline, node.name));
+                    }
+                }
+                missed ||= samples.snapshotMisses() !== before;
+            }
+            if (!missed) {
+                return;
+            }
+            await interruptAndCheck(cancelToken);
+            for (const services of this.serviceRegistry.all as PipelineSqlServices[]) {
+                await services.pipeline?.SampleCatalog.settle(cancelToken);
+            }
+        }
+    }
+
+    /**
      * Reads the sample files the last lookups missed (the language server's snapshot), then rebuilds
      * the documents of the pipelines that asked; again while lookups miss (a folder's listing leads to
      * its files). Without a snapshot nothing is ever missing.
@@ -152,7 +194,7 @@ export class PipelineSqlDocumentBuilder extends DefaultDocumentBuilder {
         for (let round = 0; round < 16; round++) {
             const pipelines = new Set<string>();
             for (const services of this.serviceRegistry.all as PipelineSqlServices[]) {
-                for (const id of await services.pipeline?.SampleCatalog.settle() ?? []) {
+                for (const id of await services.pipeline?.SampleCatalog.settle(cancelToken) ?? []) {
                     pipelines.add(id);
                 }
             }
@@ -259,9 +301,40 @@ export class PipelineSqlDocumentBuilder extends DefaultDocumentBuilder {
             if (!this.langiumDocuments.hasDocument(uri) && this.textDocuments?.get(uri)) {
                 return this.documentCreated(uri, cancelToken ?? Cancellation.CancellationToken.None).then(() => super.waitUntil(state, uri, cancelToken));
             }
+            const document = this.langiumDocuments.getDocument(uri);
+            if (document && this.isStale(document)) {
+                // An edit not applied yet (an update still holds the lock): wait for the text the editor has.
+                return this.freshState(document.uri, state, cancelToken ?? Cancellation.CancellationToken.None);
+            }
             return super.waitUntil(state, uri, cancelToken);
         }
         return super.waitUntil(state, uriOrToken);
+    }
+
+    /** Whether a document was parsed from another text than its open editor buffer has now. */
+    private isStale(document: LangiumDocument): boolean {
+        const open = this.textDocuments?.get(document.uri);
+        const parsed = document.parseResult.value.$cstNode?.root.fullText;
+        return open !== undefined && parsed !== undefined && parsed !== open.getText();
+    }
+
+    /** Resolves once the document reaches `state` with the text of its editor buffer (rejects on cancellation). */
+    private freshState(uri: URI, state: DocumentState, cancelToken: Cancellation.CancellationToken): Promise<URI> {
+        return new Promise((resolve, reject) => {
+            const key = uri.toString();
+            const reached = this.onDocumentPhase(state, document => {
+                if (document.uri.toString() === key && !this.isStale(document)) {
+                    reached.dispose();
+                    cancelled.dispose();
+                    resolve(uri);
+                }
+            });
+            const cancelled = cancelToken.onCancellationRequested(() => {
+                reached.dispose();
+                cancelled.dispose();
+                reject(OperationCancelled);
+            });
+        });
     }
 
     /** Resolves once an update has made the document of an open file (rejects when the file is closed first, or on cancellation). */

@@ -11,7 +11,7 @@
  * pipeline is checked again once {@link settle} has read what was missing.
  */
 import * as path from 'node:path';
-import { WorkspaceCache } from 'langium';
+import { WorkspaceCache, type Cancellation } from 'langium';
 import type { LangiumSharedServices } from 'langium/lsp';
 import {
     declaredTableLocation, describeProblem, displayPath, formatFromName, listSource, locateSampleTable, readFilesLocation, sampleDirs,
@@ -100,6 +100,11 @@ export class SampleCatalog {
         this.cache.clear();
     }
 
+    /** How many lookups have missed in the snapshot so far; undefined without a snapshot (nothing is ever missed). */
+    snapshotMisses(): number | undefined {
+        return this.snapshot?.missed;
+    }
+
     /** What the editor's lookups read: the snapshot in the language server, else the disk. */
     get disk(): SampleDisk {
         return this.snapshot ?? nodeSampleDisk;
@@ -109,11 +114,11 @@ export class SampleCatalog {
      * Reads what lookups missed in the snapshot and returns the ids of the pipelines that asked (their
      * documents are checked again); nothing without a snapshot or a miss.
      */
-    async settle(): Promise<string[]> {
+    async settle(cancelToken?: Cancellation.CancellationToken): Promise<string[]> {
         if (!this.snapshot?.hasMisses) {
             return [];
         }
-        await this.snapshot.fetch();
+        await this.snapshot.fetch(cancelToken);
         this.cache.clear();
         const ids = [...this.waiting];
         this.waiting.clear();

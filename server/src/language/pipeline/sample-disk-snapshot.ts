@@ -8,6 +8,7 @@
  * Parquet file's tail), so a lookup needs few rounds.
  */
 import * as path from 'node:path';
+import { Cancellation, OperationCancelled } from 'langium';
 import type { AsyncSampleReads, SampleDirEntry, SampleDisk, SampleStat } from '../../../../engine/src/spark/sample-disk.js';
 import { MaxBytesPerFile } from '../../../../engine/src/spark/sample-schema.js';
 
@@ -120,11 +121,18 @@ export class SampleDiskSnapshot implements SampleDisk {
         throw pending('read', realPath);
     }
 
-    /** Reads what was missed (asynchronously), with what a next question will likely need. */
-    async fetch(): Promise<void> {
-        const misses = [...this.misses.values()];
+    /**
+     * Reads what was missed (asynchronously), with what a next question will likely need. Cancelled
+     * (an edit arrived), it stops between two reads; what it did not read stays missed.
+     */
+    async fetch(cancelToken: Cancellation.CancellationToken = Cancellation.CancellationToken.None): Promise<void> {
+        const misses = [...this.misses];
         this.misses.clear();
-        for (const miss of misses) {
+        for (const [index, [, miss]] of misses.entries()) {
+            if (cancelToken.isCancellationRequested) {
+                misses.slice(index).forEach(([key, rest]) => this.misses.set(key, rest));
+                throw OperationCancelled;
+            }
             switch (miss.kind) {
                 case 'realpath': await this.fetchRealpath(miss.path); break;
                 case 'stat': await this.fetchStat(miss.path, true); break;
