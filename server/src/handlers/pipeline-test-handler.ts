@@ -59,7 +59,8 @@ export class PipelineTestHandler {
         const name = params.name ?? `${last.dataset ?? last.pipeline.name ?? 'pipeline'} as last run`;
         const folder = path.join(last.pipeline.root, 'tests');
         let file = path.join(folder, `${testFileSlug(name)}.test.yml`);
-        for (let n = 2; fs.existsSync(file); n++) {
+        const taken = (candidate: string): Promise<boolean> => fs.promises.access(candidate).then(() => true, () => false);
+        for (let n = 2; await taken(file); n++) {
             file = path.join(folder, `${testFileSlug(name)}-${n}.test.yml`);
         }
         const abort = new AbortController();
