@@ -734,6 +734,9 @@ export function functionHoverMarkdown(fn: BuiltinFunction | string): string | un
     if (f.databricksOnly) {
         facts.push('Databricks only');
     }
+    if (!f.local) {
+        facts.push('not available in the local engine');
+    }
     if (f.aliases.length > 0) {
         facts.push(`also called ${f.aliases.join(', ')}`);
     }

@@ -471,3 +471,11 @@ describe('completion snippets', () => {
         expect(callSnippet('no_such_function')).toBeUndefined();
     });
 });
+
+describe('the hover of a function says whether the local engine runs it', () => {
+    test('regr_slope is not available in the local engine; upper and cast are', () => {
+        expect(functionHoverMarkdown('regr_slope')).toContain('aggregate function · not available in the local engine');
+        expect(functionHoverMarkdown('upper')).not.toContain('local engine');
+        expect(functionHoverMarkdown('cast')).not.toContain('local engine');
+    });
+});
