@@ -1,14 +1,15 @@
 // Real VS Code end-to-end test of pipeline tests in the Test Explorer (issue 15): the users-cdc
 // sample's test files (plus one whose expectation is wrong) are listed with their updates, Run All
 // runs them through the language server, the wrong one fails and shows its expected and actual rows
-// in the diff view. Screenshots go to test-artifacts/e2e/tests-*.png.
+// in the diff view; a test file stays YAML and shows an unknown column as an error squiggle on its key
+// and a dataset's card on hover. Screenshots go to test-artifacts/e2e/tests-*.png.
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { after, before, test } from 'node:test';
 import { packageExtension } from '../../scripts/package.mjs';
 import {
-    copyPipelineFolder, createRecorder, launchBrowser, makeRunDir, repo, shotsDir, startCodeServer, toolsReady, waitUntil,
+    activeEditor, copyPipelineFolder, createRecorder, launchBrowser, makeRunDir, openWorkspaceFile, repo, shotsDir, startCodeServer, toolsReady, waitUntil,
 } from './harness.mjs';
 
 let runDir;
@@ -31,6 +32,16 @@ updates:
         - {user_id: 1, city: Paris}
 `;
 
+// A misspelt column (nmae), for the editor's checks of test files.
+const names = `name: names checked in the editor
+updates:
+  - inputs:
+      cdc_data.users:
+        - {user_id: 1, nmae: Ada, operation: INSERT, event_ts: "2025-01-01 09:00:00"}
+    expect:
+      users_history: []
+`;
+
 before(async () => {
     assert.ok(toolsReady(), 'code-server, Node 24 or chromium are missing: run scripts/e2e-setup.sh (scripts/e2e.mjs does).');
     fs.mkdirSync(shotsDir, { recursive: true });
@@ -43,6 +54,7 @@ before(async () => {
     workspace = path.join(runDir, 'users-cdc');
     copyPipelineFolder(path.join(repo, 'samples/users-cdc'), workspace);
     fs.writeFileSync(path.join(workspace, 'tests', 'wrong.test.yml'), wrong);
+    fs.writeFileSync(path.join(workspace, 'tests', 'names.test.yml'), names);
     server = await startCodeServer({ vsix, workspace, runDir });
     lap('install + start code-server');
     browser = await launchBrowser(runDir);
@@ -130,6 +142,42 @@ test('Run All runs them in the language server: the wrong expectation fails with
         lap('diff');
     } catch (error) {
         await screenshot('ran-failed');
+        throw error;
+    }
+});
+
+test('a test file stays YAML: an unknown column is an error squiggle on its key, a dataset shows its card on hover', { timeout: 240_000 }, async () => {
+    try {
+        await page.keyboard.press('Escape');
+        await openWorkspaceFile(page, 'tests/names.test.yml', 'names checked in the editor');
+        const editor = activeEditor(page);
+        // The language mode stays YAML (the YAML extension keeps the file), the server adds its checks.
+        await waitUntil('the YAML language mode', () => page.locator('.statusbar .statusbar-item', { hasText: /^YAML$/ }).count(), n => n > 0, 30_000);
+        const squiggle = editor.locator('.squiggly-error');
+        await waitUntil('an error squiggle', () => squiggle.count(), n => n > 0, 120_000);
+        // The squiggle sits under `nmae`: hovering it shows the message.
+        const box = await squiggle.first().boundingBox();
+        await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+        const problem = page.locator('.monaco-hover', { hasText: "has no column 'nmae'" }).first();
+        await waitUntil('the problem\'s hover', () => problem.isVisible().catch(() => false), v => v, 30_000);
+        await screenshot('test-file-problem');
+        assert.match(await problem.textContent(), /'cdc_data\.users' has no column 'nmae'; its columns: user_id, name, email, city, operation, event_ts/);
+        lap('test file problem');
+        await page.mouse.move(0, 0);
+        await page.keyboard.press('Escape');
+        const word = editor.locator('.view-line', { hasText: 'users_history:' }).first().locator('span span', { hasText: 'users_history' }).first();
+        const card = page.locator('.monaco-hover', { hasText: 'streaming table' }).first();
+        await waitUntil('the dataset card', async () => {
+            const at = await word.boundingBox();
+            await page.mouse.move(at.x + 2, at.y + at.height / 2);
+            await page.mouse.move(at.x + at.width / 2, at.y + at.height / 2);
+            return card.isVisible().catch(() => false);
+        }, v => v, 60_000);
+        await screenshot('test-file-hover');
+        assert.match(await card.textContent(), /users_history[\s\S]*__START_AT/);
+        lap('test file hover');
+    } catch (error) {
+        await screenshot('test-file-failed');
         throw error;
     }
 });

@@ -291,8 +291,18 @@ function yamlKey(name: string): string {
 export function routeTestFileRequests(connection: Connection, features: TestFileFeatures): void {
     const onHover = connection.onHover.bind(connection);
     connection.onHover = handler => onHover((params, token: CancellationToken, progress, partial) =>
-        isTestFileUri(params.textDocument.uri) ? features.hover(params) : handler(params, token, progress, partial));
+        isTestFileUri(params.textDocument.uri) ? orNull('hover', () => features.hover(params)) : handler(params, token, progress, partial));
     const onCompletion = connection.onCompletion.bind(connection);
     connection.onCompletion = handler => onCompletion((params, token: CancellationToken, progress, partial) =>
-        isTestFileUri(params.textDocument.uri) ? features.completion(params) : handler(params, token, progress, partial));
+        isTestFileUri(params.textDocument.uri) ? orNull('completion', () => features.completion(params)) : handler(params, token, progress, partial));
+}
+
+/** A feature's answer, or none when it failed (logged: a broken test file never breaks the editor). */
+async function orNull<T>(what: string, work: () => Promise<T | null>): Promise<T | null> {
+    try {
+        return await work();
+    } catch (error) {
+        console.error(`The ${what} of a test file failed:`, error);
+        return null;
+    }
 }
