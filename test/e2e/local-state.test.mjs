@@ -127,6 +127,17 @@ test('"Run on local state" above a DELETE in a scratch file writes a version and
     await screenshot('statement-delete');
     lap('delete');
 
+    // The Changes view's Version picker: the DELETE is the latest version of users_current, with its feed.
+    await view.locator('[role=tab][data-view=changes]').click();
+    const picker = view.locator('.changes-view select.version-picker');
+    await waitUntil('the versions of users_current', () => picker.locator('option').allTextContents(), o => o.some(t => /· DELETE$/.test(t)), 60_000);
+    const deleteVersion = (await picker.locator('option').allTextContents()).find(t => /· DELETE$/.test(t));
+    await picker.selectOption({ label: deleteVersion });
+    await waitUntil('the feed of the DELETE version', () => view.locator('.changes-view .feed-summary').textContent().catch(() => ''), t => /Change data feed of version \d+ of users_current: 1 row/.test(t), 60_000);
+    assert.deepEqual(await view.locator('.changes-view table.feed-table tbody tr').evaluateAll(r => r.map(e => e.getAttribute('data-change'))), ['delete']);
+    await screenshot('changes-version-picker');
+    await view.locator('[role=tab][data-view=statement]').click();
+
     // The SELECT lens reads the state the DELETE left.
     await lenses.nth(0).click();
     await waitUntil('the SELECT to run', () => view.locator('.statement-view pre.statement-text').textContent().catch(() => ''), t => t.startsWith('SELECT'), 60_000);

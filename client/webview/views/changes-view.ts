@@ -44,7 +44,7 @@ export function rowsTable(columns: readonly ResultColumn[], rows: readonly Resul
 /** The feed of the dataset's last update, or of a version picked from its history. */
 export class ChangesView implements View {
     readonly element = h('section', { class: 'view changes-view', role: 'tabpanel', 'aria-label': 'Changes' });
-    /** The run and dataset whose versions were asked for (asked once per run and dataset). */
+    /** The run, dataset and last version a statement wrote, whose versions were asked for (asked once for each). */
     private asked = '';
 
     constructor(private readonly ctx: ViewContext) {}
@@ -60,7 +60,9 @@ export class ChangesView implements View {
             replaceChildren(this.element, h('p', { class: 'empty' }, 'The last update did not change this dataset.'));
             return;
         }
-        const asking = `${shownRun(state)?.summary.runId ?? ''}\u0000${dataset.name}`;
+        // Asked again after a statement wrote a new version ("Run on local state").
+        const written = state.statement?.ok && state.statement.version ? `${state.statement.dataset ?? ''}@${state.statement.version.version}` : '';
+        const asking = `${shownRun(state)?.summary.runId ?? ''}\u0000${dataset.name}\u0000${written}`;
         if (this.asked !== asking) {
             this.asked = asking;
             this.ctx.post({ type: 'requestVersionChanges', dataset: dataset.name });
