@@ -366,6 +366,9 @@ export const CreateSampleDataRequest = new RequestType<CreateSampleDataParams, O
 /** The client command the "no sample data" quick fix runs (argument: the document's URI); it sends {@link CreateSampleDataRequest}. */
 export const CreateSampleDataCommand = 'pipelineSql.createSampleData';
 
+/** The most rows a sample data request writes or copies (generated per source, or the first rows of a file). */
+export const MaxSampleRows = 100_000;
+
 /** Parameters of {@link UseFileAsSampleRequest}. */
 export interface UseFileAsSampleParams {
     /** The data file (CSV, JSON, Parquet) inside a pipeline folder. */

@@ -3,7 +3,7 @@
  * what `pipelineSql/createSampleData` / `useFileAsSample` did, and the check of a table name typed
  * for "Use this File as Sample Data".
  */
-import type { SampleDataReport } from '../../common/protocol.js';
+import { MaxSampleRows, type SampleDataReport } from '../../common/protocol.js';
 
 /** A file name's stem as a default table name (`orders_2025.csv` → `orders_2025`), or '' when it is not a plain name. */
 export function defaultTableName(fileName: string): string {
@@ -16,6 +16,25 @@ export function tableNameProblem(text: string): string | undefined {
     return /^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*){0,2}$/.test(text.trim())
         ? undefined
         : 'One to three plain names separated by dots, such as raw.orders.';
+}
+
+/** Whether the first rows of a file can be copied: a format of one row per line (CSV, TSV, JSON Lines). */
+export function copiesFirstRows(fileName: string): boolean {
+    return /\.(csv|tsv|jsonl|ndjson)$/i.test(fileName);
+}
+
+/**
+ * The number of rows typed for "Use this File as Sample Data": a positive whole number, or undefined for
+ * the whole file (an empty answer); `problem` when the text is neither.
+ */
+export function parseRowLimit(text: string): { rows?: number; problem?: string } {
+    const trimmed = text.trim();
+    if (trimmed === '') {
+        return {};
+    }
+    return /^[1-9][0-9]{0,5}$/.test(trimmed) && Number(trimmed) <= MaxSampleRows
+        ? { rows: Number(trimmed) }
+        : { problem: `A whole number of rows from 1 to ${MaxSampleRows.toLocaleString('en-US')}, or nothing to copy the whole file.` };
 }
 
 /** The summary shown after sample data was created. */

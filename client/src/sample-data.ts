@@ -3,7 +3,7 @@ import { CreateSampleDataRequest, UseFileAsSampleRequest, type SampleDataReport 
 import type { Outcome } from '../../common/result-model.js';
 import { CommandIds } from './config.js';
 import type { PipelineSqlClient } from './language-client.js';
-import { defaultTableName, sampleReportText, tableNameProblem } from './sample-data-text.js';
+import { copiesFirstRows, defaultTableName, parseRowLimit, sampleReportText, tableNameProblem } from './sample-data-text.js';
 
 /** The document a command argument names: a URI string (quick fix), a Uri, else the active Pipeline SQL editor. */
 function documentUri(argument: unknown): string | undefined {
@@ -75,8 +75,19 @@ export function registerSampleData(client: PipelineSqlClient): vscode.Disposable
             if (table === undefined) {
                 return;
             }
+            // Only files of one row per line can be cut after their first rows; others are copied whole.
+            const rowsAnswer = !copiesFirstRows(file.path) ? '' : await vscode.window.showInputBox({
+                title: 'Use this File as Sample Data',
+                prompt: 'Copy only the first rows (empty: the whole file)',
+                placeHolder: 'the whole file',
+                validateInput: text => parseRowLimit(text).problem,
+            });
+            if (rowsAnswer === undefined) {
+                return;
+            }
+            const { rows } = parseRowLimit(rowsAnswer);
             const languageClient = await client.running();
-            await show(await languageClient.sendRequest(UseFileAsSampleRequest, { uri: file.toString(), table: table.trim() }));
+            await show(await languageClient.sendRequest(UseFileAsSampleRequest, { uri: file.toString(), table: table.trim(), ...(rows !== undefined ? { rows } : {}) }));
         }),
     );
 }

@@ -3,7 +3,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { defaultTableName, sampleReportText, tableNameProblem } from '../../client/src/sample-data-text.js';
+import { copiesFirstRows, defaultTableName, parseRowLimit, sampleReportText, tableNameProblem } from '../../client/src/sample-data-text.js';
 
 interface Manifest {
     contributes: {
@@ -44,6 +44,20 @@ describe('texts', () => {
         expect(tableNameProblem('main.raw.orders')).toBeUndefined();
         expect(tableNameProblem('../etc')).toBe('One to three plain names separated by dots, such as raw.orders.');
         expect(tableNameProblem('a.b.c.d')).toBeDefined();
+    });
+
+    test('rows to copy: empty copies the whole file, a whole number from 1 to 100,000 the first rows, anything else is refused', () => {
+        expect(parseRowLimit('')).toEqual({});
+        expect(parseRowLimit(' 50 ')).toEqual({ rows: 50 });
+        expect(parseRowLimit('100000')).toEqual({ rows: 100_000 });
+        for (const wrong of ['0', '-5', '2.5', '100001', 'ten', '1e3']) {
+            expect(parseRowLimit(wrong).problem, wrong).toBe('A whole number of rows from 1 to 100,000, or nothing to copy the whole file.');
+        }
+    });
+
+    test('only files of one row per line are offered a first-rows copy', () => {
+        expect(['a.csv', 'b.TSV', 'c.jsonl', 'd.ndjson'].every(copiesFirstRows)).toBe(true);
+        expect(['e.json', 'f.parquet', 'g.csv.gz'].some(copiesFirstRows)).toBe(false);
     });
 
     test('the summary names what was created, kept and skipped', () => {

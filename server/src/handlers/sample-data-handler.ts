@@ -10,7 +10,7 @@ import * as path from 'node:path';
 import { URI } from 'langium';
 import type { LangiumSharedServices } from 'langium/lsp';
 import type { CancellationToken } from 'vscode-languageserver';
-import type { CreateSampleDataParams, SampleDataReport, UseFileAsSampleParams } from '../../../common/protocol.js';
+import { MaxSampleRows, type CreateSampleDataParams, type SampleDataReport, type UseFileAsSampleParams } from '../../../common/protocol.js';
 import type { Outcome, RunErrorModel } from '../../../common/result-model.js';
 import { ErrorClass } from '../../../engine/src/spark/error-classes.js';
 import { formatOfFile, listSource, sampleDirs } from '../../../engine/src/spark/sample-files.js';
@@ -139,5 +139,5 @@ export class SampleDataHandler {
 }
 
 function clamp(value: number | undefined, fallback: number, min = 1): number {
-    return typeof value === 'number' && Number.isFinite(value) ? Math.max(min, Math.min(100_000, Math.floor(value))) : fallback;
+    return typeof value === 'number' && Number.isFinite(value) ? Math.max(min, Math.min(MaxSampleRows, Math.floor(value))) : fallback;
 }
