@@ -8,7 +8,7 @@
 import type { CancellationToken } from 'vscode-languageserver';
 import type { LangiumSharedServices } from 'langium/lsp';
 import { DiagnosticSeverity, type WorkDoneProgressReporter } from 'vscode-languageserver';
-import { DatabaseKeeper, readChangeEvents, readState, readVersionChanges, runUpdate, type InspectOptions, type PipelineIR, type ProgressEvent } from '../../../engine/src/index.js';
+import { DatabaseKeeper, readChangeEvents, readState, readVersionChanges, runUpdate, type InspectOptions, type ProgressEvent } from '../../../engine/src/index.js';
 import type {
     ChangeEventsParams, DatasetRowsParams, PipelineStateParams, RunFinishedParams, RunPipelineParams, RunStatementParams, VersionChangesParams,
 } from '../../../common/protocol.js';
@@ -268,25 +268,13 @@ export class PipelineRunHandler {
 
     /** `pipelineSql/versionChanges`: a dataset's versions and the feed of one of them. */
     async versionChanges(params: VersionChangesParams, token: CancellationToken): Promise<Outcome<VersionChangesModel>> {
-        if (!this.trust.trusted) {
-            return failure(untrustedWorkspaceError('read the state of its pipelines'));
+        const state = await this.stateOf(params.uri, token);
+        if (!state.ok) {
+            return state;
         }
-        await this.shared.workspace.WorkspaceManager.ready;
-        const located = locatePipeline(this.services, params.uri);
-        if (isRunError(located)) {
-            return failure(located);
-        }
-        let pipeline = this.lastRun.get(located.id)?.pipeline;
-        if (!pipeline) {
-            const prepared = await preparePipeline(this.shared, this.services, params.uri, token);
-            if (!prepared.ok) {
-                return failure(prepared.error);
-            }
-            pipeline = prepared.pipeline;
-        }
+        const { pipeline } = state;
         const result = await readVersionChanges(pipeline.ir, params.dataset, {
-            stateDir: pipeline.stateDir, samplesDir: pipeline.samplesDir, rootDir: pipeline.root, readRoots: pipeline.readRoots, pipeline: engineIdentity(pipeline.project), keeper: this.keeper,
-            limit: clampRows(params.maxRows), ...(params.version !== undefined ? { version: params.version } : {}),
+            ...this.stateOptions(pipeline), limit: clampRows(params.maxRows), ...(params.version !== undefined ? { version: params.version } : {}),
         });
         if (!result.ok) {
             return failure(toRunError(result.error, () => false));
@@ -299,36 +287,42 @@ export class PipelineRunHandler {
 
     /** `pipelineSql/changeEvents`: the change events an AUTO CDC target keeps for one key. */
     async changeEvents(params: ChangeEventsParams, token: CancellationToken): Promise<Outcome<RowsModel>> {
-        if (!this.trust.trusted) {
-            return failure(untrustedWorkspaceError('read the state of its pipelines'));
+        const state = await this.stateOf(params.uri, token);
+        if (!state.ok) {
+            return state;
         }
-        await this.shared.workspace.WorkspaceManager.ready;
-        const located = locatePipeline(this.services, params.uri);
-        if (isRunError(located)) {
-            return failure(located);
-        }
-        let ir: PipelineIR;
-        let pipeline: PreparedPipeline;
-        const record = this.lastRun.get(located.id);
-        if (record) {
-            // The events behind the rows shown: those of the pipeline as it was run.
-            ({ pipeline } = record);
-            ir = record.pipeline.ir;
-        } else {
-            const prepared = await preparePipeline(this.shared, this.services, params.uri, token);
-            if (!prepared.ok) {
-                return failure(prepared.error);
-            }
-            pipeline = prepared.pipeline;
-            ir = prepared.pipeline.ir;
-        }
-        const events = await readChangeEvents(ir, params.dataset, {
-            stateDir: pipeline.stateDir, samplesDir: pipeline.samplesDir, rootDir: pipeline.root, readRoots: pipeline.readRoots, pipeline: engineIdentity(pipeline.project), keeper: this.keeper, limit: clampRows(params.maxRows), keys: { ...params.key },
-        });
+        const { pipeline } = state;
+        const events = await readChangeEvents(pipeline.ir, params.dataset, { ...this.stateOptions(pipeline), limit: clampRows(params.maxRows), keys: { ...params.key } });
         if (!events.ok) {
             return failure(toRunError(events.error, uri => pipeline.sourceUris?.has(uri) ?? false));
         }
         return { ok: true, columns: events.columns, rows: events.rows, rowCount: events.rowCount, truncated: events.truncated };
+    }
+
+    /**
+     * The pipeline whose state a read request looks at (trusted workspaces only): the pipeline as it
+     * was last run — the state's rows came from it — or, before any run, as it is now.
+     */
+    private async stateOf(uri: string, token: CancellationToken): Promise<{ ok: true; pipeline: PreparedPipeline } | { ok: false; error: RunErrorModel }> {
+        if (!this.trust.trusted) {
+            return failure(untrustedWorkspaceError('read the state of its pipelines'));
+        }
+        await this.shared.workspace.WorkspaceManager.ready;
+        const located = locatePipeline(this.services, uri);
+        if (isRunError(located)) {
+            return failure(located);
+        }
+        const last = this.lastRun.get(located.id);
+        if (last) {
+            return { ok: true, pipeline: last.pipeline };
+        }
+        const prepared = await preparePipeline(this.shared, this.services, uri, token);
+        return prepared.ok ? { ok: true, pipeline: prepared.pipeline } : failure(prepared.error);
+    }
+
+    /** Where a pipeline's state lives and who may read it, as the engine's state readers take it. */
+    private stateOptions(pipeline: PreparedPipeline) {
+        return { stateDir: pipeline.stateDir, samplesDir: pipeline.samplesDir, rootDir: pipeline.root, readRoots: pipeline.readRoots, pipeline: engineIdentity(pipeline.project), keeper: this.keeper };
     }
 }
 
