@@ -9,7 +9,7 @@ import * as path from 'node:path';
 import { after, before, test } from 'node:test';
 import { packageExtension } from '../../scripts/package.mjs';
 import {
-    createRecorder, launchBrowser, makeRunDir, repo, shotsDir, startCodeServer, toolsReady, waitUntil,
+    activeEditor, closeAllEditors, createRecorder, launchBrowser, makeRunDir, openWorkspaceFile, repo, shotsDir, startCodeServer, toolsReady, waitUntil,
 } from './harness.mjs';
 
 let runDir;
@@ -21,22 +21,9 @@ const recorder = createRecorder('bundle-');
 const screenshot = name => recorder.screenshot(page, name);
 const lap = step => recorder.lap(step);
 
-const editor = () => page.locator('.editor-group-container.active .editor-instance .monaco-editor').first();
+const editor = () => activeEditor(page);
 const webview = () => page.frameLocator('iframe.webview.ready').frameLocator('iframe#active-frame');
 const languageMode = () => page.locator('[id="status.editor.mode"]').first();
-
-/** Opens a workspace file through Quick Open and waits for its text to render. */
-async function openFile(relativePath, firstWords) {
-    await page.keyboard.press('Control+P');
-    const input = page.locator('.quick-input-widget input');
-    await input.waitFor({ state: 'visible' });
-    await input.fill(relativePath);
-    const row = page.locator('.quick-input-list .monaco-list-row', { hasText: path.basename(relativePath) })
-        .filter({ hasText: path.dirname(relativePath).split('/').pop() }).first();
-    await row.click();
-    await page.locator('.tab.active', { hasText: path.basename(relativePath) }).waitFor();
-    await editor().locator('.view-lines', { hasText: firstWords }).waitFor();
-}
 
 /** The text of the language status hover (the `{}` next to the mode), once it contains `expected`. */
 async function languageStatus(expected) {
@@ -60,15 +47,6 @@ async function runFlow(statement, dataset) {
     await waitUntil(`the run of ${dataset} to finish`, () => header.textContent({ timeout: 60_000 }).catch(() => ''),
         t => /✓ Succeeded|✗ Failed/.test(t) && t.includes(dataset), 120_000);
     return (await header.textContent()) ?? '';
-}
-
-async function closeAllEditors() {
-    await page.keyboard.press('Escape');
-    await page.keyboard.press('F1');
-    await page.locator('.quick-input-widget input').fill('>View: Close All Editor Groups');
-    await page.locator('.quick-input-list .monaco-list-row', { hasText: 'Close All Editor Groups' }).first().waitFor();
-    await page.keyboard.press('Enter');
-    await page.locator('.editor-group-container .tab').first().waitFor({ state: 'detached', timeout: 10_000 });
 }
 
 const typos = {
@@ -114,7 +92,7 @@ after(async () => {
 });
 
 test('both pipelines\' diagnostics are shown, and gold defined in each is no duplicate', { timeout: 180_000 }, async () => {
-    await openFile('src/orders/gold.sql', 'CREATE MATERIALIZED VIEW gold');
+    await openWorkspaceFile(page, 'src/orders/gold.sql', 'CREATE MATERIALIZED VIEW gold');
     await waitUntil('the Pipeline SQL mode', async () => (await languageMode().textContent())?.trim(), v => v === 'Pipeline SQL', 60_000);
     await page.keyboard.press('Control+Shift+M');
     const problems = page.locator('.markers-panel');
@@ -127,10 +105,10 @@ test('both pipelines\' diagnostics are shown, and gold defined in each is no dup
 });
 
 test('the Pipeline status item names the pipeline and bundle target of the active file', { timeout: 120_000 }, async () => {
-    await openFile('src/orders/gold.sql', 'CREATE MATERIALIZED VIEW gold');
+    await openWorkspaceFile(page, 'src/orders/gold.sql', 'CREATE MATERIALIZED VIEW gold');
     assert.match(await languageStatus('shop_orders_dev · dev'), /Bundle shop, target dev/);
     await screenshot('status-orders');
-    await openFile('src/customers/gold.sql', 'CREATE MATERIALIZED VIEW gold');
+    await openWorkspaceFile(page, 'src/customers/gold.sql', 'CREATE MATERIALIZED VIEW gold');
     assert.match(await languageStatus('shop_customers · dev'), /Bundle shop, target dev/);
     await screenshot('status-customers');
     await page.keyboard.press('Escape');
@@ -141,15 +119,15 @@ test('"Run flow" runs gold in each pipeline, from that pipeline\'s own sources',
     for (const file of Object.keys(typos)) {
         fs.copyFileSync(path.join(repo, 'test/fixtures/bundles/shop', file), path.join(workspace, file));
     }
-    await closeAllEditors();
-    await openFile('src/orders/gold.sql', 'CREATE MATERIALIZED VIEW gold');
+    await closeAllEditors(page);
+    await openWorkspaceFile(page, 'src/orders/gold.sql', 'CREATE MATERIALIZED VIEW gold');
     await waitUntil('the fix to reach the editor', () => editor().locator('.view-lines').textContent(), t => !(t ?? '').includes('orders_typo'), 30_000);
     const orders = await runFlow('CREATE MATERIALIZED VIEW gold', 'gold');
     assert.match(orders, /✓ Succeeded/);
     assert.match(await webview().locator('body').textContent(), /total/);
     await screenshot('run-orders-gold');
-    await closeAllEditors();
-    await openFile('src/customers/gold.sql', 'CREATE MATERIALIZED VIEW gold');
+    await closeAllEditors(page);
+    await openWorkspaceFile(page, 'src/customers/gold.sql', 'CREATE MATERIALIZED VIEW gold');
     await waitUntil('the fix to reach the editor', () => editor().locator('.view-lines').textContent(), t => !(t ?? '').includes('customers_typo'), 30_000);
     const customers = await runFlow('CREATE MATERIALIZED VIEW gold', 'gold');
     assert.match(customers, /✓ Succeeded/);
@@ -158,12 +136,12 @@ test('"Run flow" runs gold in each pipeline, from that pipeline\'s own sources',
     // Each pipeline keeps its own state beside databricks.yml.
     assert.ok(fs.existsSync(path.join(workspace, '.pipeline-sql', 'orders')));
     assert.ok(fs.existsSync(path.join(workspace, '.pipeline-sql', 'customers')));
-    await closeAllEditors();
+    await closeAllEditors(page);
 });
 
 test('a new .sql file under a pipeline\'s libraries opens in the Pipeline SQL mode', { timeout: 120_000 }, async () => {
     fs.writeFileSync(path.join(workspace, 'src/orders/silver.sql'), '-- a new file of the orders pipeline\nSELECT 1 AS one;\n');
-    await openFile('src/orders/silver.sql', 'a new file of the orders pipeline');
+    await openWorkspaceFile(page, 'src/orders/silver.sql', 'a new file of the orders pipeline');
     await waitUntil('the new file to switch to Pipeline SQL', async () => (await languageMode().textContent())?.trim(), v => v === 'Pipeline SQL', 60_000);
     await screenshot('new-file-pipeline-sql');
 });

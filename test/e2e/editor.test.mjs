@@ -9,7 +9,7 @@ import * as path from 'node:path';
 import { after, before, test } from 'node:test';
 import { checkVsixEntries, listZipEntries, packageExtension, platformTarget } from '../../scripts/package.mjs';
 import {
-    createRecorder, launchBrowser, makeRunDir, repo, shotsDir, startCodeServer, toolsReady, waitUntil,
+    activeEditor, createRecorder, launchBrowser, makeRunDir, openWorkspaceFile, repo, runCommand, shotsDir, startCodeServer, toolsReady, waitUntil,
 } from './harness.mjs';
 
 const fixture = path.join(repo, 'test/e2e/fixtures/workspace');
@@ -22,24 +22,9 @@ const recorder = createRecorder('');
 const screenshot = name => recorder.screenshot(page, name);
 const lap = step => recorder.lap(step);
 
-const editor = () => page.locator('.editor-group-container.active .editor-instance .monaco-editor').first();
+const editor = () => activeEditor(page);
 const languageMode = () => page.locator('[id="status.editor.mode"]').first();
 const errorSquiggles = () => editor().locator('.squiggly-error');
-
-/** Opens a workspace file through Quick Open and waits for its text to render. */
-async function openFile(relativePath, firstWords) {
-    await page.keyboard.press('Control+P');
-    const input = page.locator('.quick-input-widget input');
-    await input.waitFor({ state: 'visible' });
-    await input.fill(relativePath);
-    // Click the row of this file: Enter could pick a stale "recently opened" row still on top.
-    const folder = path.dirname(relativePath);
-    const row = page.locator('.quick-input-list .monaco-list-row', { hasText: path.basename(relativePath) })
-        .filter({ hasText: folder.split('/').pop() }).first();
-    await row.click();
-    await page.locator('.tab.active', { hasText: path.basename(relativePath) }).waitFor();
-    await editor().locator('.view-lines', { hasText: firstWords }).waitFor();
-}
 
 /** The language mode shown in the status bar, once it equals `expected`. */
 async function expectLanguageMode(expected, timeout = 30_000) {
@@ -107,7 +92,7 @@ test('the packaged .vsix ships the bundles and the DuckDB runtime, and nothing e
 });
 
 test('a .sql file listed in spark-pipeline.yml opens in the Pipeline SQL mode', { timeout: 90_000 }, async () => {
-    await openFile('orders/transformations/orders.sql', 'CREATE OR REFRESH STREAMING TABLE');
+    await openWorkspaceFile(page, 'orders/transformations/orders.sql', 'CREATE OR REFRESH STREAMING TABLE');
     await expectLanguageMode('Pipeline SQL');
     lap('pipeline file in Pipeline SQL mode');
     // The language status ({} next to the mode) says why and whether the server runs.
@@ -133,10 +118,7 @@ test('keywords, strings and names get distinct TextMate colours', { timeout: 60_
     // The scope under the cursor comes from our grammar, as VS Code's token inspector shows.
     await editor().locator('.view-line', { hasText: 'CREATE OR REFRESH STREAMING TABLE orders_raw' }).click();
     await page.keyboard.press('Home');
-    await page.keyboard.press('F1');
-    await page.locator('.quick-input-widget input').fill('>Developer: Inspect Editor Tokens and Scopes');
-    await page.locator('.quick-input-list .monaco-list-row', { hasText: 'Inspect Editor Tokens and Scopes' }).first().waitFor();
-    await page.keyboard.press('Enter');
+    await runCommand(page, 'Developer: Inspect Editor Tokens and Scopes');
     const inspector = page.locator('.token-inspect-widget');
     await inspector.waitFor();
     const inspected = await waitUntil('the token inspector to show scopes', () => inspector.textContent(), t => /source\.pipeline-sql/.test(t ?? ''));
@@ -147,28 +129,28 @@ test('keywords, strings and names get distinct TextMate colours', { timeout: 60_
 });
 
 test('a plain .sql file stays SQL; a pipeline statement outside a pipeline folder switches the mode', { timeout: 90_000 }, async () => {
-    await openFile('orders/scratch/adhoc.sql', 'SELECT TOP 5 order_id');
+    await openWorkspaceFile(page, 'orders/scratch/adhoc.sql', 'SELECT TOP 5 order_id');
     // VS Code's built-in SQL language is called "MS SQL".
     await expectLanguageMode('MS SQL');
     await screenshot('plain-sql-file');
     // A file the libraries glob matches, but .vscode/settings.json pins to "sql" in files.associations.
-    await openFile('orders/transformations/legacy/old_report.sql', 'SELECT region');
+    await openWorkspaceFile(page, 'orders/transformations/legacy/old_report.sql', 'SELECT region');
     await expectLanguageMode('MS SQL');
     // The file outside any pipeline folder switches because of its CREATE FLOW statement ...
-    await openFile('adhoc/cdc_flow.sql', 'CREATE FLOW customers_cdc');
+    await openWorkspaceFile(page, 'adhoc/cdc_flow.sql', 'CREATE FLOW customers_cdc');
     await expectLanguageMode('Pipeline SQL');
     await screenshot('statement-detected-file');
     // ... and by now detection has long run for the two files opened before it, which are still SQL.
-    await openFile('orders/scratch/adhoc.sql', 'SELECT TOP 5 order_id');
+    await openWorkspaceFile(page, 'orders/scratch/adhoc.sql', 'SELECT TOP 5 order_id');
     assert.equal((await languageMode().textContent())?.trim(), 'MS SQL');
-    await openFile('orders/transformations/legacy/old_report.sql', 'SELECT region');
+    await openWorkspaceFile(page, 'orders/transformations/legacy/old_report.sql', 'SELECT region');
     assert.equal((await languageMode().textContent())?.trim(), 'MS SQL');
     lap('detection');
 });
 
 test('a plain SQL file shows no Pipeline SQL diagnostics', { timeout: 60_000 }, async () => {
     // The server loads only the files its pipelines list (spark-pipeline.yml libraries), not every .sql file.
-    await openFile('orders/scratch/adhoc.sql', 'SELECT TOP 5 order_id');
+    await openWorkspaceFile(page, 'orders/scratch/adhoc.sql', 'SELECT TOP 5 order_id');
     await expectLanguageMode('MS SQL');
     // The server validated the workspace when it started (the pipeline files above show its squiggles).
     await new Promise(resolve => setTimeout(resolve, 2000));
@@ -176,7 +158,7 @@ test('a plain SQL file shows no Pipeline SQL diagnostics', { timeout: 60_000 }, 
 });
 
 test('switching a Pipeline SQL file to SQL by hand is not undone', { timeout: 60_000 }, async () => {
-    await openFile('adhoc/cdc_flow.sql', 'CREATE FLOW customers_cdc');
+    await openWorkspaceFile(page, 'adhoc/cdc_flow.sql', 'CREATE FLOW customers_cdc');
     await expectLanguageMode('Pipeline SQL');
     await languageMode().click();
     await page.locator('.quick-input-widget input').fill('MS SQL');
@@ -190,7 +172,7 @@ test('switching a Pipeline SQL file to SQL by hand is not undone', { timeout: 60
 });
 
 test('a syntax error squiggle appears while typing a broken token and goes away when fixed', { timeout: 120_000 }, async () => {
-    await openFile('orders/transformations/orders.sql', 'CREATE OR REFRESH STREAMING TABLE');
+    await openWorkspaceFile(page, 'orders/transformations/orders.sql', 'CREATE OR REFRESH STREAMING TABLE');
     await expectLanguageMode('Pipeline SQL');
     const line = editor().locator('.view-line', { hasText: 'TABLE orders_history;' });
     // The run lenses move the lines down when they arrive: wait for them before aiming at a word.

@@ -10,7 +10,7 @@ import * as path from 'node:path';
 import { after, before, test } from 'node:test';
 import { packageExtension } from '../../scripts/package.mjs';
 import {
-    activeEditor, copyPipelineFolder, createRecorder, launchBrowser, makeRunDir, openWorkspaceFile, repo, shotsDir, startCodeServer, toolsReady, waitUntil,
+    activeEditor, copyPipelineFolder, createRecorder, focusWorkbench, launchBrowser, makeRunDir, openWorkspaceFile, repo, runCommand, shotsDir, startCodeServer, toolsReady, waitUntil,
 } from './harness.mjs';
 
 let runDir;
@@ -21,18 +21,6 @@ const recorder = createRecorder('local-state-');
 const screenshot = name => recorder.screenshot(page, name);
 const lap = step => recorder.lap(step);
 const webview = () => page.frameLocator('iframe.webview.ready').frameLocator('iframe#active-frame');
-
-/** Runs a palette command by its title (again, while the palette does not list it yet). */
-async function paletteCommand(title, then = () => Promise.resolve()) {
-    await waitUntil(`the command ${title}`, async () => {
-        await page.keyboard.press('Escape');
-        await page.keyboard.press('F1');
-        await page.locator('.quick-input-widget input').fill(`>${title}`);
-        const row = page.locator('.quick-input-list .monaco-list-row', { hasText: title }).first();
-        return row.click({ timeout: 5_000 }).then(() => true, () => false);
-    }, done => done, 60_000);
-    await then();
-}
 
 before(async () => {
     assert.ok(toolsReady(), 'code-server, Node 24 or chromium are missing: run scripts/e2e-setup.sh (scripts/e2e.mjs does).');
@@ -103,14 +91,13 @@ test('the Changes view shows the feed of the last update of the SCD1 target', { 
 
 test('"Run on local state" above a DELETE in a scratch file writes a version and shows its feed', { timeout: 180_000 }, async () => {
     // The scratch file opens in the first group, beside the preview.
+    await focusWorkbench(page);
     await page.keyboard.press('Control+1');
     await openWorkspaceFile(page, 'users-cdc/scratch.sql', 'Scratch statements on the local state');
     // A file of plain queries opens as SQL; in the Pipeline SQL mode it gets the lenses.
-    await paletteCommand('Change Language Mode', async () => {
-        const input = page.locator('.quick-input-widget input');
-        await input.fill('Pipeline SQL');
-        await page.locator('.quick-input-list .monaco-list-row', { hasText: 'Pipeline SQL' }).first().click();
-    });
+    await runCommand(page, 'Change Language Mode');
+    await page.locator('.quick-input-widget input').fill('Pipeline SQL');
+    await page.locator('.quick-input-list .monaco-list-row', { hasText: 'Pipeline SQL' }).first().click();
     // Only the scratch file has these lenses, whichever group is active.
     const lenses = page.locator('.editor-instance .monaco-editor .codelens-decoration a', { hasText: 'Run on local state' });
     await waitUntil('two "Run on local state" lenses', () => lenses.count(), n => n === 2, 60_000);
@@ -147,14 +134,13 @@ test('"Run on local state" above a DELETE in a scratch file writes a version and
 });
 
 test('"Run on Local State" on a selection of two statements explains that it runs one', { timeout: 120_000 }, async () => {
+    await focusWorkbench(page);
     await page.keyboard.press('Control+1');
     await openWorkspaceFile(page, 'users-cdc/scratch.sql', 'Scratch statements on the local state');
     await activeEditor(page).locator('.view-lines').click();
     await page.keyboard.press('Control+A');
-    // Not through paletteCommand: its Escape would clear the selection.
-    await page.keyboard.press('F1');
-    await page.locator('.quick-input-widget input').fill('>Pipeline SQL: Run on Local State');
-    await page.locator('.quick-input-list .monaco-list-row', { hasText: 'Run on Local State' }).first().click();
+    // keepSelection: an Escape would clear the selection.
+    await runCommand(page, 'Pipeline SQL: Run on Local State', { keepSelection: true });
     const status = webview().locator('.statement-view .statement-status');
     await waitUntil('the refusal', () => status.textContent({ timeout: 30_000 }).catch(() => ''), t => t.includes('PIPELINE_SQL_INVALID_STATEMENT'), 60_000);
     assert.match(await status.textContent(), /✗ Failed PIPELINE_SQL_INVALID_STATEMENT Run on local state runs one statement, not 2; select one\./);

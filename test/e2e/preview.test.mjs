@@ -11,7 +11,7 @@ import * as path from 'node:path';
 import { after, before, test } from 'node:test';
 import { packageExtension } from '../../scripts/package.mjs';
 import {
-    copyPipelineFolder, createRecorder, launchBrowser, makeRunDir, repo, shotsDir, startCodeServer, toolsReady, waitUntil,
+    activeEditor, closeAllEditors, copyPipelineFolder, createRecorder, launchBrowser, makeRunDir, openWorkspaceFile, repo, runCommand, shotsDir, startCodeServer, toolsReady, waitUntil,
 } from './harness.mjs';
 
 const dialogs = [];
@@ -23,22 +23,9 @@ const recorder = createRecorder('preview-');
 const screenshot = name => recorder.screenshot(page, name);
 const lap = step => recorder.lap(step);
 
-const editor = () => page.locator('.editor-group-container.active .editor-instance .monaco-editor').first();
+const editor = () => activeEditor(page);
 /** The preview webview's document (VS Code nests it in two iframes). */
 const webview = () => page.frameLocator('iframe.webview.ready').frameLocator('iframe#active-frame');
-
-/** Opens a workspace file through Quick Open and waits for its text to render. */
-async function openFile(relativePath, firstWords) {
-    await page.keyboard.press('Control+P');
-    const input = page.locator('.quick-input-widget input');
-    await input.waitFor({ state: 'visible' });
-    await input.fill(relativePath);
-    const row = page.locator('.quick-input-list .monaco-list-row', { hasText: path.basename(relativePath) })
-        .filter({ hasText: path.dirname(relativePath).split('/')[0] }).first();
-    await row.click();
-    await page.locator('.tab.active', { hasText: path.basename(relativePath) }).waitFor();
-    await editor().locator('.view-lines', { hasText: firstWords }).waitFor();
-}
 
 /** Clicks the first "Run flow" code lens of the active editor and waits for the run to finish in the preview. */
 async function runFlowFromLens(expectedDataset) {
@@ -54,13 +41,7 @@ async function runFlowFromLens(expectedDataset) {
 
 /** Runs "Pipeline SQL: Show Pipeline Graph" from the palette (again, when the palette had not listed it yet). */
 async function showGraphFromPalette() {
-    await waitUntil('the Show Pipeline Graph command', async () => {
-        await page.keyboard.press('Escape');
-        await page.keyboard.press('F1');
-        await page.locator('.quick-input-widget input').fill('>Pipeline SQL: Show Pipeline Graph');
-        const row = page.locator('.quick-input-list .monaco-list-row', { hasText: 'Show Pipeline Graph' }).first();
-        return row.click({ timeout: 5_000 }).then(() => true, () => false);
-    }, done => done, 60_000);
+    await runCommand(page, 'Pipeline SQL: Show Pipeline Graph');
     await webview().locator('svg.graph g.node').first().waitFor({ timeout: 60_000 });
 }
 
@@ -87,17 +68,6 @@ async function runStatusText() {
 async function showView(view) {
     await webview().locator(`[role=tab][data-view=${view}]`).click();
     await webview().locator(`[role=tab][data-view=${view}][aria-selected=true]`).waitFor();
-}
-
-/** Closes every editor (and the preview), so that each check starts from a clean layout. */
-async function closeAllEditors() {
-    await page.keyboard.press('Escape');
-    await page.keyboard.press('F1');
-    await page.locator('.quick-input-widget input').fill('>View: Close All Editor Groups');
-    await page.locator('.quick-input-list .monaco-list-row', { hasText: 'Close All Editor Groups' }).first().waitFor();
-    await page.keyboard.press('Enter');
-    await page.locator('iframe.webview.ready').waitFor({ state: 'detached', timeout: 10_000 });
-    await page.locator('.editor-group-container .tab').first().waitFor({ state: 'detached', timeout: 10_000 });
 }
 
 before(async () => {
@@ -152,7 +122,7 @@ after(async () => {
 });
 
 test('users-cdc: "Run flow" on the SCD2 table shows its rows, the changes and metrics, and a version bar per version', { timeout: 180_000 }, async () => {
-    await openFile('users-cdc/transformations/03_users_history.sql', 'CREATE OR REFRESH STREAMING TABLE users_history');
+    await openWorkspaceFile(page, 'users-cdc/transformations/03_users_history.sql', 'CREATE OR REFRESH STREAMING TABLE users_history');
     const header = await runFlowFromLens('users_history');
     assert.match(header, /✓ Succeeded/);
     lap('users-cdc run');
@@ -213,14 +183,12 @@ test('users-cdc: "Run flow" on the SCD2 table shows its rows, the changes and me
     const roles = await events.evaluateAll(rows => rows.map(r => `${r.cells[0].textContent} ${r.getAttribute('data-role')}`));
     assert.deepEqual(roles, ['2025-01-01 09:05:00 other', '2025-01-02 15:00:00 other', '2025-01-03 11:00:00 opened', '2025-01-05 09:00:00 closed']);
     await screenshot('users-history-events');
-    await closeAllEditors();
+    await closeAllEditors(page);
 });
 
 test('users-cdc: the pipeline graph from the model, with the last run on its nodes; "Run from here"; a click opens the definition', { timeout: 180_000 }, async () => {
-    await openFile('users-cdc/transformations/04_users_by_city.sql', 'CREATE OR REFRESH MATERIALIZED VIEW users_by_city');
-    await page.keyboard.press('F1');
-    await page.locator('.quick-input-widget input').fill('>Pipeline SQL: Show Pipeline Graph');
-    await page.locator('.quick-input-list .monaco-list-row', { hasText: 'Show Pipeline Graph' }).first().click();
+    await openWorkspaceFile(page, 'users-cdc/transformations/04_users_by_city.sql', 'CREATE OR REFRESH MATERIALIZED VIEW users_by_city');
+    await runCommand(page, 'Pipeline SQL: Show Pipeline Graph');
     const view = webview();
     const nodes = view.locator('svg.graph g.node');
     await nodes.first().waitFor({ timeout: 60_000 });
@@ -256,11 +224,11 @@ test('users-cdc: the pipeline graph from the model, with the last run on its nod
     await view.locator('g.node[data-node-id="dataset:users_current"]').click();
     await page.locator('.tab.active', { hasText: '02_users_current.sql' }).waitFor();
     lap('graph');
-    await closeAllEditors();
+    await closeAllEditors(page);
 });
 
 test('company-bitemporal (golden 09): six rectangles over four system-time steps, and the "as of" slider', { timeout: 180_000 }, async () => {
-    await openFile('company-bitemporal/transformations/company.sql', 'CREATE OR REFRESH STREAMING TABLE company_bitemporal');
+    await openWorkspaceFile(page, 'company-bitemporal/transformations/company.sql', 'CREATE OR REFRESH STREAMING TABLE company_bitemporal');
     assert.match(await runFlowFromLens('company_bitemporal'), /✓ Succeeded/);
     lap('golden 09 run');
     const view = webview();
@@ -285,11 +253,11 @@ test('company-bitemporal (golden 09): six rectangles over four system-time steps
     assert.deepEqual((await view.locator('svg.bitemporal g.row-rect.believed').evaluateAll(r => r.map(e => e.getAttribute('data-label')))).sort(), ['XFv1', 'XFv2']);
     assert.match(await view.locator('.belief h3').textContent(), /believed at 2025-07-18 12:20:00: 2 rows/);
     await screenshot('bitemporal-golden09-step2');
-    await closeAllEditors();
+    await closeAllEditors(page);
 });
 
 test('prices-bitemporal and inventory-snapshots: each sample runs and offers its picture', { timeout: 180_000 }, async () => {
-    await openFile('prices-bitemporal/transformations/prices.sql', 'CREATE OR REFRESH STREAMING TABLE prices');
+    await openWorkspaceFile(page, 'prices-bitemporal/transformations/prices.sql', 'CREATE OR REFRESH STREAMING TABLE prices');
     assert.match(await runFlowFromLens('prices'), /✓ Succeeded/);
     const view = webview();
     await showView('bitemporal');
@@ -299,9 +267,9 @@ test('prices-bitemporal and inventory-snapshots: each sample runs and offers its
     const rows = Number((await view.locator('button.dataset[data-dataset=prices] .meta').textContent()).match(/(\d+) rows/)[1]);
     assert.equal(await view.locator('svg.bitemporal g.row-rect').count(), rows);
     await screenshot('prices-bitemporal');
-    await closeAllEditors();
+    await closeAllEditors(page);
 
-    await openFile('inventory-snapshots/transformations/stock.sql', 'CREATE OR REFRESH STREAMING TABLE stock_history');
+    await openWorkspaceFile(page, 'inventory-snapshots/transformations/stock.sql', 'CREATE OR REFRESH STREAMING TABLE stock_history');
     assert.match(await runFlowFromLens('stock_history'), /✓ Succeeded/);
     await showView('history');
     const bars = view.locator('svg.scd2 g.version');
@@ -311,11 +279,11 @@ test('prices-bitemporal and inventory-snapshots: each sample runs and offers its
     assert.equal(await bars.count(), stockRows);
     await screenshot('inventory-snapshot-history');
     lap('other samples');
-    await closeAllEditors();
+    await closeAllEditors(page);
 });
 
 test('a value with markup is shown as text and runs nothing', { timeout: 120_000 }, async () => {
-    await openFile('markup-values/transformations/comments.sql', 'CREATE OR REFRESH STREAMING TABLE comments');
+    await openWorkspaceFile(page, 'markup-values/transformations/comments.sql', 'CREATE OR REFRESH STREAMING TABLE comments');
     assert.match(await runFlowFromLens('comments'), /✓ Succeeded/);
     const view = webview();
     const cells = view.locator('.grid-row .cell');
@@ -336,11 +304,11 @@ test('a value with markup is shown as text and runs nothing', { timeout: 120_000
     assert.deepEqual(dialogs, []);
     await screenshot('markup-values-as-text');
     lap('markup values');
-    await closeAllEditors();
+    await closeAllEditors(page);
 });
 
 test('a runtime error shows as a diagnostic on the SEQUENCE BY clause, with its error class', { timeout: 120_000 }, async () => {
-    await openFile('broken-sequence/transformations/customers.sql', 'CREATE OR REFRESH STREAMING TABLE customers');
+    await openWorkspaceFile(page, 'broken-sequence/transformations/customers.sql', 'CREATE OR REFRESH STREAMING TABLE customers');
     const header = await runFlowFromLens('customers');
     assert.match(header, /✗ Failed/);
     assert.match(header, /AUTOCDC_MICROBATCH_VALIDATION\.NULL_SEQUENCE/);
@@ -355,7 +323,7 @@ test('a runtime error shows as a diagnostic on the SEQUENCE BY clause, with its 
     await screenshot('runtime-error-diagnostic');
     await page.mouse.move(5, 5);
     lap('runtime error');
-    await closeAllEditors();
+    await closeAllEditors(page);
 });
 
 /** Measures the graph in the webview: the smallest label in screen pixels, the layout, and whether every node is in the panel. */
@@ -382,7 +350,7 @@ test('every sample\'s graph is readable beside the code without scrolling (label
         ['inventory-snapshots/transformations/stock.sql', 'CREATE OR REFRESH STREAMING TABLE stock_history'],
         ['prices-bitemporal/transformations/prices.sql', 'CREATE OR REFRESH STREAMING TABLE prices'],
     ]) {
-        await openFile(file, words);
+        await openWorkspaceFile(page, file, words);
         await showGraphFromPalette();
         const sample = file.split('/')[0];
         const measured = await waitUntil(`the graph of ${sample} laid out`, measureGraph, m => m.outside.length === 0 && Number.isFinite(m.minLabelPx), 30_000);
@@ -393,10 +361,10 @@ test('every sample\'s graph is readable beside the code without scrolling (label
         // The default split: the panel takes about half of the window's width.
         assert.ok(measured.pageWidth < 1000, `${sample}: the preview is ${measured.pageWidth} px wide`);
         await screenshot(`graph-readable-${sample}`);
-        await closeAllEditors();
+        await closeAllEditors(page);
     }
     // Zoom: the + button and the keys, the wheel at the pointer, and "Fit" back.
-    await openFile('users-cdc/transformations/04_users_by_city.sql', 'CREATE OR REFRESH MATERIALIZED VIEW users_by_city');
+    await openWorkspaceFile(page, 'users-cdc/transformations/04_users_by_city.sql', 'CREATE OR REFRESH MATERIALIZED VIEW users_by_city');
     await showGraphFromPalette();
     const view = webview();
     const scale = async () => Number(await view.locator('svg.graph').getAttribute('data-scale'));
@@ -414,12 +382,12 @@ test('every sample\'s graph is readable beside the code without scrolling (label
     await page.keyboard.press('0');
     await waitUntil('the whole graph again', scale, v => v === fitted);
     assert.equal(await view.locator('svg.graph').getAttribute('data-shows-all'), 'true');
-    await closeAllEditors();
+    await closeAllEditors(page);
     lap('graph readability');
 });
 
 test('the grid: columns fit their content and a column is resized by dragging its edge', { timeout: 180_000 }, async () => {
-    await openFile('users-cdc/transformations/03_users_history.sql', 'CREATE OR REFRESH STREAMING TABLE users_history');
+    await openWorkspaceFile(page, 'users-cdc/transformations/03_users_history.sql', 'CREATE OR REFRESH STREAMING TABLE users_history');
     assert.match(await runFlowFromLens('users_history'), /✓ Succeeded/);
     const view = webview();
     await showView('results');
@@ -446,12 +414,12 @@ test('the grid: columns fit their content and a column is resized by dragging it
     await view.locator('[role=columnheader] button', { hasText: 'name' }).click();
     assert.ok(Math.abs((await header.boundingBox()).width - after) < 2);
     await screenshot('grid-column-resized');
-    await closeAllEditors();
+    await closeAllEditors(page);
     lap('grid columns');
 });
 
 test('the pictures: composite keys tell their lanes apart, decimals keep their scale, axis labels do not overlap', { timeout: 180_000 }, async () => {
-    await openFile('inventory-snapshots/transformations/stock.sql', 'CREATE OR REFRESH STREAMING TABLE stock_history');
+    await openWorkspaceFile(page, 'inventory-snapshots/transformations/stock.sql', 'CREATE OR REFRESH STREAMING TABLE stock_history');
     assert.match(await runFlowFromLens('stock_history'), /✓ Succeeded/);
     const view = webview();
     await showView('history');
@@ -465,9 +433,9 @@ test('the pictures: composite keys tell their lanes apart, decimals keep their s
     assert.match(bars, /19\.90/);
     assert.doesNotMatch(bars, /19\.9(?!0)/);
     await screenshot('composite-key-lanes');
-    await closeAllEditors();
+    await closeAllEditors(page);
 
-    await openFile('prices-bitemporal/transformations/prices.sql', 'CREATE OR REFRESH STREAMING TABLE prices');
+    await openWorkspaceFile(page, 'prices-bitemporal/transformations/prices.sql', 'CREATE OR REFRESH STREAMING TABLE prices');
     assert.match(await runFlowFromLens('prices'), /✓ Succeeded/);
     await showView('bitemporal');
     await view.locator('svg.bitemporal g.row-rect').first().waitFor();
@@ -491,12 +459,12 @@ test('the pictures: composite keys tell their lanes apart, decimals keep their s
     const rects = await view.locator('svg.bitemporal g.row-rect').evaluateAll(r => r.map(e => e.getAttribute('data-label')).join(' | '));
     assert.match(rects, /101\.50/);
     await screenshot('bitemporal-proportional-axis');
-    await closeAllEditors();
+    await closeAllEditors(page);
     lap('pictures');
 });
 
 test('a failed run after a good one keeps the good rows, marked as from the previous run; the status follows the truth', { timeout: 240_000 }, async () => {
-    await openFile('users-cdc/transformations/03_users_history.sql', 'CREATE OR REFRESH STREAMING TABLE users_history');
+    await openWorkspaceFile(page, 'users-cdc/transformations/03_users_history.sql', 'CREATE OR REFRESH STREAMING TABLE users_history');
     assert.match(await runFlowFromLens('users_history'), /✓ Succeeded/);
     const view = webview();
     await showView('results');
@@ -505,7 +473,7 @@ test('a failed run after a good one keeps the good rows, marked as from the prev
     // Back to the code's editor group (the click on the tab focused the preview's).
     await page.locator('.editor-group-container').first().locator('.view-lines').click();
     // The expectation that drops the event with an unknown operation now fails the update instead.
-    await openFile('users-cdc/transformations/01_bronze_changes.sql', 'Raw change events from the source system');
+    await openWorkspaceFile(page, 'users-cdc/transformations/01_bronze_changes.sql', 'Raw change events from the source system');
     await editor().locator('.view-line', { hasText: 'CONSTRAINT known_operation EXPECT' }).click();
     await page.keyboard.press('End');
     for (let i = 0; i < 'DROP ROW,'.length; i++) {
@@ -529,10 +497,8 @@ test('a failed run after a good one keeps the good rows, marked as from the prev
     await screenshot('failed-run-keeps-previous-rows');
 
     // Revert the edit and run again: success, nothing left from the failure.
-    await openFile('users-cdc/transformations/01_bronze_changes.sql', 'Raw change events from the source system');
-    await page.keyboard.press('F1');
-    await page.locator('.quick-input-widget input').fill('>File: Revert File');
-    await page.locator('.quick-input-list .monaco-list-row', { hasText: 'Revert File' }).first().click();
+    await openWorkspaceFile(page, 'users-cdc/transformations/01_bronze_changes.sql', 'Raw change events from the source system');
+    await runCommand(page, 'File: Revert File');
     await editor().locator('.view-line', { hasText: 'ON VIOLATION DROP ROW,' }).waitFor({ timeout: 15_000 });
     const again = await runAgainFromLens('users_changes', 'Full refresh');
     assert.match(again, /✓ Succeeded/);
@@ -541,22 +507,19 @@ test('a failed run after a good one keeps the good rows, marked as from the prev
     assert.match(await waitUntil('the succeeded status', runStatusText, t => /Last run \d/.test(t)), /succeeded/);
     assert.doesNotMatch(await toasts(), /run failed/i);
     await screenshot('next-run-succeeds');
-    await closeAllEditors();
+    await closeAllEditors(page);
     lap('failed run after a good one');
 });
 
 test('the preview is restored after a window reload, from the pipeline state', { timeout: 180_000 }, async () => {
-    await openFile('company-bitemporal/transformations/company.sql', 'CREATE OR REFRESH STREAMING TABLE company_bitemporal');
+    await openWorkspaceFile(page, 'company-bitemporal/transformations/company.sql', 'CREATE OR REFRESH STREAMING TABLE company_bitemporal');
     assert.match(await runFlowFromLens('company_bitemporal'), /✓ Succeeded/);
     await showView('bitemporal');
     await webview().locator('svg.bitemporal g.row-rect').first().waitFor();
     // The page's state (vscode.setState) reaches the workbench by message; give it a moment, then reload
     // the way a user does (the command shuts the workbench down in order, so its editor state is saved).
     await page.waitForTimeout(1500);
-    await page.keyboard.press('F1');
-    await page.locator('.quick-input-widget input').fill('>Developer: Reload Window');
-    await page.locator('.quick-input-list .monaco-list-row', { hasText: 'Reload Window' }).first().waitFor();
-    await page.keyboard.press('Enter');
+    await runCommand(page, 'Developer: Reload Window');
     await page.waitForEvent('load', { timeout: 60_000 });
     await page.getByRole('treeitem', { name: 'users-cdc' }).waitFor({ timeout: 120_000 });
     // The serializer revives the panel in the view it showed; its rows come from the stored state.
@@ -569,5 +532,5 @@ test('the preview is restored after a window reload, from the pipeline state', {
     assert.match(await waitUntil('the restored status', runStatusText, t => /State of the last run/.test(t), 30_000), /State of the last run/);
     await screenshot('restored-after-reload');
     lap('reload');
-    await closeAllEditors();
+    await closeAllEditors(page);
 });

@@ -12,7 +12,7 @@ import * as path from 'node:path';
 import { after, before, test } from 'node:test';
 import { packageExtension } from '../../scripts/package.mjs';
 import {
-    activeEditor, createRecorder, launchBrowser, makeRunDir, openWorkspaceFile, repo, shotsDir, startCodeServer, toolsReady, waitUntil,
+    activeEditor, createRecorder, launchBrowser, makeRunDir, openWorkspaceFile, repo, runCommand, shotsDir, startCodeServer, toolsReady, waitUntil,
 } from './harness.mjs';
 
 let runDir;
@@ -86,13 +86,7 @@ test('in Restricted Mode diagnostics and the static graph work; the graph and a 
     await screenshot('diagnostics');
 
     // The graph from the palette: the static model's datasets and the file the view reads.
-    await waitUntil('the Show Pipeline Graph command', async () => {
-        await page.keyboard.press('Escape');
-        await page.keyboard.press('F1');
-        await page.locator('.quick-input-widget input').fill('>Pipeline SQL: Show Pipeline Graph');
-        const row = page.locator('.quick-input-list .monaco-list-row', { hasText: 'Show Pipeline Graph' }).first();
-        return row.click({ timeout: 5_000 }).then(() => true, () => false);
-    }, done => done, 60_000);
+    await runCommand(page, 'Pipeline SQL: Show Pipeline Graph');
     const labels = async () => (await webview().locator('svg.graph g.node').allTextContents().catch(() => [])).join(' | ');
     const shown = await waitUntil('the graph', labels, t => /staged/.test(t) && /people/.test(t) && /report/.test(t), 60_000);
     await screenshot('graph');
@@ -100,10 +94,7 @@ test('in Restricted Mode diagnostics and the static graph work; the graph and a 
 
     // Reload: the serializer revives the panel; it restores no state in an untrusted workspace.
     await page.waitForTimeout(1500);
-    await page.keyboard.press('F1');
-    await page.locator('.quick-input-widget input').fill('>Developer: Reload Window');
-    await page.locator('.quick-input-list .monaco-list-row', { hasText: 'Reload Window' }).first().waitFor();
-    await page.keyboard.press('Enter');
+    await runCommand(page, 'Developer: Reload Window');
     await page.waitForEvent('load', { timeout: 60_000 });
     await page.getByRole('treeitem', { name: 'pipeline.sql' }).waitFor({ timeout: 120_000 });
     await page.locator('iframe.webview.ready').first().waitFor({ timeout: 90_000 });

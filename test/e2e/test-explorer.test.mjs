@@ -9,7 +9,7 @@ import * as path from 'node:path';
 import { after, before, test } from 'node:test';
 import { packageExtension } from '../../scripts/package.mjs';
 import {
-    activeEditor, copyPipelineFolder, createRecorder, launchBrowser, makeRunDir, openWorkspaceFile, repo, shotsDir, startCodeServer, toolsReady, waitUntil,
+    activeEditor, copyPipelineFolder, createRecorder, launchBrowser, makeRunDir, openWorkspaceFile, repo, runCommand, shotsDir, startCodeServer, toolsReady, waitUntil,
 } from './harness.mjs';
 
 let runDir;
@@ -77,15 +77,6 @@ after(async () => {
     recorder.report('e2e test explorer');
 });
 
-async function command(name) {
-    await page.keyboard.press('Escape');
-    await page.keyboard.press('F1');
-    const input = page.locator('.quick-input-widget input');
-    await input.fill(`>${name}`);
-    await page.locator('.quick-input-list .monaco-list-row', { hasText: name }).first().waitFor({ timeout: 30_000 });
-    await page.keyboard.press('Enter');
-}
-
 const testTree = () => page.locator('.test-explorer .monaco-list');
 
 /** The aria labels of the Test Explorer's rows (they carry each test's state). */
@@ -119,7 +110,7 @@ test('the Test Explorer lists the sample\'s test files and their updates', { tim
 
 test('Run All runs them in the language server: the wrong expectation fails with its diff, the others pass', { timeout: 300_000 }, async () => {
     try {
-        await command('Test: Run All Tests');
+        await runCommand(page, 'Test: Run All Tests');
         await waitUntil('the runs to finish', rowLabels,
             t => /wrong\.test\.yml[^\n]*failed/i.test(t) && /late-event\.test\.yml[^\n]*passed/i.test(t), 240_000);
         await screenshot('ran');
