@@ -71,3 +71,13 @@ export function blankCommentsAndStrings(text: string): string {
     }
     return out.join('');
 }
+
+/**
+ * Whether a SQL text defines something: a pipeline-only statement ({@link findPipelineStatement}) or
+ * any other `CREATE` (a table, a view, a function). A `.sql` file in a pipeline's folder that is none
+ * of its libraries and defines nothing is a scratch file: its queries and DML read and change the
+ * pipeline's datasets. Words inside comments, strings and back-quoted names do not count.
+ */
+export function definesObjects(text: string): boolean {
+    return findPipelineStatement(text) !== undefined || /\bCREATE\b/i.test(blankCommentsAndStrings(text));
+}

@@ -189,6 +189,8 @@ export const RunStatementRequest = new RequestType<RunStatementParams, Statement
 /** Parameters of {@link DocumentPipelineRequest}. */
 export interface DocumentPipelineParams {
     readonly uri: string;
+    /** The document's text as the editor has it (else the file on disk is read): a scratch file is told by its statements. */
+    readonly text?: string;
 }
 
 /** A pipeline as the client shows it (language status, detection reasons). */
@@ -206,11 +208,19 @@ export interface PipelineSummary {
 
 /** Which pipelines a file belongs to, as the server's project model says. */
 export interface DocumentPipelineInfo {
-    /** Whether the file is pipeline SQL: a source or a sample catalog file of a pipeline. */
+    /**
+     * Whether the file is pipeline SQL: a source or a sample catalog file of a pipeline, or a scratch
+     * file in its folder (none of its libraries; queries and DML on its datasets, run on its local state).
+     */
     readonly isPipeline: boolean;
-    readonly role?: 'source' | 'catalog';
-    /** The pipelines that list it (several when pipelines share a file). */
+    readonly role?: 'source' | 'catalog' | 'scratch';
+    /** The pipelines that list it (several when pipelines share a file); a scratch file's pipeline. */
     readonly pipelines: readonly PipelineSummary[];
+    /**
+     * For a `.sql` file in a pipeline's folder that is none of its files: its statements may make it a
+     * scratch file later (the client asks again after an edit).
+     */
+    readonly scratchCandidate?: boolean;
     /** A one-line explanation for the language status. */
     readonly reason: string;
 }

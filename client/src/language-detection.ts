@@ -42,7 +42,9 @@ const ProjectFilesGlob = '**/{databricks,spark-pipeline}.{yml,yaml}';
  * Opens `.sql` files that belong to a pipeline in the Pipeline SQL mode. A document VS Code opens as
  * `sql` is switched with `languages.setTextDocumentLanguage` when its text has a pipeline-only
  * statement, or when the server's project model lists it (a library of a bundle pipeline or of a
- * spark-pipeline.yml, or pipeline SQL of a plain folder). The server tells when the pipelines change
+ * spark-pipeline.yml, or pipeline SQL of a plain folder), or when the server finds it a scratch file
+ * of a pipeline (in its folder, none of its files, queries and DML on its datasets: its "Run on local
+ * state" lenses work at once; asked again after edits). The server tells when the pipelines change
  * (a new file under a pipeline's libraries, an edited project file): open `sql` documents are asked
  * about again, so a new file switches without being reopened; so does a `sql` document whose text
  * gains a pipeline statement. Plain SQL files keep their mode; so do files the user pinned to `sql` in
@@ -63,8 +65,10 @@ export function registerLanguageDetection(client: PipelineSqlClient, reasons: De
             return undefined;
         }
         const language = await client.running();
-        return language.sendRequest(DocumentPipelineRequest, { uri: document.uri.toString() });
+        return language.sendRequest(DocumentPipelineRequest, { uri: document.uri.toString(), text: document.getText() });
     };
+    // Documents in a pipeline's folder that are none of its files: an edit may make them scratch files.
+    const scratchCandidates = new Set<string>();
 
     const consider = async (document: vscode.TextDocument): Promise<void> => {
         if (document.languageId !== 'sql' || !isDetectionEnabled(document.uri)) {
@@ -90,6 +94,11 @@ export function registerLanguageDetection(client: PipelineSqlClient, reasons: De
             reasons.set(switched.uri, `Contains a pipeline statement (${statement}).`);
         }
         const info = await askServer(document);
+        if (info?.scratchCandidate && !document.isClosed) {
+            scratchCandidates.add(key);
+        } else {
+            scratchCandidates.delete(key);
+        }
         // The document may have been closed or switched by someone else while we asked.
         if (!switched && info?.isPipeline && !document.isClosed && document.languageId === 'sql') {
             switched = await vscode.languages.setTextDocumentLanguage(document, LanguageId);
@@ -120,7 +129,7 @@ export function registerLanguageDetection(client: PipelineSqlClient, reasons: De
         clearTimeout(typing.get(key));
         typing.set(key, setTimeout(() => {
             typing.delete(key);
-            if (findPipelineStatement(document.getText())) {
+            if (scratchCandidates.has(key) || findPipelineStatement(document.getText())) {
                 considerSafely(document);
             }
         }, 400));
@@ -150,6 +159,7 @@ export function registerLanguageDetection(client: PipelineSqlClient, reasons: De
             } else {
                 keptAsSql.delete(key);
             }
+            scratchCandidates.delete(key);
             reasons.delete(document.uri);
         }),
         // The server says when the pipelines changed: a file may have become a library.

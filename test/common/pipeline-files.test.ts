@@ -1,6 +1,28 @@
 // The statement sniff shared by the client's language detection and the project model's plain folders.
 import { describe, expect, test } from 'vitest';
-import { blankCommentsAndStrings, findPipelineStatement } from '../../common/pipeline-files.js';
+import { blankCommentsAndStrings, definesObjects, findPipelineStatement } from '../../common/pipeline-files.js';
+
+describe('definesObjects (a scratch file defines nothing)', () => {
+    test.each([
+        'CREATE MATERIALIZED VIEW mv AS SELECT 1',
+        'SELECT 1;\ncreate table t (id INT)',
+        'CREATE OR REPLACE TEMPORARY VIEW v AS SELECT * FROM users_current',
+        'APPLY CHANGES INTO live.t FROM stream(live.s) KEYS (id) SEQUENCE BY ts',
+    ])('%j defines something', sql => {
+        expect(definesObjects(sql)).toBe(true);
+    });
+
+    test.each([
+        'DELETE FROM users_current WHERE user_id = 1',
+        '-- CREATE the rows by hand\nINSERT INTO users_history (user_id, __START_AT, __END_AT) VALUES (7, 5, NULL)',
+        "UPDATE t SET note = 'CREATE TABLE' WHERE `create` = 1",
+        'MERGE INTO t USING s ON t.id = s.id WHEN MATCHED THEN DELETE',
+        'SELECT created_at FROM users_current',
+        '',
+    ])('%j defines nothing', sql => {
+        expect(definesObjects(sql)).toBe(false);
+    });
+});
 
 describe('findPipelineStatement', () => {
     test.each([

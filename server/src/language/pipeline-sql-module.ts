@@ -150,7 +150,12 @@ export const PipelineSqlModule: Module<PipelineSqlServices, PartialLangiumServic
 export const PipelineSqlSharedModule: Module<PipelineSqlSharedServices, PartialLangiumSharedServices & PipelineSqlAddedSharedServices> = {
     pipeline: {
         Project: (shared) => new ProjectModel(langiumFileHost(shared.workspace.FileSystemProvider)),
-        Registry: (shared) => new PipelineRegistry(shared.pipeline.Project),
+        Registry: (shared) => new PipelineRegistry(shared.pipeline.Project, uri => {
+            // The editor's buffer first (the newest text), else the loaded document's.
+            const documents = shared.workspace.LangiumDocuments;
+            return shared.workspace.TextDocuments?.get(uri.toString())?.getText()
+                ?? (documents.hasDocument(uri) ? documents.getDocument(uri)!.textDocument.getText() : undefined);
+        }),
         DocumentFailures: () => new DocumentFailures(),
         PythonDatasets: (shared) => new PythonDatasets(shared.pipeline.Project),
     },

@@ -6,11 +6,12 @@
  * A broken project file never stops the server: it is a diagnostic, and the pipelines that can
  * still be read are served.
  */
-import { URI } from 'langium';
+import { DocumentState, URI } from 'langium';
 import type { Connection, Diagnostic } from 'vscode-languageserver';
 import { DiagnosticSeverity } from 'vscode-languageserver';
 import type { PipelineSqlServices, PipelineSqlSharedServices } from '../language/pipeline-sql-module.js';
 import type { PipelineSqlDocumentBuilder } from '../language/pipeline/pipeline-sql-document-builder.js';
+import { scratchDatasets } from '../language/pipeline/scratch-files.js';
 import type { TargetProfile } from '../language/pipeline/pipeline-sql-settings.js';
 import type { PipelineProject, ProjectProblem } from './project-types.js';
 import {
@@ -73,7 +74,7 @@ export function registerProjectDiagnostics(connection: Connection, shared: Pipel
     connection.onRequest(DocumentPipelineRequest, async params => {
         try {
             await shared.workspace.WorkspaceManager.ready;
-            return await documentPipeline(shared, params.uri);
+            return await documentPipeline(shared, params.uri, { services, text: params.text });
         } catch (error) {
             console.error('pipelineSql/documentPipeline failed:', error);
             return { isPipeline: false, pipelines: [], reason: `The pipelines could not be read: ${error instanceof Error ? error.message : String(error)}` };
@@ -131,8 +132,13 @@ export function summarize(pipeline: PipelineProject): PipelineSummary {
     };
 }
 
-/** Whether the project model counts a file as pipeline SQL, and why (the answer to `pipelineSql/documentPipeline`). */
-export async function documentPipeline(shared: PipelineSqlSharedServices, uriText: string): Promise<DocumentPipelineInfo> {
+/**
+ * Whether the project model counts a file as pipeline SQL, and why (the answer to `pipelineSql/documentPipeline`).
+ * With the language services, a `.sql` file in a pipeline's folder that is none of its files is told
+ * from its text (the editor's, else the file's): a scratch file of that pipeline (scratch-files.ts).
+ */
+export async function documentPipeline(shared: PipelineSqlSharedServices, uriText: string,
+    scratch: { services?: PipelineSqlServices; text?: string } = {}): Promise<DocumentPipelineInfo> {
     const uri = URI.parse(uriText);
     if (uri.scheme !== 'file') {
         return { isPipeline: false, pipelines: [], reason: 'Not a file on disk: only its statements can tell.' };
@@ -152,9 +158,27 @@ export async function documentPipeline(shared: PipelineSqlSharedServices, uriTex
     if (catalog) {
         return { isPipeline: true, role: 'catalog', pipelines: [summarize(catalog)], reason: `Declares sample tables of the pipeline '${catalog.name}'.` };
     }
+    const registry = shared.pipeline.Registry;
+    const enclosing = registry.enclosingPipeline(uri);
+    const candidate = enclosing?.project !== undefined && /\.sql$/i.test(file)
+        && ![enclosing.samplesPath, enclosing.project.stateDir].some(folder => folder && file.startsWith(path.resolve(folder) + path.sep));
+    if (candidate && scratch.services) {
+        const text = scratch.text ?? await project.files.readFile(file);
+        // The datasets of the pipeline are indexed once its documents are.
+        await shared.workspace.DocumentBuilder.waitUntil(DocumentState.IndexedContent);
+        const named = text === undefined ? undefined : scratchDatasets(scratch.services, enclosing, text);
+        // A document the server has (in the Pipeline SQL mode) is a scratch file while it defines nothing.
+        if (named || registry.membershipOf(uri).role === 'scratch') {
+            const reads = named ? `its statements read or change ${named.map(n => `'${n}'`).join(', ')}` : 'its names are the pipeline\'s datasets';
+            return {
+                isPipeline: true, role: 'scratch', pipelines: [summarize(enclosing.project!)], scratchCandidate: true,
+                reason: `A scratch file of the pipeline '${enclosing.project!.name}' (in its folder, not one of its libraries): ${reads}. Run on local state runs its statements on the pipeline's local state.`,
+            };
+        }
+    }
     const container = project.pipelinesContaining(file);
     return {
-        isPipeline: false, pipelines: [],
+        isPipeline: false, pipelines: [], ...(candidate ? { scratchCandidate: true } : {}),
         reason: container.length > 0 ? `In the folder of the pipeline '${container[0].name}', but not listed in its libraries.` : 'Not in a pipeline folder.',
     };
 }

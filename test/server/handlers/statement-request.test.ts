@@ -103,6 +103,39 @@ describe('pipelineSql/runStatement', () => {
         expect(provider.provideCodeLens(source, { textDocument: { uri: source.uri.toString() } }).map(l => l.command?.command)).not.toContain('pipelineSql.runOnLocalState');
     });
 
+    test('a scratch file needs no mode switch to check: its names are the pipeline\'s datasets, its typos are reported', async () => {
+        const file = path.join(root, 'gdpr.sql');
+        fs.writeFileSync(file, [
+            'SELECT user_id, name FROM users_current;',
+            'DELETE FROM users_current WHERE user_id = 1;',
+            "UPDATE users_history SET city = 'Paris' WHERE user_id = 2;",
+            'MERGE INTO users_current t USING (SELECT 3 AS user_id) s ON t.user_id = s.user_id WHEN MATCHED THEN DELETE;',
+            'DESCRIBE HISTORY users_history;',
+            'SELECT nme FROM users_current;',
+            'DELETE FROM users_curent WHERE user_id = 1;',
+            '',
+        ].join('\n'));
+        const uri = URI.file(file);
+        const document = await shared.workspace.LangiumDocuments.getOrCreateDocument(uri);
+        await shared.workspace.DocumentBuilder.build([document], { validation: true });
+        expect(PipelineSql.shared.pipeline.Registry.membershipOf(uri)).toMatchObject({ role: 'scratch', pipeline: { id: root, spec: { name: 'users_cdc' } } });
+        expect(document.diagnostics?.map(d => `${d.range.start.line + 1}:${d.range.start.character + 1} ${d.code}`)).toEqual([
+            '6:8 UNRESOLVED_COLUMN.WITH_SUGGESTION',
+            '7:13 TABLE_OR_VIEW_NOT_FOUND',
+        ]);
+        expect(document.diagnostics?.[1].message).toMatch(/Did you mean 'users_current'\?/);
+        const lenses = new PipelineSqlCodeLensProvider(PipelineSql).provideCodeLens(document, { textDocument: { uri: uri.toString() } });
+        expect(lenses.filter(l => l.command?.command === 'pipelineSql.runOnLocalState')).toHaveLength(7);
+
+        // Once it defines a dataset it is no scratch file: a file of its own again (its reads no longer resolve).
+        fs.writeFileSync(file, 'CREATE MATERIALIZED VIEW mine AS SELECT * FROM mine_source;\nSELECT * FROM users_current;\n');
+        await shared.workspace.DocumentBuilder.update([uri], []);
+        expect(PipelineSql.shared.pipeline.Registry.membershipOf(uri).role).toBe('pipeline');
+        const after = shared.workspace.LangiumDocuments.getDocument(uri)!;
+        expect(after.diagnostics?.map(d => String(d.code))).toContain('PIPELINE_SQL_STATEMENT_NOT_IN_PIPELINE');
+        await shared.workspace.DocumentBuilder.update([], [uri]);
+    });
+
     test('refused in an untrusted workspace: nothing runs', async () => {
         const untrusted = handlerWith(false);
         const outcome = await untrusted.statement({ uri: URI.file(scratch).toString(), text: 'DELETE FROM users_current', start: { line: 0, character: 0 }, maxRows: 10 }, CancellationToken.None);

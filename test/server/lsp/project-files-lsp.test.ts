@@ -47,6 +47,23 @@ test('documentPipeline names the bundle pipeline and target of a file; a file no
     });
 });
 
+test('a scratch file (in a pipeline\'s folder, no library, queries and DML on its datasets) is pipeline SQL of that pipeline', async () => {
+    const scratch = uri('shop/src/customers/scratch.sql');
+    const text = '-- GDPR\nDELETE FROM customers_clean WHERE id = 7;\nSELECT * FROM gold;\n';
+    fs.writeFileSync(path.join(dir, 'shop/src/customers/scratch.sql'), 'SELECT 1;\n');
+    // The editor's text decides, not the file's.
+    expect(await server.connection.sendRequest(DocumentPipelineRequest, { uri: scratch, text })).toMatchObject({
+        isPipeline: true, role: 'scratch', pipelines: [{ key: 'customers', name: 'shop_customers' }],
+        reason: "A scratch file of the pipeline 'shop_customers' (in its folder, not one of its libraries): its statements read or change 'customers_clean', 'gold'. Run on local state runs its statements on the pipeline's local state.",
+    });
+    // Other SQL beside a pipeline stays plain SQL, and may become a scratch file as it is edited.
+    for (const other of ['SELECT * FROM prod.sales.orders;', 'SELECT TOP 5 * FROM gold;', 'CREATE VIEW v AS SELECT * FROM gold;\nSELECT * FROM v;', '']) {
+        expect(await server.connection.sendRequest(DocumentPipelineRequest, { uri: scratch, text: other }), other).toMatchObject({ isPipeline: false, scratchCandidate: true });
+    }
+    expect(await server.connection.sendRequest(DocumentPipelineRequest, { uri: uri('shop/samples/scratch.sql'), text })).toMatchObject({ isPipeline: false });
+    expect((await server.connection.sendRequest(DocumentPipelineRequest, { uri: uri('shop/samples/scratch.sql'), text })).scratchCandidate).toBeUndefined();
+});
+
 test('a new file under a pipeline\'s glob becomes pipeline SQL: the server reloads and says the pipelines changed', async () => {
     const changed = new Promise<void>(resolve => server.connection.onNotification(PipelinesChangedNotification, () => resolve()));
     fs.writeFileSync(path.join(dir, 'shop/src/orders/silver.sql'), 'CREATE MATERIALIZED VIEW silver AS SELECT customer_id FROM gold;\n');

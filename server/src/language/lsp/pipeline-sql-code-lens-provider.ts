@@ -3,6 +3,7 @@ import type { CodeLensProvider } from 'langium/lsp';
 import type { CodeLens, CodeLensParams } from 'vscode-languageserver';
 import * as ast from '../generated/ast.js';
 import type { PipelineRegistry } from '../pipeline/pipeline-registry.js';
+import { runsOnState } from '../pipeline/scratch-files.js';
 import type { PipelineSqlServices } from '../pipeline-sql-module.js';
 
 /** The client commands the lenses call (declared in package.json). */
@@ -20,11 +21,6 @@ export interface StatementLensArgument {
     readonly start: { readonly line: number; readonly character: number };
 }
 
-/** Statements that run on a pipeline's local state (`pipeline-sql sql`). */
-function runsOnState(statement: ast.Statement): boolean {
-    return ast.isQuery(statement) || ast.isInsertStatement(statement) || ast.isUpdateStatement(statement) || ast.isDeleteStatement(statement)
-        || ast.isMergeStatement(statement) || ast.isDescribeHistoryStatement(statement);
-}
 
 /** The argument every run lens passes: the document and the dataset it is above. */
 export interface RunLensArgument {
@@ -69,9 +65,10 @@ export class PipelineSqlCodeLensProvider implements CodeLensProvider {
         }
         const uri = document.uri.toString();
         const lenses: CodeLens[] = [];
-        // A scratch file in a pipeline's folder (none of its sources): its queries and DML run on that pipeline's state.
+        // A scratch file in a pipeline's folder (none of its sources): its queries and DML run on that pipeline's
+        // state; so do those of a file there that defines its own datasets too (a pipeline of its own).
         const membership = this.registry.membershipOf(document.uri);
-        if (!membership.pipeline.project && this.registry.enclosingPipeline(document.uri)) {
+        if (membership.role === 'scratch' || (!membership.pipeline.project && this.registry.enclosingPipeline(document.uri))) {
             for (const statement of root.statements.filter(runsOnState)) {
                 const cst = statement.$cstNode;
                 if (cst) {

@@ -1,5 +1,6 @@
 import * as path from 'node:path';
 import { URI } from 'langium';
+import { definesObjects } from '../../../../common/pipeline-files.js';
 import { compileGlob } from '../../project/glob.js';
 import type { ProjectModel } from '../../project/project-model.js';
 import type { PipelineProject } from '../../project/project-types.js';
@@ -10,7 +11,13 @@ export type DocumentRole =
     /** A source file of the pipeline: its datasets and flows form the pipeline. */
     | 'pipeline'
     /** A `samples/*.sql` file of a pipeline root: its `CREATE TABLE`s declare sample catalog tables. */
-    | 'catalog';
+    | 'catalog'
+    /**
+     * A scratch file: a `.sql` file in a pipeline's folder (outside its samples and state folders) that is
+     * none of its libraries and defines nothing ({@link definesObjects}): its queries and DML see the
+     * pipeline's datasets and run on its local state; it adds nothing to the pipeline.
+     */
+    | 'scratch';
 
 /** What the language services need of a pipeline's settings. */
 export interface PipelineSpec {
@@ -101,7 +108,11 @@ export class PipelineRegistry {
     private readonly infos = new Map<string, PipelineInfo>();
     private readonly listeners: Array<() => void> = [];
 
-    constructor(readonly project: ProjectModel) {
+    /**
+     * @param textOf the text of a document as the editor (else the workspace) has it, undefined when
+     * not loaded: whether a file outside a pipeline's libraries is a scratch file depends on it.
+     */
+    constructor(readonly project: ProjectModel, private readonly textOf: (uri: URI) => string | undefined = () => undefined) {
         project.onDidChange(() => this.changed());
     }
 
@@ -145,10 +156,21 @@ export class PipelineRegistry {
         const key = uri.toString();
         let membership = this.memberships.get(key);
         if (!membership) {
-            membership = this.computeMembership(uri);
-            this.memberships.set(key, membership);
+            const computed = this.computeMembership(uri);
+            membership = computed.membership;
+            if (computed.final) {
+                this.memberships.set(key, membership);
+            }
         }
         return membership;
+    }
+
+    /**
+     * Forgets what a document was (its text changed): a file outside a pipeline's libraries is a scratch
+     * file only while it defines nothing, so its membership is worked out again from its new text.
+     */
+    textChanged(uri: URI): void {
+        this.memberships.delete(uri.toString());
     }
 
     /**
@@ -159,8 +181,17 @@ export class PipelineRegistry {
         if (uri.scheme !== 'file') {
             return undefined;
         }
-        const innermost = [...this.project.pipelinesContaining(uri.fsPath)].sort((a, b) => b.root.length - a.root.length)[0];
+        const innermost = this.innermostProject(path.resolve(uri.fsPath));
         return innermost ? this.infoOf(innermost) : undefined;
+    }
+
+    /**
+     * The model's pipeline whose folder holds a file most closely: its own root (a bundle pipeline's
+     * `root_path`) when that holds the file, else its bundle root; the first listed on a tie.
+     */
+    private innermostProject(filePath: string): PipelineProject | undefined {
+        const depth = (p: PipelineProject): number => (filePath.startsWith(p.root + path.sep) ? p.root.length : (p.bundle?.root ?? p.root).length);
+        return this.project.pipelinesContaining(filePath).reduce<PipelineProject | undefined>((best, p) => (!best || depth(p) > depth(best) ? p : best), undefined);
     }
 
     /** The pipeline of a document. */
@@ -235,38 +266,68 @@ export class PipelineRegistry {
         return info;
     }
 
-    private computeMembership(uri: URI): PipelineMembership {
+    /** A document's membership, and whether it is final (false while a candidate scratch file's text is unknown). */
+    private computeMembership(uri: URI): { membership: PipelineMembership; final: boolean } {
         const standalone: PipelineMembership = { pipeline: { id: `file:${uri.toString()}` }, role: 'pipeline' };
+        const final = (membership: PipelineMembership): { membership: PipelineMembership; final: boolean } => ({ membership, final: true });
         if (uri.scheme !== 'file') {
-            return standalone;
+            return final(standalone);
         }
         const filePath = path.resolve(uri.fsPath);
         const shared = parseSharedDocumentUri(uri);
         if (shared) {
             // A shared file's document in one of its other pipelines (none when that pipeline no longer lists it).
             const owner = this.project.pipelinesOfSource(filePath).find(p => p.id === shared.pipelineId);
-            return owner ? { pipeline: this.infoOf(owner), role: 'pipeline' } : standalone;
+            return final(owner ? { pipeline: this.infoOf(owner), role: 'pipeline' } : standalone);
         }
         const catalogOwner = this.project.pipelineOfCatalogFile(filePath);
         if (catalogOwner) {
-            return { pipeline: this.infoOf(catalogOwner), role: 'catalog' };
+            return final({ pipeline: this.infoOf(catalogOwner), role: 'catalog' });
         }
         const owner = this.project.pipelinesOfSource(filePath)[0];
         if (owner) {
-            return { pipeline: this.infoOf(owner), role: 'pipeline' };
+            return final({ pipeline: this.infoOf(owner), role: 'pipeline' });
         }
         const virtual = this.virtualRootOf(filePath);
         if (virtual) {
             const relative = path.relative(virtual.info.rootPath!, filePath).split(path.sep).join('/');
             if (/^samples\/[^/]+\.sql$/i.test(relative)) {
-                return { pipeline: virtual.info, role: 'catalog' };
+                return final({ pipeline: virtual.info, role: 'catalog' });
             }
             const member = virtual.includes.length === 0
                 ? !relative.split('/').slice(0, -1).includes('samples')
                 : virtual.includes.some(glob => glob.matches(relative));
-            return member ? { pipeline: virtual.info, role: 'pipeline' } : standalone;
+            if (member) {
+                return final({ pipeline: virtual.info, role: 'pipeline' });
+            }
         }
-        return standalone;
+        return this.scratchMembership(uri, filePath, virtual?.info) ?? final(standalone);
+    }
+
+    /**
+     * A scratch file's membership: a `.sql` file in the folder of a pipeline (the innermost root; a
+     * model pipeline, else an in-memory root), outside its samples and state folders, none of its
+     * libraries, whose text defines nothing. Undefined for any other file.
+     */
+    private scratchMembership(uri: URI, filePath: string, virtual: PipelineInfo | undefined): { membership: PipelineMembership; final: boolean } | undefined {
+        if (!filePath.toLowerCase().endsWith('.sql')) {
+            return undefined;
+        }
+        const enclosing = this.innermostProject(filePath);
+        const pipeline = virtual && (!enclosing || virtual.rootPath!.length > enclosing.root.length) ? virtual : enclosing && this.infoOf(enclosing);
+        if (!pipeline) {
+            return undefined;
+        }
+        const inside = (folder: string | undefined): boolean => folder !== undefined && filePath.startsWith(path.resolve(folder) + path.sep);
+        if (inside(pipeline.samplesPath) || inside(pipeline.project?.stateDir)) {
+            return undefined;
+        }
+        const text = this.textOf(uri);
+        if (text === undefined) {
+            // Not loaded yet: decided when its text is known.
+            return { membership: { pipeline: { id: `file:${uri.toString()}` }, role: 'pipeline' }, final: false };
+        }
+        return definesObjects(text) ? undefined : { membership: { pipeline, role: 'scratch' }, final: true };
     }
 
     /** The deepest in-memory root containing a file. */

@@ -63,6 +63,8 @@ export class PipelineSqlDocumentBuilder extends DefaultDocumentBuilder {
         this.fileSystem = shared.workspace.FileSystemProvider;
         this.onUpdate(() => this.settleOpening());
         this.onBuildPhase(DocumentState.IndexedReferences, (documents, cancelToken) => this.prefetchSamples(documents, cancelToken));
+        // Whether a file is a scratch file depends on its text: asked again once it is parsed, before its exports.
+        this.onBuildPhase(DocumentState.Parsed, documents => documents.forEach(document => this.registry.textChanged(document.uri)));
     }
 
     private dependencies(uri: URI): PipelineDependencies | undefined {
@@ -88,6 +90,8 @@ export class PipelineSqlDocumentBuilder extends DefaultDocumentBuilder {
             changed = changed.filter(uri => !vanished.includes(uri));
             deleted = [...deleted, ...vanished];
         }
+        // A file outside the libraries is a scratch file only while it defines nothing: asked again after an edit.
+        changed.forEach(uri => this.registry.textChanged(uri));
         const dirtyPipelines = new Set<string>();
         const extraChanged: URI[] = [];
         const extraDeleted: URI[] = [];

@@ -16,6 +16,11 @@ import { clauseName } from './auto-cdc-checks.js';
 import { Issues } from './issue-codes.js';
 import { report, type ValidationContext } from './validation-context.js';
 
+/** INSERT, UPDATE, DELETE and MERGE outside a flow. */
+function isDmlStatement(node: AstNode): boolean {
+    return ast.isInsertStatement(node) || ast.isUpdateStatement(node) || ast.isDeleteStatement(node) || ast.isMergeStatement(node);
+}
+
 /** Table-valued functions the pipeline language knows beyond the built-in catalog. */
 const pipelineTableFunctions = new Set(['read_files', 'cloud_files', 'current_snapshot_version', 'last_snapshot_version', 'read_kafka',
     'read_kinesis', 'read_pubsub', 'read_pulsar', 'read_statestore', 'table_changes', 'range', 'cloud_files_state', 'event_log']);
@@ -66,8 +71,9 @@ export class NameChecks {
             report(accept, Issues.DeprecatedLivePrefix, { name: text.replace(/^live\s*\.\s*/i, '') }, { node: reference }, { name: text });
         }
         const owner = reference.$container;
-        // Flow targets are the flow checks' business; DML statements are not run by the pipeline.
-        if (reference.$containerProperty === 'target') {
+        // Flow targets are the flow checks' business; DML statements are not run by the pipeline, but
+        // those of a scratch file run on its local state: their target must be one of its tables.
+        if (reference.$containerProperty === 'target' && !(isDmlStatement(owner) && this.context.role(reference) === 'scratch')) {
             return;
         }
         const target = reference.ref.ref;

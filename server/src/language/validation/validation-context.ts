@@ -3,7 +3,7 @@ import { AstUtils, GrammarUtils } from 'langium';
 import type { Range } from 'vscode-languageserver';
 import type { PipelineSqlServices } from '../pipeline-sql-module.js';
 import type { PipelineModel } from '../pipeline/pipeline-model.js';
-import type { PipelineInfo } from '../pipeline/pipeline-registry.js';
+import type { DocumentRole, PipelineInfo } from '../pipeline/pipeline-registry.js';
 import type { PipelineSqlSettings, TargetProfile } from '../pipeline/pipeline-sql-settings.js';
 import type { TypeComputer } from '../types/pipeline-sql-type-computer.js';
 import type { IssueDefinition, IssueSeverity } from './issue-codes.js';
@@ -52,6 +52,11 @@ export class ValidationContext {
     /** The pipeline a node's document belongs to. */
     pipeline(node: AstNode): PipelineInfo {
         return this.services.pipeline.Registry.pipelineOf(AstUtils.getDocument(node).uri);
+    }
+
+    /** What a node's document is to its pipeline: a source, a sample catalog file or a scratch file. */
+    role(node: AstNode): DocumentRole {
+        return this.services.pipeline.Registry.membershipOf(AstUtils.getDocument(node).uri).role;
     }
 
     /**
