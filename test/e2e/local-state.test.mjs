@@ -1,6 +1,7 @@
 // Real VS Code end-to-end test of "Run on local state" and the preview's Changes view (issue 12):
 // runs the users-cdc sample pipeline from its code lens, reads the Changes view of the SCD1 target,
-// then opens a scratch .sql file beside the pipeline's libraries, clicks "Run on local state" above a
+// then opens a scratch .sql file beside the pipeline's libraries (it opens in the Pipeline SQL mode by
+// itself, its names resolved against the pipeline's datasets), clicks "Run on local state" above a
 // GDPR DELETE on that target and reads the Statement view (the version it wrote and its feed), and
 // runs the editor's selection with the command (two statements: a clear error). Screenshots go to
 // test-artifacts/e2e/local-state-*.png.
@@ -94,13 +95,15 @@ test('"Run on local state" above a DELETE in a scratch file writes a version and
     await focusWorkbench(page);
     await page.keyboard.press('Control+1');
     await openWorkspaceFile(page, 'users-cdc/scratch.sql', 'Scratch statements on the local state');
-    // A file of plain queries opens as SQL; in the Pipeline SQL mode it gets the lenses.
-    await runCommand(page, 'Change Language Mode');
-    await page.locator('.quick-input-widget input').fill('Pipeline SQL');
-    await page.locator('.quick-input-list .monaco-list-row', { hasText: 'Pipeline SQL' }).first().click();
+    // A scratch file (queries and DML on the pipeline's datasets, none of its libraries) opens in the
+    // Pipeline SQL mode by itself: no manual switch of the language mode.
+    const mode = page.locator('[id="status.editor.mode"]').first();
+    await waitUntil('the Pipeline SQL mode', () => mode.textContent().catch(() => ''), t => t.trim() === 'Pipeline SQL', 60_000);
     // Only the scratch file has these lenses, whichever group is active.
     const lenses = page.locator('.editor-instance .monaco-editor .codelens-decoration a', { hasText: 'Run on local state' });
     await waitUntil('two "Run on local state" lenses', () => lenses.count(), n => n === 2, 60_000);
+    // Its names are the pipeline's datasets: no "unknown table" or "ignored statement" squiggle.
+    assert.equal(await activeEditor(page).locator('.squiggly-warning, .squiggly-error').count(), 0);
     await screenshot('scratch-lenses');
     await lenses.nth(1).click();
     const view = webview();
