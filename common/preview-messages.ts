@@ -111,6 +111,15 @@ export interface StatementResultMessage {
     readonly outcome: StatementOutcome;
 }
 
+/**
+ * The datasets as the local state holds them now, after a statement changed it ("Run on local state"
+ * wrote a version): the grid shows the new rows without a run (the last update's feed stays).
+ */
+export interface StateRefreshedMessage {
+    readonly type: 'stateRefreshed';
+    readonly outcome: RunOutcome;
+}
+
 /** A dataset's versions and one version's feed (answer to {@link RequestVersionChangesMessage}). */
 export interface VersionChangesMessage {
     readonly type: 'versionChanges';
@@ -121,7 +130,7 @@ export interface VersionChangesMessage {
 /** Every message the extension posts to the webview. */
 export type HostMessage =
     | RunStartedMessage | RunResultMessage | RunCancelledMessage | RowsPageMessage | ChangeEventsMessage
-    | GraphMessage | ShowViewMessage | TrustMessage | StatementResultMessage | VersionChangesMessage;
+    | GraphMessage | ShowViewMessage | TrustMessage | StatementResultMessage | StateRefreshedMessage | VersionChangesMessage;
 
 //#endregion
 

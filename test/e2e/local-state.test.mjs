@@ -117,15 +117,23 @@ test('"Run on local state" above a DELETE in a scratch file writes a version and
     await screenshot('statement-delete');
     lap('delete');
 
-    // The Changes view's Version picker: the DELETE is the latest version of users_current, with its feed.
+    // The other views follow without a run: the grid of users_current reads the state the DELETE left ...
+    await view.locator('[role=tab][data-view=results]').click();
+    const grid = view.locator('.results-view .grid-rows');
+    await waitUntil('the grid without Ada', () => grid.textContent().catch(() => 'Ada King'), t => t.length > 0 && !t.includes('Ada King'), 60_000);
+    await screenshot('results-after-delete');
+    // ... and the Changes view shows the DELETE's version (the latest in the Version picker) and its feed.
     await view.locator('[role=tab][data-view=changes]').click();
     const picker = view.locator('.changes-view select.version-picker');
     await waitUntil('the versions of users_current', () => picker.locator('option').allTextContents(), o => o.some(t => /· DELETE$/.test(t)), 60_000);
     const deleteVersion = (await picker.locator('option').allTextContents()).find(t => /· DELETE$/.test(t));
-    await picker.selectOption({ label: deleteVersion });
     await waitUntil('the feed of the DELETE version', () => view.locator('.changes-view .feed-summary').textContent().catch(() => ''), t => /Change data feed of version \d+ of users_current: 1 row/.test(t), 60_000);
+    assert.equal(await picker.evaluate(select => select.options[select.selectedIndex]?.textContent), deleteVersion);
     assert.deepEqual(await view.locator('.changes-view table.feed-table tbody tr').evaluateAll(r => r.map(e => e.getAttribute('data-change'))), ['delete']);
     await screenshot('changes-version-picker');
+    // The last update's feed is still one pick away.
+    await picker.selectOption({ label: 'Last update (this run)' });
+    await waitUntil('the feed of the last update', () => view.locator('.changes-view .feed-summary').textContent().catch(() => ''), t => /Change data feed of the last update of users_current/.test(t), 30_000);
     await view.locator('[role=tab][data-view=statement]').click();
 
     // The SELECT lens reads the state the DELETE left.

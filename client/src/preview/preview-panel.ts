@@ -95,6 +95,11 @@ export class PreviewPanel implements vscode.Disposable {
         return PreviewPanel.current;
     }
 
+    /** The outcome the panel shows (a run's, or the state restored after a reload). */
+    get shownOutcome(): RunOutcome | undefined {
+        return this.outcome;
+    }
+
     /** Shows a run's outcome (kept, so that a reloaded page gets it again). */
     showOutcome(outcome: RunOutcome): void {
         this.outcome = outcome;

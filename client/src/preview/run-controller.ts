@@ -95,6 +95,14 @@ export class RunController implements PreviewHost, vscode.Disposable {
             const outcome = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: 'Pipeline SQL: Run on local state' },
                 () => client.sendRequest(RunStatementRequest, { ...target, maxRows: previewMaxRows(vscode.Uri.parse(target.uri)) }));
             panel.post({ type: 'statementResult', outcome });
+            // A statement that wrote a version changed the state the panel shows: its grid reads it again.
+            const shown = panel.shownOutcome?.summary;
+            if (outcome.ok && outcome.version && shown && (shown.pipeline.rootUri === outcome.pipeline.rootUri)) {
+                const refreshed = await this.restore(shown.documentUri);
+                if (refreshed) {
+                    panel.post({ type: 'stateRefreshed', outcome: refreshed });
+                }
+            }
         } catch (error) {
             this.client.outputChannel.appendLine(`Run on local state failed: ${error instanceof Error ? error.stack ?? error.message : String(error)}`);
             void showRunProblem({ kind: 'server', message: errorText(error), showOutput: () => this.client.outputChannel.show(true) });

@@ -117,13 +117,24 @@ export function rowsOf(state: PreviewState, dataset: DatasetPreview): readonly R
     return more && more.length > 0 ? [...dataset.rows, ...more] : dataset.rows;
 }
 
+/** The dataset and version a statement run on the local state wrote, if it wrote one. */
+export function writtenVersion(statement: StatementOutcome | undefined): { readonly dataset: string; readonly version: number } | undefined {
+    return statement?.ok && statement.dataset && statement.version ? { dataset: statement.dataset, version: statement.version.version } : undefined;
+}
+
+/** Whether two dataset names are the same (names are case-insensitive). */
+function sameName(a: string | undefined, b: string | undefined): boolean {
+    return a !== undefined && b !== undefined && a.toLowerCase() === b.toLowerCase();
+}
+
 /**
- * The views that make sense for a dataset: its changes when the last update changed it, history only
- * for SCD2 targets, bitemporal only for bitemporal ones; the statement when one was run.
+ * The views that make sense for a dataset: its changes when the last update changed it or a statement
+ * wrote a version of it, history only for SCD2 targets, bitemporal only for bitemporal ones; the
+ * statement when one was run.
  */
 export function viewsFor(dataset: DatasetPreview | undefined, statement?: StatementOutcome): PreviewView[] {
     const views: PreviewView[] = ['results'];
-    if ((dataset?.changes?.feed?.length ?? 0) > 0) {
+    if ((dataset?.changes?.feed?.length ?? 0) > 0 || (dataset && sameName(writtenVersion(statement)?.dataset, dataset.name))) {
         views.push('changes');
     }
     if (dataset?.cdc?.storedAs === 'scd2') {
@@ -204,8 +215,34 @@ export function reduce(state: PreviewState, action: PreviewAction): PreviewState
             return { ...state, view: action.view, dataset: action.dataset ?? state.dataset };
         case 'trust':
             return { ...state, trusted: action.trusted };
-        case 'statementResult':
-            return { ...state, statement: action.outcome, view: 'statement' };
+        case 'statementResult': {
+            // A statement that wrote a version shows its dataset, and the Changes view that version.
+            const written = writtenVersion(action.outcome);
+            const changed = written && datasetsOf(state).find(d => sameName(d.name, written.dataset))?.name;
+            if (!written || !changed) {
+                return { ...state, statement: action.outcome, view: 'statement' };
+            }
+            return {
+                ...state, statement: action.outcome, view: 'statement', dataset: changed, selection: changed === state.dataset ? state.selection : undefined,
+                versions: { dataset: changed, picked: written.version },
+            };
+        }
+        case 'stateRefreshed': {
+            // The rows as the state holds them now; the run's other facts (its feed, metrics) stay.
+            const shown = shownRun(state);
+            if (!action.outcome.ok || !shown) {
+                return state;
+            }
+            const fresh = action.outcome.datasets;
+            const datasets = shown.datasets.map(d => {
+                const now = fresh.find(f => sameName(f.name, d.name));
+                return now ? { ...d, columns: now.columns, rows: now.rows, rowCount: now.rowCount, truncated: now.truncated } : d;
+            });
+            // Pages of rows come from the state read now.
+            const refreshed: RunSuccessModel = { ...shown, summary: { ...shown.summary, runId: action.outcome.summary.runId }, datasets };
+            const run = state.outcome?.ok ? { outcome: refreshed } : { previous: refreshed };
+            return { ...state, ...run, moreRows: {}, pageError: undefined, pageLoading: undefined };
+        }
         case 'versionChanges':
             // Only the answer for the dataset shown, and for the version picked last, is kept.
             if (action.dataset !== state.dataset || (action.changes.ok && state.versions?.dataset === action.dataset && state.versions.picked !== undefined

@@ -6,7 +6,7 @@
 import type { ResultColumn, ResultRow, StatementOutcome } from '../../../common/result-model.js';
 import { count, h, onActivate, replaceChildren } from '../dom.js';
 import { dataColumns, isFeed, pairFeed } from '../model/feed.js';
-import { currentDataset, shownRun, type PreviewState } from '../model/state.js';
+import { currentDataset, shownRun, writtenVersion, type PreviewState } from '../model/state.js';
 import { formatValue } from '../model/values.js';
 import type { View, ViewContext } from './context.js';
 
@@ -56,18 +56,21 @@ export class ChangesView implements View {
         }
         const dataset = currentDataset(state);
         const changes = dataset?.changes;
-        if (!dataset || !changes?.feed || changes.feed.length === 0) {
+        const history = dataset && state.versions?.dataset === dataset.name ? state.versions : undefined;
+        const lastUpdateChanged = (changes?.feed?.length ?? 0) > 0;
+        if (!dataset || (!lastUpdateChanged && history?.picked === undefined)) {
             replaceChildren(this.element, h('p', { class: 'empty' }, 'The last update did not change this dataset.'));
             return;
         }
         // Asked again after a statement wrote a new version ("Run on local state").
-        const written = state.statement?.ok && state.statement.version ? `${state.statement.dataset ?? ''}@${state.statement.version.version}` : '';
+        const version = writtenVersion(state.statement);
+        const written = version ? `${version.dataset}@${version.version}` : '';
         const asking = `${shownRun(state)?.summary.runId ?? ''}\u0000${dataset.name}\u0000${written}`;
         if (this.asked !== asking) {
             this.asked = asking;
-            this.ctx.post({ type: 'requestVersionChanges', dataset: dataset.name });
+            // The version picked (a statement's), else the latest with the list of versions.
+            this.ctx.post({ type: 'requestVersionChanges', dataset: dataset.name, ...(history?.picked !== undefined ? { version: history.picked } : {}) });
         }
-        const history = state.versions?.dataset === dataset.name ? state.versions : undefined;
         const picked = history?.picked;
         const picker = h('select', { class: 'version-picker', id: 'version-picker', 'aria-label': 'Version' }, h('option', { value: '' }, 'Last update (this run)'),
             ...(history?.changes?.ok ? [...history.changes.versions].reverse().map(v => h('option', { value: v.version }, `Version ${v.version} · ${v.timestamp} · ${v.operation}`)) : []));
@@ -87,6 +90,10 @@ export class ChangesView implements View {
                     : [h('p', { class: 'feed-summary' }, `Change data feed of version ${picked} of ${dataset.name}: ${count(answer.rowCount)} row${answer.rowCount === 1 ? '' : 's'}`),
                         answer.rows.length > 0 ? feedTable(answer.columns, answer.rows) : h('p', { class: 'empty' }, 'This version changed no rows (the creation of the dataset is version 0).')];
             replaceChildren(this.element, toolbar, ...body);
+            return;
+        }
+        if (!changes?.feed || !lastUpdateChanged) {
+            replaceChildren(this.element, toolbar, h('p', { class: 'empty' }, 'The last update did not change this dataset.'));
             return;
         }
         const shown = changes.feed.length;

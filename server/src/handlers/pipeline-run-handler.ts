@@ -232,7 +232,8 @@ export class PipelineRunHandler {
             if (!state.ok) {
                 return { ok: false, summary: done, error: toRunError(state.error, uri => pipeline.sourceUris.has(uri)) };
             }
-            this.lastRun.set(pipeline.id, { runId: done.runId, pipeline });
+            // Rows are paged from this read now; the last update (a test records it) is still the last one.
+            this.lastRun.set(pipeline.id, { update: this.lastRun.get(pipeline.id)?.update, runId: done.runId, pipeline });
             return { ok: true, restored: true, summary: done, datasets: toDatasetPreviews(pipeline.ir, state.datasets, undefined, new Set()), flows: [] };
         } catch (error) {
             console.error('pipelineSql/pipelineState failed:', error);

@@ -161,6 +161,33 @@ test('viewsFor offers the Changes view when the last update changed the dataset,
     expect(reduce(shown, { type: 'runResult', outcome: run('r2') }).view).toBe('statement');
 });
 
+test('after a DML statement wrote a version: its dataset and version are shown, and the grid takes the rows the state holds now', () => {
+    const started = reduce(initialState(), { type: 'runResult', outcome: run('r1') });
+    expect(started.dataset).toBe('users_changes');
+    const dml = {
+        ok: true as const, kind: 'update' as const, statement: 'UPDATE users_history SET id = 9', documentUri: 'file:///p/scratch.sql', pipeline: { rootUri: 'file:///p' },
+        columns: [{ name: 'id', type: 'INT' }], rows: [], rowCount: 0, truncated: false, durationMs: 3,
+        dataset: 'USERS_HISTORY', version: { version: 3, timestamp: 't3', operation: 'UPDATE', metrics: {} },
+    };
+    const ran = reduce(started, { type: 'statementResult', outcome: dml });
+    expect(ran).toMatchObject({ view: 'statement', dataset: 'users_history', versions: { dataset: 'users_history', picked: 3 } });
+    // The Changes view is offered for the dataset the statement changed, even if the last update did not change it.
+    expect(viewsFor(dataset('users_history'), dml)).toContain('changes');
+    expect(viewsFor(dataset('users_changes', { changes: undefined }), dml)).not.toContain('changes');
+    // The state read after the statement: new rows for the grid, the run's other facts kept, pages from the new read.
+    const paged = { ...ran, moreRows: { users_history: [{ id: 3 }] } };
+    const now: RunOutcome = { ok: true, restored: true, summary: summary('r2'), datasets: [dataset('users_history', { rows: [{ id: 9 }], rowCount: 1, truncated: false, cdc: undefined })], flows: [] };
+    const refreshed = reduce(paged, { type: 'stateRefreshed', outcome: now });
+    expect(currentDataset(refreshed)).toMatchObject({ name: 'users_history', rows: [{ id: 9 }], rowCount: 1, truncated: false, cdc: { storedAs: 'scd2' } });
+    expect(rowsOf(refreshed, currentDataset(refreshed)!)).toEqual([{ id: 9 }]);
+    expect(shownRun(refreshed)?.summary).toMatchObject({ runId: 'r2', durationMs: 12 });
+    expect(refreshed.outcome?.ok && refreshed.outcome.restored).toBeFalsy();
+    expect(refreshed.versions).toEqual(ran.versions);
+    // A failed read changes nothing; a statement that wrote nothing leaves the dataset shown.
+    expect(reduce(ran, { type: 'stateRefreshed', outcome: { ok: false, summary: summary('r3'), error: { class: 'X', message: 'm' } } })).toBe(ran);
+    expect(reduce(started, { type: 'statementResult', outcome: { ...dml, version: undefined } })).toMatchObject({ dataset: 'users_changes', versions: undefined });
+});
+
 test('the Changes view\'s history: a picked version keeps only the answer for that version', () => {
     const shown = reduce(reduce(initialState(), { type: 'runResult', outcome: run('r1', 'users_history') }), { type: 'ui/view', view: 'results' });
     const versions = [{ version: 0, timestamp: 't0', operation: 'CREATE', metrics: {} }, { version: 1, timestamp: 't1', operation: 'PIPELINE UPDATE', metrics: {} }];
