@@ -7,19 +7,15 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { after, before, test } from 'node:test';
-import { packageExtension } from '../../scripts/package.mjs';
 import {
-    activeEditor, closeAllEditors, createRecorder, launchBrowser, makeRunDir, openWorkspaceFile, repo, shotsDir, startCodeServer, toolsReady, waitUntil,
+    activeEditor, closeAllEditors, createRecorder, createWorkbench, openWorkspaceFile, repo, waitUntil,
 } from './harness.mjs';
 
-let runDir;
 let workspace;
-let server;
-let browser;
 let page;
 const recorder = createRecorder('bundle-');
+const workbench = createWorkbench(recorder);
 const screenshot = name => recorder.screenshot(page, name);
-const lap = step => recorder.lap(step);
 
 const editor = () => activeEditor(page);
 const webview = () => page.frameLocator('iframe.webview.ready').frameLocator('iframe#active-frame');
@@ -55,41 +51,22 @@ const typos = {
 };
 
 before(async () => {
-    assert.ok(toolsReady(), 'code-server, Node 24 or chromium are missing: run scripts/e2e-setup.sh (scripts/e2e.mjs does).');
-    fs.mkdirSync(shotsDir, { recursive: true });
-    for (const old of fs.readdirSync(shotsDir).filter(f => f.startsWith('bundle-'))) {
-        fs.rmSync(path.join(shotsDir, old), { recursive: true, force: true });
-    }
-    runDir = makeRunDir();
-    const vsix = process.env.PIPELINE_SQL_VSIX ?? packageExtension(path.join(runDir, 'pipeline-sql.vsix'));
-    lap('build + package');
-    workspace = path.join(runDir, 'shop');
-    fs.cpSync(path.join(repo, 'test/fixtures/bundles/shop'), workspace, { recursive: true, filter: f => path.basename(f) !== '.pipeline-sql' });
-    // One mistake in each pipeline, so that the Problems view shows the diagnostics of both.
-    for (const [file, text] of Object.entries(typos)) {
-        fs.appendFileSync(path.join(workspace, file), text);
-    }
-    server = await startCodeServer({ vsix, workspace, runDir });
-    lap('install + start code-server');
-    browser = await launchBrowser(runDir);
-    page = browser.page;
-    await page.setViewportSize({ width: 1700, height: 1000 });
-    await page.goto(`${server.url}/?folder=${encodeURIComponent(workspace)}`);
-    await page.getByRole('treeitem', { name: 'resources' }).waitFor({ timeout: 120_000 });
-    lap('workbench loaded');
+    page = await workbench.open({
+        prepare: runDir => {
+            workspace = path.join(runDir, 'shop');
+            fs.cpSync(path.join(repo, 'test/fixtures/bundles/shop'), workspace, { recursive: true, filter: f => path.basename(f) !== '.pipeline-sql' });
+            // One mistake in each pipeline, so that the Problems view shows the diagnostics of both.
+            for (const [file, text] of Object.entries(typos)) {
+                fs.appendFileSync(path.join(workspace, file), text);
+            }
+            return workspace;
+        },
+        viewport: { width: 1700, height: 1000 },
+        treeItem: 'resources',
+    });
 });
 
-after(async () => {
-    await browser?.context.close();
-    server?.stop();
-    if (server && fs.existsSync(server.logFile)) {
-        fs.copyFileSync(server.logFile, path.join(shotsDir, 'bundle-code-server.log'));
-    }
-    if (runDir) {
-        fs.rmSync(runDir, { recursive: true, force: true });
-    }
-    recorder.report('e2e bundle');
-});
+after(() => workbench.close({ title: 'e2e bundle' }));
 
 test('both pipelines\' diagnostics are shown, and gold defined in each is no duplicate', { timeout: 180_000 }, async () => {
     await openWorkspaceFile(page, 'src/orders/gold.sql', 'CREATE MATERIALIZED VIEW gold');

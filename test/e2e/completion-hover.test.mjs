@@ -5,21 +5,17 @@
 // Screenshots go to test-artifacts/e2e/completion-hover-*.png and are listed at the end.
 // Run with scripts/e2e.mjs (installs the tools first) or `node --test test/e2e/completion-hover.test.mjs`.
 import assert from 'node:assert/strict';
-import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { after, before, test } from 'node:test';
-import { packageExtension } from '../../scripts/package.mjs';
 import {
-    activeEditor, copyPipelineFolder, createRecorder, launchBrowser, makeRunDir, openWorkspaceFile, repo, shotsDir, startCodeServer, toolsReady, waitUntil,
+    activeEditor, copyPipelineFolder, createRecorder, createWorkbench, openWorkspaceFile, repo, waitUntil,
 } from './harness.mjs';
 
 const prefix = 'completion-hover-';
 const sample = path.join(repo, 'samples/users-cdc');
-let runDir;
-let server;
-let browser;
 let page;
 const recorder = createRecorder(prefix);
+const workbench = createWorkbench(recorder);
 const screenshot = name => recorder.screenshot(page, name);
 const lap = step => recorder.lap(step);
 
@@ -46,38 +42,17 @@ async function hoverWord(lineText, word, expected) {
 }
 
 before(async () => {
-    assert.ok(toolsReady(), 'code-server, Node 24 or chromium are missing: run scripts/e2e-setup.sh (scripts/e2e.mjs does).');
-    fs.mkdirSync(shotsDir, { recursive: true });
-    // Clear only this file's artifacts: the other e2e files keep theirs in the same folder.
-    for (const old of fs.readdirSync(shotsDir).filter(f => f.startsWith(prefix))) {
-        fs.rmSync(path.join(shotsDir, old), { recursive: true, force: true });
-    }
-    runDir = makeRunDir();
-    const vsix = process.env.PIPELINE_SQL_VSIX ?? packageExtension(path.join(runDir, 'pipeline-sql.vsix'));
-    lap('build + package');
-    const workspace = path.join(runDir, 'users-cdc');
-    copyPipelineFolder(sample, workspace);
-    server = await startCodeServer({ vsix, workspace, runDir });
-    lap('install + start code-server');
-    browser = await launchBrowser(runDir);
-    page = browser.page;
-    await page.goto(`${server.url}/?folder=${encodeURIComponent(workspace)}`);
-    await page.getByRole('treeitem', { name: 'transformations' }).waitFor({ timeout: 120_000 });
-    lap('workbench loaded');
+    page = await workbench.open({
+        prepare: runDir => {
+            const workspace = path.join(runDir, 'users-cdc');
+            copyPipelineFolder(sample, workspace);
+            return workspace;
+        },
+        treeItem: 'transformations',
+    });
 });
 
-after(async () => {
-    await browser?.context.close();
-    server?.stop();
-    // Keep the server log next to the screenshots: it holds the extension host's output.
-    if (server && fs.existsSync(server.logFile)) {
-        fs.copyFileSync(server.logFile, path.join(shotsDir, `${prefix}code-server.log`));
-    }
-    if (runDir) {
-        fs.rmSync(runDir, { recursive: true, force: true });
-    }
-    recorder.report('e2e (completion/hover)');
-});
+after(() => workbench.close({ title: 'e2e (completion/hover)' }));
 
 test('completion in a sample pipeline lists a column of a dataset defined in another file', { timeout: 180_000 }, async () => {
     await openWorkspaceFile(page, 'transformations/04_users_by_city.sql', 'How many users live in each city today');

@@ -7,18 +7,15 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { after, before, test } from 'node:test';
-import { checkVsixEntries, listZipEntries, packageExtension, platformTarget } from '../../scripts/package.mjs';
+import { checkVsixEntries, listZipEntries, platformTarget } from '../../scripts/package.mjs';
 import {
-    activeEditor, createRecorder, launchBrowser, makeRunDir, openWorkspaceFile, repo, runCommand, shotsDir, startCodeServer, toolsReady, waitUntil,
+    activeEditor, createRecorder, createWorkbench, openWorkspaceFile, repo, runCommand, waitUntil,
 } from './harness.mjs';
 
 const fixture = path.join(repo, 'test/e2e/fixtures/workspace');
-let runDir;
-let vsix;
-let server;
-let browser;
 let page;
-const recorder = createRecorder('');
+const recorder = createRecorder('editor-');
+const workbench = createWorkbench(recorder);
 const screenshot = name => recorder.screenshot(page, name);
 const lap = step => recorder.lap(step);
 
@@ -44,42 +41,21 @@ async function tokenStyle(text) {
 }
 
 before(async () => {
-    assert.ok(toolsReady(), 'code-server, Node 24 or chromium are missing: run scripts/e2e-setup.sh (scripts/e2e.mjs does).');
-    fs.mkdirSync(shotsDir, { recursive: true });
-    // Clear only this file's screenshots (NN-name.png) and log: the other e2e files keep theirs here too.
-    for (const old of fs.readdirSync(shotsDir).filter(f => /^\d\d-.*\.png$/.test(f) || f === 'code-server.log')) {
-        fs.rmSync(path.join(shotsDir, old), { force: true });
-    }
-    runDir = makeRunDir();
-    vsix = process.env.PIPELINE_SQL_VSIX ?? packageExtension(path.join(runDir, 'pipeline-sql.vsix'));
-    lap('build + package');
-    const workspace = path.join(runDir, 'workspace');
-    fs.cpSync(fixture, workspace, { recursive: true });
-    server = await startCodeServer({ vsix, workspace, runDir });
-    lap('install + start code-server');
-    browser = await launchBrowser(runDir);
-    page = browser.page;
-    await page.goto(`${server.url}/?folder=${encodeURIComponent(workspace)}`);
-    await page.getByRole('treeitem', { name: 'orders' }).waitFor({ timeout: 120_000 });
-    lap('workbench loaded');
+    page = await workbench.open({
+        prepare: runDir => {
+            const workspace = path.join(runDir, 'workspace');
+            fs.cpSync(fixture, workspace, { recursive: true });
+            return workspace;
+        },
+        treeItem: 'orders',
+    });
     await screenshot('workbench');
 });
 
-after(async () => {
-    await browser?.context.close();
-    server?.stop();
-    // Keep the server log next to the screenshots: it holds the extension host's output.
-    if (server && fs.existsSync(server.logFile)) {
-        fs.copyFileSync(server.logFile, path.join(shotsDir, 'code-server.log'));
-    }
-    if (runDir) {
-        fs.rmSync(runDir, { recursive: true, force: true });
-    }
-    recorder.report('e2e');
-});
+after(() => workbench.close({ title: 'e2e' }));
 
 test('the packaged .vsix ships the bundles and the DuckDB runtime, and nothing else from node_modules', () => {
-    const entries = listZipEntries(vsix);
+    const entries = listZipEntries(workbench.vsix);
     const { binding } = platformTarget();
     assert.deepEqual(checkVsixEntries(entries, binding), []);
     assert.ok(entries.includes(`extension/node_modules/${binding}/duckdb.node`));

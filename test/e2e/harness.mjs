@@ -8,6 +8,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
+import { packageExtension } from '../../scripts/package.mjs';
 
 /** The repository root. */
 export const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -166,6 +167,7 @@ export function createRecorder(prefix = '') {
     const timings = [];
     let started = Date.now();
     return {
+        prefix,
         async screenshot(page, name) {
             const file = path.join(shotsDir, `${prefix}${String(shots.length + 1).padStart(2, '0')}-${name}.png`);
             await page.screenshot({ path: file });
@@ -183,6 +185,68 @@ export function createRecorder(prefix = '') {
             console.log(`${title} screenshots (${shots.length}):\n${shots.map(s => `  ${s}`).join('\n')}`);
         },
     };
+}
+
+/**
+ * The VS Code of one e2e file, opened in its `before` and closed in its `after`:
+ * `open({ prepare, treeItem, viewport, restricted, onPage })` clears the file's old artifacts (names
+ * starting with the recorder's prefix), packages the extension (or takes PIPELINE_SQL_VSIX, which
+ * scripts/e2e.mjs sets), lets `prepare(runDir)` write the workspace and return its folder, starts
+ * code-server on it (`restricted`: an untrusted workspace), opens it in headless Chromium (`onPage(page)`
+ * runs before it loads) and waits until the explorer shows `treeItem`. `close({ title, keepLogs })` stops
+ * both even after a failed `open`, keeps code-server's log (and with `keepLogs` the extension host's logs)
+ * beside the screenshots, deletes the run folder and prints the recorder's report. `page`, `server`,
+ * `workspace`, `vsix` and `runDir` are set as `open` gets to them.
+ */
+export function createWorkbench(recorder) {
+    const workbench = {
+        runDir: undefined, vsix: undefined, workspace: undefined, server: undefined, browser: undefined, page: undefined,
+        async open({ prepare, treeItem, viewport, restricted = false, onPage }) {
+            if (!toolsReady()) {
+                throw new Error('code-server, Node 24 or chromium are missing: run scripts/e2e-setup.sh (scripts/e2e.mjs does).');
+            }
+            fs.mkdirSync(shotsDir, { recursive: true });
+            for (const old of fs.readdirSync(shotsDir).filter(f => f.startsWith(recorder.prefix))) {
+                fs.rmSync(path.join(shotsDir, old), { recursive: true, force: true });
+            }
+            workbench.runDir = makeRunDir();
+            const vsix = process.env.PIPELINE_SQL_VSIX ?? packageExtension(path.join(workbench.runDir, 'pipeline-sql.vsix'));
+            workbench.vsix = vsix;
+            recorder.lap('build + package');
+            workbench.workspace = await prepare(workbench.runDir);
+            workbench.server = await startCodeServer({ vsix, workspace: workbench.workspace, runDir: workbench.runDir, restricted });
+            recorder.lap('install + start code-server');
+            workbench.browser = await launchBrowser(workbench.runDir);
+            const page = workbench.browser.page;
+            workbench.page = page;
+            if (viewport) {
+                await page.setViewportSize(viewport);
+            }
+            onPage?.(page);
+            // The workbench's first load is slow on a busy machine (seen: more than 30 s at a load average of 20).
+            await page.goto(`${workbench.server.url}/?folder=${encodeURIComponent(workbench.workspace)}`, { timeout: 120_000 });
+            await page.getByRole('treeitem', { name: treeItem }).waitFor({ timeout: 120_000 });
+            recorder.lap('workbench loaded');
+            return page;
+        },
+        async close({ title, keepLogs = false }) {
+            await workbench.browser?.context.close();
+            workbench.server?.stop();
+            if (workbench.server && fs.existsSync(workbench.server.logFile)) {
+                fs.copyFileSync(workbench.server.logFile, path.join(shotsDir, `${recorder.prefix}code-server.log`));
+            }
+            // The extension host's logs (the Pipeline SQL output channel and the language server's log among them).
+            const logs = workbench.runDir && path.join(workbench.runDir, 'data/logs');
+            if (keepLogs && logs && fs.existsSync(logs)) {
+                fs.cpSync(logs, path.join(shotsDir, `${recorder.prefix}logs`), { recursive: true });
+            }
+            if (workbench.runDir) {
+                fs.rmSync(workbench.runDir, { recursive: true, force: true });
+            }
+            recorder.report(title);
+        },
+    };
+    return workbench;
 }
 
 /** Polls `read` until `accept` holds for its value; fails with the last value seen after `timeout` ms. */
@@ -264,6 +328,23 @@ export async function closeAllEditors(page) {
     await runCommand(page, 'View: Close All Editor Groups');
     await page.locator('iframe.webview.ready').first().waitFor({ state: 'detached', timeout: 10_000 });
     await page.locator('.editor-group-container .tab').first().waitFor({ state: 'detached', timeout: 10_000 });
+}
+
+/**
+ * Opens the light bulb menu on the word `word` (a locator in the editor) and returns its row labelled
+ * `label`, asking again while the menu lacks it: on a busy machine the code actions may be asked for
+ * before the file's diagnostics reach them, or a late code lens may move the line under the click.
+ */
+export async function lightBulbAction(page, word, label) {
+    const row = page.locator('.action-widget .monaco-list-row', { hasText: label }).first();
+    await waitUntil(`"${label}" in the light bulb menu`, async () => {
+        await page.keyboard.press('Escape');
+        const at = await waitUntil('the word to render', () => word.boundingBox().catch(() => null), b => b !== null && b.width > 0);
+        await page.mouse.click(at.x + at.width / 2, at.y + at.height / 2);
+        await page.keyboard.press('Control+.');
+        return row.waitFor({ timeout: 10_000 }).then(() => true, () => false);
+    }, shown => shown, 90_000);
+    return row;
 }
 
 /** Opens a workspace file through Quick Open and waits for its text (`firstWords`) to render. */

@@ -9,63 +9,39 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { after, before, test } from 'node:test';
-import { packageExtension } from '../../scripts/package.mjs';
 import {
-    activeEditor, copyPipelineFolder, createRecorder, focusWorkbench, launchBrowser, makeRunDir, openWorkspaceFile, repo, runCommand, shotsDir, startCodeServer, toolsReady, waitUntil,
+    activeEditor, copyPipelineFolder, createRecorder, createWorkbench, focusWorkbench, openWorkspaceFile, repo, runCommand, waitUntil,
 } from './harness.mjs';
 
-let runDir;
-let server;
-let browser;
 let page;
 const recorder = createRecorder('local-state-');
+const workbench = createWorkbench(recorder);
 const screenshot = name => recorder.screenshot(page, name);
 const lap = step => recorder.lap(step);
 const webview = () => page.frameLocator('iframe.webview.ready').frameLocator('iframe#active-frame');
 
 before(async () => {
-    assert.ok(toolsReady(), 'code-server, Node 24 or chromium are missing: run scripts/e2e-setup.sh (scripts/e2e.mjs does).');
-    fs.mkdirSync(shotsDir, { recursive: true });
-    for (const old of fs.readdirSync(shotsDir).filter(f => f.startsWith('local-state-'))) {
-        fs.rmSync(path.join(shotsDir, old), { recursive: true, force: true });
-    }
-    runDir = makeRunDir();
-    const vsix = process.env.PIPELINE_SQL_VSIX ?? packageExtension(path.join(runDir, 'pipeline-sql.vsix'));
-    lap('build + package');
-    const workspace = path.join(runDir, 'workspace');
-    copyPipelineFolder(path.join(repo, 'samples', 'users-cdc'), path.join(workspace, 'users-cdc'));
-    // A scratch file beside transformations/ (the pipeline's libraries): not a source of the pipeline.
-    fs.writeFileSync(path.join(workspace, 'users-cdc', 'scratch.sql'), [
-        '-- Scratch statements on the local state',
-        'SELECT user_id, name, city FROM users_current ORDER BY user_id;',
-        '',
-        '-- GDPR: forget Ada',
-        'DELETE FROM users_current WHERE user_id = 1;',
-        '',
-    ].join('\n'));
-    server = await startCodeServer({ vsix, workspace, runDir });
-    lap('install + start code-server');
-    browser = await launchBrowser(runDir);
-    page = browser.page;
-    await page.setViewportSize({ width: 1700, height: 1000 });
-    await page.goto(`${server.url}/?folder=${encodeURIComponent(workspace)}`);
-    await page.getByRole('treeitem', { name: 'users-cdc' }).waitFor({ timeout: 120_000 });
-    lap('workbench loaded');
+    page = await workbench.open({
+        prepare: runDir => {
+            const workspace = path.join(runDir, 'workspace');
+            copyPipelineFolder(path.join(repo, 'samples', 'users-cdc'), path.join(workspace, 'users-cdc'));
+            // A scratch file beside transformations/ (the pipeline's libraries): not a source of the pipeline.
+            fs.writeFileSync(path.join(workspace, 'users-cdc', 'scratch.sql'), [
+                '-- Scratch statements on the local state',
+                'SELECT user_id, name, city FROM users_current ORDER BY user_id;',
+                '',
+                '-- GDPR: forget Ada',
+                'DELETE FROM users_current WHERE user_id = 1;',
+                '',
+            ].join('\n'));
+            return workspace;
+        },
+        viewport: { width: 1700, height: 1000 },
+        treeItem: 'users-cdc',
+    });
 });
 
-after(async () => {
-    await browser?.context.close();
-    server?.stop();
-    const logs = runDir && path.join(runDir, 'data/logs');
-    if (logs && fs.existsSync(logs)) {
-        fs.rmSync(path.join(shotsDir, 'local-state-logs'), { recursive: true, force: true });
-        fs.cpSync(logs, path.join(shotsDir, 'local-state-logs'), { recursive: true });
-    }
-    if (runDir) {
-        fs.rmSync(runDir, { recursive: true, force: true });
-    }
-    recorder.report('e2e local state');
-});
+after(() => workbench.close({ title: 'e2e local state', keepLogs: true }));
 
 test('the Changes view shows the feed of the last update of the SCD1 target', { timeout: 180_000 }, async () => {
     await openWorkspaceFile(page, 'users-cdc/transformations/02_users_current.sql', 'The users as they are now');

@@ -4,20 +4,16 @@
 // Screenshots go to test-artifacts/e2e/model-*.png and are listed at the end.
 // Run with scripts/e2e.mjs (installs the tools first) or `node --test test/e2e/model.test.mjs`.
 import assert from 'node:assert/strict';
-import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { after, before, test } from 'node:test';
-import { packageExtension } from '../../scripts/package.mjs';
 import {
-    activeEditor, copyPipelineFolder, createRecorder, launchBrowser, makeRunDir, openWorkspaceFile, repo, shotsDir, startCodeServer, toolsReady, waitUntil,
+    activeEditor, copyPipelineFolder, createRecorder, createWorkbench, lightBulbAction, openWorkspaceFile, repo, waitUntil,
 } from './harness.mjs';
 
 const sample = path.join(repo, 'samples/users-cdc');
-let runDir;
-let server;
-let browser;
 let page;
 const recorder = createRecorder('model-');
+const workbench = createWorkbench(recorder);
 const screenshot = name => recorder.screenshot(page, name);
 
 const editor = () => activeEditor(page);
@@ -29,30 +25,17 @@ const open = (relativePath, firstWords) => openWorkspaceFile(page, relativePath,
 const problemsText = async () => (await page.locator('.markers-panel').first().textContent().catch(() => '')) ?? '';
 
 before(async () => {
-    assert.ok(toolsReady(), 'code-server, Node 24 or chromium are missing: run scripts/e2e-setup.sh (scripts/e2e.mjs does).');
-    fs.mkdirSync(shotsDir, { recursive: true });
-    runDir = makeRunDir();
-    const vsix = process.env.PIPELINE_SQL_VSIX ?? packageExtension(path.join(runDir, 'pipeline-sql.vsix'));
-    const workspace = path.join(runDir, 'users-cdc');
-    copyPipelineFolder(sample, workspace);
-    server = await startCodeServer({ vsix, workspace, runDir });
-    browser = await launchBrowser(runDir);
-    page = browser.page;
-    await page.goto(`${server.url}/?folder=${encodeURIComponent(workspace)}`);
-    await page.getByRole('treeitem', { name: 'transformations' }).waitFor({ timeout: 120_000 });
+    page = await workbench.open({
+        prepare: runDir => {
+            const workspace = path.join(runDir, 'users-cdc');
+            copyPipelineFolder(sample, workspace);
+            return workspace;
+        },
+        treeItem: 'transformations',
+    });
 });
 
-after(async () => {
-    await browser?.context.close();
-    server?.stop();
-    if (server && fs.existsSync(server.logFile)) {
-        fs.copyFileSync(server.logFile, path.join(shotsDir, 'model-code-server.log'));
-    }
-    if (runDir) {
-        fs.rmSync(runDir, { recursive: true, force: true });
-    }
-    recorder.report('e2e model');
-});
+after(() => workbench.close({ title: 'e2e model' }));
 
 test('renaming a dataset warns in the files that read it, open or not; the light bulb fixes the name', { timeout: 240_000 }, async () => {
     // A reader of users_changes, open in the editor; 03_users_history.sql (another reader) stays closed.
@@ -85,16 +68,7 @@ test('renaming a dataset warns in the files that read it, open or not; the light
     await editor().locator('.codelens-decoration').first().waitFor({ timeout: 60_000 });
     const reference = editor().locator('.view-line', { hasText: 'FROM STREAM(users_changes)' })
         .locator('span span', { hasText: 'users_changes' }).first();
-    const fix = page.locator('.action-widget .monaco-list-row', { hasText: 'Change to \'user_changes\'' }).first();
-    // Again while the menu lacks the fix: on a busy machine the code actions may be asked for before
-    // the diagnostics of the file reach them, or a late lens may move the line under the click.
-    await waitUntil('the quick fix in the light bulb menu', async () => {
-        await page.keyboard.press('Escape');
-        const at = await waitUntil('the old name to render', () => reference.boundingBox().catch(() => null), b => b !== null && b.width > 0);
-        await page.mouse.click(at.x + at.width / 2, at.y + at.height / 2);
-        await page.keyboard.press('Control+.');
-        return fix.waitFor({ timeout: 10_000 }).then(() => true, () => false);
-    }, shown => shown, 90_000);
+    const fix = await lightBulbAction(page, reference, 'Change to \'user_changes\'');
     await screenshot('quick-fix-menu');
     await fix.click();
     await editor().locator('.view-line', { hasText: 'FROM STREAM(user_changes)' }).waitFor();

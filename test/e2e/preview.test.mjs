@@ -9,17 +9,14 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { after, before, test } from 'node:test';
-import { packageExtension } from '../../scripts/package.mjs';
 import {
-    activeEditor, closeAllEditors, copyPipelineFolder, createRecorder, launchBrowser, makeRunDir, openWorkspaceFile, repo, runCommand, shotsDir, startCodeServer, toolsReady, waitUntil,
+    activeEditor, closeAllEditors, copyPipelineFolder, createRecorder, createWorkbench, openWorkspaceFile, repo, runCommand, waitUntil,
 } from './harness.mjs';
 
 const dialogs = [];
-let runDir;
-let server;
-let browser;
 let page;
 const recorder = createRecorder('preview-');
+const workbench = createWorkbench(recorder);
 const screenshot = name => recorder.screenshot(page, name);
 const lap = step => recorder.lap(step);
 
@@ -71,55 +68,30 @@ async function showView(view) {
 }
 
 before(async () => {
-    assert.ok(toolsReady(), 'code-server, Node 24 or chromium are missing: run scripts/e2e-setup.sh (scripts/e2e.mjs does).');
-    fs.mkdirSync(shotsDir, { recursive: true });
-    for (const old of fs.readdirSync(shotsDir).filter(f => f.startsWith('preview-'))) {
-        fs.rmSync(path.join(shotsDir, old), { recursive: true, force: true });
-    }
-    runDir = makeRunDir();
-    const vsix = process.env.PIPELINE_SQL_VSIX ?? packageExtension(path.join(runDir, 'pipeline-sql.vsix'));
-    lap('build + package');
-    // The workspace: every sample pipeline and the preview fixtures, side by side (copies: runs write state).
-    const workspace = path.join(runDir, 'workspace');
-    for (const name of fs.readdirSync(path.join(repo, 'samples'))) {
-        copyPipelineFolder(path.join(repo, 'samples', name), path.join(workspace, name));
-    }
-    for (const name of fs.readdirSync(path.join(repo, 'test/fixtures/preview'))) {
-        fs.cpSync(path.join(repo, 'test/fixtures/preview', name), path.join(workspace, name), { recursive: true });
-    }
-    server = await startCodeServer({ vsix, workspace, runDir });
-    lap('install + start code-server');
-    browser = await launchBrowser(runDir);
-    page = browser.page;
-    // Room for the editor and the preview side by side.
-    await page.setViewportSize({ width: 1700, height: 1000 });
-    // A value like <img onerror=alert(1)> must never run: any dialog is recorded and fails the check.
-    page.on('dialog', dialog => {
-        dialogs.push(dialog.message());
-        void dialog.dismiss();
+    page = await workbench.open({
+        // The workspace: every sample pipeline and the preview fixtures, side by side (copies: runs write state).
+        prepare: runDir => {
+            const workspace = path.join(runDir, 'workspace');
+            for (const name of fs.readdirSync(path.join(repo, 'samples'))) {
+                copyPipelineFolder(path.join(repo, 'samples', name), path.join(workspace, name));
+            }
+            for (const name of fs.readdirSync(path.join(repo, 'test/fixtures/preview'))) {
+                fs.cpSync(path.join(repo, 'test/fixtures/preview', name), path.join(workspace, name), { recursive: true });
+            }
+            return workspace;
+        },
+        // Room for the editor and the preview side by side.
+        viewport: { width: 1700, height: 1000 },
+        // A value like <img onerror=alert(1)> must never run: any dialog is recorded and fails the check.
+        onPage: opened => opened.on('dialog', dialog => {
+            dialogs.push(dialog.message());
+            void dialog.dismiss();
+        }),
+        treeItem: 'users-cdc',
     });
-    await page.goto(`${server.url}/?folder=${encodeURIComponent(workspace)}`);
-    await page.getByRole('treeitem', { name: 'users-cdc' }).waitFor({ timeout: 120_000 });
-    lap('workbench loaded');
 });
 
-after(async () => {
-    await browser?.context.close();
-    server?.stop();
-    if (server && fs.existsSync(server.logFile)) {
-        fs.copyFileSync(server.logFile, path.join(shotsDir, 'preview-code-server.log'));
-    }
-    // The extension host's logs (the Pipeline SQL output channel and language server log among them).
-    const logs = runDir && path.join(runDir, 'data/logs');
-    if (logs && fs.existsSync(logs)) {
-        fs.rmSync(path.join(shotsDir, 'preview-logs'), { recursive: true, force: true });
-        fs.cpSync(logs, path.join(shotsDir, 'preview-logs'), { recursive: true });
-    }
-    if (runDir) {
-        fs.rmSync(runDir, { recursive: true, force: true });
-    }
-    recorder.report('e2e preview');
-});
+after(() => workbench.close({ title: 'e2e preview', keepLogs: true }));
 
 test('users-cdc: "Run flow" on the SCD2 table shows its rows, the changes and metrics, and a version bar per version', { timeout: 180_000 }, async () => {
     await openWorkspaceFile(page, 'users-cdc/transformations/03_users_history.sql', 'CREATE OR REFRESH STREAMING TABLE users_history');

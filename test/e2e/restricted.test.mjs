@@ -10,18 +10,15 @@ import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { after, before, test } from 'node:test';
-import { packageExtension } from '../../scripts/package.mjs';
 import {
-    activeEditor, createRecorder, launchBrowser, makeRunDir, openWorkspaceFile, repo, runCommand, shotsDir, startCodeServer, toolsReady, waitUntil,
+    activeEditor, createRecorder, createWorkbench, openWorkspaceFile, repo, runCommand, waitUntil,
 } from './harness.mjs';
 
-let runDir;
 let workspace;
-let server;
-let browser;
 let page;
 let stateBefore;
 const recorder = createRecorder('restricted-');
+const workbench = createWorkbench(recorder);
 const screenshot = name => recorder.screenshot(page, name);
 const webview = () => page.frameLocator('iframe.webview.ready').frameLocator('iframe#active-frame');
 
@@ -38,44 +35,32 @@ function stateFiles() {
 }
 
 before(async () => {
-    assert.ok(toolsReady(), 'code-server, Node 24 or chromium are missing: run scripts/e2e-setup.sh (scripts/e2e.mjs does).');
-    fs.mkdirSync(shotsDir, { recursive: true });
-    runDir = makeRunDir();
-    const vsix = process.env.PIPELINE_SQL_VSIX ?? packageExtension(path.join(runDir, 'pipeline-sql.vsix'));
-    workspace = path.join(runDir, 'restricted');
-    fs.mkdirSync(path.join(workspace, 'data'), { recursive: true });
-    fs.writeFileSync(path.join(workspace, 'data/people.csv'), 'id,name\n1,ada\n2,grace\n');
-    const file = path.join(workspace, 'pipeline.sql');
-    const pipeline = [
-        "CREATE TEMPORARY VIEW staged AS SELECT id, upper(name) AS name FROM read_files('data/people.csv', format => 'csv');",
-        'CREATE MATERIALIZED VIEW people AS SELECT * FROM staged;',
-    ];
-    fs.writeFileSync(file, pipeline.join('\n') + '\n');
-    // The state a trusted run left (as a cloned repository may hold it).
-    const run = spawnSync(process.execPath, [path.join(repo, 'out/cli.cjs'), 'run', workspace], { encoding: 'utf8' });
-    assert.equal(run.status, 0, run.stderr);
-    // Then a reader of a dataset nobody defines: a diagnostic the editor must still show.
-    fs.writeFileSync(file, [...pipeline, 'CREATE MATERIALIZED VIEW report AS SELECT * FROM peple;'].join('\n') + '\n');
-    stateBefore = stateFiles();
-    assert.ok(Object.keys(stateBefore).some(f => f.endsWith('.duckdb')), JSON.stringify(stateBefore));
-    server = await startCodeServer({ vsix, workspace, runDir, restricted: true });
-    browser = await launchBrowser(runDir);
-    page = browser.page;
-    await page.goto(`${server.url}/?folder=${encodeURIComponent(workspace)}`);
-    await page.getByRole('treeitem', { name: 'pipeline.sql' }).waitFor({ timeout: 120_000 });
+    page = await workbench.open({
+        prepare: runDir => {
+            workspace = path.join(runDir, 'restricted');
+            fs.mkdirSync(path.join(workspace, 'data'), { recursive: true });
+            fs.writeFileSync(path.join(workspace, 'data/people.csv'), 'id,name\n1,ada\n2,grace\n');
+            const file = path.join(workspace, 'pipeline.sql');
+            const pipeline = [
+                "CREATE TEMPORARY VIEW staged AS SELECT id, upper(name) AS name FROM read_files('data/people.csv', format => 'csv');",
+                'CREATE MATERIALIZED VIEW people AS SELECT * FROM staged;',
+            ];
+            fs.writeFileSync(file, pipeline.join('\n') + '\n');
+            // The state a trusted run left (as a cloned repository may hold it).
+            const run = spawnSync(process.execPath, [path.join(repo, 'out/cli.cjs'), 'run', workspace], { encoding: 'utf8' });
+            assert.equal(run.status, 0, run.stderr);
+            // Then a reader of a dataset nobody defines: a diagnostic the editor must still show.
+            fs.writeFileSync(file, [...pipeline, 'CREATE MATERIALIZED VIEW report AS SELECT * FROM peple;'].join('\n') + '\n');
+            stateBefore = stateFiles();
+            assert.ok(Object.keys(stateBefore).some(f => f.endsWith('.duckdb')), JSON.stringify(stateBefore));
+            return workspace;
+        },
+        restricted: true,
+        treeItem: 'pipeline.sql',
+    });
 });
 
-after(async () => {
-    await browser?.context.close();
-    server?.stop();
-    if (server && fs.existsSync(server.logFile)) {
-        fs.copyFileSync(server.logFile, path.join(shotsDir, 'restricted-code-server.log'));
-    }
-    if (runDir) {
-        fs.rmSync(runDir, { recursive: true, force: true });
-    }
-    recorder.report('e2e restricted');
-});
+after(() => workbench.close({ title: 'e2e restricted' }));
 
 test('in Restricted Mode diagnostics and the static graph work; the graph and a panel revived after a reload open no state and evaluate no view', { timeout: 300_000 }, async () => {
     // VS Code says the window is in Restricted Mode.

@@ -8,47 +8,31 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { after, before, test } from 'node:test';
-import { packageExtension } from '../../scripts/package.mjs';
 import {
-    activeEditor, createRecorder, launchBrowser, makeRunDir, openWorkspaceFile, repo, shotsDir, startCodeServer, toolsReady, waitUntil,
+    activeEditor, createRecorder, createWorkbench, lightBulbAction, openWorkspaceFile, repo, waitUntil,
 } from './harness.mjs';
 
-let runDir;
 let workspace;
-let server;
-let browser;
 let page;
 const recorder = createRecorder('sample-data-');
+const workbench = createWorkbench(recorder);
 const screenshot = name => recorder.screenshot(page, name);
 const editor = () => activeEditor(page);
 const webview = () => page.frameLocator('iframe.webview.ready').frameLocator('iframe#active-frame');
 
 before(async () => {
-    assert.ok(toolsReady(), 'code-server, Node 24 or chromium are missing: run scripts/e2e-setup.sh (scripts/e2e.mjs does).');
-    fs.mkdirSync(shotsDir, { recursive: true });
-    runDir = makeRunDir();
-    const vsix = process.env.PIPELINE_SQL_VSIX ?? packageExtension(path.join(runDir, 'pipeline-sql.vsix'));
-    workspace = path.join(runDir, 'users-cdc');
-    // The pipeline as a user brings it: no samples, no tests, no state.
-    fs.cpSync(path.join(repo, 'samples/users-cdc'), workspace, { recursive: true, filter: source => !['.pipeline-sql', 'samples', 'tests'].includes(path.basename(source)) });
-    server = await startCodeServer({ vsix, workspace, runDir });
-    browser = await launchBrowser(runDir);
-    page = browser.page;
-    await page.goto(`${server.url}/?folder=${encodeURIComponent(workspace)}`);
-    await page.getByRole('treeitem', { name: 'transformations' }).waitFor({ timeout: 120_000 });
+    page = await workbench.open({
+        prepare: runDir => {
+            workspace = path.join(runDir, 'users-cdc');
+            // The pipeline as a user brings it: no samples, no tests, no state.
+            fs.cpSync(path.join(repo, 'samples/users-cdc'), workspace, { recursive: true, filter: source => !['.pipeline-sql', 'samples', 'tests'].includes(path.basename(source)) });
+            return workspace;
+        },
+        treeItem: 'transformations',
+    });
 });
 
-after(async () => {
-    await browser?.context.close();
-    server?.stop();
-    if (server && fs.existsSync(server.logFile)) {
-        fs.copyFileSync(server.logFile, path.join(shotsDir, 'sample-data-code-server.log'));
-    }
-    if (runDir) {
-        fs.rmSync(runDir, { recursive: true, force: true });
-    }
-    recorder.report('e2e sample-data');
-});
+after(() => workbench.close({ title: 'e2e sample-data' }));
 
 test('no sample data: the quick fix creates it, the warning goes away, and Run flow shows the SCD2 history with the late event', { timeout: 300_000 }, async () => {
     await openWorkspaceFile(page, 'transformations/01_bronze_changes.sql', 'Raw change events from the source system');
@@ -59,11 +43,7 @@ test('no sample data: the quick fix creates it, the warning goes away, and Run f
 
     // The light bulb on the source name offers the fix.
     const source = editor().locator('.view-line', { hasText: 'FROM STREAM(cdc_data.users)' }).locator('span span', { hasText: 'users' }).last();
-    const at = await waitUntil('the source name to render', () => source.boundingBox().catch(() => null), b => b !== null && b.width > 0);
-    await page.mouse.click(at.x + at.width / 2, at.y + at.height / 2);
-    await page.keyboard.press('Control+.');
-    const fix = page.locator('.action-widget .monaco-list-row', { hasText: 'Create sample data for the sources of this pipeline that have none' }).first();
-    await fix.waitFor({ timeout: 30_000 });
+    const fix = await lightBulbAction(page, source, 'Create sample data for the sources of this pipeline that have none');
     await screenshot('quick-fix-menu');
     await fix.click();
 

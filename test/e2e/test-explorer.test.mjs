@@ -7,17 +7,14 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { after, before, test } from 'node:test';
-import { packageExtension } from '../../scripts/package.mjs';
 import {
-    activeEditor, copyPipelineFolder, createRecorder, launchBrowser, makeRunDir, openWorkspaceFile, repo, runCommand, shotsDir, startCodeServer, toolsReady, waitUntil,
+    activeEditor, copyPipelineFolder, createRecorder, createWorkbench, openWorkspaceFile, repo, runCommand, waitUntil,
 } from './harness.mjs';
 
-let runDir;
 let workspace;
-let server;
-let browser;
 let page;
 const recorder = createRecorder('tests-');
+const workbench = createWorkbench(recorder);
 const screenshot = name => recorder.screenshot(page, name);
 const lap = step => recorder.lap(step);
 
@@ -43,39 +40,20 @@ updates:
 `;
 
 before(async () => {
-    assert.ok(toolsReady(), 'code-server, Node 24 or chromium are missing: run scripts/e2e-setup.sh (scripts/e2e.mjs does).');
-    fs.mkdirSync(shotsDir, { recursive: true });
-    for (const old of fs.readdirSync(shotsDir).filter(f => f.startsWith('tests-'))) {
-        fs.rmSync(path.join(shotsDir, old), { recursive: true, force: true });
-    }
-    runDir = makeRunDir();
-    const vsix = process.env.PIPELINE_SQL_VSIX ?? packageExtension(path.join(runDir, 'pipeline-sql.vsix'));
-    lap('build + package');
-    workspace = path.join(runDir, 'users-cdc');
-    copyPipelineFolder(path.join(repo, 'samples/users-cdc'), workspace);
-    fs.writeFileSync(path.join(workspace, 'tests', 'wrong.test.yml'), wrong);
-    fs.writeFileSync(path.join(workspace, 'tests', 'names.test.yml'), names);
-    server = await startCodeServer({ vsix, workspace, runDir });
-    lap('install + start code-server');
-    browser = await launchBrowser(runDir);
-    page = browser.page;
-    await page.setViewportSize({ width: 1600, height: 1000 });
-    await page.goto(`${server.url}/?folder=${encodeURIComponent(workspace)}`);
-    await page.getByRole('treeitem', { name: 'transformations' }).waitFor({ timeout: 120_000 });
-    lap('workbench loaded');
+    page = await workbench.open({
+        prepare: runDir => {
+            workspace = path.join(runDir, 'users-cdc');
+            copyPipelineFolder(path.join(repo, 'samples/users-cdc'), workspace);
+            fs.writeFileSync(path.join(workspace, 'tests', 'wrong.test.yml'), wrong);
+            fs.writeFileSync(path.join(workspace, 'tests', 'names.test.yml'), names);
+            return workspace;
+        },
+        viewport: { width: 1600, height: 1000 },
+        treeItem: 'transformations',
+    });
 });
 
-after(async () => {
-    await browser?.context.close();
-    server?.stop();
-    if (server && fs.existsSync(server.logFile)) {
-        fs.copyFileSync(server.logFile, path.join(shotsDir, 'tests-code-server.log'));
-    }
-    if (runDir) {
-        fs.rmSync(runDir, { recursive: true, force: true });
-    }
-    recorder.report('e2e test explorer');
-});
+after(() => workbench.close({ title: 'e2e test explorer' }));
 
 const testTree = () => page.locator('.test-explorer .monaco-list');
 
