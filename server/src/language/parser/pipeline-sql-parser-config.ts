@@ -1,10 +1,11 @@
 import type { Alternative, IProduction, OptionalProductionType } from 'chevrotain';
 import {
-    Alternation, NonTerminal, Option, Repetition, RepetitionMandatory, RepetitionMandatoryWithSeparator,
-    RepetitionWithSeparator, Terminal,
+    Alternation, Alternative as AlternativeProduction, NonTerminal, Option, Repetition, RepetitionMandatory, RepetitionMandatoryWithSeparator,
+    RepetitionWithSeparator, Rule, Terminal,
 } from 'chevrotain';
 import { LLStarLookaheadStrategy } from 'chevrotain-allstar';
 import type { LangiumCoreServices } from 'langium';
+import { disjoint, FirstTokens, ll1Table } from './first-tokens.js';
 
 type OptionalOptions = Parameters<LLStarLookaheadStrategy['buildLookaheadForOptional']>[0];
 type OptionalLookahead = ReturnType<LLStarLookaheadStrategy['buildLookaheadForOptional']>;
@@ -66,6 +67,8 @@ type GroupContent = 'query' | 'other' | 'either' | 'unknown';
 /** What the lookahead strategy knows of one parser's grammar, computed on the first prediction. */
 interface GrammarAnalysis {
     rules: Parameters<LLStarLookaheadStrategy['initialize']>[0]['rules'];
+    /** One-token lookahead sets, each rule's computed once. */
+    first: FirstTokens;
     allStar?: { atn: unknown; dfas: unknown };
     /** Tokens that start a query and no expression (`SELECT`, `WITH`, `FROM`, `VALUES`). */
     queryStarters?: ReadonlySet<string>;
@@ -128,7 +131,7 @@ export class PipelineSqlLookaheadStrategy extends LLStarLookaheadStrategy {
      * The analysis (ALL(*)'s automaton, the query starters) waits for the first prediction.
      */
     override initialize(options: Parameters<LLStarLookaheadStrategy['initialize']>[0]): void {
-        this.grammar = { rules: options.rules };
+        this.grammar = { rules: options.rules, first: new FirstTokens() };
     }
 
     /**
@@ -148,7 +151,7 @@ export class PipelineSqlLookaheadStrategy extends LLStarLookaheadStrategy {
         const grammar = this.grammar!;
         let lookahead: OptionalLookahead | undefined;
         return (parser => function (this: ThisParameterType<OptionalLookahead>) {
-            lookahead ??= parser.withGrammar(grammar, () => parser.optionalLookahead(options));
+            lookahead ??= parser.withGrammar(grammar, () => parser.optionalLookahead(options, grammar));
             return lookahead.call(this);
         })(this);
     }
@@ -174,28 +177,114 @@ export class PipelineSqlLookaheadStrategy extends LLStarLookaheadStrategy {
         return build();
     }
 
+    /**
+     * chevrotain-allstar's lookahead of a choice that one token decides: a table from the next token
+     * to the alternative, as the base class builds it, from {@link FirstTokens} (the base class finds the
+     * same sets by Chevrotain's `getLookaheadPaths`, which walks every rule the choice reaches each
+     * time). `undefined` when one token does not decide, or an alternative can be empty: the base class
+     * then decides.
+     */
+    private ll1Alternation(options: AlternationOptions, grammar: GrammarAnalysis, alternation: Alternation | undefined): AlternationLookahead | undefined {
+        if (alternation === undefined || options.dynamicTokensEnabled) {
+            return undefined;
+        }
+        const firsts = alternation.definition.map(alternative => grammar.first.of(alternative));
+        const sets = firsts.map(first => first.tokens);
+        if (firsts.some(first => first.nullable)) {
+            return undefined;
+        }
+        if (!disjoint(sets)) {
+            return this.allStarAlternation(options);
+        }
+        const table = ll1Table(sets);
+        if (options.hasPredicates) {
+            return function (this: ThisParameterType<AlternationLookahead>, orAlts) {
+                const prediction = table.get(this.LA(1).tokenTypeIdx);
+                const gate = prediction === undefined ? undefined : orAlts?.[prediction]?.GATE;
+                return gate !== undefined && gate.call(this) === false ? undefined : prediction;
+            };
+        }
+        return function (this: ThisParameterType<AlternationLookahead>) {
+            return table.get(this.LA(1).tokenTypeIdx);
+        };
+    }
+
+    /** As {@link ll1Alternation}, for an optional construct: whether the next token starts it. */
+    private ll1Optional(options: OptionalOptions, grammar: GrammarAnalysis): OptionalLookahead | undefined {
+        const production = findProduction(options.rule.definition, options.prodType, options.prodOccurrence);
+        if (production === undefined || options.dynamicTokensEnabled) {
+            return undefined;
+        }
+        const inside = grammar.first.ofSequence((production as Option).definition);
+        const after = grammar.first.after(options.rule, production);
+        // With tokens that can both start the construct and follow it, the base class's verdict depends
+        // on the order in which Chevrotain lists the paths after it; it decides those.
+        if (after === undefined || inside.nullable || inside.tokens.size === 0) {
+            return undefined;
+        }
+        if (!disjoint([inside.tokens, after.tokens])) {
+            return after.nullable ? undefined : this.allStarOptional(options);
+        }
+        const table = ll1Table([inside.tokens]);
+        return function (this: ThisParameterType<OptionalLookahead>) {
+            return table.has(this.LA(1).tokenTypeIdx);
+        };
+    }
+
+    /**
+     * The base class's ALL(*) prediction of a choice that one token does not decide. The base class
+     * would first compute the choice's one-token paths to find that out; it is given a stand-in rule
+     * of the same name whose choice has two empty alternatives, which it finds undecidable by one token
+     * at once. The prediction itself uses only the name, kind and occurrence of the choice (its place
+     * in the grammar's automaton), not the rule's body.
+     */
+    private allStarAlternation(options: AlternationOptions): AlternationLookahead {
+        const stub = new Rule({
+            name: options.rule.name,
+            definition: [new Alternation({ idx: options.prodOccurrence, definition: [new AlternativeProduction({ definition: [] }), new AlternativeProduction({ definition: [] })] })],
+        });
+        return super.buildLookaheadForAlternation({ ...options, rule: stub });
+    }
+
+    /** As {@link allStarAlternation}, for an optional construct (an empty one, which one token cannot decide). */
+    private allStarOptional(options: OptionalOptions): OptionalLookahead | undefined {
+        const kinds: Partial<Record<OptionalProductionType, new (options: { idx: number; definition: IProduction[] }) => IProduction>> = {
+            Option, Repetition, RepetitionMandatory,
+        };
+        const kind = kinds[options.prodType];
+        if (kind === undefined) {
+            return undefined;
+        }
+        const stub = new Rule({ name: options.rule.name, definition: [new kind({ idx: options.prodOccurrence, definition: [] })] });
+        return super.buildLookaheadForOptional({ ...options, rule: stub });
+    }
+
     private alternationLookahead(options: AlternationOptions, grammar: GrammarAnalysis): AlternationLookahead {
-        const predict = super.buildLookaheadForAlternation(options);
         const alternation = findAlternation(options.rule.definition, options.prodOccurrence);
+        const predict = this.ll1Alternation(options, grammar, alternation) ?? super.buildLookaheadForAlternation(options);
         if (alternation === undefined) {
             return predict;
         }
-        const starters = alternation.definition.map(alternative => firstTokens(alternative, new Set()));
+        // The token names each alternative can start with; most choices never need them.
+        let startersOfAlternatives: Array<Set<string>> | undefined;
+        const alternativeStarters = (): Array<Set<string>> =>
+            (startersOfAlternatives ??= alternation.definition.map(alternative => firstTokens(alternative, new Set())));
         const queries: QueryAlternative[] = [];
         const specialForms: SpecialFormAlternative[] = [];
         alternation.definition.forEach((production, index) => {
             const alternative = production as Alternative;
             const prefix = queryPrefix(alternative.definition);
-            if (prefix !== undefined && starters.some((names, other) => other !== index && names.has(prefix[0] ?? '('))) {
+            if (prefix !== undefined && alternativeStarters().some((names, other) => other !== index && names.has(prefix[0] ?? '('))) {
                 queries.push({ index, prefix });
             }
             const only = alternative.definition.length === 1 ? alternative.definition[0] : undefined;
             if (only instanceof NonTerminal && Object.hasOwn(specialFormKeywords, ruleName(only.nonTerminalName))) {
-                specialForms.push({ index, starters: starters[index], keyword: specialFormKeywords[ruleName(only.nonTerminalName)] });
+                specialForms.push({ index, starters: alternativeStarters()[index], keyword: specialFormKeywords[ruleName(only.nonTerminalName)] });
             }
         });
         const bounded = queries.length > 0 || specialForms.length > 0;
-        const predictWithGates = bounded ? super.buildLookaheadForAlternation({ ...options, hasPredicates: true }) : undefined;
+        const withGates = { ...options, hasPredicates: true };
+        const predictWithGates = bounded ? this.ll1Alternation(withGates, grammar, alternation) ?? super.buildLookaheadForAlternation(withGates) : undefined;
         const starterSets = { query: grammar.queryStarters!, shared: grammar.sharedQueryStarters! };
         return function (this: ThisParameterType<AlternationLookahead>, orAlts) {
             let prediction: number | undefined;
@@ -211,7 +300,7 @@ export class PipelineSqlLookaheadStrategy extends LLStarLookaheadStrategy {
                     if (content === 'unknown') {
                         continue;
                     }
-                    const firstOther = starters.findIndex((names, index) => index !== query.index && names.has(next));
+                    const firstOther = alternativeStarters().findIndex((names, index) => index !== query.index && names.has(next));
                     if (content === 'query' || (content === 'either' && query.index < firstOther)) {
                         return query.index;
                     }
@@ -238,13 +327,13 @@ export class PipelineSqlLookaheadStrategy extends LLStarLookaheadStrategy {
                 return prediction;
             }
             const next = this.LA(1).tokenType.name;
-            const fallback = starters.findIndex(names => names.has(next));
+            const fallback = alternativeStarters().findIndex(names => names.has(next));
             return fallback >= 0 ? fallback : undefined;
         };
     }
 
-    private optionalLookahead(options: OptionalOptions): OptionalLookahead {
-        const fast = super.buildLookaheadForOptional(options);
+    private optionalLookahead(options: OptionalOptions, grammar: GrammarAnalysis): OptionalLookahead {
+        const fast = this.ll1Optional(options, grammar) ?? super.buildLookaheadForOptional(options);
         const name = ruleName(options.rule.name);
         const candidates = Object.hasOwn(sharedStarters, name) ? sharedStarters[name] : undefined;
         const production = candidates && findProduction(options.rule.definition, options.prodType, options.prodOccurrence);

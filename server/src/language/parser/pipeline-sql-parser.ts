@@ -1,5 +1,6 @@
 import type { AstNode, CompletionParserResult, LangiumCoreServices, Lexer, LexerResult, Mutable, ParseResult, ParserOptions, TokenizeOptions } from 'langium';
-import { createParser, isAstNode, LangiumCompletionParser, LangiumParser } from 'langium';
+import { createParser, GrammarAST, GrammarUtils, isAstNode, LangiumCompletionParser, LangiumParser } from 'langium';
+import { DataTypeRules } from './data-type-rules.js';
 import { lazyFollows } from './lazy-follows.js';
 import { cutTooDeepStatements, nestedTooDeeplyMessage } from './nesting-limit.js';
 
@@ -37,6 +38,23 @@ export class PipelineSqlParser extends LangiumParser {
             if (tokens.length > 0) {
                 addHiddenNodes(tokens);
             }
+        };
+        // Langium asks, for each rule it builds, whether it is a data-type rule, walking every rule it
+        // calls again each time; the answers come from one walk here. Langium's own answer is kept for
+        // data-type rules (its marker of them is not exported), which it finds quickly.
+        const internals = this as unknown as { computeRuleType(rule: GrammarAST.AbstractRule): unknown };
+        const computeRuleType = internals.computeRuleType.bind(this);
+        const dataTypeRules = new DataTypeRules();
+        let dataTypeMarker: { value: unknown } | undefined;
+        internals.computeRuleType = rule => {
+            if (!GrammarAST.isParserRule(rule) || rule.fragment) {
+                return computeRuleType(rule);
+            }
+            if (!dataTypeRules.isDataTypeRule(rule)) {
+                return GrammarUtils.getTypeName(rule);
+            }
+            dataTypeMarker ??= { value: computeRuleType(rule) };
+            return dataTypeMarker.value;
         };
     }
 
