@@ -90,7 +90,7 @@ export async function samplesCommand(args: string[], io: SamplesIO = defaultIO, 
     let created = 0;
     for (const pipeline of pipelines) {
         const plan = await planPipelineSamples(PipelineSql, pipeline, files => buildFiles(shared, files), { rows: options.rows, seed: options.seed });
-        const result = writeScaffold(plan);
+        const result = await writeScaffold(plan);
         const label = pipeline.key ?? pipeline.name;
         io.out(`pipeline ${label}:${plan.generated.length === 0 && plan.skipped.length === 0 ? ' every source has sample data' : ''}\n`);
         for (const generated of plan.generated) {

@@ -4,12 +4,15 @@
  * `CREATE TABLE ... USING ... LOCATION` declarations appended to `samples/catalog.sql`. Nothing that
  * exists is ever overwritten: a source whose location exists is skipped and reported. The plan is
  * plain data, so the CLI writes it with `writeScaffold` and the editor can turn it into a workspace
- * edit.
+ * edit. Planning reads through the sample layer's disk (`SampleDirs.disk`), writing with `fs.promises`:
+ * no synchronous disk access, so the language server can run both.
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { LangiumDocument } from 'langium';
+import type { SampleDisk } from '../../../engine/src/spark/sample-disk.js';
 import { sampleDirs, type SampleDirs } from '../../../engine/src/spark/sample-files.js';
+import { readSettled } from '../language/pipeline/sample-disk-snapshot.js';
 import type { PipelineSqlServices } from '../language/pipeline-sql-module.js';
 import type { PipelineProject } from '../project/project-types.js';
 import { declarationText, fileText, generateSource, type GeneratedSource, type GeneratorOptions } from './sample-generator.js';
@@ -39,18 +42,22 @@ export interface ScaffoldPlan {
 /** The name of the declarations file in the samples folder. */
 export const CatalogFileName = 'catalog.sql';
 
-/** Plans the files for these requirements; `dirs` gives the samples folder and the folders writes must stay in. */
+/**
+ * Plans the files for these requirements; `dirs` gives the samples folder, the folders writes must stay
+ * in, and the disk that tells what exists.
+ */
 export function planScaffold(requirements: SourceRequirements, dirs: SampleDirs, options: GeneratorOptions = {}): ScaffoldPlan {
     const files: PlannedFile[] = [];
     const generated: GeneratedSource[] = [];
     const skipped: SkippedSource[] = [...requirements.skipped];
     const declarations: string[] = [];
     for (const source of requirements.sources) {
-        if (!insideRoot(dirs.rootDir, source.location)) {
+        if (!insideRoot(dirs.disk, dirs.rootDir, source.location)) {
             skipped.push({ displayName: source.displayName, reason: `'${source.location}' is outside the pipeline folder '${dirs.rootDir}'; samples are written inside it only` });
             continue;
         }
-        if (exists(source.location) && (source.isFile || fs.readdirSync(source.location).length > 0)) {
+        const existing = dirs.disk.stat(source.location);
+        if (existing && (source.isFile || existing.kind !== 'directory' || dirs.disk.readdir(source.location).length > 0)) {
             skipped.push({ displayName: source.displayName, reason: `'${path.relative(dirs.rootDir, source.location)}' exists; it is never overwritten` });
             continue;
         }
@@ -72,8 +79,8 @@ export function planScaffold(requirements: SourceRequirements, dirs: SampleDirs,
     if (declarations.length > 0) {
         const catalog = path.join(dirs.samplesDir, CatalogFileName);
         const header = '-- Sample tables created by `pipeline-sql samples` (Pipeline SQL: Create Sample Data); edit freely.\n';
-        if (exists(catalog)) {
-            const current = fs.readFileSync(catalog, 'utf8');
+        const current = readText(dirs.disk, catalog);
+        if (current !== undefined) {
             append = { path: catalog, text: `${current.endsWith('\n') || current === '' ? '' : '\n'}\n${header}${declarations.join('\n')}` };
         } else {
             files.push({ path: catalog, text: `${header}${declarations.join('\n')}` });
@@ -86,16 +93,16 @@ export function planScaffold(requirements: SourceRequirements, dirs: SampleDirs,
  * Whether a path (which may not exist yet) lies inside the root once symlinks are resolved: its
  * nearest existing ancestor, resolved, is under the resolved root.
  */
-export function insideRoot(root: string, location: string): boolean {
+export function insideRoot(disk: SampleDisk, root: string, location: string): boolean {
     let realRoot: string;
     try {
-        realRoot = fs.realpathSync.native(root);
+        realRoot = disk.realpath(root);
     } catch {
         return false;
     }
     let existing = path.resolve(location);
     const rest: string[] = [];
-    while (!fs.existsSync(existing)) {
+    while (disk.stat(existing) === undefined) {
         const parent = path.dirname(existing);
         if (parent === existing) {
             return false;
@@ -105,25 +112,31 @@ export function insideRoot(root: string, location: string): boolean {
     }
     let real: string;
     try {
-        real = path.join(fs.realpathSync.native(existing), ...rest);
+        real = path.join(disk.realpath(existing), ...rest);
     } catch {
         return false;
     }
     return real === realRoot || real.startsWith(realRoot + path.sep);
 }
 
-function exists(file: string): boolean {
-    return fs.existsSync(file);
+/** The text of a file through the sample layer's disk; undefined when there is no such file. */
+export function readText(disk: SampleDisk, file: string): string | undefined {
+    const stat = disk.stat(file);
+    if (stat?.kind !== 'file') {
+        return undefined;
+    }
+    const real = disk.realpath(file);
+    return disk.read(real, 0, stat.size).toString('utf8');
 }
 
 /** Writes a plan: new files are created exclusively (an existing file is never replaced), the catalog is appended to. */
-export function writeScaffold(plan: ScaffoldPlan): { written: string[]; skipped: SkippedSource[] } {
+export async function writeScaffold(plan: ScaffoldPlan): Promise<{ written: string[]; skipped: SkippedSource[] }> {
     const written: string[] = [];
     const skipped: SkippedSource[] = [];
     for (const file of plan.files) {
-        fs.mkdirSync(path.dirname(file.path), { recursive: true });
+        await fs.promises.mkdir(path.dirname(file.path), { recursive: true });
         try {
-            fs.writeFileSync(file.path, file.text, { flag: 'wx' });
+            await fs.promises.writeFile(file.path, file.text, { flag: 'wx' });
             written.push(file.path);
         } catch (error) {
             if ((error as NodeJS.ErrnoException).code !== 'EEXIST') {
@@ -133,7 +146,7 @@ export function writeScaffold(plan: ScaffoldPlan): { written: string[]; skipped:
         }
     }
     if (plan.append) {
-        fs.appendFileSync(plan.append.path, plan.append.text);
+        await fs.promises.appendFile(plan.append.path, plan.append.text);
         written.push(plan.append.path);
     }
     return { written, skipped };
@@ -141,7 +154,8 @@ export function writeScaffold(plan: ScaffoldPlan): { written: string[]; skipped:
 
 /**
  * The scaffold plan of one pipeline of the project model: its SQL documents (built by `documentsFor`,
- * as the run preparation gets them) give the requirements; reads stay in its read roots, writes in its root.
+ * as the run preparation gets them) give the requirements; reads stay in its read roots, writes in its
+ * root. What exists on disk is read asynchronously (the sample catalog's reads, settled afresh).
  */
 export async function planPipelineSamples(services: PipelineSqlServices, pipeline: PipelineProject,
     documentsFor: (files: readonly string[]) => Promise<LangiumDocument[]>, options: GeneratorOptions = {}): Promise<ScaffoldPlan> {
@@ -149,7 +163,10 @@ export async function planPipelineSamples(services: PipelineSqlServices, pipelin
     const documents = await documentsFor([...pipeline.sources, ...catalog]);
     const sources = new Set(pipeline.sources);
     const info = services.pipeline.Registry.infoOf(pipeline);
-    const requirements = sourceRequirements(services, info, documents.filter(d => sources.has(d.uri.fsPath)));
-    const dirs = sampleDirs(pipeline.root, { samplesDir: pipeline.samplesDir, readRoots: [...pipeline.readRoots] });
-    return planScaffold(requirements, dirs, options);
+    const own = documents.filter(d => sources.has(d.uri.fsPath));
+    return readSettled(services.pipeline.SampleCatalog.reads, disk => {
+        const requirements = sourceRequirements(services, info, own, disk);
+        const dirs = sampleDirs(pipeline.root, { samplesDir: pipeline.samplesDir, readRoots: [...pipeline.readRoots], disk });
+        return planScaffold(requirements, dirs, options);
+    });
 }

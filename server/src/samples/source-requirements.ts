@@ -11,7 +11,6 @@
  * (WHERE, expectations, delete conditions) are kept so that the generator can produce values that
  * pass and fail them. `string` where nothing says more.
  */
-import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { AstUtils, type AstNode, type LangiumDocument } from 'langium';
 import * as ast from '../language/generated/ast.js';
@@ -24,6 +23,7 @@ import type { PipelineInfo } from '../language/pipeline/pipeline-registry.js';
 import { pathArgument, stringArgument } from '../language/pipeline/sample-catalog.js';
 import { lower } from '../language/references/dataset-names.js';
 import type { ScopeEntry, TypeComputer } from '../language/types/pipeline-sql-type-computer.js';
+import type { SampleDisk } from '../../../engine/src/spark/sample-disk.js';
 import { declaredTableLocation, readFilesLocation, locateSampleTable, formatFromName, type SampleFormat } from '../../../engine/src/spark/sample-files.js';
 
 //#region Public types
@@ -202,9 +202,10 @@ export class SourceRequirementCollector {
     private readonly sampled = new Map<string, string>();
     private readonly dirs;
 
-    constructor(private readonly services: PipelineSqlServices, private readonly pipeline: PipelineInfo) {
+    /** `disk`: what tells which sources have sample data (the sample catalog's, unless given). */
+    constructor(private readonly services: PipelineSqlServices, private readonly pipeline: PipelineInfo, disk?: SampleDisk) {
         this.types = services.types.TypeComputer;
-        this.dirs = services.pipeline.SampleCatalog.dirsOf(pipeline);
+        this.dirs = services.pipeline.SampleCatalog.dirsOf(pipeline, disk);
     }
 
     /** The requirements of the pipeline whose SQL documents these are. */
@@ -280,7 +281,7 @@ export class SourceRequirementCollector {
         if (declaration) {
             const clause = declaration.clauses.find(ast.isLocationClause)?.path;
             location = declaredTableLocation(this.dirs, name.parts, clause);
-            if (fs.existsSync(location) || (clause === undefined && locateSampleTable(this.dirs, name.parts))) {
+            if (this.dirs.disk.stat(location) !== undefined || (clause === undefined && locateSampleTable(this.dirs, name.parts))) {
                 this.sampled.set(key, name.parts.join('.'));
                 return undefined;
             }
@@ -848,7 +849,11 @@ function structWith(base: TypeDescriptor, path: readonly string[], leaf: TypeDes
     return Types.struct(fields);
 }
 
-/** The requirements of a pipeline's sources without sample data, from its built SQL documents. */
-export function sourceRequirements(services: PipelineSqlServices, pipeline: PipelineInfo, documents: readonly LangiumDocument[]): SourceRequirements {
-    return new SourceRequirementCollector(services, pipeline).collect(documents);
+/**
+ * The requirements of a pipeline's sources without sample data, from its built SQL documents; `disk`
+ * tells which sources have data (the sample catalog's disk unless given).
+ */
+export function sourceRequirements(services: PipelineSqlServices, pipeline: PipelineInfo, documents: readonly LangiumDocument[],
+    disk?: SampleDisk): SourceRequirements {
+    return new SourceRequirementCollector(services, pipeline, disk).collect(documents);
 }

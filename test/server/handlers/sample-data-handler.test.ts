@@ -114,4 +114,23 @@ describe('Use this File as Sample Data', () => {
         const bad = await handler.useFile({ uri: URI.file(data).toString(), table: '../../etc' });
         expect(bad.ok ? '' : bad.error.message).toContain('is not a table name for sample data');
     }, 60_000);
+
+    test('a large export: the first rows are copied (it is read a part at a time), the whole file when no count is given; the report counts the rows', async () => {
+        const root = await pipelineWithoutSamples('samples/users-cdc', 'users-from-export');
+        const data = path.join(root, 'exports', 'users.csv');
+        fs.mkdirSync(path.dirname(data), { recursive: true });
+        // About 2.4 MB: more than one read of 1 MiB; Windows line ends and a blank line in the middle.
+        const rows = Array.from({ length: 40_000 }, (_, i) => `${i},user ${i},u${i}@example.org,City ${i % 97},INSERT,2025-01-01 09:00:00`);
+        fs.writeFileSync(data, ['user_id,name,email,city,operation,event_ts', ...rows.slice(0, 20_000), '', ...rows.slice(20_000)].join('\r\n') + '\r\n');
+        const handler = new SampleDataHandler(shared, PipelineSql, trusted);
+        const few = await handler.useFile({ uri: URI.file(data).toString(), table: 'cdc_data.users', rows: 3 });
+        expect(few.ok ? few.sources : few.error.message).toEqual([{ name: 'cdc_data.users', rows: 3, notes: ['copied from users.csv'] }]);
+        expect(fs.readFileSync(path.join(root, 'samples/cdc_data/users/users.csv'), 'utf8').split('\n')).toEqual([
+            'user_id,name,email,city,operation,event_ts', rows[0], rows[1], rows[2], '',
+        ]);
+        const all = await handler.useFile({ uri: URI.file(data).toString(), table: 'raw.users' });
+        expect(all.ok ? all.sources : all.error.message).toEqual([{ name: 'raw.users', rows: 40_000, notes: ['copied from users.csv'] }]);
+        expect(fs.readFileSync(path.join(root, 'samples/raw/users/users.csv'), 'utf8')).toBe(fs.readFileSync(data, 'utf8'));
+        expect(fs.readFileSync(path.join(root, 'samples/catalog.sql'), 'utf8')).toMatch(/Copied from exports\/users\.csv\.\nCREATE TABLE raw\.users \(\n {2}user_id BIGINT,/);
+    }, 60_000);
 });

@@ -18,7 +18,7 @@ import {
     type SampleDirs, type SampleFormat, type SampleProblem,
 } from '../../../../engine/src/spark/sample-files.js';
 import { sampleSchemas } from '../../../../engine/src/spark/sample-schema.js';
-import { nodeSampleDisk, type SampleDisk } from '../../../../engine/src/spark/sample-disk.js';
+import { nodeAsyncSampleReads, nodeSampleDisk, type AsyncSampleReads, type SampleDisk } from '../../../../engine/src/spark/sample-disk.js';
 import type { SampleDiskSnapshot } from './sample-disk-snapshot.js';
 import type { DataType, StructField as EngineField } from '../../../../engine/src/index.js';
 import { field, parseSchema, parseType, Types, type StructField, type TypeDescriptor } from '../../../../engine/src/spark/spark-types.js';
@@ -108,6 +108,11 @@ export class SampleCatalog {
     /** What the editor's lookups read: the snapshot in the language server, else the disk. */
     get disk(): SampleDisk {
         return this.snapshot ?? nodeSampleDisk;
+    }
+
+    /** The asynchronous reads of sample files: the snapshot's in the language server, else the disk's. */
+    get reads(): AsyncSampleReads {
+        return this.snapshot?.reads ?? nodeAsyncSampleReads;
     }
 
     /**

@@ -64,7 +64,8 @@ export class SampleDiskSnapshot implements SampleDisk {
     private missCount = 0;
     private bytesKept = 0;
 
-    constructor(private readonly reads: AsyncSampleReads) {}
+    /** `reads`: the asynchronous reads that fill it (the server's one access to sample files). */
+    constructor(readonly reads: AsyncSampleReads) {}
 
     /** How many misses there have been so far (a lookup compares it before and after). */
     get missed(): number {
@@ -272,5 +273,38 @@ export class SampleDiskSnapshot implements SampleDisk {
         } catch (error) {
             this.chunks.set(realPath, { failure: failureOf(error) });
         }
+    }
+}
+
+/** How many rounds of reads {@link readSettled} makes before it gives up (a lookup needs a few: realpath, stat, bytes). */
+const MaxSettleRounds = 32;
+
+/**
+ * Runs a synchronous computation over the sample layer's {@link SampleDisk} without a synchronous
+ * read: it runs against a fresh snapshot, and while it misses (or fails because it missed), what it
+ * missed is read asynchronously and it runs again. For one-off work of the language server on files
+ * that change under it (writing sample data), so nothing is answered from an older snapshot.
+ */
+export async function readSettled<T>(reads: AsyncSampleReads, compute: (disk: SampleDisk) => T,
+    cancelToken: Cancellation.CancellationToken = Cancellation.CancellationToken.None): Promise<T> {
+    const snapshot = new SampleDiskSnapshot(reads);
+    for (let round = 0; ; round++) {
+        const before = snapshot.missed;
+        let result: { value: T } | { error: unknown };
+        try {
+            result = { value: compute(snapshot) };
+        } catch (error) {
+            result = { error };
+        }
+        if (snapshot.missed === before) {
+            if ('error' in result) {
+                throw result.error;
+            }
+            return result.value;
+        }
+        if (round === MaxSettleRounds) {
+            throw new Error(`Reading the sample files took more than ${MaxSettleRounds} rounds; try again.`);
+        }
+        await snapshot.fetch(cancelToken);
     }
 }
