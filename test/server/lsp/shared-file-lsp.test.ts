@@ -6,11 +6,12 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import {
-    DefinitionRequest, DidChangeTextDocumentNotification, DidOpenTextDocumentNotification, ReferencesRequest,
-    type Diagnostic, type Location, type LocationLink,
+    CompletionRequest, DefinitionRequest, DidChangeTextDocumentNotification, DidOpenTextDocumentNotification, HoverRequest, ReferencesRequest, RenameRequest,
+    type CompletionItem, type CompletionList, type Diagnostic, type Hover, type Location, type LocationLink, type MarkupContent, type TextEdit, type WorkspaceEdit,
 } from 'vscode-languageserver-protocol/node.js';
 import { PipelineGraphRequest } from '../../../common/protocol.js';
 import { checkPaths } from '../../../server/src/cli/check.js';
+import { mergeSharedCompletions, mergeSharedHovers, mergeWorkspaceEdits } from '../../../server/src/language/lsp/pipeline-sql-shared-files.js';
 import { repoRoot, startStdioServer, type StdioServer } from '../../helpers/lsp-client.js';
 
 const fixture = path.join(repoRoot, 'test/fixtures/bundles/twins');
@@ -75,6 +76,54 @@ describe('a file two pipelines list', () => {
         expect([...new Set(graph.nodes.filter(n => n.name === 'report').map(n => n.uri))]).toEqual([uri('src/common/report.sql')]);
     });
 
+    test('hover in it answers from each pipeline: each pipeline\'s card where they differ', async () => {
+        const report = fs.readFileSync(file('src/common/report.sql'), 'utf8').split('\n');
+        const line = report.findIndex(l => l.includes('FROM orders'));
+        const hover = async (word: string): Promise<string> => {
+            const character = report[line].lastIndexOf(word) + 2;
+            const answer = await server.connection.sendRequest(HoverRequest.type, { textDocument: { uri: uri('src/common/report.sql') }, position: { line, character } }) as Hover;
+            return (answer.contents as MarkupContent).value;
+        };
+        // `orders` is a dataset of each pipeline, with other columns in us: both cards, each under its pipeline.
+        const orders = await hover('orders');
+        const [eu, us] = orders.split('\n\n---\n\n');
+        expect(eu).toMatch(/^\*\*In pipeline eu\*\*\n\n/);
+        expect(eu).toContain('orders\\.sql:1');
+        expect(eu).toContain('| currency |');
+        expect(us).toMatch(/^\*\*In pipeline us\*\*\n\n/);
+        expect(us).toContain('| amount |');
+        expect(us).not.toContain('| currency |');
+        // A column of each pipeline's orders: each card links its own pipeline's orders.sql.
+        const amount = (await hover('amount')).split('\n\n---\n\n');
+        expect(amount.map(card => card.match(/^\*\*In pipeline (\w+)\*\*/)?.[1])).toEqual(['eu', 'us']);
+        expect(amount[0]).toContain(`(${uri('src/eu/orders.sql')}#L1)`);
+        expect(amount[1]).toContain(`(${uri('src/us/orders.sql')}#L1)`);
+    });
+
+    test('completion in it offers what each pipeline has; what only one has names it', async () => {
+        const report = fs.readFileSync(file('src/common/report.sql'), 'utf8').split('\n');
+        const line = report.findIndex(l => l.includes('FROM orders'));
+        const result = await server.connection.sendRequest(CompletionRequest.type, {
+            textDocument: { uri: uri('src/common/report.sql') }, position: { line, character: report[line].indexOf(' FROM') },
+        }) as CompletionList | CompletionItem[];
+        const items = Array.isArray(result) ? result : result.items;
+        const shown = (label: string): string[] => items.filter(i => i.label === label).map(i => `${i.label}: ${i.detail}`);
+        expect(shown('amount')).toEqual([expect.not.stringContaining('pipeline')]);
+        expect(shown('currency')).toEqual([expect.stringMatching(/\(pipeline eu\)$/)]);
+        // Each item once.
+        expect(items.filter(i => i.label === 'id')).toHaveLength(1);
+    });
+
+    test('rename in it renames in every pipeline: the reader in the second pipeline too, the file once', async () => {
+        const report = fs.readFileSync(file('src/common/report.sql'), 'utf8').split('\n');
+        const line = report.findIndex(l => l.includes('VIEW report'));
+        const edit = await server.connection.sendRequest(RenameRequest.type, {
+            textDocument: { uri: uri('src/common/report.sql') }, position: { line, character: report[line].indexOf('report') + 2 }, newName: 'daily_report',
+        }) as WorkspaceEdit;
+        const edits = Object.entries(edit.changes ?? {}).map(([u, list]) => `${path.relative(dir, new URL(u).pathname)}: ${list.map(e => `${e.range.start.line + 1}:${e.range.start.character + 1} ${e.newText}`).join(', ')}`);
+        expect(edits.sort()).toEqual(['src/common/report.sql: 2:26 daily_report', 'src/us/summary.sql: 3:33 daily_report']);
+    });
+
     test('an edit in the other pipeline, and in the file itself, update what it shows', async () => {
         const orders = 'CREATE MATERIALIZED VIEW orders AS SELECT 1 AS id, 10.0 AS amount;\n';
         await server.connection.sendNotification(DidOpenTextDocumentNotification.type, {
@@ -100,5 +149,35 @@ describe('a file two pipelines list', () => {
         expect(shown((await typo).diagnostics)).toEqual([
             '3:20 UNRESOLVED_COLUMN.WITH_SUGGESTION Column \'curency\' does not exist in \'orders\' (id, amount, currency). Did you mean \'currency\'? [pipeline-sql]',
         ]);
+    });
+});
+
+describe('merging the answers of a shared file\'s pipelines', () => {
+    const card = (value: string): Hover => ({ contents: { kind: 'markdown', value } });
+
+    test('the same hover card from every pipeline is shown once, as it is; a pipeline without a card says nothing', () => {
+        expect(mergeSharedHovers([{ label: 'eu', answer: card('**SELECT**') }, { label: 'us', answer: card('**SELECT**') }])).toEqual(card('**SELECT**'));
+        expect(mergeSharedHovers([{ label: 'eu', answer: null }, { label: 'us', answer: undefined }])).toBeNull();
+        expect(mergeSharedHovers([{ label: 'eu', answer: null }, { label: 'us', answer: card('only here') }, { label: 'asia', answer: card('only here') }]))
+            .toEqual(card('**In pipelines us, asia**\n\nonly here'));
+    });
+
+    test('renames: each file\'s edits together, an edit two pipelines make made once', () => {
+        const edit = (line: number): TextEdit => ({ range: { start: { line, character: 0 }, end: { line, character: 3 } }, newText: 'new' });
+        const shared = 'file:///b/report.sql';
+        expect(mergeWorkspaceEdits([
+            { changes: { [shared]: [edit(1)], 'file:///b/eu.sql': [edit(2)] } },
+            null,
+            { changes: { [`${shared}?pipeline=%2Fb%23us`]: [edit(1)], 'file:///b/us.sql': [edit(3)] } },
+        ])).toEqual({ changes: { [shared]: [edit(1)], 'file:///b/eu.sql': [edit(2)], 'file:///b/us.sql': [edit(3)] } });
+        expect(mergeWorkspaceEdits([null, undefined])).toBeNull();
+    });
+
+    test('completion items every pipeline offers are offered once, as they are; the list is incomplete when one is', () => {
+        const item = (label: string, detail: string): CompletionItem => ({ label, detail });
+        expect(mergeSharedCompletions([
+            { label: 'eu', answer: [item('id', 'int · orders'), item('currency', 'string · orders')] },
+            { label: 'us', answer: { isIncomplete: true, items: [item('id', 'int · orders')] } },
+        ])).toEqual({ isIncomplete: true, items: [item('id', 'int · orders'), item('currency', 'string · orders (pipeline eu)')] });
     });
 });

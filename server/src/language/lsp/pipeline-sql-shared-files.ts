@@ -1,11 +1,18 @@
 /**
  * A file listed by several pipelines has a document in each (see `sharedDocumentUri` in the
  * registry); the editor knows one file. This shows those documents as the file: their diagnostics
- * are published on the file, merged, and the locations LSP answers give (definition, references,
- * rename edits, symbols) name the file.
+ * are published on the file, merged; hover and completion ask every pipeline's document and merge
+ * the answers (what only some pipelines say names them); rename in it renames in every pipeline; and
+ * the locations LSP answers give (definition, references, rename edits, symbols) name the file. Other
+ * requests asked in the file itself (definition, references, code actions, lenses, inlay hints) are
+ * answered by the file's document in its first pipeline.
  */
 import { URI, type LangiumDocument } from 'langium';
-import type { Connection, Diagnostic, PublishDiagnosticsParams } from 'vscode-languageserver';
+import { ResponseError } from 'vscode-languageserver';
+import type {
+    CompletionItem, CompletionList, CompletionParams, Connection, Diagnostic, Hover, HoverParams, MarkedString, MarkupContent,
+    PublishDiagnosticsParams, RenameParams, TextEdit, WorkspaceEdit,
+} from 'vscode-languageserver';
 import type { PipelineSqlSharedServices } from '../pipeline-sql-module.js';
 import { editorUri, parseSharedDocumentUri } from '../pipeline/pipeline-registry.js';
 
@@ -40,6 +47,101 @@ export function mergeSharedDiagnostics(parts: readonly PipelineDiagnostics[]): D
     return [...byKey.values()].map(({ diagnostic, labels }) => labels.length === parts.length
         ? diagnostic
         : { ...diagnostic, source: `${diagnostic.source ?? 'pipeline-sql'} (pipeline${labels.length > 1 ? 's' : ''} ${labels.join(', ')})` });
+}
+
+/** One pipeline's answer to a request at a position of a shared file. */
+export interface PipelineAnswer<T> {
+    /** The pipeline, as the CLI names it (a bundle pipeline's key, else its name). */
+    readonly label: string;
+    readonly answer: T | null | undefined;
+}
+
+/** Hover contents as Markdown (a MarkedString with a language becomes a code block). */
+function hoverMarkdown(contents: Hover['contents']): string {
+    const one = (item: MarkupContent | MarkedString): string => typeof item === 'string' ? item
+        : 'kind' in item ? item.value : `\`\`\`${item.language}\n${item.value}\n\`\`\``;
+    return Array.isArray(contents) ? contents.map(one).join('\n\n') : one(contents);
+}
+
+const pipelinesText = (labels: readonly string[]): string => `pipeline${labels.length > 1 ? 's' : ''} ${labels.join(', ')}`;
+
+/**
+ * Merges the hovers of a shared file's documents (the file's own first): when every pipeline shows the
+ * same card it is shown as it is; otherwise each different card is shown under the pipelines it is
+ * theirs (`**In pipeline us**`), one after the other, and a pipeline with no card says nothing.
+ */
+export function mergeSharedHovers(parts: ReadonlyArray<PipelineAnswer<Hover>>): Hover | null {
+    const cards = new Map<string, { hover: Hover; labels: string[] }>();
+    for (const { label, answer } of parts) {
+        if (!answer) {
+            continue;
+        }
+        const text = hoverMarkdown(answer.contents);
+        const card = cards.get(text);
+        if (card) {
+            card.labels.push(label);
+        } else {
+            cards.set(text, { hover: answer, labels: [label] });
+        }
+    }
+    const all = [...cards.entries()];
+    if (all.length === 0) {
+        return null;
+    }
+    if (all.length === 1 && all[0][1].labels.length === parts.length) {
+        return all[0][1].hover;
+    }
+    const value = all.map(([text, { labels }]) => `**In ${pipelinesText(labels)}**\n\n${text}`).join('\n\n---\n\n');
+    const range = all.find(([, { hover }]) => hover.range)?.[1].hover.range;
+    return { contents: { kind: 'markdown', value }, ...(range ? { range } : {}) };
+}
+
+/**
+ * Merges the completions of a shared file's documents (the file's own first): an item every pipeline
+ * offers is offered once, as it is; one only some offer is offered once, its detail naming them
+ * (`string · orders (pipeline eu)`). The list is incomplete when any pipeline's is.
+ */
+export function mergeSharedCompletions(parts: ReadonlyArray<PipelineAnswer<CompletionList | CompletionItem[]>>): CompletionList | null {
+    const answered = parts.filter(p => p.answer);
+    if (answered.length === 0) {
+        return null;
+    }
+    const items = new Map<string, { item: CompletionItem; labels: string[] }>();
+    let isIncomplete = false;
+    for (const { label, answer } of answered) {
+        const list = Array.isArray(answer) ? answer : answer!.items;
+        isIncomplete ||= !Array.isArray(answer) && answer!.isIncomplete;
+        for (const item of list) {
+            const key = JSON.stringify([item.label, item.kind, item.detail, item.labelDetails, item.textEdit, item.insertText]);
+            const entry = items.get(key);
+            if (!entry) {
+                items.set(key, { item, labels: [label] });
+            } else if (!entry.labels.includes(label)) {
+                entry.labels.push(label);
+            }
+        }
+    }
+    return {
+        isIncomplete,
+        items: [...items.values()].map(({ item, labels }) => labels.length === parts.length
+            ? item
+            : { ...item, detail: `${item.detail ?? ''}${item.detail ? ' ' : ''}(${pipelinesText(labels)})` }),
+    };
+}
+
+/**
+ * The edits of several renames as one: each file's edits together, an edit made twice (in the file
+ * two pipelines share) made once. Null when no rename had an edit.
+ */
+export function mergeWorkspaceEdits(edits: ReadonlyArray<WorkspaceEdit | null | undefined>): WorkspaceEdit | null {
+    const changes = new Map<string, TextEdit[]>();
+    for (const edit of edits) {
+        for (const [uri, list] of Object.entries(edit?.changes ?? {})) {
+            const target = editorUriString(uri);
+            changes.set(target, [...(changes.get(target) ?? []), ...list]);
+        }
+    }
+    return changes.size > 0 ? toEditorLocations({ changes: Object.fromEntries(changes) }) : null;
 }
 
 /** The LSP requests whose answers hold document locations. */
@@ -80,6 +182,51 @@ export function registerSharedFiles(connection: Connection, shared: PipelineSqlS
         }
         return send({ uri: file.toString(), diagnostics: mergeSharedDiagnostics(parts) });
     };
+    /** The documents of a file several pipelines list (its own URI first, with their labels); undefined for any other document. */
+    const documentsOfShared = (uriText: string): Array<{ uri: string; label: string }> | undefined => {
+        const uri = URI.parse(uriText);
+        if (uri.scheme !== 'file' || parseSharedDocumentUri(uri)) {
+            return undefined;
+        }
+        const extra = registry.sharedDocumentUris(uri.fsPath);
+        if (extra.length === 0) {
+            return undefined;
+        }
+        return [uri, ...extra].map(each => {
+            const info = registry.pipelineOf(each);
+            return { uri: each.toString(), label: info.project?.key ?? info.spec?.name ?? info.id };
+        });
+    };
+    // Hover and completion: each pipeline's document of a shared file answers, and the answers are merged.
+    const onHover = connection.onHover.bind(connection);
+    connection.onHover = handler => onHover(async (params: HoverParams, ...rest) => {
+        const shared = documentsOfShared(params.textDocument.uri);
+        if (!shared) {
+            return handler(params, ...rest);
+        }
+        const parts = await Promise.all(shared.map(async ({ uri, label }) => ({ label, answer: await handler({ ...params, textDocument: { uri } }, ...rest) })));
+        // A request cancelled or failed in one pipeline is that pipeline's answer for all.
+        return parts.find(p => isResponseError(p.answer))?.answer ?? mergeSharedHovers(parts as Array<PipelineAnswer<Hover>>);
+    });
+    const onCompletion = connection.onCompletion.bind(connection);
+    connection.onCompletion = handler => onCompletion(async (params: CompletionParams, ...rest) => {
+        const shared = documentsOfShared(params.textDocument.uri);
+        if (!shared) {
+            return handler(params, ...rest);
+        }
+        const parts = await Promise.all(shared.map(async ({ uri, label }) => ({ label, answer: await handler({ ...params, textDocument: { uri } }, ...rest) })));
+        return parts.find(p => isResponseError(p.answer))?.answer ?? mergeSharedCompletions(parts as Array<PipelineAnswer<CompletionList | CompletionItem[]>>);
+    });
+    // Rename in a shared file: each pipeline renames its references, and the edits are put together.
+    const onRename = connection.onRenameRequest.bind(connection);
+    connection.onRenameRequest = handler => onRename(async (params: RenameParams, ...rest) => {
+        const shared = documentsOfShared(params.textDocument.uri);
+        if (!shared) {
+            return handler(params, ...rest);
+        }
+        const parts = await Promise.all(shared.map(async ({ uri }) => handler({ ...params, textDocument: { uri } }, ...rest)));
+        return parts.find(isResponseError) ?? mergeWorkspaceEdits(parts as Array<WorkspaceEdit | null | undefined>);
+    });
     for (const method of locationMethods) {
         const register = (connection[method] as (handler: (...args: unknown[]) => unknown) => unknown).bind(connection);
         (connection as unknown as Record<string, unknown>)[method] = (handler: (...args: unknown[]) => unknown) =>
@@ -122,6 +269,10 @@ function map(value: unknown): unknown {
         return [key, map(item)];
     });
     return Object.fromEntries(entries);
+}
+
+function isResponseError(value: unknown): boolean {
+    return value instanceof ResponseError;
 }
 
 function editorUriString(uri: string): string {
