@@ -10,6 +10,7 @@ import { ident, join, sql, type Sql, str } from '../sql/sql.js';
 import { fromDuckType, type Column } from '../sql/types.js';
 import { DiskGuard, outOfMemoryError } from './disk-guard.js';
 import type { Resources } from './resources.js';
+import { walTail } from './wal-tail.js';
 
 /** The name under which a database file is attached (see `Database.open`). */
 const STATE_CATALOG = ident('__psql_state');
@@ -66,32 +67,35 @@ export class Database {
      * load), and no setting can change.
      */
     static async open(path: string, resources?: Resources, options: OpenOptions = {}): Promise<Database> {
+        // Spill files stay inside the state folder (the sandbox); a scratch database never spills.
+        const settings: Record<string, string> = {
+            autoinstall_known_extensions: 'false',
+            autoload_known_extensions: 'false',
+            ...(resources ? {
+                memory_limit: `${resources.memoryLimit}B`,
+                temp_directory: resources.spillDir,
+                max_temp_directory_size: `${resources.spillLimit}B`,
+            } : { temp_directory: path === ':memory:' ? '' : `${path}.tmp` }),
+        };
         let instance: DuckDBInstance | undefined;
         let connection: DuckDBConnection | undefined;
         try {
-            // The file is attached to an in-memory instance rather than opened as its main database,
-            // because only ATTACH takes a row group size. 16,384 rows (DuckDB's default is 122,880)
-            // makes appends of that many rows go straight to data blocks at commit instead of into
-            // the write-ahead log, which the next open would have to replay: after a large update
-            // the next one opens in milliseconds. Opening replays the log, so it belongs in a trace.
-            instance = await DuckDBInstance.create(':memory:', {
-                autoinstall_known_extensions: 'false',
-                autoload_known_extensions: 'false',
-                // Spill files stay inside the state folder (the sandbox); a scratch database never spills.
-                ...(resources ? {
-                    memory_limit: `${resources.memoryLimit}B`,
-                    temp_directory: resources.spillDir,
-                    max_temp_directory_size: `${resources.spillLimit}B`,
-                } : { temp_directory: path === ':memory:' ? '' : `${path}.tmp` }),
-            });
+            const tail = path === ':memory:' ? 'none' : walTail(`${path}.wal`);
+            if (tail === 'torn' || tail === 'unknown') {
+                await timed(`[drop the cut-off commit of ${path}]`, () => dropCutOffCommit(path, settings));
+            }
+            instance = await DuckDBInstance.create(':memory:', settings);
             const opened = await instance.connect();
             connection = opened;
             if (path !== ':memory:') {
-                await timed(`[open ${path}]`, () => opened.run(sql`ATTACH ${str(path)} AS ${STATE_CATALOG} (ROW_GROUP_SIZE 16384); USE ${STATE_CATALOG}`));
+                await timed(`[open ${path}]`, () => opened.run(attach(path)));
             }
         } catch (error) {
             connection?.closeSync();
             instance?.closeSync();
+            if (error instanceof EngineError) {
+                throw error;
+            }
             const message = error instanceof Error ? error.message : String(error);
             // DuckDB's own words for a file another process holds ("IO Error: Could not set lock on
             // file ...: Conflicting lock is held in ..."); anything else, a damaged file included
@@ -114,8 +118,9 @@ export class Database {
                 // (arrival order comes from row_number() OVER (), which DuckDB keeps in scan order,
                 // or from Parquet's file_row_number; previews order explicitly).
                 sql`SET preserve_insertion_order = false`,
-                // The write-ahead log is replayed on the next open; checkpoints happen as DuckDB
-                // decides (WAL size), not on every close, which keeps small updates cheap.
+                // The write-ahead log is replayed on the next open (a commit cut off in it dropped
+                // first, see dropCutOffCommit); checkpoints happen as DuckDB decides (WAL size), not on
+                // every close, which keeps small updates cheap.
                 sql`PRAGMA disable_checkpoint_on_shutdown`,
                 // The sandbox (defence in depth behind the SQL builder, docs/security.md): these must be
                 // set by SQL on the running instance, in this order, and locked last.
@@ -255,6 +260,52 @@ export class Database {
         } finally {
             this.instance.closeSync();
         }
+    }
+}
+
+/**
+ * Attaches the database file `path` as the state catalog and makes it the default. The file is
+ * attached to an in-memory instance rather than opened as its main database, because only ATTACH
+ * takes a row group size. 16,384 rows (DuckDB's default is 122,880) makes appends of that many rows
+ * go straight to data blocks at commit instead of into the write-ahead log, which the next open
+ * would have to replay: after a large update the next one opens in milliseconds (the log holds
+ * pointers to those blocks, which is why a commit cut off in it needs `dropCutOffCommit`). Opening
+ * replays the log, so it belongs in a trace.
+ */
+function attach(path: string): Sql {
+    return sql`ATTACH ${str(path)} AS ${STATE_CATALOG} (ROW_GROUP_SIZE 16384); USE ${STATE_CATALOG}`;
+}
+
+/**
+ * Drops the commit a killed process was writing when it died, so that the file opens as the last
+ * complete commit left it (see wal-tail.ts for why DuckDB's own replay cannot be trusted with it).
+ * DuckDB does the dropping, under its lock on the file: its replay stops at the cut, and its first
+ * write afterwards cuts the log back to the end of the last complete commit before appending. So this
+ * attaches the file in an instance of its own, makes one logged change that changes nothing (a
+ * schema created and dropped) and closes the instance without a checkpoint — the half-replayed
+ * tables it held in memory are never written. A file another process holds fails here with
+ * DuckDB's lock error, like any open.
+ */
+async function dropCutOffCommit(path: string, settings: Record<string, string>): Promise<void> {
+    const instance = await DuckDBInstance.create(':memory:', {
+        ...settings,
+        // No checkpoint may write the half-replayed tables into the file: none on commit, none at close.
+        debug_skip_checkpoint_on_commit: 'true',
+        checkpoint_threshold: '1000000GB',
+    });
+    try {
+        const connection = await instance.connect();
+        try {
+            const scratch = sql`${STATE_CATALOG}.${ident('__psql_log_repair')}`;
+            await connection.run(sql`PRAGMA disable_checkpoint_on_shutdown; ${attach(path)}; CREATE SCHEMA ${scratch}; DROP SCHEMA ${scratch}`);
+        } finally {
+            connection.closeSync();
+        }
+    } finally {
+        instance.closeSync();
+    }
+    if (walTail(`${path}.wal`) === 'torn') {
+        throw unreadableState(path, `its write-ahead log '${path}.wal' ends inside a commit that could not be dropped`, undefined);
     }
 }
 

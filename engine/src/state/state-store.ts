@@ -3,7 +3,8 @@
 // state (`rep`), and the bookkeeping tables of schema `meta` — streaming checkpoints (files and
 // dataset rows already read per flow), ONCE markers, flow signatures, the last update's metrics.
 // Because everything is in one database, one transaction makes an update atomic: a failure or a
-// killed process leaves the last committed state, which the next run starts from.
+// killed process leaves the last committed state, which the next run starts from (a commit the kill
+// cut off in the write-ahead log is dropped whole when the state is next opened: Database.open).
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { Database } from '../db/database.js';
