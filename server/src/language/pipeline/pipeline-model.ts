@@ -9,7 +9,7 @@ import type { AstNode, LangiumDocument, LangiumDocuments, URI } from 'langium';
 import { AstUtils, DocumentCache, DocumentState, MultiMap, WorkspaceCache } from 'langium';
 import type { LangiumSharedServices } from 'langium/lsp';
 import * as ast from '../generated/ast.js';
-import { displayName, lastKey, referenceMatchesDataset, type TableName } from '../references/dataset-names.js';
+import { displayName, lastKey, NameIndex, referenceMatchesDataset, type TableName } from '../references/dataset-names.js';
 import type { PipelineSymbolIndex } from '../references/pipeline-symbol-index.js';
 import { depthFirst, stronglyConnectedComponents } from './graph-walks.js';
 import type { PipelineInfo, PipelineRegistry } from './pipeline-registry.js';
@@ -296,6 +296,7 @@ export class PipelineModel {
     private cyclesValue?: DatasetInfo[][];
     private cycleByDataset?: Map<DatasetInfo, DatasetInfo[]>;
     private readonly modes = new Map<FlowInfo, QueryMode>();
+    private datasetNameIndex?: NameIndex;
 
     /** The datasets of the pipeline's Python files that SQL flows read, by input. */
     private readonly pythonInputs = new Map<InputInfo, PythonDatasetEntry>();
@@ -367,6 +368,18 @@ export class PipelineModel {
     pythonFlowsInto(dataset: DatasetInfo): PythonFlowEntry[] {
         const python = this.python;
         return python ? python.flows.filter(f => !f.target && referenceMatchesDataset(python.parseName(f.flow.target), dataset.name, python.defaults)) : [];
+    }
+
+    /**
+     * The display names of the pipeline's datasets, those of its SQL files first, then those of its
+     * Python files, indexed for "did you mean" suggestions (built on first use, once per model).
+     */
+    datasetNames(): NameIndex {
+        this.datasetNameIndex ??= new NameIndex([
+            ...this.datasets.map(d => d.displayName),
+            ...(this.python?.datasets.map(d => d.displayName) ?? []),
+        ]);
+        return this.datasetNameIndex;
     }
 
     /** The datasets of the pipeline's Python files with the same name as a dataset of its SQL files. */

@@ -232,29 +232,172 @@ function editDistanceWithin(a: string, b: string, max: number): number {
 export function closestNames(name: string, candidates: Iterable<string>, limit = 3): string[] {
     const key = name.toLowerCase();
     if (key.length < 3) {
-        // A short name is one substitution away from many others; only a missing or an extra letter
-        // (`sq` for `seq`) is a useful suggestion.
-        return [...new Set([...candidates].filter(c => Math.abs(c.length - key.length) === 1 && isSubsequence(
-            c.length < key.length ? c.toLowerCase() : key, c.length < key.length ? key : c.toLowerCase())))].slice(0, limit);
+        return closestToShortName(key, candidates, limit);
     }
-    const max = Math.min(3, Math.ceil(key.length / 3));
-    const scored: Array<{ candidate: string; distance: number }> = [];
+    const max = maxDistance(key);
+    const scored: ScoredName[] = [];
     const seen = new Set<string>();
     for (const candidate of candidates) {
-        const lower = candidate.toLowerCase();
-        if (lower === key || seen.has(lower)) {
-            continue;
-        }
-        seen.add(lower);
-        if (Math.abs(lower.length - key.length) > max) {
-            continue;
-        }
-        const distance = editDistanceWithin(key, lower, max);
-        if (distance <= max) {
-            scored.push({ candidate, distance });
+        scoreCandidate(key, max, candidate, seen, scored);
+    }
+    return best(scored, limit);
+}
+
+/**
+ * {@link closestNames} of `name` among the candidates of `index` followed by `more` (those whose name in
+ * lower case the index holds are left out, as `closestNames` keeps the first of a name): the same
+ * suggestions, without comparing `name` with every candidate of the index.
+ */
+export function closestNamesIn(name: string, index: NameIndex, more: Iterable<string> = [], limit = 3): string[] {
+    const key = name.toLowerCase();
+    if (key.length < 3) {
+        return closestToShortName(key, [...index.candidates, ...more], limit);
+    }
+    const max = maxDistance(key);
+    const scored = index.within(key, max);
+    const seen = new Set<string>();
+    for (const candidate of more) {
+        if (!index.has(candidate.toLowerCase())) {
+            scoreCandidate(key, max, candidate, seen, scored);
         }
     }
+    return best(scored, limit);
+}
+
+interface ScoredName {
+    candidate: string;
+    distance: number;
+}
+
+/** How far a suggestion for a name of three letters or more may be: a third of its length rounded up, 1 to 3. */
+function maxDistance(key: string): number {
+    return Math.min(3, Math.ceil(key.length / 3));
+}
+
+/**
+ * A short name is one substitution away from many others; only a missing or an extra letter (`sq` for
+ * `seq`) is a useful suggestion.
+ */
+function closestToShortName(key: string, candidates: Iterable<string>, limit: number): string[] {
+    return [...new Set([...candidates].filter(c => Math.abs(c.length - key.length) === 1 && isSubsequence(
+        c.length < key.length ? c.toLowerCase() : key, c.length < key.length ? key : c.toLowerCase())))].slice(0, limit);
+}
+
+/** Adds `candidate` to `scored` when it is within `max` edits of `key` (and neither `key` nor seen before). */
+function scoreCandidate(key: string, max: number, candidate: string, seen: Set<string>, scored: ScoredName[]): void {
+    const lower = candidate.toLowerCase();
+    if (lower === key || seen.has(lower)) {
+        return;
+    }
+    seen.add(lower);
+    if (Math.abs(lower.length - key.length) > max) {
+        return;
+    }
+    const distance = editDistanceWithin(key, lower, max);
+    if (distance <= max) {
+        scored.push({ candidate, distance });
+    }
+}
+
+function best(scored: ScoredName[], limit: number): string[] {
     return scored.sort((a, b) => a.distance - b.distance || a.candidate.localeCompare(b.candidate)).slice(0, limit).map(s => s.candidate);
+}
+
+/**
+ * The candidates of {@link closestNames} (a pipeline's dataset names), indexed so that the names within
+ * a few edits of a name are found without comparing it with all of them: each unresolved table of a
+ * file was compared with every dataset, quadratic in the size of a pipeline.
+ *
+ * The index is a partition filter (PassJoin): a candidate of length `n`, cut into `k + 1` segments,
+ * is within `k` edits of a name only if one of its segments, untouched by the edits, occurs in the
+ * name within `k` characters of its place in the candidate. Each segment is indexed by the candidate's
+ * length, its number and its text; a name looks up its substrings at those places, and only the
+ * candidates found are compared. Candidates with `k` letters or fewer are compared with every name.
+ */
+export class NameIndex {
+
+    /** The candidates, the first of each name in lower case (which `closestNames` keeps). */
+    readonly candidates: readonly string[];
+    private readonly lowers: string[] = [];
+    private readonly ids = new Map<string, number>();
+    /** Per edit bound: the candidates of each segment (`length/segment/text`), and those too short to cut. */
+    private readonly filters = new Map<number, { segments: Map<string, number[]>; short: number[] }>();
+
+    constructor(candidates: Iterable<string>) {
+        const kept: string[] = [];
+        for (const candidate of candidates) {
+            const lower = candidate.toLowerCase();
+            if (!this.ids.has(lower)) {
+                this.ids.set(lower, kept.length);
+                kept.push(candidate);
+                this.lowers.push(lower);
+            }
+        }
+        this.candidates = kept;
+    }
+
+    /** Whether a candidate has this name in lower case. */
+    has(lower: string): boolean {
+        return this.ids.has(lower);
+    }
+
+    /** The candidates other than `key` (in lower case) within `max` edits of it, in the order given. */
+    within(key: string, max: number): ScoredName[] {
+        const filter = this.filter(max);
+        const found = new Set<number>(filter.short);
+        for (let length = Math.max(max + 1, key.length - max); length <= key.length + max; length++) {
+            for (let segment = 0; segment <= max; segment++) {
+                const start = segmentStart(length, max, segment);
+                const size = segmentStart(length, max, segment + 1) - start;
+                for (let at = Math.max(0, start - max); at <= Math.min(key.length - size, start + max); at++) {
+                    const ids = filter.segments.get(`${length}/${segment}/${key.substring(at, at + size)}`);
+                    ids?.forEach(id => found.add(id));
+                }
+            }
+        }
+        const scored: ScoredName[] = [];
+        for (const id of [...found].sort((a, b) => a - b)) {
+            const lower = this.lowers[id];
+            if (lower === key || Math.abs(lower.length - key.length) > max) {
+                continue;
+            }
+            const distance = editDistanceWithin(key, lower, max);
+            if (distance <= max) {
+                scored.push({ candidate: this.candidates[id], distance });
+            }
+        }
+        return scored;
+    }
+
+    private filter(max: number): { segments: Map<string, number[]>; short: number[] } {
+        let filter = this.filters.get(max);
+        if (filter === undefined) {
+            filter = { segments: new Map(), short: [] };
+            this.lowers.forEach((lower, id) => {
+                if (lower.length <= max) {
+                    filter!.short.push(id);
+                    return;
+                }
+                for (let segment = 0; segment <= max; segment++) {
+                    const start = segmentStart(lower.length, max, segment);
+                    const key = `${lower.length}/${segment}/${lower.substring(start, segmentStart(lower.length, max, segment + 1))}`;
+                    const ids = filter!.segments.get(key);
+                    if (ids) {
+                        ids.push(id);
+                    } else {
+                        filter!.segments.set(key, [id]);
+                    }
+                }
+            });
+            this.filters.set(max, filter);
+        }
+        return filter;
+    }
+}
+
+/** Where segment `segment` of `max + 1` even segments of a text of `length` characters starts. */
+function segmentStart(length: number, max: number, segment: number): number {
+    return Math.floor(segment * length / (max + 1));
 }
 
 function isSubsequence(short: string, long: string): boolean {

@@ -8,7 +8,7 @@ import { AstUtils, GrammarUtils } from 'langium';
 import type { Range } from 'vscode-languageserver';
 import { allFunctionNames, getFunction } from '../../../../engine/src/spark/functions/catalog.js';
 import * as ast from '../generated/ast.js';
-import { closestNames, directFileRead, displayName, lower } from '../references/dataset-names.js';
+import { closestNames, closestNamesIn, directFileRead, displayName, lower } from '../references/dataset-names.js';
 import { operatorChainTop } from '../parser/operator-chains.js';
 import { functionName } from '../pipeline/pipeline-model.js';
 import { readsChangeFeed, writtenName, type ScopeEntry } from '../types/pipeline-sql-type-computer.js';
@@ -107,11 +107,7 @@ export class NameChecks {
         }
         const pipeline = this.context.pipeline(reference);
         const model = this.context.model(reference);
-        const candidates = closestNames(source.name.parts.at(-1) ?? text, [
-            ...model.datasets.map(d => d.displayName),
-            ...(model.python?.datasets.map(d => d.displayName) ?? []),
-            ...cteNames(reference),
-        ]);
+        const candidates = closestNamesIn(source.name.parts.at(-1) ?? text, model.datasetNames(), cteNames(reference));
         candidates.push(...closestCatalogTables(source.name.parts, this.context.catalogTables(reference)).filter(c => !candidates.includes(c)));
         const where = pipeline.samplesPath ? `no ${source.name.parts.join('/')} under samples/` : 'this file belongs to no pipeline folder';
         report(accept, Issues.TableNotFound, { name: displayName(source.name), where, candidates }, { node: reference }, { name: text, candidates });
