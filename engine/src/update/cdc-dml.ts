@@ -6,7 +6,9 @@
 // target's rows instead; the keys it touched are then given events that reproduce the new rows:
 // - SCD type 1: a key with a row is an upsert of that row at the sequence of the row it replaces
 //   (a new key: older than all other changes, at the earliest sequence the target shows); a key
-//   without a row is a tombstone at the sequence of the row it removed.
+//   without a row is a tombstone at the sequence of the row it removed. With partial updates
+//   (IGNORE NULL UPDATES, COLUMNS TO UPDATE) the key's logged events are replaced by that one event,
+//   which authors every column (the row as the statement left it), at the key's latest sequence.
 // - SCD type 2: INSERT adds each row as an upsert event at its __START_AT (and a delete at its
 //   __END_AT when it is closed), on top of the key's events; UPDATE, DELETE and MERGE replace the
 //   key's events by the events of its rows (an upsert at each __START_AT, a delete at an __END_AT no
@@ -35,19 +37,24 @@ export async function dmlOnCdcTarget(ctx: UpdateContext, verb: string, key: stri
     const flow = flows.find((f): f is AutoCdcFlowIR => f.kind === 'auto_cdc');
     if (!flow || flows.some(f => f.kind === 'snapshot')) {
         throw new EngineError(ErrorClass.unsupportedFeature,
-            `${verb} on '${display}', the target of an AUTO CDC FROM SNAPSHOT flow, is not supported by the local engine; DML runs on AUTO CDC targets, streaming tables and managed tables.`, { span });
+            `${verb} on '${display}', the target of an AUTO CDC FROM SNAPSHOT flow, is not supported by the local engine: how a written row would enter the diff of the next snapshot is not defined. `
+            + 'DML runs on the targets of AUTO CDC flows from a change feed, streaming tables and managed tables.', { span });
     }
     const mode = flow.storedAs.type;
     if (mode === 'bitemporal') {
-        throw new EngineError(ErrorClass.unsupportedFeature, `${verb} on the BITEMPORAL target '${display}' is not supported by the local engine; DML runs on SCD type 1 and 2 targets.`, { span });
+        throw new EngineError(ErrorClass.unsupportedFeature, `${verb} on the BITEMPORAL target '${display}' is not supported by the local engine: how a written row would enter `
+            + 'its system-time beliefs (__SYSTEM_START_AT, __SYSTEM_END_AT) is not defined. DML runs on SCD type 1 and 2 targets.', { span });
     }
     const compact = await ctx.store.tableExists('cdc', `${key}__state`);
     const logged = await ctx.store.tableExists('cdc', `${key}__log`);
     const table = ctx.store.stateTable('cdc', key, compact ? 'state' : 'log');
     const stored = compact || logged ? await ctx.db.describe(sql`SELECT * FROM ${table}`) : [];
-    if (!compact && !(logged && mode === 'scd2' && stored.some(c => c.name === START) && await ctx.store.isView('ds', key))) {
+    // A partial-update SCD1 target keeps every event in its log and its rows in a table.
+    const partialScd1 = !compact && logged && mode === 'scd1';
+    if (!compact && !partialScd1 && !(logged && mode === 'scd2' && stored.some(c => c.name === START) && await ctx.store.isView('ds', key))) {
         throw new EngineError(ErrorClass.unsupportedFeature, logged
-            ? `${verb} on '${display}' is not supported by the local engine: its AUTO CDC flow uses IGNORE NULL UPDATES or COLUMNS TO UPDATE (DML runs on targets of full-row SCD type 1 and 2 flows).`
+            ? `${verb} on the SCD type 2 target '${display}' is not supported by the local engine: its AUTO CDC flow uses IGNORE NULL UPDATES or COLUMNS TO UPDATE, whose merging `
+                + 'of values across versions would not give back the rows the statement writes (DML runs on SCD type 1 targets and on full-row SCD type 2 targets).'
             : `The dataset '${display}' has not been computed yet; run the pipeline before changing it.`, { span });
     }
     const layout = layoutOf(flow, stored, mode, key);
@@ -75,7 +82,12 @@ export async function dmlOnCdcTarget(ctx: UpdateContext, verb: string, key: stri
     const arrival = sql`CAST(${base} + row_number() OVER () - 1 AS BIGINT)`;
     let events: number;
     if (mode === 'scd1') {
-        events = await scd1Events(ctx, { layout, table, key, display, verb, span, rows, touched, arrival });
+        events = await scd1Events(ctx, { layout, table, key, display, verb, span, rows, touched, arrival }, partialScd1);
+        if (partialScd1) {
+            // The target is a table of the folded rows: the touched keys' rows are those the statement left.
+            await ctx.db.run(sql`DELETE FROM ${target} WHERE rowid IN (SELECT "__t".rowid FROM ${target} AS "__t" SEMI JOIN ${touched} USING (${keys}))`);
+            await ctx.db.run(sql`INSERT INTO ${target} BY NAME SELECT * FROM ${rows}`);
+        }
     } else {
         const inserted = verb === 'INSERT' ? sql`(SELECT * EXCLUDE ("_change_type") FROM ${changed} WHERE "_change_type" = 'insert')` : undefined;
         events = await scd2Events(ctx, { layout, table, key, display, verb, span, rows, touched, arrival }, inserted);
@@ -134,8 +146,10 @@ async function failOn(ctx: UpdateContext, query: Sql, errorClass: string, messag
 /**
  * SCD type 1: each touched key's state becomes an upsert of its row at the sequence of the row it
  * replaces (new keys at the earliest sequence the target shows), or a tombstone at that sequence.
+ * `logged`: the table is a partial-update log (every event, truncates as kind 2 without a key): the
+ * key's events are replaced, at its latest sequence, after the latest truncate.
  */
-async function scd1Events(ctx: UpdateContext, input: EventsInput): Promise<number> {
+async function scd1Events(ctx: UpdateContext, input: EventsInput, logged: boolean): Promise<number> {
     const { layout, table, key, display, verb, span, rows, touched, arrival } = input;
     const keyNames = layout.keys.map(k => k.name);
     const keys = join(keyNames.map(k => q(k)));
@@ -143,16 +157,20 @@ async function scd1Events(ctx: UpdateContext, input: EventsInput): Promise<numbe
         `${verb} would leave two rows with one key in '${display}', e.g. ${sample}; an SCD type 1 target has one row per key (KEYS ${keyNames.join(', ')}). Use UPDATE or MERGE to change a key's row.`, span);
     const meta = ctx.store.stateTable('cdc', key, 'meta');
     const hasTrunc = (await ctx.db.describe(sql`SELECT * FROM ${meta}`)).some(c => c.name === 'trunc_seq');
-    const trunc = hasTrunc ? sql`(SELECT trunc_seq FROM ${meta})` : sql`NULL`;
     const ord = (value: Sql): Sql => orderKey(value, layout.seqType);
+    const trunc = logged ? sql`(SELECT arg_max(${q(SEQ)}, ${ord(q(SEQ))}) FROM ${table} WHERE ${q(KIND)} = 2)` : hasTrunc ? sql`(SELECT trunc_seq FROM ${meta})` : sql`NULL`;
     // "Older than all other changes" (8.6): the earliest sequence a visible row has, else the latest truncate.
     const visible = sql`${q(KIND)} = 0 AND (${trunc} IS NULL OR ${ord(q(SEQ))} >= ${ord(trunc)})`;
     const earliest = sql`coalesce((SELECT arg_min(${q(SEQ)}, ${ord(q(SEQ))}) FROM ${table} WHERE ${visible}), ${trunc}, (SELECT arg_min(${q(SEQ)}, ${ord(q(SEQ))}) FROM ${table}))`;
-    const current = sql`(SELECT ${keys}, ${q(SEQ)} FROM ${table} SEMI JOIN ${touched} USING (${keys}))`;
+    // The sequence of each touched key's row (its latest event; a log has several per key).
+    const current = sql`(SELECT ${keys}, arg_max(${q(SEQ)}, ${ord(q(SEQ))}) AS ${q(SEQ)} FROM ${table} SEMI JOIN ${touched} USING (${keys}) WHERE ${q(KIND)} <> 2 GROUP BY ${keys})`;
     const data = layout.data.map(c => sql`"__r".${q(c.name)}`);
+    // A key whose row a truncate removed gets its new row after that truncate, or the truncate would hide it again.
+    const own = sql`"__s".${q(SEQ)}`;
+    const sequence = sql`CASE WHEN ${own} IS NULL THEN ${earliest} WHEN ${trunc} IS NOT NULL AND ${ord(own)} < ${ord(trunc)} THEN ${trunc} ELSE ${own} END`;
     const events = ctx.tempName('dml_events');
     await ctx.db.run(sql`CREATE TEMP TABLE ${events} AS SELECT *, ${arrival} AS ${q(ARR)} FROM (
-        SELECT ${join(keyNames.map(k => sql`"__r".${q(k)}`))}${data.length ? sql`, ` : empty}${join(data)}, coalesce("__s".${q(SEQ)}, ${earliest}) AS ${q(SEQ)}, CAST(0 AS TINYINT) AS ${q(KIND)}
+        SELECT ${join(keyNames.map(k => sql`"__r".${q(k)}`))}${data.length ? sql`, ` : empty}${join(data)}, ${sequence} AS ${q(SEQ)}, CAST(0 AS TINYINT) AS ${q(KIND)}
             FROM ${rows} AS "__r" LEFT JOIN ${current} AS "__s" USING (${keys})
         UNION ALL BY NAME
         SELECT ${keys}, ${q(SEQ)}, CAST(1 AS TINYINT) AS ${q(KIND)} FROM ${current} AS "__s" ANTI JOIN ${rows} USING (${keys}))`);
