@@ -14,7 +14,8 @@ export {
     EngineError, PipelineDefinitionError, UnsupportedFeatureError, QueryExecutionError, SampleDataError,
     PipelineRuntimeError, StateError, CancelledError, ErrorClass, type EngineErrorContext,
 } from './errors.js';
-export { parseSparkType, parseSparkSchema, formatType, type Column } from './sql/types.js';
+export { parseSparkType, parseSparkSchema, type Column } from './sql/duckdb-types.js';
+export { formatType } from './spark/spark-types.js';
 export { localFunctions } from './spark/functions/catalog.js';
 export { ownValue, setOwn } from './records.js';
 export { STATE_FILE, type PipelineIdentity } from './state/state-store.js';

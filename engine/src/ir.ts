@@ -18,6 +18,8 @@
 //   call `substring(s, p, l)`; `a == b` → `=`; `a != b` → `<>`; `x NOT IN (...)` → `in` with `not`;
 //   `MINUS` → `except`; double-quoted strings are string literals; string escapes are processed.
 
+import type { StructField, TypeDescriptor } from './spark/spark-types.js';
+
 /** A region of a pipeline source file (1-based line and column; `endColumn` exclusive). */
 export interface SourceSpan {
     file: string;
@@ -31,25 +33,14 @@ export interface SourceSpan {
 // Types
 // ---------------------------------------------------------------------------------------------
 
-/** Spark SQL data types. */
-export type DataType =
-    | { kind: 'boolean' | 'tinyint' | 'smallint' | 'int' | 'bigint' | 'float' | 'double' | 'string' | 'binary' | 'date' | 'timestamp' | 'timestamp_ntz' | 'void' | 'variant' }
-    | { kind: 'decimal'; precision: number; scale: number }
-    /** CHAR(n) / VARCHAR(n): stored as STRING. */
-    | { kind: 'char' | 'varchar'; length: number }
-    /** Year-month (`months`) or day-time (`micros`) interval; the unit range is informational. */
-    | { kind: 'interval'; range: 'year_month' | 'day_time' }
-    | { kind: 'array'; element: DataType }
-    | { kind: 'map'; key: DataType; value: DataType }
-    | { kind: 'struct'; fields: StructField[] };
-
-/** One field of a STRUCT type. */
-export interface StructField {
-    name: string;
-    type: DataType;
-    notNull?: boolean;
-    comment?: string;
-}
+/**
+ * Spark SQL data types: the one representation, `TypeDescriptor` of the Spark module
+ * (`spark/spark-types.ts`), which the editor's inference, the function catalog and the engine share.
+ * Lowering writes the declared types; the engine stores and translates them. A type the local engine
+ * cannot store (TIME, the spatial types, `unknown`) is refused by lowering, never carried in the IR.
+ */
+export type DataType = TypeDescriptor;
+export type { StructField };
 
 // ---------------------------------------------------------------------------------------------
 // Pipeline

@@ -16,7 +16,8 @@ import {
 import { JsonSyntaxError, inferJsonColumns, sampleSchemas as schemas, type SourceSchema } from '../spark/sample-schema.js';
 import { javaPatternToStrftime } from '../sql/java-datetime.js';
 import { empty, ident, join, sql, type Sql, str } from '../sql/sql.js';
-import { T, parseSparkSchema, toDuckType, type Column } from '../sql/types.js';
+import { parseSparkSchema, toDuckType, type Column } from '../sql/duckdb-types.js';
+import { Types as T } from '../spark/spark-types.js';
 
 export type { SampleFile, SampleFormat } from '../spark/sample-files.js';
 
@@ -291,10 +292,10 @@ export function emptyRelation(columns: Column[]): Sql {
 
 /** The type of Spark's `_metadata` column of file sources. */
 export const METADATA_TYPE = T.struct([
-    { name: 'file_path', type: T.string },
-    { name: 'file_name', type: T.string },
-    { name: 'file_size', type: T.bigint },
-    { name: 'file_modification_time', type: T.timestamp },
+    ['file_path', T.string],
+    ['file_name', T.string],
+    ['file_size', T.bigint],
+    ['file_modification_time', T.timestamp],
 ]);
 
 /** `struct_pack(...)` for `_metadata` from the reader's `filename` column (the real path read) and the files' stat. */

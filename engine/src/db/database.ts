@@ -7,7 +7,7 @@ import { type DuckDBAppender, DuckDBDataChunk, DuckDBInstance, INTEGER, type Duc
 import { CancelledError, EngineError, ErrorClass, QueryExecutionError, StateError } from '../errors.js';
 import { sparkMacros } from '../sql/macros.js';
 import { ident, join, sql, type Sql, str } from '../sql/sql.js';
-import { fromDuckType, type Column } from '../sql/types.js';
+import { fromDuckType, type Column } from '../sql/duckdb-types.js';
 import { DiskGuard, outOfMemoryError } from './disk-guard.js';
 import type { Resources } from './resources.js';
 import { walTail } from './wal-tail.js';

@@ -14,7 +14,8 @@ import { EngineError, ErrorClass, PipelineRuntimeError } from '../errors.js';
 import { toRows } from '../db/values.js';
 import { empty, ident, join, sql, str, type Sql } from '../sql/sql.js';
 import { Scope } from '../sql/translate.js';
-import { formatType, isOrderable, sameType, T, toDuckType, type Column } from '../sql/types.js';
+import { toDuckType, type Column } from '../sql/duckdb-types.js';
+import { formatType, isOrderable, typesEqual, Types as T } from '../spark/spark-types.js';
 import type { UpdateContext } from '../update/context.js';
 import { FlowSources } from '../update/sources.js';
 import { ARRIVAL_COLUMN, ROWS_PER_FILE_BITS } from '../catalog/sample-catalog.js';
@@ -361,7 +362,7 @@ async function failOnInvalid(ctx: UpdateContext, writer: CdcWriter, layout: CdcL
 /** Fails when the sequence type differs from the one stored in the target's state (Spark's SEQUENCING_TYPE_DRIFT). */
 async function checkSequenceType(ctx: UpdateContext, table: Sql, layout: CdcLayout, flow: CdcWriter, key: string): Promise<void> {
     const stored = await ctx.db.describe(sql`SELECT ${q(SEQ)} FROM ${table}`);
-    if (!sameType(stored[0].type, layout.seqType)) {
+    if (!typesEqual(stored[0].type, layout.seqType)) {
         throw new PipelineRuntimeError(ErrorClass.sequenceTypeDrift,
             `The SEQUENCE BY type of '${flow.name}' changed from ${formatType(stored[0].type)} to ${formatType(layout.seqType)}; run a full refresh of the target.`,
             { flow: flow.name, dataset: key, span: flow.sequenceSpan ?? flow.span });

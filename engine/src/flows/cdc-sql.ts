@@ -10,7 +10,7 @@
 // a function of the set of events, out-of-order arrival and any split of the events into updates give
 // the same target.
 import { empty, ident, join, sql, type Sql, str } from '../sql/sql.js';
-import type { Column } from '../sql/types.js';
+import type { Column } from '../sql/duckdb-types.js';
 import type { DataType } from '../ir.js';
 
 /** Event column: the SEQUENCE BY value. */

@@ -3,7 +3,7 @@ import { ErrorClass, PipelineRuntimeError } from '../errors.js';
 import type { DatasetIR, ReplaceUsingFlowIR, ReplaceWhereFlowIR } from '../ir.js';
 import { ident, join, sql, type Sql } from '../sql/sql.js';
 import { Scope } from '../sql/translate.js';
-import { isOrderable, formatType } from '../sql/types.js';
+import { isOrderable, formatType } from '../spark/spark-types.js';
 import type { UpdateContext } from '../update/context.js';
 import { FlowSources } from '../update/sources.js';
 import { queryIntoBatch } from './auto-cdc-flow.js';

@@ -10,7 +10,8 @@ import { EngineError, ErrorClass, PipelineRuntimeError } from '../errors.js';
 import type { DatasetIR, QueryIR, SnapshotFlowIR } from '../ir.js';
 import { ident, join, sql, type Sql, str } from '../sql/sql.js';
 import { autoName } from '../sql/translate.js';
-import { formatType, isOrderable, sameType, toDuckType, type Column } from '../sql/types.js';
+import { toDuckType, type Column } from '../sql/duckdb-types.js';
+import { formatType, isOrderable, typesEqual } from '../spark/spark-types.js';
 import type { UpdateContext } from '../update/context.js';
 import { FlowSources, emptyVersionRelation } from '../update/sources.js';
 import { applyScd1Compact, runMapped, selectColumns, targetColumns } from './auto-cdc-flow.js';
@@ -190,7 +191,7 @@ async function evaluateVersion(ctx: UpdateContext, flow: SnapshotFlowIR, version
         throw new EngineError(ErrorClass.versionNotSortable, `The snapshot version of '${flow.name}' has type ${formatType(column.type)}, which cannot be ordered.`, context);
     }
     if (storedColumn) {
-        if (storedColumn.name.toLowerCase() !== column.name.toLowerCase() || !sameType(storedColumn.type, column.type)) {
+        if (storedColumn.name.toLowerCase() !== column.name.toLowerCase() || !typesEqual(storedColumn.type, column.type)) {
             throw new EngineError(ErrorClass.versionSchemaChanged,
                 `The snapshot version of '${flow.name}' changed from ${storedColumn.name} ${formatType(storedColumn.type)} to ${column.name} ${formatType(column.type)}; run a full refresh of the target.`, context);
         }

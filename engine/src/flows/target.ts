@@ -6,7 +6,8 @@ import { EngineError, ErrorClass, PipelineRuntimeError } from '../errors.js';
 import type { ColumnIR, DatasetIR, SourceSpan } from '../ir.js';
 import { empty, ident, join, sql, type Sql } from '../sql/sql.js';
 import { Scope, SparkTranslator, castExpr } from '../sql/translate.js';
-import { sameType, toDuckType, type Column } from '../sql/types.js';
+import { toDuckType, type Column } from '../sql/duckdb-types.js';
+import { typesEqual } from '../spark/spark-types.js';
 import type { RecordedChanges, UpdateContext } from '../update/context.js';
 import { ROW_ID } from '../update/sources.js';
 import { keepsFeed } from '../update/versions.js';
@@ -173,7 +174,7 @@ export async function appendRows(ctx: UpdateContext, dataset: DatasetIR, key: st
     const innerItems = plain.map(c => {
         const source = mapping.get(c.name.toLowerCase());
         if (source) {
-            const value = sameType(source.type, c.type) ? ident(source.name) : castExpr({ sql: sql`"__src".${ident(source.name)}`, type: source.type }, c.type, false).sql;
+            const value = typesEqual(source.type, c.type) ? ident(source.name) : castExpr({ sql: sql`"__src".${ident(source.name)}`, type: source.type }, c.type, false).sql;
             return sql`${value} AS ${ident(c.name)}`;
         }
         const def = declaredByName.get(c.name.toLowerCase())?.default;

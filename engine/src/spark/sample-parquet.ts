@@ -6,18 +6,13 @@
 // allocated, list sizes by the bytes left, and nesting by `MaxNesting` (no recursion runs deeper).
 import type { DataType, StructField } from '../ir.js';
 import { readAt, type SampleFile } from './sample-files.js';
-import { SparkTypes } from './sample-types.js';
+import { field, Types } from './spark-types.js';
 
 /** The largest Parquet footer read (real footers are kilobytes; a corrupt length must not allocate gigabytes). */
 export const MaxFooterBytes = 16 * 1024 * 1024;
 /** The deepest nesting of a footer's schema (and Thrift structs) that is followed. */
 const MaxNesting = 64;
 
-const Types = SparkTypes;
-
-function field(name: string, type: DataType, nullable: boolean): StructField {
-    return nullable ? { name, type } : { name, type, notNull: true };
-}
 
 /** A Parquet footer that cannot be read: not a Parquet file, truncated, or an unexpected encoding. */
 export class ParquetFormatError extends Error {

@@ -22,7 +22,7 @@
 import * as zlib from 'node:zlib';
 import type { DataType, StructField } from '../ir.js';
 import { ParquetFormatError, readParquetSchema } from './sample-parquet.js';
-import { SparkTypes } from './sample-types.js';
+import { field, Types } from './spark-types.js';
 import {
     lowerOptions, readHead, type FileFormat, type ListedSource, type ReaderOptions, type SampleDirs, type SampleFile,
     type SampleFormat, type SampleProblem, type SampleResult,
@@ -33,7 +33,7 @@ export const MaxBytesPerFile = 256 * 1024;
 /** Nesting depth of JSON values that inference follows. */
 export const MaxJsonDepth = 64;
 
-const t = SparkTypes;
+const t = Types;
 
 /** The inferred schema of one file. */
 export interface FileSchema {
@@ -89,7 +89,7 @@ export function mergeColumns(into: readonly StructField[], more: readonly Struct
             index.set(column.name.toLowerCase(), result.length);
             result.push(column);
         } else {
-            result[at] = { name: result[at].name, type: widenInferred(result[at].type, column.type) };
+            result[at] = field(result[at].name, widenInferred(result[at].type, column.type));
         }
     }
     return result;
@@ -100,14 +100,14 @@ function finalType(type: DataType): DataType {
     switch (type.kind) {
         case 'void': return t.string;
         case 'array': return t.array(finalType(type.element));
-        case 'struct': return type.fields.length === 0 ? t.string : t.struct(type.fields.map(f => ({ name: f.name, type: finalType(f.type) })));
+        case 'struct': return type.fields.length === 0 ? t.string : t.struct(type.fields.map(f => field(f.name, finalType(f.type))));
         default: return type;
     }
 }
 
 /** Gives NULL-only columns (and fields) their final type. */
 export function finalColumns(columns: readonly StructField[]): StructField[] {
-    return columns.map(c => ({ name: c.name, type: finalType(c.type) }));
+    return columns.map(c => field(c.name, finalType(c.type)));
 }
 
 //#endregion
@@ -343,7 +343,7 @@ export function inferCsvColumns(text: string, options: ReaderOptions = {}, compl
             }
         }
     }
-    return names.map((name, i) => ({ name, type: types[i] ?? t.void }));
+    return names.map((name, i) => field(name, types[i] ?? t.void));
 }
 
 //#endregion
@@ -381,7 +381,7 @@ export function inferJsonColumns(text: string, complete = true): StructField[] {
                 columnIndex.set(key, columns.length);
                 columns.push(column);
             } else if (columns[at].type !== column.type) {
-                columns[at] = { name: columns[at].name, type: widenInferred(columns[at].type, column.type) };
+                columns[at] = field(columns[at].name, widenInferred(columns[at].type, column.type));
             }
         }
     };
@@ -417,9 +417,9 @@ export function inferJsonColumns(text: string, complete = true): StructField[] {
             const at = top.index.get(key.toLowerCase());
             if (at === undefined) {
                 top.index.set(key.toLowerCase(), top.fields.length);
-                top.fields.push({ name: key, type: type ?? t.void });
+                top.fields.push(field(key, type ?? t.void));
             } else if (type) {
-                top.fields[at] = { name: top.fields[at].name, type: widenInferred(top.fields[at].type, type) };
+                top.fields[at] = field(top.fields[at].name, widenInferred(top.fields[at].type, type));
             }
         }
         expectValue = false;

@@ -4,12 +4,15 @@
  * for Spark's display names (`array<struct<a:int,b:string>>`) and DDL, and the implicit widening rules
  * that type inference of select lists needs (common supertypes, binary arithmetic, comparisons).
  *
+ * This is the one representation of Spark types: the editor's inference, hover and validation, the
+ * function catalog, sample-file schema inference, lowering and the engine all use it (the IR's
+ * `DataType` is `TypeDescriptor`). The engine's DuckDB storage types are `sql/duckdb-types.ts`.
+ *
  * The widening rules follow Spark 4 with ANSI mode on (the default since Spark 4.0 and Databricks
  * Runtime 17): a STRING meeting another type is promoted to BIGINT, DOUBLE, DATE, TIMESTAMP, BOOLEAN,
  * BINARY or an interval, never the other way round.
  */
 
-import type { DataType } from '../ir.js';
 import * as decimalRules from './decimal.js';
 
 //#region Type descriptors
@@ -222,8 +225,12 @@ export function typeToString(type: TypeDescriptor): string {
     }
 }
 
-/** The type as written in DDL (`DataType.sql`): `INT`, `DECIMAL(10,2)`, `STRUCT<a: INT NOT NULL>`. */
-export function typeToSql(type: TypeDescriptor): string {
+/**
+ * The type as written in DDL (`DataType.sql`): `INT`, `DECIMAL(10,2)`, `STRUCT<a: INT NOT NULL>`.
+ * Without `fieldConstraints`, struct fields leave out NOT NULL and COMMENT: the name a run's results
+ * and the engine's messages give a type.
+ */
+export function typeToSql(type: TypeDescriptor, fieldConstraints = true): string {
     switch (type.kind) {
         case 'decimal': return `DECIMAL(${type.precision},${type.scale})`;
         case 'string': return type.collation ? `STRING COLLATE ${type.collation}` : 'STRING';
@@ -234,19 +241,27 @@ export function typeToSql(type: TypeDescriptor): string {
         case 'interval_dt':
             return (type.start === type.end ? `INTERVAL ${type.start}` : `INTERVAL ${type.start} TO ${type.end}`).toUpperCase();
         case 'calendar_interval': return 'INTERVAL';
-        case 'array': return `ARRAY<${typeToSql(type.element)}>`;
-        case 'map': return `MAP<${typeToSql(type.key)}, ${typeToSql(type.value)}>`;
+        case 'array': return `ARRAY<${typeToSql(type.element, fieldConstraints)}>`;
+        case 'map': return `MAP<${typeToSql(type.key, fieldConstraints)}, ${typeToSql(type.value, fieldConstraints)}>`;
         case 'struct':
             return `STRUCT<${type.fields.map(f => {
-                const notNull = f.nullable ? '' : ' NOT NULL';
-                const comment = f.comment === undefined ? '' : ` COMMENT '${f.comment.replace(/\\/g, '\\\\').replace(/'/g, '\\\'')}'`;
-                return `${quoteIdentifier(f.name)}: ${typeToSql(f.type)}${notNull}${comment}`;
+                const notNull = f.nullable || !fieldConstraints ? '' : ' NOT NULL';
+                const comment = f.comment === undefined || !fieldConstraints ? '' : ` COMMENT '${f.comment.replace(/\\/g, '\\\\').replace(/'/g, '\\\'')}'`;
+                return `${quoteIdentifier(f.name)}: ${typeToSql(f.type, fieldConstraints)}${notNull}${comment}`;
             }).join(', ')}>`;
         case 'geometry':
         case 'geography':
             return type.srid === undefined ? type.kind.toUpperCase() : `${type.kind.toUpperCase()}(${String(type.srid).toUpperCase()})`;
         default: return type.kind.toUpperCase();
     }
+}
+
+/**
+ * The name a run's results, `typeof` and the engine's messages give a type: the DDL form without the
+ * NOT NULL and COMMENT of struct fields (`DECIMAL(10,2)`, `ARRAY<STRUCT<a: INT>>`).
+ */
+export function formatType(type: TypeDescriptor): string {
+    return typeToSql(type, false);
 }
 
 /** Back-quotes an identifier unless it is a plain word (letters, digits, underscores, not starting with a digit). */
@@ -751,23 +766,23 @@ const INTEGRAL_KINDS: readonly TypeKind[] = ['tinyint', 'smallint', 'int', 'bigi
 const NUMERIC_PRECEDENCE: readonly TypeKind[] = ['tinyint', 'smallint', 'int', 'bigint', 'float', 'double'];
 
 /** True for the integral types TINYINT, SMALLINT, INT and BIGINT. */
-export function isIntegral(t: TypeDescriptor): boolean {
-    return INTEGRAL_KINDS.includes(t.kind);
+export function isIntegral(t: TypeDescriptor | undefined): boolean {
+    return t !== undefined && INTEGRAL_KINDS.includes(t.kind);
 }
 
 /** True for FLOAT and DOUBLE. */
-export function isFloating(t: TypeDescriptor): boolean {
-    return t.kind === 'float' || t.kind === 'double';
+export function isFloating(t: TypeDescriptor | undefined): boolean {
+    return t !== undefined && (t.kind === 'float' || t.kind === 'double');
 }
 
 /** True for every numeric type (integral, floating point, decimal). */
-export function isNumeric(t: TypeDescriptor): boolean {
-    return isIntegral(t) || isFloating(t) || t.kind === 'decimal';
+export function isNumeric(t: TypeDescriptor | undefined): boolean {
+    return t !== undefined && (isIntegral(t) || isFloating(t) || t.kind === 'decimal');
 }
 
 /** True for STRING, VARCHAR(n) and CHAR(n). */
-export function isStringLike(t: TypeDescriptor): boolean {
-    return t.kind === 'string' || t.kind === 'varchar' || t.kind === 'char';
+export function isStringLike(t: TypeDescriptor | undefined): boolean {
+    return t !== undefined && (t.kind === 'string' || t.kind === 'varchar' || t.kind === 'char');
 }
 
 /** True for TIMESTAMP and TIMESTAMP_NTZ. */
@@ -1178,52 +1193,19 @@ export function comparisonType(a: TypeDescriptor, b: TypeDescriptor): TypeDescri
 
 //#endregion
 
-//#region The engine's IR types
+//#region What the local engine stores
 
 /**
- * A type of the engine's IR (`DataType`, what lowering writes and the run carries) as a type
- * descriptor, so that the catalog's rules (function return types, coercions) apply to it.
+ * Whether the local engine can store and compute with values of the type: every type but TIME, the
+ * spatial types and `unknown` (which lowering refuses before a run).
  */
-export function fromDataType(type: DataType): TypeDescriptor {
+export function isLocallyStorable(type: TypeDescriptor): boolean {
     switch (type.kind) {
-        case 'decimal': return Types.decimal(type.precision, type.scale);
-        case 'char': return Types.char(type.length);
-        case 'varchar': return Types.varchar(type.length);
-        case 'interval': return type.range === 'year_month' ? Types.intervalYearMonth() : Types.intervalDayTime();
-        case 'array': return Types.array(fromDataType(type.element));
-        case 'map': return Types.map(fromDataType(type.key), fromDataType(type.value));
-        case 'struct': return Types.struct(type.fields.map(f => ({ name: f.name, type: fromDataType(f.type), nullable: !f.notNull, comment: f.comment })));
-        default: return { kind: type.kind };
-    }
-}
-
-/** A type descriptor as an IR type; undefined for `unknown` and the types the engine does not carry (TIME, geospatial, calendar intervals). */
-export function toDataType(type: TypeDescriptor): DataType | undefined {
-    switch (type.kind) {
-        case 'boolean': case 'tinyint': case 'smallint': case 'int': case 'bigint': case 'float': case 'double': case 'string': case 'binary':
-        case 'date': case 'timestamp': case 'timestamp_ntz': case 'void': case 'variant':
-            return { kind: type.kind };
-        case 'decimal': return { kind: 'decimal', precision: type.precision, scale: type.scale };
-        case 'char': case 'varchar': return { kind: type.kind, length: type.length };
-        case 'interval_ym': return { kind: 'interval', range: 'year_month' };
-        case 'interval_dt': return { kind: 'interval', range: 'day_time' };
-        case 'array': {
-            const element = toDataType(type.element);
-            return element && { kind: 'array', element };
-        }
-        case 'map': {
-            const key = toDataType(type.key);
-            const value = toDataType(type.value);
-            return key && value && { kind: 'map', key, value };
-        }
-        case 'struct': {
-            const fields = type.fields.map(f => ({ name: f.name, type: toDataType(f.type), notNull: !f.nullable }));
-            return fields.every(f => f.type !== undefined)
-                ? { kind: 'struct', fields: fields.map(f => ({ name: f.name, type: f.type!, ...(f.notNull ? { notNull: true } : {}) })) }
-                : undefined;
-        }
-        default:
-            return undefined;
+        case 'time': case 'geometry': case 'geography': case 'unknown': return false;
+        case 'array': return isLocallyStorable(type.element);
+        case 'map': return isLocallyStorable(type.key) && isLocallyStorable(type.value);
+        case 'struct': return type.fields.every(f => isLocallyStorable(f.type));
+        default: return true;
     }
 }
 

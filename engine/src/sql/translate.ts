@@ -14,12 +14,14 @@ import type {
 } from '../ir.js';
 import { inferReturnType, lambdaParameterTypes, localFunction as lookupFunction } from '../spark/functions/catalog.js';
 import type { CallArgument } from '../spark/functions/return-types.js';
-import { fromDataType, toDataType, Types } from '../spark/spark-types.js';
+import {
+    commonSupertype, formatType, isIntegral, isInterval, isLocallyStorable, isNumeric, isStringLike, typesEqual, Types as T, type TypeDescriptor,
+} from '../spark/spark-types.js';
 import { unknownFunctionError, type CallContext, type FunctionSpec, type Translated } from '../spark/functions/local.js';
 import { empty, ident, integer, join, paren, sql, type Sql, str } from './sql.js';
 import { ownValue } from '../records.js';
 import { decimalArithmetic, integralDecimal, type DecimalShape } from '../spark/decimal.js';
-import { T, decimalType, formatType, isIntegral, isNumeric, isString, timestampFromText, toDuckType, widerNumeric } from './types.js';
+import { timestampFromText, toDuckType } from './duckdb-types.js';
 
 /** A column known to the translator; the type is absent when it cannot be inferred. */
 export interface ScopeColumn {
@@ -171,10 +173,24 @@ function catalogArguments(call: CallExprIR, types: (DataType | undefined)[]): Ca
     return types.map((type, i) => {
         const arg = call.args[i];
         const literal = arg?.kind === 'literal' && arg.type.kind !== 'void'
-            ? (typeof arg.value === 'string' && !isString(arg.type) && isNumeric(arg.type) ? Number(arg.value) : arg.value)
+            ? (typeof arg.value === 'string' && !isStringLike(arg.type) && isNumeric(arg.type) ? Number(arg.value) : arg.value)
             : undefined;
-        return { type: type ? fromDataType(type) : Types.unknown, ...(literal !== undefined ? { literal } : {}) };
+        return { type: type ?? T.unknown, ...(literal !== undefined ? { literal } : {}) };
     });
+}
+
+/**
+ * A type of the catalog's rules as the translator keeps it: undefined where a translation cannot rely
+ * on it (`unknown`, types the engine does not store, and the calendar interval, which DuckDB does not
+ * tell from the other intervals).
+ */
+function translatorType(type: TypeDescriptor): DataType | undefined {
+    return isLocallyStorable(type) && type.kind !== 'calendar_interval' ? type : undefined;
+}
+
+/** The DECIMAL type of a precision and scale. */
+function decimalOf(shape: DecimalShape): DataType {
+    return T.decimal(shape.precision, shape.scale);
 }
 
 /**
@@ -282,7 +298,7 @@ export class SparkTranslator {
                 const rightColumns = right.columns;
                 const columns = left.columns.map((c, i) => {
                     const other = rightColumns[i].type;
-                    return c.type && other && isNumeric(c.type) && isNumeric(other) ? { ...c, type: widerNumeric(c.type, other) } : c;
+                    return c.type && other && isNumeric(c.type) && isNumeric(other) ? { ...c, type: commonSupertype(c.type, other) ?? c.type } : c;
                 });
                 if (!columns.some((c, i) => c.type?.kind === 'decimal' && !sameTypes(c.type, rightColumns[i].type, left.columns![i].type))) {
                     return { sql: combined, columns };
@@ -639,7 +655,7 @@ export class SparkTranslator {
             case 'interval':
                 return {
                     sql: sql`(to_months(${e.months}) + to_days(${e.days}) + to_microseconds(${e.microseconds}))`,
-                    type: { kind: 'interval', range: e.months !== 0 ? 'year_month' : 'day_time' },
+                    type: e.months !== 0 ? T.intervalYearMonth() : T.intervalDayTime(),
                 };
             case 'column': {
                 const resolved = scope.resolve(e.parts);
@@ -721,7 +737,7 @@ export class SparkTranslator {
                 const fields = e.fields.map(f => ({ name: f.name, value: this.expr(f.value, scope) }));
                 return {
                     sql: sql`struct_pack(${join(fields.map(f => sql`${ident(f.name)} := ${f.value.sql}`))})`,
-                    type: fields.every(f => f.value.type) ? T.struct(fields.map(f => ({ name: f.name, type: f.value.type! }))) : undefined,
+                    type: fields.every(f => f.value.type) ? T.struct(fields.map(f => [f.name, f.value.type!] as const)) : undefined,
                 };
             }
             case 'array': {
@@ -855,7 +871,7 @@ export class SparkTranslator {
             const fields = call.args.map((arg, i) => ({ name: autoFieldName(arg, i), value: this.expr(arg, scope) }));
             return {
                 sql: sql`struct_pack(${join(fields.map(f => sql`${ident(f.name)} := ${f.value.sql}`))})`,
-                type: fields.every(f => f.value.type) ? T.struct(fields.map(f => ({ name: f.name, type: f.value.type! }))) : undefined,
+                type: fields.every(f => f.value.type) ? T.struct(fields.map(f => [f.name, f.value.type!] as const)) : undefined,
             };
         }
         if (name === 'grouping_id') {
@@ -896,7 +912,7 @@ export class SparkTranslator {
         }
         const args = this.callArgs(call, spec, scope);
         // The catalog's return-type rule, the one the editor shows.
-        const type = toDataType(inferReturnType(name, catalogArguments(call, args.map(a => a.type))));
+        const type = translatorType(inferReturnType(name, catalogArguments(call, args.map(a => a.type))));
         const ctx = this.callContext(call, args, type);
         if (spec.kind === 'scalar') {
             if (call.over || call.distinct || call.filter) {
@@ -920,7 +936,7 @@ export class SparkTranslator {
             call.args.forEach((arg, i) => {
                 if (arg.kind === 'lambda') {
                     // The catalog's types of the lambda's variables (`transform(array<int>, (x, i) -> …)`: int, int).
-                    const paramTypes = lambdaParameterTypes(call.name, catalogArguments(call, args.map(a => a?.type)), i).map(toDataType);
+                    const paramTypes = lambdaParameterTypes(call.name, catalogArguments(call, args.map(a => a?.type)), i).map(translatorType);
                     const bindings = new Map<string, Translated>();
                     const names = arg.params.map((param, j) => {
                         const sqlName = ident(this.internalAlias('__l'));
@@ -1121,13 +1137,13 @@ export function castExpr(inner: Translated, target: DataType, tryCast: boolean):
         // Spark truncates toward zero; DuckDB rounds.
         return { sql: sql`${cast}(trunc(${inner.sql}) AS ${duck})`, type: target };
     }
-    if (isIntegral(target) && isString(inner.type)) {
+    if (isIntegral(target) && isStringLike(inner.type)) {
         if (tryCast) {
             return { sql: sql`CASE WHEN regexp_matches(trim(${inner.sql}), '^[+-]?[0-9]+$') THEN TRY_CAST(trim(${inner.sql}) AS ${duck}) END`, type: target };
         }
         return { sql: sql`CAST(__psql_str_to_bigint(${inner.sql}) AS ${duck})`, type: target };
     }
-    if ((target.kind === 'timestamp' || target.kind === 'timestamp_ntz') && isString(inner.type)) {
+    if ((target.kind === 'timestamp' || target.kind === 'timestamp_ntz') && isStringLike(inner.type)) {
         return { sql: timestampFromText(inner.sql, target, tryCast), type: target };
     }
     return { sql: sql`${cast}(${inner.sql} AS ${duck})`, type: target };
@@ -1135,7 +1151,7 @@ export function castExpr(inner: Translated, target: DataType, tryCast: boolean):
 
 /** Spark casts a string compared with a number / date / timestamp to that type. */
 function coerceForComparison(reference: Translated, other: Translated): Translated {
-    if (isString(other.type) && reference.type && (isNumeric(reference.type) || reference.type.kind === 'date' || reference.type.kind === 'timestamp' || reference.type.kind === 'boolean')) {
+    if (isStringLike(other.type) && reference.type && (isNumeric(reference.type) || reference.type.kind === 'date' || reference.type.kind === 'timestamp' || reference.type.kind === 'boolean')) {
         return castExpr(other, reference.type.kind === 'int' || reference.type.kind === 'tinyint' || reference.type.kind === 'smallint' ? T.bigint : reference.type, false);
     }
     return other;
@@ -1147,14 +1163,14 @@ function coerceBoth(left: Translated, right: Translated): [Translated, Translate
 
 /** True when both given types are the type `type`. */
 function sameTypes(type: DataType, a: DataType | undefined, b: DataType | undefined): boolean {
-    return a !== undefined && b !== undefined && formatType(a) === formatType(type) && formatType(b) === formatType(type);
+    return a !== undefined && b !== undefined && typesEqual(a, type) && typesEqual(b, type);
 }
 
 function commonType(types: DataType[]): DataType | undefined {
     if (types.length === 0) {
         return undefined;
     }
-    return types.reduce((a, b) => (isNumeric(a) && isNumeric(b) ? widerNumeric(a, b) : a));
+    return types.reduce((a, b) => (isNumeric(a) && isNumeric(b) ? commonSupertype(a, b) ?? a : a));
 }
 
 /**
@@ -1181,7 +1197,7 @@ function arithmeticType(op: '+' | '-' | '*' | '%', left: DataType | undefined, r
     if (left.kind === 'date' && isIntegral(right)) {
         return T.date;
     }
-    if ((left.kind === 'date' || left.kind === 'timestamp') && right.kind === 'interval') {
+    if ((left.kind === 'date' || left.kind === 'timestamp') && isInterval(right)) {
         return left.kind === 'date' && op !== '*' ? T.timestamp : left;
     }
     if (isNumeric(left) && isNumeric(right)) {
@@ -1190,9 +1206,9 @@ function arithmeticType(op: '+' | '-' | '*' | '%', left: DataType | undefined, r
             const l = asDecimal(left, literalDigits(leftIR));
             const r = asDecimal(right, literalDigits(rightIR));
             // A decimal meeting a FLOAT or DOUBLE is DOUBLE arithmetic.
-            return l && r ? decimalType(decimalArithmetic(op, l, r)) : T.double;
+            return l && r ? decimalOf(decimalArithmetic(op, l, r)) : T.double;
         }
-        return widerNumeric(left, right);
+        return commonSupertype(left, right) ?? left;
     }
     return left;
 }
@@ -1214,7 +1230,7 @@ function divisionType(left: DataType | undefined, right: DataType | undefined, l
     }
     const l = asDecimal(left, literalDigits(leftIR));
     const r = asDecimal(right, literalDigits(rightIR));
-    return l && r ? decimalType(decimalArithmetic('/', l, r)) : T.double;
+    return l && r ? decimalOf(decimalArithmetic('/', l, r)) : T.double;
 }
 
 /** Field name Spark gives `struct(expr)`: the column name for a column reference, else colN. */

@@ -18,7 +18,7 @@ import type { AutoCdcFlowIR, FlowIR, SourceSpan } from '../ir.js';
 import { EngineError, ErrorClass } from '../errors.js';
 import { toRows } from '../db/values.js';
 import { empty, ident, join, sql, type Sql } from '../sql/sql.js';
-import type { Column } from '../sql/types.js';
+import type { Column } from '../sql/duckdb-types.js';
 import { ARR, BOUNDARY, END, KIND, SEQ, START, orderKey, scd2AnnotateSql, type CdcLayout } from '../flows/cdc-sql.js';
 import { nextArrival, selectColumns, setNextArrival } from '../flows/auto-cdc-flow.js';
 import { diffByKey } from '../flows/target.js';

@@ -4,7 +4,8 @@
 import { EngineError, ErrorClass } from '../errors.js';
 import type { ChangeFeedBoundIR, SourceSpan } from '../ir.js';
 import { ident, join, sql, str, type Sql } from '../sql/sql.js';
-import { T, type Column } from '../sql/types.js';
+import type { Column } from '../sql/duckdb-types.js';
+import { Types as T } from '../spark/spark-types.js';
 import type { DatasetVersion, StateStore } from '../state/state-store.js';
 import { FEED_COLUMNS } from './versions.js';
 

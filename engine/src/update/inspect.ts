@@ -6,7 +6,7 @@ import { toRows, type JsonValue, type Row } from '../db/values.js';
 import { EngineError, ErrorClass } from '../errors.js';
 import type { PipelineIR, QueryIR } from '../ir.js';
 import { empty, ident, join, sql, str } from '../sql/sql.js';
-import { formatType } from '../sql/types.js';
+import { formatType } from '../spark/spark-types.js';
 import { StateStore } from '../state/state-store.js';
 import { ARR, KIND, SEQ, SYS, eventRank } from '../flows/cdc-sql.js';
 import { UpdateContext } from './context.js';

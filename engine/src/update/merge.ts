@@ -8,7 +8,7 @@ import { EngineError, ErrorClass } from '../errors.js';
 import type { ExprIR, MergeClauseIR, MergeStatementIR, QueryIR, RelationIR, TableRelationIR } from '../ir.js';
 import { empty, ident, join, sql, type Sql } from '../sql/sql.js';
 import { Scope, castExpr } from '../sql/translate.js';
-import type { Column } from '../sql/types.js';
+import type { Column } from '../sql/duckdb-types.js';
 import type { UpdateContext } from './context.js';
 import { FlowSources, ROW_ID } from './sources.js';
 

@@ -12,7 +12,7 @@ import { runMaterializedViewFlow } from '../flows/materialized-view-flow.js';
 import { runReplaceUsingFlow, runReplaceWhereFlow } from '../flows/replace-flows.js';
 import { runSnapshotFlow } from '../flows/snapshot-flow.js';
 import { ident, join, sql, type Sql } from '../sql/sql.js';
-import { formatType } from '../sql/types.js';
+import { formatType } from '../spark/spark-types.js';
 import type { ResourceOptions } from '../db/resources.js';
 import type { DatabaseKeeper } from '../db/kept-databases.js';
 import { StateStore, type PipelineIdentity, type StateOpenOptions } from '../state/state-store.js';

@@ -18,7 +18,7 @@ import type { QueryIR, SourceSpan, TableRelationIR } from '../ir.js';
 import { forEachTableRelation } from '../ir-walk.js';
 import { ident, join, sql, type Sql } from '../sql/sql.js';
 import { SparkTranslator, type ResolvedRelation, type TranslatedQuery } from '../sql/translate.js';
-import type { Column } from '../sql/types.js';
+import type { Column } from '../sql/duckdb-types.js';
 import type { UpdateContext } from './context.js';
 import { checkAppendOnlySince, checkRange, endVersion, feedColumns, feedRows, snapshotAsFeed, startVersion, versionsOf } from './feed-reads.js';
 import { datasetKey, isView } from './plan.js';

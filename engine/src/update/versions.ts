@@ -5,7 +5,7 @@
 // `insert`, `delete`, `update_preimage`, `update_postimage`), kept in `cdf.<dataset>` with
 // `_commit_version` and `_commit_timestamp`.
 import { ident, join, sql, str, type Sql } from '../sql/sql.js';
-import { toDuckType } from '../sql/types.js';
+import { toDuckType } from '../sql/duckdb-types.js';
 import type { DatasetVersion, StateStore } from '../state/state-store.js';
 import { ownValue } from '../records.js';
 

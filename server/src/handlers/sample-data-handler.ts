@@ -20,7 +20,6 @@ import type { AsyncSampleReads } from '../../../engine/src/spark/sample-disk.js'
 import { sampleSchemas } from '../../../engine/src/spark/sample-schema.js';
 import { quoteIdentifier, typeToSql } from '../../../engine/src/spark/spark-types.js';
 import type { PipelineSqlServices } from '../language/pipeline-sql-module.js';
-import { typeFromEngine } from '../language/pipeline/sample-catalog.js';
 import { readSettled } from '../language/pipeline/sample-disk-snapshot.js';
 import type { PipelineProject } from '../project/project-types.js';
 import { DefaultSampleRows } from '../samples/sample-generator.js';
@@ -124,7 +123,7 @@ export class SampleDataHandler {
         });
         const written = [target];
         if (schema?.ok) {
-            const columns = schema.value.columns.map(c => `  ${quoteIdentifier(c.name)} ${typeToSql(typeFromEngine(c.type))}`).join(',\n');
+            const columns = schema.value.columns.map(c => `  ${quoteIdentifier(c.name)} ${typeToSql(c.type)}`).join(',\n');
             const declaration = `CREATE TABLE ${parts.map(quoteIdentifier).join('.')} (\n${columns}\n) USING ${format.format.toUpperCase()} LOCATION '${parts.join('/')}';\n`;
             const catalog = path.join(pipeline.samplesDir, CatalogFileName);
             const current = await readSettled(reads, disk => readText(disk, catalog));

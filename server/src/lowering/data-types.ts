@@ -1,5 +1,7 @@
 import type { AstNode } from 'langium';
-import { parseSparkType, type DataType, type StructField, ErrorClass } from '../../../engine/src/index.js';
+import { type DataType, ErrorClass } from '../../../engine/src/index.js';
+import { isLocallyStorable, Types } from '../../../engine/src/spark/spark-types.js';
+import { dataTypeOf, intervalTypeOf, primitiveTypeOf } from '../language/types/data-types.js';
 import * as ast from '../language/generated/ast.js';
 import { LoweringError } from './lowering-error.js';
 import { spanOf } from './source-spans.js';
@@ -15,44 +17,59 @@ export function checkCollation(node: AstNode, collation: string | undefined, pro
     }
 }
 
-/** Lowers a data type of the AST (`DECIMAL(10,2)`, `ARRAY<STRUCT<a: INT>>`, `INTERVAL DAY TO SECOND`) to the IR. */
+/**
+ * Lowers a data type of the AST (`DECIMAL(10,2)`, `ARRAY<STRUCT<a: INT>>`, `INTERVAL DAY TO SECOND`)
+ * to the IR: the editor's reading of it (`dataTypeOf`), after the checks of what the local engine runs
+ * (a byte-wise collation, no TIME), each reported at its place. The engine compares strings byte by
+ * byte only, so a binary collation is dropped.
+ */
 export function lowerDataType(node: ast.DataType): DataType {
+    checkRunnable(node);
+    const type = dataTypeOf(node);
+    if (!type) {
+        // checkRunnable names the part that is no Spark type; this is a safety net.
+        throw new LoweringError(ErrorClass.unsupportedFeature, `Unknown data type '${node.$cstNode?.text ?? ''}'.`, spanOf(node));
+    }
+    return withoutCollations(type);
+}
+
+/** Refuses, at its place, the first part of a type that the local engine cannot run. */
+function checkRunnable(node: ast.DataType): void {
     switch (node.$type) {
         case ast.ArrayType.$type:
-            return { kind: 'array', element: lowerDataType(node.elementType) };
+            return checkRunnable(node.elementType);
         case ast.MapType.$type:
-            return { kind: 'map', key: lowerDataType(node.keyType), value: lowerDataType(node.valueType) };
+            checkRunnable(node.keyType);
+            return checkRunnable(node.valueType);
         case ast.StructType.$type:
-            return {
-                kind: 'struct',
-                fields: node.fields.map(field => {
-                    const out: StructField = { name: field.name, type: lowerDataType(field.type) };
-                    if (field.notNull) {
-                        out.notNull = true;
-                    }
-                    if (field.comment !== undefined) {
-                        out.comment = field.comment;
-                    }
-                    return out;
-                }),
-            };
-        case ast.IntervalType.$type: {
-            const unit = (node.to ?? node.from ?? 'SECOND').toUpperCase().replace(/S$/, '');
-            return { kind: 'interval', range: unit === 'YEAR' || unit === 'MONTH' ? 'year_month' : 'day_time' };
-        }
+            return node.fields.forEach(f => checkRunnable(f.type));
+        case ast.IntervalType.$type:
+            if (!intervalTypeOf(node)) {
+                throw new LoweringError(ErrorClass.unsupportedFeature, `Unknown data type '${node.$cstNode?.text ?? 'INTERVAL'}'.`, spanOf(node));
+            }
+            return;
         case ast.PrimitiveType.$type: {
             checkCollation(node, node.collation);
             const name = node.name.toUpperCase();
             if (name === 'TIME') {
                 throw new LoweringError(ErrorClass.unsupportedFeature, 'The TIME type cannot run locally; use TIMESTAMP or STRING.', spanOf(node));
             }
-            const text = node.args.length > 0 ? `${name}(${node.args.join(', ')})` : name;
-            try {
-                return parseSparkType(text);
-            } catch {
-                // The engine's type parser names the offending text; ours names the place as well.
+            const type = primitiveTypeOf(node);
+            if (!type || !isLocallyStorable(type)) {
+                const text = node.args.length > 0 ? `${name}(${node.args.join(', ')})` : name;
                 throw new LoweringError(ErrorClass.unsupportedFeature, `Unknown data type '${text}'.`, spanOf(node));
             }
         }
+    }
+}
+
+/** The type with binary collations dropped from its strings (the only collation the engine runs). */
+function withoutCollations(type: DataType): DataType {
+    switch (type.kind) {
+        case 'string': return type.collation === undefined ? type : Types.string;
+        case 'array': return Types.array(withoutCollations(type.element));
+        case 'map': return Types.map(withoutCollations(type.key), withoutCollations(type.value));
+        case 'struct': return Types.struct(type.fields.map(f => ({ ...f, type: withoutCollations(f.type) })));
+        default: return type;
     }
 }

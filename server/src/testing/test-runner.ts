@@ -11,6 +11,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import type { LangiumDocument, URI } from 'langium';
 import { ErrorClass } from '../../../engine/src/spark/error-classes.js';
+import { field } from '../../../engine/src/spark/spark-types.js';
 import {
     ownValue, parseSparkSchema, runUpdate, type CatalogTableIR, type Column, type DatasetResult, type DatasetMetrics, type JsonValue,
     type PipelineIR, type SourceSpan, type StructField, type TableSourceIR, type UpdateErrorInfo,
@@ -330,7 +331,7 @@ function hermeticPipeline(original: PipelineIR, test: TestFile, temp: string): H
         for (const read of source.reads) {
             read.path = path.join(temp, 'samples', location);
             read.options = { format: 'json' };
-            read.inferredColumns = columns.map(c => ({ name: c.name, type: c.type }));
+            read.inferredColumns = columns.map(c => field(c.name, c.type));
         }
         tables.set(key, { display: `read_files('${source.path}')`, location, columns });
     }

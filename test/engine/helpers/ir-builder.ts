@@ -5,7 +5,7 @@ import type {
     PipelineIR, QueryIR, RelationIR, ReplaceUsingFlowIR, ReplaceWhereFlowIR, SelectIR, SelectItemIR, SnapshotFlowIR, SortItemIR,
     SourceSpan, TableRelationIR, ExpectationIR, BinaryExprIR, WindowFrameIR,
 } from '../../../engine/src/ir.js';
-import { parseSparkSchema, parseSparkType } from '../../../engine/src/sql/types.js';
+import { parseSparkSchema, parseSparkType } from '../../../engine/src/sql/duckdb-types.js';
 
 let line = 1;
 

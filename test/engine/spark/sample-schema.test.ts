@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { StructField } from '../../../engine/src/ir.js';
 import { describeProblem, listSource, locateConventionTable, sampleDirs, type SampleDirs } from '../../../engine/src/spark/sample-files.js';
 import { inferCsvColumns, inferJsonColumns, SampleSchemas } from '../../../engine/src/spark/sample-schema.js';
-import { formatType } from '../../../engine/src/sql/types.js';
+import { formatType } from '../../../engine/src/spark/spark-types.js';
 
 const print = (fields: readonly StructField[]): string => fields.map(f => `${f.name} ${formatType(f.type)}`).join(', ');
 

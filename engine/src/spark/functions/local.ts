@@ -13,11 +13,13 @@ import type { CallExprIR, DataType, ExprIR } from '../../ir.js';
 import { javaPatternToStrftime } from '../../sql/java-datetime.js';
 import { captureGroupCount, parseJavaReplacement, re2Rewrite } from '../../sql/java-regex.js';
 import { empty, join, sql, type Sql, str } from '../../sql/sql.js';
-import { T, isString, parseSparkSchema, parseSparkType, timestampFromText, toDuckType } from '../../sql/types.js';
+import { parseSparkSchema, parseSparkType, timestampFromText, toDuckType } from '../../sql/duckdb-types.js';
+import { isStringLike, Types as T } from '../spark-types.js';
 
 // What the rows are written with, besides the helpers below.
 export { empty, ident, join, sql, str, type Sql } from '../../sql/sql.js';
-export { T, decimalType, isIntegral, toDuckType } from '../../sql/types.js';
+export { toDuckType } from '../../sql/duckdb-types.js';
+export { isIntegral } from '../spark-types.js';
 export { decimalSum } from '../decimal.js';
 
 /** A translated expression: DuckDB SQL plus its Spark type when the translator could infer it. */
@@ -191,7 +193,7 @@ export function schemaArg(c: CallContext, i: number): DataType {
 
 /** A value as a Spark TIMESTAMP: text by Spark's zone rule (`timestampFromText`), anything else cast. */
 export function textToTimestamp(arg: Translated, tryCast: boolean): Sql {
-    return isString(arg.type) || arg.type === undefined ? timestampFromText(arg.sql, T.timestamp, tryCast) : sql`${tryCast ? sql`TRY_CAST` : sql`CAST`}(${arg.sql} AS TIMESTAMP)`;
+    return isStringLike(arg.type) || arg.type === undefined ? timestampFromText(arg.sql, T.timestamp, tryCast) : sql`${tryCast ? sql`TRY_CAST` : sql`CAST`}(${arg.sql} AS TIMESTAMP)`;
 }
 
 export function castTo(type: Sql): FunctionSpec {
@@ -205,7 +207,7 @@ export function integralCast(duckType: Sql): FunctionSpec {
         if (t && ['float', 'double', 'decimal'].includes(t.kind)) {
             return sql`CAST(trunc(${c.args[0].sql}) AS ${duckType})`;
         }
-        if (isString(t)) {
+        if (isStringLike(t)) {
             return sql`CAST(__psql_str_to_bigint(${c.args[0].sql}) AS ${duckType})`;
         }
         return sql`CAST(${c.args[0].sql} AS ${duckType})`;

@@ -20,9 +20,9 @@ import {
 import { sampleSchemas } from '../../../../engine/src/spark/sample-schema.js';
 import { nodeAsyncSampleReads, nodeSampleDisk, type AsyncSampleReads, type SampleDisk } from '../../../../engine/src/spark/sample-disk.js';
 import type { SampleDiskSnapshot } from './sample-disk-snapshot.js';
-import type { DataType, StructField as EngineField } from '../../../../engine/src/index.js';
-import { field, parseSchema, parseType, Types, type StructField, type TypeDescriptor } from '../../../../engine/src/spark/spark-types.js';
+import { parseSchema, Types, type StructField } from '../../../../engine/src/spark/spark-types.js';
 import * as ast from '../generated/ast.js';
+import { dataTypeOf } from '../types/data-types.js';
 import type { TableName } from '../references/dataset-names.js';
 import { columnsOf, MetadataColumn, relationOf, UnknownRelation, column, type RelationType } from '../types/relation-type.js';
 import type { PipelineInfo } from './pipeline-registry.js';
@@ -41,7 +41,7 @@ export interface SourceSchema {
     /** What kind of problem it is (`outside`: refused before reading anything). */
     readonly problemKind?: SampleProblem['kind'];
     /** The columns in the engine's types, for the lowering to hand over in the IR. */
-    readonly engineColumns?: readonly EngineField[];
+    readonly engineColumns?: readonly StructField[];
 }
 
 /** The string value of a constant argument (`'json'`), if it is one. */
@@ -55,25 +55,6 @@ export function stringArgument(expression: ast.Expression | ast.TableArgument | 
 /** The path argument of a `read_files` / `cloud_files` call (the first positional argument, or `path =>`). */
 export function pathArgument(call: ast.TableFunctionCall): ast.FunctionArgument | undefined {
     return call.args.find(a => !a.name) ?? call.args.find(a => a.name?.toLowerCase() === 'path');
-}
-
-/** A type of the engine's sample-schema inference as the editor's type descriptor. */
-export function typeFromEngine(type: DataType): TypeDescriptor {
-    switch (type.kind) {
-        case 'decimal': return Types.decimal(type.precision, type.scale);
-        case 'char': return { kind: 'char', length: type.length };
-        case 'varchar': return { kind: 'varchar', length: type.length };
-        case 'interval': return type.range === 'year_month' ? { kind: 'interval_ym', start: 'year', end: 'month' } : { kind: 'interval_dt', start: 'day', end: 'second' };
-        case 'array': return Types.array(typeFromEngine(type.element));
-        case 'map': return Types.map(typeFromEngine(type.key), typeFromEngine(type.value));
-        case 'struct': return Types.struct(fieldsFromEngine(type.fields));
-        default: return { kind: type.kind };
-    }
-}
-
-/** Engine struct fields as the editor's. */
-export function fieldsFromEngine(fields: readonly EngineField[]): StructField[] {
-    return fields.map(f => field(f.name, typeFromEngine(f.type), !f.notNull));
 }
 
 /**
@@ -183,7 +164,7 @@ export class SampleCatalog {
     catalogTable(pipeline: PipelineInfo, table: ast.CreateTable, name: TableName): SourceSchema {
         const declared = (table.spec?.elements ?? []).filter(ast.isColumnDef);
         if (declared.length > 0) {
-            return { relation: relationOf(declared.map(c => column(c.name, dataTypeOf(c.type), c)), true, [MetadataColumn]) };
+            return { relation: relationOf(declared.map(c => column(c.name, dataTypeOf(c.type) ?? Types.unknown, c)), true, [MetadataColumn]) };
         }
         if (!pipeline.rootPath || !pipeline.samplesPath) {
             return { relation: UnknownRelation };
@@ -259,20 +240,10 @@ export class SampleCatalog {
         if (!result.ok) {
             return { relation: UnknownRelation, location, files, problem: describeProblem(dirs, result.problem), problemKind: result.problem.kind };
         }
-        const columns = columnsOf(fieldsFromEngine(result.value.columns));
+        const columns = columnsOf(result.value.columns);
         if (autoLoader && !columns.some(c => c.name.toLowerCase() === '_rescued_data')) {
             columns.push(column('_rescued_data', Types.string));
         }
         return { relation: relationOf(columns, true, [MetadataColumn]), location, files, engineColumns: result.value.columns };
     }
-}
-
-/** The type a DDL data type node stands for (its source text parsed as a Spark type); `unknown` if absent or unparsable. */
-export function dataTypeOf(node: ast.DataType | undefined): TypeDescriptor {
-    const text = node?.$cstNode?.text;
-    if (!text) {
-        return Types.unknown;
-    }
-    const parsed = parseType(text);
-    return parsed.ok ? parsed.value : Types.unknown;
 }

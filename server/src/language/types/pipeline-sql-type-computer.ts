@@ -24,7 +24,8 @@ import type { PipelineSymbolIndex } from '../references/pipeline-symbol-index.js
 import { depthFirst } from '../pipeline/graph-walks.js';
 import { functionName, scdKindOf, type FlowInfo, type PipelineModelService } from '../pipeline/pipeline-model.js';
 import type { PipelineRegistry } from '../pipeline/pipeline-registry.js';
-import { dataTypeOf, type SampleCatalog } from '../pipeline/sample-catalog.js';
+import type { SampleCatalog } from '../pipeline/sample-catalog.js';
+import { dataTypeOf } from './data-types.js';
 import { operatorChainTop } from '../parser/operator-chains.js';
 import type { PipelineSqlServices } from '../pipeline-sql-module.js';
 import type { PipelinePython } from '../../project/python/python-lookup.js';
@@ -235,7 +236,7 @@ export class PipelineSqlTypeComputer implements TypeComputer {
         }
         const columnDefs = (dataset.spec?.elements ?? []).filter(ast.isColumnDef);
         if (columnDefs.length > 0 && columnDefs.every(c => c.type)) {
-            return relationOf(columnDefs.map(c => column(c.name, dataTypeOf(c.type), c, !c.properties.some(ast.isNotNullProperty))));
+            return relationOf(columnDefs.map(c => column(c.name, dataTypeOf(c.type) ?? Types.unknown, c, !c.properties.some(ast.isNotNullProperty))));
         }
         const info = this.model.datasetOf(dataset);
         const flows = info?.flows ?? [];
@@ -888,7 +889,7 @@ export class PipelineSqlTypeComputer implements TypeComputer {
     //#region Expressions
 
     typeOfDataType(node: ast.DataType | undefined): TypeDescriptor {
-        return dataTypeOf(node);
+        return dataTypeOf(node) ?? Types.unknown;
     }
 
     typeOf(expression: ast.Expression): TypeDescriptor {
