@@ -15,14 +15,8 @@ export const MAX_DECIMAL_PRECISION = 38;
 /** Spark keeps at least this many fractional digits when a result must lose precision. */
 export const MIN_ADJUSTED_SCALE = 6;
 
-/**
- * The exact decimal of an integral type (INT → DECIMAL(10,0)), or of an integer literal when its
- * digits are given (Spark's `DecimalType.fromLiteral`: `2` is DECIMAL(1,0)).
- */
-export function integralDecimal(kind: string, literalDigits?: string): DecimalShape | undefined {
-    if (literalDigits !== undefined && ['tinyint', 'smallint', 'int', 'bigint'].includes(kind)) {
-        return { precision: Math.max(1, literalDigits.replace(/^[+-]/, '').length), scale: 0 };
-    }
+/** The exact decimal of an integral type (INT → DECIMAL(10,0)); an integer literal: `operandType` in spark-types.ts. */
+export function integralDecimal(kind: string): DecimalShape | undefined {
     switch (kind) {
         case 'tinyint': return { precision: 3, scale: 0 };
         case 'smallint': return { precision: 5, scale: 0 };

@@ -1096,6 +1096,20 @@ function numericArithmetic(op: '+' | '-' | '*' | '/' | '%', a: TypeDescriptor, b
     return op === '/' ? Types.double : commonSupertype(l, r);
 }
 
+/**
+ * An operand's type as a binary operator types it: an integer literal next to a DECIMAL is the
+ * narrowest decimal holding its digits, so `amount * 2` is DECIMAL(p + 2, s) (Spark's
+ * `DecimalType.fromLiteral`, spark.sql.legacy.literalPickMinimumPrecision on by default).
+ * `integerLiteral` is the operand's text when it is an integer literal (`2`, `-15`).
+ */
+export function operandType(type: TypeDescriptor, other: TypeDescriptor, integerLiteral?: string): TypeDescriptor {
+    const digits = integerLiteral === undefined ? undefined : /^[+-]?(\d+)$/.exec(integerLiteral);
+    if (other.kind !== 'decimal' || !digits) {
+        return type;
+    }
+    return Types.decimal(Math.max(1, digits[1].replace(/^0+(?=\d)/, '').length), 0);
+}
+
 function isDayOnly(t: TypeDescriptor): boolean {
     return t.kind === 'interval_dt' && t.start === 'day' && t.end === 'day';
 }

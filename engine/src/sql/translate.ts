@@ -15,12 +15,11 @@ import type {
 import { inferReturnType, lambdaParameterTypes, localFunction as lookupFunction } from '../spark/functions/catalog.js';
 import type { CallArgument } from '../spark/functions/return-types.js';
 import {
-    commonSupertype, formatType, isIntegral, isInterval, isLocallyStorable, isNumeric, isStringLike, typesEqual, Types as T, type TypeDescriptor,
+    binaryOperatorType, commonSupertype, formatType, isIntegral, isInterval, isLocallyStorable, isNumeric, isStringLike, typesEqual, operandType, Types as T, type TypeDescriptor,
 } from '../spark/spark-types.js';
 import { unknownFunctionError, type CallContext, type FunctionSpec, type Translated } from '../spark/functions/local.js';
 import { empty, ident, integer, join, paren, sql, type Sql, str } from './sql.js';
 import { ownValue } from '../records.js';
-import { decimalArithmetic, integralDecimal, type DecimalShape } from '../spark/decimal.js';
 import { timestampFromText, toDuckType } from './duckdb-types.js';
 
 /** A column known to the translator; the type is absent when it cannot be inferred. */
@@ -186,11 +185,6 @@ function catalogArguments(call: CallExprIR, types: (DataType | undefined)[]): Ca
  */
 function translatorType(type: TypeDescriptor): DataType | undefined {
     return isLocallyStorable(type) && type.kind !== 'calendar_interval' ? type : undefined;
-}
-
-/** The DECIMAL type of a precision and scale. */
-function decimalOf(shape: DecimalShape): DataType {
-    return T.decimal(shape.precision, shape.scale);
 }
 
 /**
@@ -1190,6 +1184,11 @@ function exactArithmetic(result: Sql, type: DataType | undefined): Translated {
     return type?.kind === 'decimal' ? { sql: sql`CAST(${result} AS ${toDuckType(type)})`, type } : { sql: result, type };
 }
 
+/**
+ * The result type of `+ - * %` as Spark types it. Numbers follow the Spark module's rule (the one
+ * the editor shows: decimal precision and scale, an integer literal next to a decimal); a DATE plus
+ * days stays a DATE, a DATE or TIMESTAMP plus an interval is a TIMESTAMP.
+ */
 function arithmeticType(op: '+' | '-' | '*' | '%', left: DataType | undefined, right: DataType | undefined, leftIR: ExprIR, rightIR: ExprIR): DataType | undefined {
     if (!left || !right) {
         return left ?? right;
@@ -1201,36 +1200,27 @@ function arithmeticType(op: '+' | '-' | '*' | '%', left: DataType | undefined, r
         return left.kind === 'date' && op !== '*' ? T.timestamp : left;
     }
     if (isNumeric(left) && isNumeric(right)) {
-        if (left.kind === 'decimal' || right.kind === 'decimal') {
-            // An integer literal next to a decimal is the narrowest decimal holding it (`amount * 2`).
-            const l = asDecimal(left, literalDigits(leftIR));
-            const r = asDecimal(right, literalDigits(rightIR));
-            // A decimal meeting a FLOAT or DOUBLE is DOUBLE arithmetic.
-            return l && r ? decimalOf(decimalArithmetic(op, l, r)) : T.double;
-        }
-        return commonSupertype(left, right) ?? left;
+        return numericResult(op, left, right, leftIR, rightIR);
     }
     return left;
 }
 
-/** The digits of an integer literal (`2`, `-15`), which Spark types by its digits next to a decimal. */
-function literalDigits(e: ExprIR): string | undefined {
-    return e.kind === 'literal' && (e.type.kind === 'int' || e.type.kind === 'bigint') && e.value !== null ? String(e.value) : undefined;
+/** The Spark module's result type of arithmetic between two numbers (`binaryOperatorType`). */
+function numericResult(op: '+' | '-' | '*' | '/' | '%', left: DataType, right: DataType, leftIR: ExprIR, rightIR: ExprIR): DataType {
+    return binaryOperatorType(op, operandType(left, right, integerLiteral(leftIR)), operandType(right, left, integerLiteral(rightIR))) ?? T.double;
 }
 
-/** The decimal of a decimal or integral type (an integer literal: just its digits, Spark's `fromLiteral`). */
-function asDecimal(type: DataType, literalValue?: string): DecimalShape | undefined {
-    return type.kind === 'decimal' ? type : integralDecimal(type.kind, literalValue);
+/** The text of an integer literal (`2`, `-15`), which Spark types by its digits next to a decimal. */
+function integerLiteral(e: ExprIR): string | undefined {
+    return e.kind === 'literal' && (e.type.kind === 'int' || e.type.kind === 'bigint') && e.value !== null ? String(e.value) : undefined;
 }
 
 /** Result type of `/`: double, or Spark's decimal division type when both sides are exact numbers. */
 function divisionType(left: DataType | undefined, right: DataType | undefined, leftIR: ExprIR, rightIR: ExprIR): DataType | undefined {
-    if (!left || !right || !(left.kind === 'decimal' || right.kind === 'decimal')) {
+    if (!left || !right || !isNumeric(left) || !isNumeric(right)) {
         return T.double;
     }
-    const l = asDecimal(left, literalDigits(leftIR));
-    const r = asDecimal(right, literalDigits(rightIR));
-    return l && r ? decimalOf(decimalArithmetic('/', l, r)) : T.double;
+    return numericResult('/', left, right, leftIR, rightIR);
 }
 
 /** Field name Spark gives `struct(expr)`: the column name for a column reference, else colN. */

@@ -14,7 +14,7 @@ import type { AstNode } from 'langium';
 import { AstUtils, DocumentState, WorkspaceCache } from 'langium';
 import {
     binaryOperatorType, commonSupertype, commonSupertypeOf, getFunction, inferOutputColumns, inferReturnType, isGenerator,
-    lambdaParameterTypes, literalType, Types, type BinaryOperator, type CallArgument, type TypeDescriptor,
+    lambdaParameterTypes, literalType, operandType, Types, type BinaryOperator, type CallArgument, type TypeDescriptor,
 } from '../builtins/index.js';
 import { CHANGE_FEED_COLUMNS } from '../builtins/table-read-options.js';
 import { namespaceDefaultsAt } from '../references/pipeline-namespaces.js';
@@ -956,17 +956,12 @@ export class PipelineSqlTypeComputer implements TypeComputer {
                 if (op === 'and' || op === 'or' || comparisonOperators.has(op)) {
                     return Types.boolean;
                 }
-                let left = binary.left ? this.typeOf(binary.left) : Types.unknown;
-                let right = binary.right ? this.typeOf(binary.right) : Types.unknown;
-                // Spark types an integer literal next to a decimal as the narrowest decimal that holds it
-                // (spark.sql.legacy.literalPickMinimumPrecision, on by default): `amount * 2` is DECIMAL(p + 2, s).
-                if (right.kind === 'decimal' && ast.isNumberLiteral(binary.left)) {
-                    left = literalDecimal(binary.left) ?? left;
-                }
-                if (left.kind === 'decimal' && ast.isNumberLiteral(binary.right)) {
-                    right = literalDecimal(binary.right) ?? right;
-                }
-                return binaryOperatorType(op as BinaryOperator, left, right) ?? Types.unknown;
+                const left = binary.left ? this.typeOf(binary.left) : Types.unknown;
+                const right = binary.right ? this.typeOf(binary.right) : Types.unknown;
+                // An integer literal next to a decimal is typed by its digits (`amount * 2`).
+                const literalText = (x: ast.Expression | undefined): string | undefined => (ast.isNumberLiteral(x) ? x.value : undefined);
+                return binaryOperatorType(op as BinaryOperator, operandType(left, right, literalText(binary.left)), operandType(right, left, literalText(binary.right)))
+                    ?? Types.unknown;
             }
             case ast.UnaryExpression.$type: {
                 const unary = e as ast.UnaryExpression;
@@ -1089,12 +1084,6 @@ function isDatetimeUnitArgument(reference: ast.ColumnReference): boolean {
 /** A table reference's name as written (back quotes kept, so that a quoted part may hold dots). */
 export function writtenName(reference: ast.DatasetRef): string {
     return reference.ref.$refNode?.text ?? reference.ref.$refText;
-}
-
-/** An integer literal as the narrowest decimal holding it (`2` is DECIMAL(1, 0)); undefined for other literals. */
-function literalDecimal(literal: ast.NumberLiteral): TypeDescriptor | undefined {
-    const digits = /^(\d+)$/.exec(literal.value ?? '');
-    return digits ? Types.decimal(Math.max(1, digits[1].replace(/^0+(?=\d)/, '').length), 0) : undefined;
 }
 
 function sameName(a: string | undefined, b: string | undefined): boolean {

@@ -34,6 +34,8 @@ const cases: Array<[string, string, string]> = [
     [`${p} * ${q}`, 'decimal(16,5)', '3.375'],
     [`${p} % ${q}`, 'decimal(5,3)', '1.5'],
     [`${p} * 2`, 'decimal(12,2)', '3'],
+    // Leading zeros do not count: 007 is DECIMAL(1,0) next to a decimal (Spark's DecimalType.fromLiteral).
+    [`${p} * 007`, 'decimal(12,2)', '10.5'],
     [`${p} + ${n}`, 'decimal(23,2)', '2.5'],
     [`sum(${p})`, 'decimal(20,2)', '1.5'],
     // Functions: the catalog's return-type rule is the run's (avg exact, rounded half up; round/ceil/floor to scale 0).
