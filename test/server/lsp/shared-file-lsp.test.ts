@@ -114,6 +114,23 @@ describe('a file two pipelines list', () => {
         expect(items.filter(i => i.label === 'id')).toHaveLength(1);
     });
 
+    test('go to definition and references in it give every pipeline\'s places', async () => {
+        const report = fs.readFileSync(file('src/common/report.sql'), 'utf8').split('\n');
+        const line = report.findIndex(l => l.includes('FROM orders'));
+        const position = { line, character: report[line].lastIndexOf('orders') + 2 };
+        const definition = await server.connection.sendRequest(DefinitionRequest.type, { textDocument: { uri: uri('src/common/report.sql') }, position }) as LocationLink[];
+        expect(definition.map(d => `${path.relative(dir, new URL(d.targetUri).pathname)}:${d.targetSelectionRange.start.line + 1}`)).toEqual([
+            'src/eu/orders.sql:1', 'src/us/orders.sql:1',
+        ]);
+        const references = await server.connection.sendRequest(ReferencesRequest.type, {
+            textDocument: { uri: uri('src/common/report.sql') }, position, context: { includeDeclaration: true },
+        }) as Location[];
+        // The read in the shared file is each pipeline's: listed once.
+        expect(references.map(r => `${path.relative(dir, new URL(r.uri).pathname)}:${r.range.start.line + 1}`).sort()).toEqual([
+            'src/common/report.sql:3', 'src/eu/orders.sql:1', 'src/us/orders.sql:1',
+        ]);
+    });
+
     test('rename in it renames in every pipeline: the reader in the second pipeline too, the file once', async () => {
         const report = fs.readFileSync(file('src/common/report.sql'), 'utf8').split('\n');
         const line = report.findIndex(l => l.includes('VIEW report'));

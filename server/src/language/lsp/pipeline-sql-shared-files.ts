@@ -2,16 +2,17 @@
  * A file listed by several pipelines has a document in each (see `sharedDocumentUri` in the
  * registry); the editor knows one file. This shows those documents as the file: their diagnostics
  * are published on the file, merged; hover and completion ask every pipeline's document and merge
- * the answers (what only some pipelines say names them); rename in it renames in every pipeline; and
- * the locations LSP answers give (definition, references, rename edits, symbols) name the file. Other
- * requests asked in the file itself (definition, references, code actions, lenses, inlay hints) are
- * answered by the file's document in its first pipeline.
+ * the answers (what only some pipelines say names them); rename in it renames in every pipeline, and
+ * definition and references in it give every pipeline's places; the locations LSP answers give
+ * (definition, references, rename edits, symbols) name the file. Other requests asked in the file
+ * itself (code actions, lenses, inlay hints, signature help) are answered by the file's document in
+ * its first pipeline.
  */
 import { URI, type LangiumDocument } from 'langium';
 import { ResponseError } from 'vscode-languageserver';
 import type {
     CompletionItem, CompletionList, CompletionParams, Connection, Diagnostic, Hover, HoverParams, MarkedString, MarkupContent,
-    PublishDiagnosticsParams, RenameParams, TextEdit, WorkspaceEdit,
+    PublishDiagnosticsParams, RenameParams, TextDocumentPositionParams, TextEdit, WorkspaceEdit,
 } from 'vscode-languageserver';
 import type { PipelineSqlSharedServices } from '../pipeline-sql-module.js';
 import { editorUri, parseSharedDocumentUri } from '../pipeline/pipeline-registry.js';
@@ -144,6 +145,12 @@ export function mergeWorkspaceEdits(edits: ReadonlyArray<WorkspaceEdit | null | 
     return changes.size > 0 ? toEditorLocations({ changes: Object.fromEntries(changes) }) : null;
 }
 
+/** The places several answers give (a location or a list of them each), each once; null when none gave one. */
+export function concatLocations(answers: readonly unknown[]): unknown[] | null {
+    const all = answers.flatMap(answer => answer === null || answer === undefined ? [] : Array.isArray(answer) ? answer : [answer]);
+    return all.length > 0 ? toEditorLocations(all) : null;
+}
+
 /** The LSP requests whose answers hold document locations. */
 const locationMethods = ['onDefinition', 'onTypeDefinition', 'onImplementation', 'onReferences', 'onRenameRequest', 'onWorkspaceSymbol'] as const;
 
@@ -227,6 +234,21 @@ export function registerSharedFiles(connection: Connection, shared: PipelineSqlS
         const parts = await Promise.all(shared.map(async ({ uri }) => handler({ ...params, textDocument: { uri } }, ...rest)));
         return parts.find(isResponseError) ?? mergeWorkspaceEdits(parts as Array<WorkspaceEdit | null | undefined>);
     });
+    // Go to definition and references in a shared file: every pipeline's places (`orders` may be a
+    // different dataset in each), a place two pipelines give listed once.
+    for (const method of ['onDefinition', 'onReferences'] as const) {
+        type PositionHandler = (params: TextDocumentPositionParams, ...rest: unknown[]) => unknown;
+        const register = (connection[method] as (handler: PositionHandler) => unknown).bind(connection);
+        (connection as unknown as Record<string, unknown>)[method] = (handler: PositionHandler) =>
+            register(async (params: TextDocumentPositionParams, ...rest: unknown[]) => {
+                const shared = documentsOfShared(params.textDocument.uri);
+                if (!shared) {
+                    return handler(params, ...rest);
+                }
+                const parts = await Promise.all(shared.map(async ({ uri }) => handler({ ...params, textDocument: { uri } }, ...rest)));
+                return parts.find(isResponseError) ?? concatLocations(parts);
+            });
+    }
     for (const method of locationMethods) {
         const register = (connection[method] as (handler: (...args: unknown[]) => unknown) => unknown).bind(connection);
         (connection as unknown as Record<string, unknown>)[method] = (handler: (...args: unknown[]) => unknown) =>
