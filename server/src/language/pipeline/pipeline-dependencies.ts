@@ -11,7 +11,7 @@ import type { AstNode, LangiumDocument, URI } from 'langium';
 import { AstUtils } from 'langium';
 import { typeToString } from '../../../../engine/src/spark/spark-types.js';
 import * as ast from '../generated/ast.js';
-import { closestNames, lastKey, type TableName } from '../references/dataset-names.js';
+import { closestNamesIn, lastKey, type TableName } from '../references/dataset-names.js';
 import type { PipelineSymbolIndex } from '../references/pipeline-symbol-index.js';
 import type { TypeComputer } from '../types/pipeline-sql-type-computer.js';
 import { printRelation } from '../types/relation-type.js';
@@ -128,8 +128,7 @@ export class PipelineDependencies {
             return { text, undefined: false };
         }
         // The suggestions of the "not found" messages and quick fixes.
-        const candidates = [...model.datasets.map(d => d.displayName), ...(model.python?.datasets.map(d => d.displayName) ?? [])];
-        return { text: `${name}: undefined, closest ${closestNames(name, candidates).join(',')}`, undefined: true };
+        return { text: `${name}: undefined, closest ${closestNamesIn(name, model.datasetNames()).join(',')}`, undefined: true };
     }
 
     private describeDefinedName(name: string, model: PipelineModel): string | undefined {
