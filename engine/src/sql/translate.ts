@@ -15,7 +15,7 @@ import type {
 import { inferReturnType, lambdaParameterTypes, localFunction as lookupFunction } from '../spark/functions/catalog.js';
 import type { CallArgument } from '../spark/functions/return-types.js';
 import {
-    binaryOperatorType, commonSupertype, formatType, isIntegral, isInterval, isLocallyStorable, isNumeric, isStringLike, typesEqual, operandType, Types as T, type TypeDescriptor,
+    binaryOperatorType, commonSupertype, formatType, isIntegral, isInterval, isLocallyStorable, isNumeric, isStringLike, typesEqual, typeToString, operandType, Types as T, type TypeDescriptor,
 } from '../spark/spark-types.js';
 import { unknownFunctionError, type CallContext, type FunctionSpec, type Translated } from '../spark/functions/local.js';
 import { empty, ident, integer, join, paren, sql, type Sql, str } from './sql.js';
@@ -883,7 +883,8 @@ export class SparkTranslator {
             if (!arg.type) {
                 throw new UnsupportedFeatureError(ErrorClass.unsupportedFunction, 'typeof() needs an argument whose type the local engine can infer.', { span: call.span });
             }
-            return { sql: str(formatType(arg.type).toLowerCase()), type: T.string };
+            // Spark answers with the type's catalog string: `struct<Name:int>`, field names as written.
+            return { sql: str(typeToString(arg.type)), type: T.string };
         }
         const spec = lookupFunction(name);
         if (!spec || spec.kind === 'native') {

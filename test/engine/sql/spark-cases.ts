@@ -262,6 +262,8 @@ export const reference: SparkCase[] = [
     { sql: 'count(DISTINCT col) FROM VALUES (NULL), (5), (5), (10)', query: select([{ kind: 'call', name: 'count', args: [col('c')], distinct: true }], { from: [tbl([[nul()], [int(5)], [int(5)], [int(10)]], 'c')] }), expected: [2] },
     { sql: 'typeof(1.5)', expr: call('typeof', dec('1.5')), expected: ['decimal(2,1)'] },
     { sql: "typeof(array('a'))", expr: call('typeof', array(str('a'))), expected: ['array<string>'] },
+    // Spark's catalogString: field names keep their case, no spaces (Spark: struct<Name:int,tags:map<string,int>>).
+    { sql: "typeof(named_struct('Name', 1, 'tags', map('k', 1)))", expr: call('typeof', call('named_struct', str('Name'), int(1), str('tags'), call('map', str('k'), int(1)))), expected: ['struct<Name:int,tags:map<string,int>>'] },
     { sql: 'cast(1e3 as string)', expr: cast(dbl('1e3'), 'STRING'), expected: ['1000.0'] },
 ];
 
