@@ -136,6 +136,30 @@ describe('pipelineSql/runStatement', () => {
         await shared.workspace.DocumentBuilder.update([], [uri]);
     });
 
+    test('columns inside DML of a scratch file resolve against the target (and MERGE\'s source); a misspelt one is reported', async () => {
+        const file = path.join(root, 'fixes.sql');
+        fs.writeFileSync(file, [
+            "UPDATE users_current u SET city = upper(u.city) WHERE u.user_id = 2 AND name <> 'x';",
+            'DELETE FROM users_current WHERE user_idd = 1;',
+            "UPDATE users_history SET city = 'Paris' WHERE nmae = 'Ada';",
+            'MERGE INTO users_current t USING (SELECT 3 AS user_id) s ON t.user_id = s.usr_id WHEN MATCHED THEN UPDATE SET city = s.user_id;',
+            '',
+        ].join('\n'));
+        const uri = URI.file(file);
+        const document = await shared.workspace.LangiumDocuments.getOrCreateDocument(uri);
+        await shared.workspace.DocumentBuilder.build([document], { validation: true });
+        expect(PipelineSql.shared.pipeline.Registry.membershipOf(uri).role).toBe('scratch');
+        expect(document.diagnostics?.map(d => `${d.range.start.line + 1}:${d.range.start.character + 1} ${d.code}`)).toEqual([
+            '2:33 UNRESOLVED_COLUMN.WITH_SUGGESTION',
+            '3:47 UNRESOLVED_COLUMN.WITH_SUGGESTION',
+            '4:73 UNRESOLVED_COLUMN.WITH_SUGGESTION',
+        ]);
+        expect(document.diagnostics?.[0].message).toMatch(/user_id/);
+        expect(document.diagnostics?.[1].message).toMatch(/name/);
+        await shared.workspace.DocumentBuilder.update([], [uri]);
+        fs.rmSync(file);
+    });
+
     test('refused in an untrusted workspace: nothing runs', async () => {
         const untrusted = handlerWith(false);
         const outcome = await untrusted.statement({ uri: URI.file(scratch).toString(), text: 'DELETE FROM users_current', start: { line: 0, character: 0 }, maxRows: 10 }, CancellationToken.None);

@@ -711,6 +711,14 @@ export class PipelineSqlTypeComputer implements TypeComputer {
                     { qualifiers: [[lower(dataset.name)]], relation: this.expectationRelation(dataset), inStar: true },
                     ...this.qualifiedOutputEntries(dataset),
                 ], [], lambdas, undefined);
+            } else if ((ast.isUpdateStatement(current) || ast.isDeleteStatement(current)) && child !== current.target) {
+                // `UPDATE t SET … WHERE …`, `DELETE FROM t WHERE …`: the target's columns.
+                return makeScope([this.dmlTargetEntry(current)], [], lambdas, undefined);
+            } else if (ast.isMergeStatement(current) && child !== current.target && child !== current.source) {
+                // ON and the WHEN clauses see the target and the source (Spark narrows some clauses to
+                // one side; the union never reports a name that exists).
+                const source = current.source ? this.relationEntries(current.source) : [];
+                return makeScope([this.dmlTargetEntry(current), ...source], [], lambdas, undefined);
             } else if (ast.isSnapshotSpec(current)) {
                 // Only its queries have scopes (found above); its clauses do not belong there.
                 return undefined;
@@ -719,6 +727,13 @@ export class PipelineSqlTypeComputer implements TypeComputer {
             current = current.$container;
         }
         return undefined;
+    }
+
+    /** The target of UPDATE, DELETE or MERGE as a scope entry, under its alias or its name. */
+    private dmlTargetEntry(statement: ast.UpdateStatement | ast.DeleteStatement | ast.MergeStatement): ScopeEntry {
+        const relation = statement.target ? this.tableSchema(statement.target) : UnknownRelation;
+        const qualifiers = statement.alias ? [[statement.alias.toLowerCase()]] : statement.target ? tableQualifiers(statement.target) : [];
+        return { qualifiers, relation, node: statement, inStar: true };
     }
 
     /**
