@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import * as path from 'node:path';
 import { after, before, test } from 'node:test';
 import {
-    activeEditor, copyPipelineFolder, createRecorder, createWorkbench, openWorkspaceFile, repo, waitUntil,
+    activeEditor, createRecorder, createWorkbench, openWorkspaceFile, pipelineCopy, repo, waitUntil,
 } from './harness.mjs';
 
 const prefix = 'completion-hover-';
@@ -43,11 +43,7 @@ async function hoverWord(lineText, word, expected) {
 
 before(async () => {
     page = await workbench.open({
-        prepare: runDir => {
-            const workspace = path.join(runDir, 'users-cdc');
-            copyPipelineFolder(sample, workspace);
-            return workspace;
-        },
+        prepare: pipelineCopy(sample),
         treeItem: 'transformations',
     });
 });

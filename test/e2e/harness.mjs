@@ -147,6 +147,15 @@ export function copyPipelineFolder(from, to) {
     fs.cpSync(from, to, { recursive: true, filter: source => path.basename(source) !== '.pipeline-sql' });
 }
 
+/** A `prepare` for `createWorkbench`: the workspace is a copy of the pipeline folder `from`, under its own name. */
+export function pipelineCopy(from) {
+    return runDir => {
+        const workspace = path.join(runDir, path.basename(from));
+        copyPipelineFolder(from, workspace);
+        return workspace;
+    };
+}
+
 /** A fresh temporary folder for one run (profile, workspace copy, logs). */
 export function makeRunDir() {
     return fs.mkdtempSync(path.join(os.tmpdir(), 'pipeline-sql-e2e-'));

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import * as path from 'node:path';
 import { after, before, test } from 'node:test';
 import {
-    activeEditor, copyPipelineFolder, createRecorder, createWorkbench, lightBulbAction, openWorkspaceFile, repo, waitUntil,
+    activeEditor, createRecorder, createWorkbench, lightBulbAction, openWorkspaceFile, pipelineCopy, repo, waitUntil,
 } from './harness.mjs';
 
 const sample = path.join(repo, 'samples/users-cdc');
@@ -26,11 +26,7 @@ const problemsText = async () => (await page.locator('.markers-panel').first().t
 
 before(async () => {
     page = await workbench.open({
-        prepare: runDir => {
-            const workspace = path.join(runDir, 'users-cdc');
-            copyPipelineFolder(sample, workspace);
-            return workspace;
-        },
+        prepare: pipelineCopy(sample),
         treeItem: 'transformations',
     });
 });
