@@ -122,7 +122,12 @@ export interface TypeComputer {
     resolveName(name: string, relation: RelationType): ColumnResolution;
     /** The names visible at a node inside a query or clause (for completion), or undefined outside any. */
     scopeAt(node: AstNode): ColumnScope | undefined;
+    /** The table a DML statement changes, as a scope entry under its alias or its name (its columns are those a statement assigns). */
+    dmlTarget(statement: DmlStatement): ScopeEntry;
 }
+
+/** INSERT, UPDATE, DELETE and MERGE run on the local state (`pipeline-sql sql`, scratch files). */
+export type DmlStatement = ast.InsertStatement | ast.UpdateStatement | ast.DeleteStatement | ast.MergeStatement;
 
 //#endregion
 
@@ -713,12 +718,12 @@ export class PipelineSqlTypeComputer implements TypeComputer {
                 ], [], lambdas, undefined);
             } else if ((ast.isUpdateStatement(current) || ast.isDeleteStatement(current)) && child !== current.target) {
                 // `UPDATE t SET … WHERE …`, `DELETE FROM t WHERE …`: the target's columns.
-                return makeScope([this.dmlTargetEntry(current)], [], lambdas, undefined);
+                return makeScope([this.dmlTarget(current)], [], lambdas, undefined);
             } else if (ast.isMergeStatement(current) && child !== current.target && child !== current.source) {
                 // ON and the WHEN clauses see the target and the source (Spark narrows some clauses to
                 // one side; the union never reports a name that exists).
                 const source = current.source ? this.relationEntries(current.source) : [];
-                return makeScope([this.dmlTargetEntry(current), ...source], [], lambdas, undefined);
+                return makeScope([this.dmlTarget(current), ...source], [], lambdas, undefined);
             } else if (ast.isSnapshotSpec(current)) {
                 // Only its queries have scopes (found above); its clauses do not belong there.
                 return undefined;
@@ -729,10 +734,10 @@ export class PipelineSqlTypeComputer implements TypeComputer {
         return undefined;
     }
 
-    /** The target of UPDATE, DELETE or MERGE as a scope entry, under its alias or its name. */
-    private dmlTargetEntry(statement: ast.UpdateStatement | ast.DeleteStatement | ast.MergeStatement): ScopeEntry {
+    dmlTarget(statement: DmlStatement): ScopeEntry {
         const relation = statement.target ? this.tableSchema(statement.target) : UnknownRelation;
-        const qualifiers = statement.alias ? [[statement.alias.toLowerCase()]] : statement.target ? tableQualifiers(statement.target) : [];
+        const alias = ast.isInsertStatement(statement) ? undefined : statement.alias;
+        const qualifiers = alias ? [[alias.toLowerCase()]] : statement.target ? tableQualifiers(statement.target) : [];
         return { qualifiers, relation, node: statement, inStar: true };
     }
 

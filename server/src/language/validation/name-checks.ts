@@ -38,8 +38,52 @@ export class NameChecks {
             FunctionCall: this.checkFunctionCall,
             TableFunctionCall: this.checkTableFunction,
             Star: this.checkStarExcept,
+            InsertStatement: this.checkAssignedColumns,
+            UpdateStatement: this.checkAssignedColumns,
+            MergeStatement: this.checkAssignedColumns,
         };
     }
+
+    /**
+     * The columns a DML statement assigns (`UPDATE t SET c = …`, `INSERT INTO t (c, …)`, MERGE's
+     * `UPDATE SET c = …` and `INSERT (c, …)`) are the target's: one it does not have is reported where
+     * the target's columns are fully known. A name may be qualified by the target (`SET t.c = …`) and
+     * go on into a struct (`SET address.zip = …`, only its column is checked).
+     */
+    checkAssignedColumns = (statement: ast.InsertStatement | ast.UpdateStatement | ast.MergeStatement, accept: ValidationAcceptor): void => {
+        const target = this.context.types.dmlTarget(statement);
+        if (!target.relation.complete) {
+            return;
+        }
+        const check = (written: string | undefined, place: { node: AstNode; property: string; index?: number }): void => {
+            const parts = written?.split('.').map(p => p.replace(/^`|`$/g, '')) ?? [];
+            if (parts.length === 0 || parts.some(p => p === '' || p.includes('${'))) {
+                return;
+            }
+            const qualified = target.qualifiers.filter(x => x.length < parts.length && x.every((p, i) => p === parts[i].toLowerCase()));
+            const name = parts[qualified.reduce((n, x) => Math.max(n, x.length), 0)];
+            const resolution = this.context.types.resolveName(name, target.relation);
+            if (resolution.kind !== 'missing') {
+                return;
+            }
+            report(accept, Issues.UnresolvedColumn, { name, where: describeScope(undefined, [target]), candidates: resolution.candidates },
+                place, { name, candidates: resolution.candidates });
+        };
+        const assignments = (list: readonly ast.Assignment[]): void => list.forEach(a => check(a.column, { node: a, property: 'column' }));
+        if (ast.isUpdateStatement(statement)) {
+            assignments(statement.assignments);
+        } else if (ast.isInsertStatement(statement)) {
+            statement.columns.forEach((c, index) => check(c, { node: statement, property: 'columns', index }));
+        } else {
+            for (const action of statement.clauses.map(c => c.action)) {
+                if (ast.isMergeUpdate(action)) {
+                    assignments(action.assignments);
+                } else if (ast.isMergeInsert(action)) {
+                    action.columns.forEach((c, index) => check(c, { node: action, property: 'columns', index }));
+                }
+            }
+        }
+    };
 
     /** `* EXCEPT (c)`: each excluded column exists where the relations expanded are fully known. */
     checkStarExcept = (star: ast.Star, accept: ValidationAcceptor): void => {

@@ -1,0 +1,66 @@
+// Columns inside DML of a scratch file (issue 12): the columns a statement assigns are the target's,
+// and MERGE's clauses see what Spark lets them see.
+import { afterEach, describe, expect, test } from 'vitest';
+import { createPipelineTester } from '../../../helpers/pipeline.js';
+
+const tester = createPipelineTester();
+
+afterEach(async () => {
+    await tester.clear();
+});
+
+const catalog = 'CREATE TABLE cdc_data.users (user_id INT, name STRING, city STRING, address STRUCT<zip: STRING, street: STRING>, operation STRING, seq BIGINT);';
+
+const pipeline = {
+    'transformations/users.sql': [
+        'CREATE OR REFRESH STREAMING TABLE users_changes AS SELECT * FROM STREAM(cdc_data.users);',
+        'CREATE OR REFRESH STREAMING TABLE users_current;',
+        'CREATE FLOW users_scd1 AS AUTO CDC INTO users_current FROM STREAM(users_changes) KEYS (user_id)',
+        "  APPLY AS DELETE WHEN operation = 'DELETE' SEQUENCE BY seq COLUMNS * EXCEPT (operation, seq);",
+        'CREATE OR REFRESH STREAMING TABLE users_history;',
+        'CREATE FLOW users_scd2 AS AUTO CDC INTO users_history FROM STREAM(users_changes) KEYS (user_id)',
+        '  SEQUENCE BY seq COLUMNS * EXCEPT (operation, seq) STORED AS SCD TYPE 2;',
+    ].join('\n'),
+};
+
+/** The diagnostics of a scratch file (beside the libraries) holding these statements. */
+async function scratch(...statements: string[]): Promise<string[]> {
+    const loaded = await tester.load({ ...pipeline, 'scratch.sql': statements.join('\n') },
+        { catalog, spec: { includes: ['transformations/**'] } });
+    expect(loaded.all().filter(d => !d.startsWith('scratch.sql')), 'the pipeline itself is clean').toEqual([]);
+    expect(tester.services.pipeline.Registry.membershipOf(loaded.documents.get('scratch.sql')!.uri).role).toBe('scratch');
+    return loaded.diagnostics('scratch.sql');
+}
+
+describe('assigned columns are the target\'s', () => {
+    test('UPDATE … SET: a misspelt column is reported with the closest name; qualified and struct paths resolve', async () => {
+        expect(await scratch(
+            "UPDATE users_current SET nmae = 'Ada' WHERE user_id = 1;",
+            "UPDATE users_current u SET u.city = 'Paris', address.zip = '75001', u.address.street = 'Rue' WHERE u.user_id = 1;",
+            "UPDATE users_current u SET u.citty = 'Paris';",
+        )).toEqual([
+            "[1:26..1:30] error UNRESOLVED_COLUMN.WITH_SUGGESTION Column 'nmae' does not exist in 'users_current' (user_id, name, city, address). Did you mean 'name'?",
+            "[3:28..3:35] error UNRESOLVED_COLUMN.WITH_SUGGESTION Column 'citty' does not exist in 'u' (user_id, name, city, address). Did you mean 'city'?",
+        ]);
+    });
+
+    test('INSERT INTO t (cols): each listed column must be the target\'s (an SCD2 target has __START_AT and __END_AT)', async () => {
+        expect(await scratch(
+            "INSERT INTO users_history (user_id, name, city, address, __START_AT, __END_AT) VALUES (123, 'John Doe', 'Oslo', NULL, 5, NULL);",
+            "INSERT INTO users_history (user_id, name, __START, __END_AT) VALUES (123, 'John Doe', 5, NULL);",
+        )).toEqual([
+            "[2:43..2:50] error UNRESOLVED_COLUMN.WITH_SUGGESTION Column '__START' does not exist in 'users_history' (user_id, name, city, address, __START_AT, __END_AT). Did you mean '__START_AT'?",
+        ]);
+    });
+
+    test('MERGE: UPDATE SET and INSERT (cols) name target columns', async () => {
+        expect(await scratch(
+            'MERGE INTO users_current t USING (SELECT 3 AS user_id, \'Bo\' AS name) s ON t.user_id = s.user_id',
+            '  WHEN MATCHED THEN UPDATE SET t.nam = s.name',
+            '  WHEN NOT MATCHED THEN INSERT (user_id, nme) VALUES (s.user_id, s.name);',
+        )).toEqual([
+            "[2:32..2:37] error UNRESOLVED_COLUMN.WITH_SUGGESTION Column 'nam' does not exist in 't' (user_id, name, city, address). Did you mean 'name'?",
+            "[3:42..3:45] error UNRESOLVED_COLUMN.WITH_SUGGESTION Column 'nme' does not exist in 't' (user_id, name, city, address). Did you mean 'name'?",
+        ]);
+    });
+});
