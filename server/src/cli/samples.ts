@@ -12,7 +12,7 @@ import { parseCommandArguments, resolveRunPipeline } from './run.js';
 /** The usage of `samples`. */
 export const samplesUsage = `pipeline-sql samples <root> [--pipeline key] [--rows n] [--seed s] [--bundle-target name]
       create sample data for every source the pipeline reads that has none (catalog tables,
-      read_files paths, Python datasets): a CSV / JSON Lines file per source with a header and n
+      read_files paths, Python datasets): a CSV / JSON Lines / Parquet file per source with n
       generated rows (default ${DefaultSampleRows}) fitting the columns and predicates the pipeline uses (a change
       feed over two files for an AUTO CDC source), and CREATE TABLE declarations appended to
       samples/catalog.sql; existing files are never overwritten; --seed: another deterministic draw;

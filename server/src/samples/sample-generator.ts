@@ -488,7 +488,12 @@ function csvField(value: SampleValue): string {
     return /[",\n\r]/.test(text) || text === '' ? `"${text.replace(/"/g, '""')}"` : text;
 }
 
-/** The text of a generated file: CSV with a header, or JSON Lines. */
+/** The rows of a generated file as value lists in column order (for a Parquet file). */
+export function fileRows(generated: GeneratedSource, file: GeneratedFile): SampleValue[][] {
+    return file.rows.map(r => generated.columns.map(c => r.get(c.name) ?? null));
+}
+
+/** The text of a generated file: CSV with a header, or JSON Lines (a Parquet file has rows, see `fileRows`). */
 export function fileText(generated: GeneratedSource, file: GeneratedFile): string {
     const names = generated.columns.map(c => c.name);
     if (generated.format === 'json') {

@@ -10,27 +10,33 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { LangiumDocument } from 'langium';
+import { writeParquetFile } from '../../../engine/src/db/parquet-writer.js';
+import type { Column } from '../../../engine/src/sql/duckdb-types.js';
 import type { SampleDisk } from '../../../engine/src/spark/sample-disk.js';
 import { sampleDirs, type SampleDirs } from '../../../engine/src/spark/sample-files.js';
 import { readSettled } from '../language/pipeline/sample-disk-snapshot.js';
 import type { PipelineSqlServices } from '../language/pipeline-sql-module.js';
 import type { PipelineProject } from '../project/project-types.js';
-import { declarationText, fileText, generateSource, type GeneratedSource, type GeneratorOptions } from './sample-generator.js';
+import { declarationText, fileRows, fileText, generateSource, type GeneratedSource, type GeneratorOptions, type SampleValue } from './sample-generator.js';
 import { sourceRequirements, type SkippedSource, type SourceRequirements } from './source-requirements.js';
 
-/** One file to create. */
-export interface PlannedFile {
+/** One file to create: a text file, or a Parquet file of typed rows. */
+export type PlannedFile = {
     /** Absolute path. */
     readonly path: string;
     readonly text: string;
-}
+} | {
+    readonly path: string;
+    /** The columns and rows of a Parquet file (written by the engine's DuckDB). */
+    readonly parquet: { readonly columns: readonly Column[]; readonly rows: readonly (readonly SampleValue[])[] };
+};
 
 /** What scaffolding will do. */
 export interface ScaffoldPlan {
     /** New files (data files; `samples/catalog.sql` when it does not exist yet). */
     readonly files: PlannedFile[];
     /** Text appended to an existing `samples/catalog.sql`. */
-    readonly append?: PlannedFile;
+    readonly append?: { readonly path: string; readonly text: string };
     /** What each source gets, for the report. */
     readonly generated: GeneratedSource[];
     /** Sources left alone, and why. */
@@ -61,21 +67,19 @@ export function planScaffold(requirements: SourceRequirements, dirs: SampleDirs,
             skipped.push({ displayName: source.displayName, reason: `'${path.relative(dirs.rootDir, source.location)}' exists; it is never overwritten` });
             continue;
         }
-        if (source.format === 'parquet') {
-            skipped.push({ displayName: source.displayName, reason: 'it is read as Parquet, which the scaffold does not write (add a Parquet file, or read CSV / JSON)' });
-            continue;
-        }
         const result = generateSource(source, options);
         generated.push(result);
         for (const file of result.files) {
             const target = file.name === '' ? source.location : path.join(source.location, file.name);
-            files.push({ path: target, text: fileText(result, file) });
+            files.push(result.format === 'parquet'
+                ? { path: target, parquet: { columns: result.columns.map(c => ({ name: c.name, type: c.type })), rows: fileRows(result, file) } }
+                : { path: target, text: fileText(result, file) });
         }
         if (source.kind === 'table' && !source.declaration) {
             declarations.push(declarationText(result, path.relative(dirs.samplesDir, source.location)));
         }
     }
-    let append: PlannedFile | undefined;
+    let append: ScaffoldPlan['append'];
     if (declarations.length > 0) {
         const catalog = path.join(dirs.samplesDir, CatalogFileName);
         const header = '-- Sample tables created by `pipeline-sql samples` (Pipeline SQL: Create Sample Data); edit freely.\n';
@@ -129,14 +133,21 @@ export function readText(disk: SampleDisk, file: string): string | undefined {
     return disk.read(real, 0, stat.size).toString('utf8');
 }
 
-/** Writes a plan: new files are created exclusively (an existing file is never replaced), the catalog is appended to. */
+/**
+ * Writes a plan: new files are created exclusively (an existing file is never replaced), the catalog is
+ * appended to. Parquet files are written by DuckDB, sandboxed to the file's folder.
+ */
 export async function writeScaffold(plan: ScaffoldPlan): Promise<{ written: string[]; skipped: SkippedSource[] }> {
     const written: string[] = [];
     const skipped: SkippedSource[] = [];
     for (const file of plan.files) {
         await fs.promises.mkdir(path.dirname(file.path), { recursive: true });
         try {
-            await fs.promises.writeFile(file.path, file.text, { flag: 'wx' });
+            if ('parquet' in file) {
+                await writeParquetFile(file.path, file.parquet.columns, file.parquet.rows);
+            } else {
+                await fs.promises.writeFile(file.path, file.text, { flag: 'wx' });
+            }
             written.push(file.path);
         } catch (error) {
             if ((error as NodeJS.ErrnoException).code !== 'EEXIST') {

@@ -4,6 +4,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
 import { runCli } from '../../../server/src/cli/main.js';
+import { runCommand } from '../../../server/src/cli/run.js';
 import { sqlPipeline } from './samples-helpers.js';
 
 const roots: string[] = [];
@@ -82,6 +83,36 @@ describe('pipeline-sql samples', () => {
         expect(feed(a)).toBe(feed(b));
         expect(feed(c)).not.toBe(feed(a));
         expect(feed(c).split('\n').length).toBeGreaterThan(feed(a).split('\n').length);
+    });
+
+    test('Parquet sources (read_files with format parquet, a table declared USING PARQUET) get Parquet files, and the pipeline runs on them', async () => {
+        const root = sqlPipeline({
+            'events.sql': "CREATE STREAMING TABLE events AS SELECT event_id, kind, amount, seen_at FROM STREAM read_files('data/events/', format => 'parquet');\n"
+                + "CREATE MATERIALIZED VIEW big AS SELECT e.event_id, e.amount + 1 AS next, o.total FROM events e JOIN raw.orders o ON o.order_id = e.event_id WHERE e.seen_at > TIMESTAMP '2024-06-01 00:00:00' AND e.kind = 'click';\n",
+        }, { 'samples/catalog.sql': 'CREATE TABLE raw.orders (order_id BIGINT, total DECIMAL(10,2), placed DATE, tags ARRAY<STRING>, info STRUCT<city: STRING, at: TIMESTAMP>) USING PARQUET LOCATION \'raw/orders\';\n' });
+        roots.push(root);
+        const { code, out } = await cli('samples', root);
+        expect(code).toBe(0);
+        expect(out).not.toContain('skipped');
+        expect(out).toContain('data/events/part-00001.parquet');
+        expect(out).toContain('samples/raw/orders/part-00001.parquet');
+        // Parquet files (the magic number at both ends), not text.
+        const bytes = fs.readFileSync(path.join(root, 'data/events/part-00001.parquet'));
+        expect(bytes.subarray(0, 4).toString('latin1')).toBe('PAR1');
+        expect(bytes.subarray(bytes.length - 4).toString('latin1')).toBe('PAR1');
+        // The declared table keeps its declaration: nothing appended for it.
+        expect(read(root, 'samples/catalog.sql').match(/CREATE TABLE/g)).toHaveLength(1);
+        // The pipeline runs on them, with the types written (a TIMESTAMP stays a TIMESTAMP).
+        let json = '';
+        expect(await runCommand([root, '--json'], { out: t => { json += t; }, err: t => { json += t; }, progress: false })).toBe(0);
+        const result = JSON.parse(json) as { datasets: Record<string, { columns: { name: string; type: string }[]; rows: unknown[][] }> };
+        expect(result.datasets.events.columns.map(c => `${c.name} ${c.type}`)).toEqual(['event_id BIGINT', 'kind STRING', 'amount INT', 'seen_at TIMESTAMP']);
+        expect(result.datasets.events.rows.length).toBe(20);
+        expect(result.datasets.big.rows.length).toBeGreaterThan(0);
+        // Never overwrites: a second call keeps them.
+        const again = await cli('samples', root);
+        expect(again.out).toContain('kept');
+        expect(fs.readFileSync(path.join(root, 'data/events/part-00001.parquet')).equals(bytes)).toBe(true);
     });
 
     test('usage: --help, a bad --rows, no folder', async () => {
