@@ -720,10 +720,13 @@ export class PipelineSqlTypeComputer implements TypeComputer {
                 // `UPDATE t SET … WHERE …`, `DELETE FROM t WHERE …`: the target's columns.
                 return makeScope([this.dmlTarget(current)], [], lambdas, undefined);
             } else if (ast.isMergeStatement(current) && child !== current.target && child !== current.source) {
-                // ON and the WHEN clauses see the target and the source (Spark narrows some clauses to
-                // one side; the union never reports a name that exists).
+                // As Spark resolves them: ON and WHEN MATCHED see the target and the source, WHEN NOT
+                // MATCHED [BY TARGET] (a source row without target row) only the source, WHEN NOT MATCHED
+                // BY SOURCE (a target row without source row) only the target.
                 const source = current.source ? this.relationEntries(current.source) : [];
-                return makeScope([this.dmlTarget(current), ...source], [], lambdas, undefined);
+                const clause = ast.isMergeClause(child) ? child : undefined;
+                const entries = clause?.bySource ? [this.dmlTarget(current)] : clause?.not ? source : [this.dmlTarget(current), ...source];
+                return makeScope(entries, [], lambdas, undefined);
             } else if (ast.isSnapshotSpec(current)) {
                 // Only its queries have scopes (found above); its clauses do not belong there.
                 return undefined;

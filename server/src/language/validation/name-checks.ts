@@ -177,8 +177,18 @@ export class NameChecks {
             return;
         }
         const scope = this.context.types.scopeAt(reference);
-        report(accept, Issues.UnresolvedColumn, { name: resolution.name, where: describeScope(resolution.qualifier, scope?.entries ?? []), candidates: resolution.candidates },
-            { node: reference }, data);
+        const where = describeScope(resolution.qualifier, scope?.entries ?? []);
+        const merge = AstUtils.getContainerOfType(reference, ast.isMergeClause);
+        if (merge?.not) {
+            // A MERGE clause that sees one side only: `t.name` in WHEN NOT MATCHED names no relation
+            // there, so its message says which side the clause sees rather than "column 't'".
+            const side = merge.bySource ? 'WHEN NOT MATCHED BY SOURCE sees only the target' : 'WHEN NOT MATCHED sees only the source';
+            const name = resolution.qualifier ? resolution.name : reference.parts.join('.');
+            const candidates = resolution.qualifier || reference.parts.length === 1 ? resolution.candidates : [];
+            report(accept, Issues.UnresolvedColumn, { name, where: `${where}: ${side}`, candidates }, { node: reference }, { name: resolution.name, candidates });
+            return;
+        }
+        report(accept, Issues.UnresolvedColumn, { name: resolution.name, where, candidates: resolution.candidates }, { node: reference }, data);
     };
 
     /**

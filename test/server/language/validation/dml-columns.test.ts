@@ -64,3 +64,32 @@ describe('assigned columns are the target\'s', () => {
         ]);
     });
 });
+
+describe('MERGE clauses see what Spark lets them see', () => {
+    const head = "MERGE INTO users_current t USING (SELECT 3 AS user_id, 'Bo' AS nick) s ON t.user_id = s.user_id AND t.name <> s.nick";
+
+    test('ON and WHEN MATCHED: the target and the source', async () => {
+        expect(await scratch(head, '  WHEN MATCHED AND t.city IS NULL AND s.nick IS NOT NULL THEN UPDATE SET name = concat(t.name, s.nick)',
+            '  WHEN MATCHED AND city = \'x\' THEN DELETE;')).toEqual([]);
+    });
+
+    test('WHEN NOT MATCHED [BY TARGET]: only the source (there is no target row)', async () => {
+        expect(await scratch(head,
+            '  WHEN NOT MATCHED AND s.nick IS NOT NULL THEN INSERT (user_id, name) VALUES (s.user_id, t.name)',
+            '  WHEN NOT MATCHED BY TARGET AND city IS NULL THEN INSERT (user_id, name) VALUES (user_id, nick);',
+        )).toEqual([
+            "[2:90..2:96] error UNRESOLVED_COLUMN.WITH_SUGGESTION Column 't.name' does not exist in 's' (user_id, nick): WHEN NOT MATCHED sees only the source.",
+            "[3:34..3:38] error UNRESOLVED_COLUMN.WITH_SUGGESTION Column 'city' does not exist in 's' (user_id, nick): WHEN NOT MATCHED sees only the source.",
+        ]);
+    });
+
+    test('WHEN NOT MATCHED BY SOURCE: only the target (there is no source row)', async () => {
+        expect(await scratch(head,
+            '  WHEN NOT MATCHED BY SOURCE AND t.city IS NULL THEN UPDATE SET name = s.nick',
+            '  WHEN NOT MATCHED BY SOURCE AND nick IS NULL THEN DELETE;',
+        )).toEqual([
+            "[2:72..2:78] error UNRESOLVED_COLUMN.WITH_SUGGESTION Column 's.nick' does not exist in 't' (user_id, name, city, address): WHEN NOT MATCHED BY SOURCE sees only the target.",
+            "[3:34..3:38] error UNRESOLVED_COLUMN.WITH_SUGGESTION Column 'nick' does not exist in 't' (user_id, name, city, address): WHEN NOT MATCHED BY SOURCE sees only the target.",
+        ]);
+    });
+});
