@@ -75,7 +75,8 @@ const NOW_PATTERN = /^\d{4}-\d{2}-\d{2}( \d{2}:\d{2}:\d{2}(\.\d{1,6})?)?$/;
 /** Reads a test file's text. */
 export function readTestFile(file: string, text: string): TestFile {
     const yaml = new YamlFile(file, text);
-    const problems: ProjectProblem[] = [...yaml.problems];
+    // A YAML error of a test file is a test-file error (exit code 2 of `pipeline-sql test`), not a project file's.
+    const problems: ProjectProblem[] = yaml.problems.map(p => ({ ...p, code: InvalidTestFileCode }));
     const problem = (at: YamlPath, message: string, key = false) => problems.push(yaml.problem(at, InvalidTestFileCode, message, { key }));
     const base = file.slice(Math.max(file.lastIndexOf('/'), file.lastIndexOf('\\')) + 1).replace(/\.test\.ya?ml$/i, '');
     const empty = (): TestFile => ({ file, name: base, schemas: new Map(), updates: [], problems });

@@ -1,16 +1,16 @@
 // `pipeline-sql test`: test files run on the real engine against fixture pipelines, hermetically
-// (the pipeline's own sample rows are present and ignored), with readable diffs, exit codes, JUnit
-// XML, --update keeping the file's comments, --filter, bundles with several pipelines, and the
-// samples' own tests through the built CLI.
+// (the pipeline's own sample rows are present and ignored), with readable diffs (in colour on a
+// terminal), exit codes, now:, full_refresh:, ordered:, values as run --json prints them, JUnit XML,
+// --update keeping the file's comments, --filter, bundles with several pipelines, and the samples'
+// own tests through the built CLI.
 import { execFile } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { promisify } from 'node:util';
-import { afterEach, beforeEach, describe, expect, test } from 'vitest';
+import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
 import { CliUsageError } from '../../../server/src/cli/check.js';
 import { testCommand } from '../../../server/src/cli/test.js';
-import { readTestFile } from '../../../server/src/testing/test-file.js';
 import { repoRoot } from '../../helpers/parse.js';
 
 let root: string;
@@ -112,6 +112,27 @@ describe('pipeline-sql test', () => {
         expect(out).toContain('1 test: 0 passed, 1 failed');
     }, 120_000);
 
+    test('the report is in colour on a terminal, and plain with NO_COLOR', async () => {
+        write('tests/users.test.yml', passing.replace('- {n: 1}', '- {n: 5}'));
+        const coloured = async (): Promise<string> => {
+            let out = '';
+            await testCommand([root], { out: t => { out += t; }, err: t => { out += t; }, color: true });
+            return out;
+        };
+        const out = await coloured();
+        expect(out).toContain('\x1b[31mFAIL\x1b[39m');
+        expect(out).toContain('\x1b[31m- 5\x1b[39m');
+        expect(out).toContain('\x1b[32m+ 1\x1b[39m');
+        vi.stubEnv('NO_COLOR', '1');
+        try {
+            const plain = await coloured();
+            expect(plain).not.toContain('\x1b[');
+            expect(plain).toMatch(/^FAIL /);
+        } finally {
+            vi.unstubAllEnvs();
+        }
+    }, 120_000);
+
     test('a failing metric names the metric, the expected and the actual value', async () => {
         write('tests/users.test.yml', passing.replace('failed_records: 1, dropped_records: 1', 'failed_records: 0'));
         const { code, out } = await runTests(root);
@@ -131,9 +152,81 @@ describe('pipeline-sql test', () => {
       user_count: [{n: 1.0}]
 `);
         expect((await runTests(root)).code).toBe(0);
+        // events_clean is append-only: its rows are in the order they arrived (1, 2, 3).
+        const rows = '    inputs:\n      cdc.events:\n        - {id: 1, name: Ada, op: UPSERT, seq: 1}\n        - {id: 2, name: Alan, op: UPSERT, seq: 2}\n        - {id: 3, name: Grace, op: UPSERT, seq: 3}\n'
+            + '    expect:\n      events_clean: [{id: 2}, {id: 1}, {id: 3}]\n';
+        write('tests/order.test.yml', `updates:\n  - ordered: true\n${rows}`);
+        const inOrder = await runTests(root);
+        expect(inOrder.code).toBe(1);
+        expect(inOrder.out).toContain('events_clean (line 9): 2 expected rows missing, 2 unexpected rows (in order)');
+        expect(inOrder.out).toMatch(/- 2\n\s+- 1\n\s+\+ 1\n\s+\+ 2\n/);
+        write('tests/order.test.yml', `ordered: true\nupdates:\n  - ordered: false\n${rows}`);
+        expect((await runTests(root)).code).toBe(0);
+        write('tests/order.test.yml', `ordered: true\nupdates:\n  - ${rows.slice(4)}`);
+        expect((await runTests(root)).code).toBe(1);
     }, 120_000);
 
-    test('an update that must fail passes when it fails with that error class, and the state stays as before', async () => {
+    test('now: fixes the clock of an update, and full_refresh: (true or a list of datasets) recomputes from every row the sources hold', async () => {
+        write('transformations/users.sql', [
+            'CREATE OR REFRESH STREAMING TABLE loaded AS SELECT id, current_timestamp() AS loaded_at FROM STREAM(cdc.events);',
+            'CREATE OR REFRESH STREAMING TABLE days AS SELECT id, current_date() AS day FROM STREAM(cdc.events);',
+            '',
+        ].join('\n'));
+        write('tests/clock.test.yml', `updates:
+  - now: "2025-01-01 10:00:00"
+    inputs:
+      cdc.events: [{id: 1}]
+    expect:
+      loaded: [{id: 1, loaded_at: "2025-01-01 10:00:00"}]
+      days: [{id: 1, day: 2025-01-01}]
+  - now: "2025-01-02 11:00:00.25"
+    inputs:
+      cdc.events: [{id: 2}]
+    expect:
+      loaded: [{id: 1, loaded_at: "2025-01-01 10:00:00"}, {id: 2, loaded_at: "2025-01-02 11:00:00.25"}]
+  - now: "2025-01-03"
+    full_refresh: [loaded]
+    expect:
+      loaded: [{id: 1, loaded_at: "2025-01-03 00:00:00"}, {id: 2, loaded_at: "2025-01-03 00:00:00"}]
+      days: [{id: 1, day: 2025-01-01}, {id: 2, day: 2025-01-02}]
+  - now: "2025-01-04"
+    full_refresh: true
+    expect:
+      days: [{id: 1, day: 2025-01-04}, {id: 2, day: 2025-01-04}]
+`);
+        const { code, out } = await runTests(root);
+        expect(out).toContain('4 updates passed of 4');
+        expect(code).toBe(0);
+    }, 120_000);
+
+    test('values compare as run --json prints them: DATE, TIMESTAMP with microseconds, structs as maps, arrays as lists', async () => {
+        write('samples/catalog.sql', 'CREATE TABLE cdc.events (id INT, at TIMESTAMP, day DATE, tags ARRAY<STRING>, who STRUCT<name: STRING, age: INT>, score MAP<STRING, INT>) USING JSON LOCATION \'cdc/events\';\n');
+        write('transformations/users.sql', 'CREATE OR REFRESH STREAMING TABLE events AS SELECT * FROM STREAM(cdc.events);\n');
+        const row = '{id: 1, at: "2025-01-01 09:00:00.123456", day: 2025-01-02, tags: [a, b], who: {name: Ada, age: 36}, score: {x: 1}}';
+        const test = (expected: string) => `updates:
+  - inputs:
+      cdc.events:
+        - ${row}
+        - {id: 2, at: "2025-01-01T09:00:00Z", day: "2025-01-03", tags: [], who: null, score: null}
+    expect:
+      events:
+        - ${expected}
+        - {id: 2, at: "2025-01-01 09:00:00", day: "2025-01-03", tags: [], who: null, score: null}
+`;
+        write('tests/values.test.yml', test(row));
+        const passed = await runTests(root);
+        expect(passed.out).toMatch(/PASS/);
+        expect(passed.code).toBe(0);
+        // A difference inside a timestamp's fraction, a list's order or a struct's field fails.
+        for (const wrong of [row.replace('.123456', '.123'), row.replace('[a, b]', '[b, a]'), row.replace('age: 36', 'age: 37')]) {
+            write('tests/values.test.yml', test(wrong));
+            const failed = await runTests(root);
+            expect(failed.code, wrong).toBe(1);
+            expect(failed.out).toMatch(/\+ 1 +2025-01-01 09:00:00\.123456 +2025-01-02 +\["a","b"\] +\{"name":"Ada","age":36\} +\{"x":1\}/);
+        }
+    }, 120_000);
+
+    test('an update that must fail passes when it fails with the error class named, or one of its sub-classes', async () => {
         write('tests/error.test.yml', `updates:
   - inputs:
       cdc.events: [{id: 1, name: Ada, op: UPSERT, seq: 1}]
@@ -183,10 +276,12 @@ describe('pipeline-sql test', () => {
         expect(out).toMatch(/PASS .*b-good\.test\.yml/);
     }, 120_000);
 
-    test('a test file that is not YAML names the line of the syntax error', () => {
-        const file = readTestFile('/x/bad.test.yml', 'updates:\n  - inputs: {a: [1, 2}\n');
-        expect(file.problems[0]).toMatchObject({ line: 2, code: 'PIPELINE_SQL_INVALID_PROJECT_FILE' });
-    });
+    test('a test file that is not YAML names its file and the line of the syntax error, and exits 2', async () => {
+        write('tests/bad.test.yml', 'updates:\n  - inputs: {a: [1, 2}\n');
+        const { code, out } = await runTests(root);
+        expect(out).toMatch(/bad\.test\.yml:2:\d+: error PIPELINE_SQL_INVALID_TEST_FILE bad\.test\.yml is not valid YAML/);
+        expect(code).toBe(2);
+    }, 120_000);
 
     test('inputs for a table the pipeline does not read, and expectations of an unknown dataset or column, fail with what exists', async () => {
         write('tests/unknown.test.yml', `updates:
