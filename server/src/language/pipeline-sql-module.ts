@@ -26,6 +26,7 @@ import { PipelineSqlParserErrorMessageProvider } from './parser/pipeline-sql-par
 import { PipelineSqlLexerErrorMessageProvider } from './parser/pipeline-sql-lexer-error-message-provider.js';
 import { PipelineSqlSemanticTokenProvider } from './lsp/pipeline-sql-semantic-token-provider.js';
 import { PipelineSqlCodeLensProvider } from './lsp/pipeline-sql-code-lens-provider.js';
+import { SharedFiles } from './lsp/pipeline-sql-shared-files.js';
 import { PipelineSqlGeneratedModule, PipelineSqlGeneratedSharedModule, PipelineSqlLanguageMetaData } from './generated/module.js';
 import { PipelineSqlScopeComputation } from './references/pipeline-sql-scope-computation.js';
 import { PipelineSqlScopeProvider } from './references/pipeline-sql-scope-provider.js';
@@ -56,6 +57,8 @@ export type PipelineSqlAddedSharedServices = {
         DocumentFailures: DocumentFailures;
         /** The datasets the pipelines' Python files define (read by the project model, never run). */
         PythonDatasets: PythonDatasets;
+        /** The documents of a file several pipelines list, and asking each of them (the providers' answers there). */
+        SharedFiles: SharedFiles;
     };
 };
 
@@ -158,6 +161,7 @@ export const PipelineSqlSharedModule: Module<PipelineSqlSharedServices, PartialL
         }),
         DocumentFailures: () => new DocumentFailures(),
         PythonDatasets: (shared) => new PythonDatasets(shared.pipeline.Project),
+        SharedFiles: (shared) => new SharedFiles(shared),
     },
     workspace: {
         WorkspaceManager: (shared) => new PipelineSqlWorkspaceManager(shared),

@@ -30,7 +30,7 @@ describe('code lenses', () => {
             'APPLY CHANGES INTO legacy FROM STREAM(src) KEYS (id) SEQUENCE BY ts;',
             'SELECT 1;',
         ].join('\n'));
-        const lenses = provider.provideCodeLens(document, { textDocument: { uri: document.uri.toString() } });
+        const lenses = await provider.provideCodeLens(document, { textDocument: { uri: document.uri.toString() } });
         expect(print(lenses)).toEqual([
             '1: $(play) Run flow pipelineSql.runFlow "users_history"',
             '1: Run pipeline pipelineSql.runPipeline null',
@@ -50,15 +50,15 @@ describe('code lenses', () => {
 
     test('a file of only settings and queries has no lenses', async () => {
         const document = await parse('SET a = 1;\nSELECT 1;');
-        expect(provider.provideCodeLens(document, { textDocument: { uri: document.uri.toString() } })).toEqual([]);
+        expect(await provider.provideCodeLens(document, { textDocument: { uri: document.uri.toString() } })).toEqual([]);
     });
 
     test('sample catalog declarations (samples/*.sql of a pipeline root) get no lenses', async () => {
         services.pipeline.Registry.addRoot('/virtual/lenses', { includes: [] });
         const text = 'CREATE TABLE cdc.users (id INT) USING JSON LOCATION \'cdc/users\';';
         const catalog = await parse(text, { documentUri: URI.file('/virtual/lenses/samples/catalog.sql').toString() });
-        expect(provider.provideCodeLens(catalog, { textDocument: { uri: catalog.uri.toString() } })).toEqual([]);
+        expect(await provider.provideCodeLens(catalog, { textDocument: { uri: catalog.uri.toString() } })).toEqual([]);
         const source = await parse(text, { documentUri: URI.file('/virtual/lenses/transformations/t.sql').toString() });
-        expect(print(provider.provideCodeLens(source, { textDocument: { uri: source.uri.toString() } }))[0]).toBe('0: $(play) Run flow pipelineSql.runFlow "cdc.users"');
+        expect(print(await provider.provideCodeLens(source, { textDocument: { uri: source.uri.toString() } }))[0]).toBe('0: $(play) Run flow pipelineSql.runFlow "cdc.users"');
     });
 });

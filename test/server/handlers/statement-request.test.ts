@@ -94,13 +94,13 @@ describe('pipelineSql/runStatement', () => {
         fs.writeFileSync(scratch, '-- try things\nSELECT * FROM users_current;\n\nDELETE FROM users_current\nWHERE user_id = 2;\nSET x = 1;\n');
         const provider = new PipelineSqlCodeLensProvider(PipelineSql);
         const document = await shared.workspace.LangiumDocuments.getOrCreateDocument(URI.file(scratch));
-        const lenses = provider.provideCodeLens(document, { textDocument: { uri: document.uri.toString() } });
+        const lenses = await provider.provideCodeLens(document, { textDocument: { uri: document.uri.toString() } });
         expect(lenses.map(l => [l.range.start.line, l.command?.title, l.command?.command, (l.command?.arguments?.[0] as { text: string }).text])).toEqual([
             [1, '$(play) Run on local state', 'pipelineSql.runOnLocalState', 'SELECT * FROM users_current'],
             [3, '$(play) Run on local state', 'pipelineSql.runOnLocalState', 'DELETE FROM users_current\nWHERE user_id = 2'],
         ]);
         const source = await shared.workspace.LangiumDocuments.getOrCreateDocument(URI.file(path.join(root, 'transformations', '02_users_current.sql')));
-        expect(provider.provideCodeLens(source, { textDocument: { uri: source.uri.toString() } }).map(l => l.command?.command)).not.toContain('pipelineSql.runOnLocalState');
+        expect((await provider.provideCodeLens(source, { textDocument: { uri: source.uri.toString() } })).map(l => l.command?.command)).not.toContain('pipelineSql.runOnLocalState');
     });
 
     test('a scratch file needs no mode switch to check: its names are the pipeline\'s datasets, its typos are reported', async () => {
@@ -124,7 +124,7 @@ describe('pipelineSql/runStatement', () => {
             '7:13 TABLE_OR_VIEW_NOT_FOUND',
         ]);
         expect(document.diagnostics?.[1].message).toMatch(/Did you mean 'users_current'\?/);
-        const lenses = new PipelineSqlCodeLensProvider(PipelineSql).provideCodeLens(document, { textDocument: { uri: uri.toString() } });
+        const lenses = await new PipelineSqlCodeLensProvider(PipelineSql).provideCodeLens(document, { textDocument: { uri: uri.toString() } });
         expect(lenses.filter(l => l.command?.command === 'pipelineSql.runOnLocalState')).toHaveLength(7);
 
         // Once it defines a dataset it is no scratch file: a file of its own again (its reads no longer resolve).

@@ -27,6 +27,8 @@ beforeAll(async () => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pipeline-sql-twins-'));
     fs.cpSync(fixture, dir, { recursive: true });
     fs.writeFileSync(file('src/us/orders.sql'), 'CREATE MATERIALIZED VIEW orders AS SELECT 1 AS id, 10.0 AS amount;\n');
+    // A reader of the shared report in the eu pipeline too.
+    fs.writeFileSync(file('src/eu/digest.sql'), 'CREATE MATERIALIZED VIEW eu_digest AS SELECT count(*) AS n FROM report;\n');
     server = await startStdioServer(dir);
 });
 
@@ -138,7 +140,18 @@ describe('a file two pipelines list', () => {
             textDocument: { uri: uri('src/common/report.sql') }, position: { line, character: report[line].indexOf('report') + 2 }, newName: 'daily_report',
         }) as WorkspaceEdit;
         const edits = Object.entries(edit.changes ?? {}).map(([u, list]) => `${path.relative(dir, new URL(u).pathname)}: ${list.map(e => `${e.range.start.line + 1}:${e.range.start.character + 1} ${e.newText}`).join(', ')}`);
-        expect(edits.sort()).toEqual(['src/common/report.sql: 2:26 daily_report', 'src/us/summary.sql: 3:33 daily_report']);
+        expect(edits.sort()).toEqual(['src/common/report.sql: 2:26 daily_report', 'src/eu/digest.sql: 1:65 daily_report', 'src/us/summary.sql: 3:33 daily_report']);
+    });
+
+    test('rename of its dataset from a file of one pipeline renames in every pipeline that lists it', async () => {
+        const summary = fs.readFileSync(file('src/us/summary.sql'), 'utf8').split('\n');
+        const line = summary.findIndex(l => l.includes('FROM report'));
+        const edit = await server.connection.sendRequest(RenameRequest.type, {
+            textDocument: { uri: uri('src/us/summary.sql') }, position: { line, character: summary[line].lastIndexOf('report') + 2 }, newName: 'daily_report',
+        }) as WorkspaceEdit;
+        const edits = Object.entries(edit.changes ?? {}).map(([u, list]) => `${path.relative(dir, new URL(u).pathname)}: ${list.map(e => `${e.range.start.line + 1}:${e.range.start.character + 1} ${e.newText}`).join(', ')}`);
+        // The eu pipeline's reader too: the report is its dataset as much as the us pipeline's.
+        expect(edits.sort()).toEqual(['src/common/report.sql: 2:26 daily_report', 'src/eu/digest.sql: 1:65 daily_report', 'src/us/summary.sql: 3:33 daily_report']);
     });
 
     test('an edit in the other pipeline, and in the file itself, update what it shows', async () => {

@@ -1,4 +1,4 @@
-import type { AstNode, LangiumDocument } from 'langium';
+import type { AstNode, LangiumDocument, MaybePromise } from 'langium';
 import { GrammarUtils } from 'langium';
 import type { CodeActionProvider } from 'langium/lsp';
 import type { CodeAction, CodeActionParams, Command, Diagnostic } from 'vscode-languageserver';
@@ -14,6 +14,7 @@ import { AutoCdcClauseRank } from '../validation/auto-cdc-checks.js';
 import { IssueCodes, type IssueData } from '../validation/issue-codes.js';
 import type { PipelineRegistry } from '../pipeline/pipeline-registry.js';
 import { sampleDataActions } from './sample-data-actions.js';
+import { mergeSharedCodeActions, type SharedFiles } from './pipeline-sql-shared-files.js';
 import { clauseSeparator, EditCollector, findDocument, nodeAt, nodeAtRange } from './code-action-edits.js';
 
 type Fix = (diagnostic: Diagnostic, document: LangiumDocument, data: IssueData) => CodeAction[];
@@ -33,12 +34,14 @@ export class PipelineSqlCodeActionProvider implements CodeActionProvider {
     private readonly model: PipelineModelService;
     private readonly types: TypeComputer;
     private readonly registry: PipelineRegistry;
+    private readonly sharedFiles: SharedFiles;
     private readonly fixes: ReadonlyMap<string, Fix>;
 
     constructor(services: PipelineSqlServices) {
         this.model = services.pipeline.Model;
         this.types = services.types.TypeComputer;
         this.registry = services.pipeline.Registry;
+        this.sharedFiles = services.shared.pipeline.SharedFiles;
         this.fixes = new Map<string, Fix>([
             [IssueCodes.DeprecatedApplyChanges, this.migrateApplyChanges],
             [IssueCodes.DeprecatedLiveTable, this.migrateLiveDataset],
@@ -74,7 +77,12 @@ export class PipelineSqlCodeActionProvider implements CodeActionProvider {
         ]);
     }
 
-    getCodeActions(document: LangiumDocument, params: CodeActionParams): Array<Command | CodeAction> {
+    /** In a file several pipelines list: each pipeline's fixes, once each (see `mergeSharedCodeActions`). */
+    getCodeActions(document: LangiumDocument, params: CodeActionParams): MaybePromise<Array<Command | CodeAction>> {
+        return this.sharedFiles.askEachPipeline(document, each => this.actionsIn(each, params), mergeSharedCodeActions);
+    }
+
+    private actionsIn(document: LangiumDocument, params: CodeActionParams): Array<Command | CodeAction> {
         const actions: CodeAction[] = [];
         for (const diagnostic of params.context.diagnostics) {
             const data = diagnostic.data as IssueData | undefined;

@@ -1,10 +1,11 @@
-import type { LangiumDocument } from 'langium';
+import type { LangiumDocument, MaybePromise } from 'langium';
 import type { CodeLensProvider } from 'langium/lsp';
 import type { CodeLens, CodeLensParams } from 'vscode-languageserver';
 import * as ast from '../generated/ast.js';
 import type { PipelineRegistry } from '../pipeline/pipeline-registry.js';
 import { runsOnState } from '../pipeline/scratch-files.js';
 import type { PipelineSqlServices } from '../pipeline-sql-module.js';
+import { mergeSharedCodeLenses, type SharedFiles } from './pipeline-sql-shared-files.js';
 
 /** The client commands the lenses call (declared in package.json). */
 export const RunCommandIds = {
@@ -52,12 +53,22 @@ export function lensDataset(statement: ast.Statement): string | undefined {
 export class PipelineSqlCodeLensProvider implements CodeLensProvider {
 
     private readonly registry: PipelineRegistry;
+    private readonly sharedFiles: SharedFiles;
 
     constructor(services: PipelineSqlServices) {
         this.registry = services.pipeline.Registry;
+        this.sharedFiles = services.shared.pipeline.SharedFiles;
     }
 
-    provideCodeLens(document: LangiumDocument, _params: CodeLensParams): CodeLens[] {
+    /**
+     * In a file several pipelines list: each pipeline's lenses, titled with its name (`Run flow · eu`);
+     * each passes that pipeline's document of the file, so the run is that pipeline's.
+     */
+    provideCodeLens(document: LangiumDocument, _params: CodeLensParams): MaybePromise<CodeLens[]> {
+        return this.sharedFiles.askEachPipeline(document, each => this.lensesIn(each), mergeSharedCodeLenses);
+    }
+
+    private lensesIn(document: LangiumDocument): CodeLens[] {
         const root = document.parseResult.value;
         // A sample catalog file (`samples/*.sql`) declares source tables; nothing in it runs.
         if (!ast.isPipelineFile(root) || this.registry.membershipOf(document.uri).role === 'catalog') {

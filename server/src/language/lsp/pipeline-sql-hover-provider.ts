@@ -16,6 +16,7 @@ import { pythonDatasetCard } from '../../project/python/python-hover.js';
 import type { RelationType } from '../types/relation-type.js';
 import { codeSpan, datasetKindLabel, escapeMarkdown, linkTarget, rangeOf, relationTable } from './lsp-text.js';
 import { PipelineSqlSymbols, SystemColumns, type SymbolTarget } from './pipeline-sql-symbols.js';
+import { mergeSharedHovers } from './pipeline-sql-shared-files.js';
 
 /**
  * Hover (Langium's `HoverProvider` service). Langium's default shows the documentation comment of
@@ -36,7 +37,13 @@ export class PipelineSqlHoverProvider extends AstNodeHoverProvider {
         this.symbols = new PipelineSqlSymbols(services);
     }
 
+    /** In a file several pipelines list: each pipeline's card where they differ (see `mergeSharedHovers`). */
     override async getHoverContent(document: LangiumDocument, params: HoverParams): Promise<Hover | undefined> {
+        const hover = await this.services.shared.pipeline.SharedFiles.askEachPipeline(document, each => this.hoverIn(each, params), mergeSharedHovers);
+        return hover ?? undefined;
+    }
+
+    private hoverIn(document: LangiumDocument, params: HoverParams): Hover | undefined {
         const symbol = this.symbols.symbolAt(document, document.textDocument.offsetAt(params.position));
         if (!symbol) {
             return undefined;

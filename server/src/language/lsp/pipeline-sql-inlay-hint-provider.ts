@@ -9,6 +9,7 @@ import * as ast from '../generated/ast.js';
 import type { PipelineSqlServices } from '../pipeline-sql-module.js';
 import type { RelationType } from '../types/relation-type.js';
 import { escapeMarkdown } from './lsp-text.js';
+import { mergeSharedInlayHints } from './pipeline-sql-shared-files.js';
 
 /** The setting that turns the column type hints on (`pipelineSql.inlayHints.columnTypes`, off by default). */
 export const ColumnTypeHintsSetting = 'pipelineSql.inlayHints.columnTypes';
@@ -55,7 +56,12 @@ export class PipelineSqlInlayHintProvider extends AbstractInlayHintProvider {
     }
 
     override async getInlayHints(document: LangiumDocument, params: InlayHintParams, cancelToken = Cancellation.CancellationToken.None): Promise<InlayHint[] | undefined> {
-        return this.enabled ? super.getInlayHints(document, params, cancelToken) : [];
+        if (!this.enabled) {
+            return [];
+        }
+        // In a file several pipelines list: one hint where they agree, else each pipeline's (see `mergeSharedInlayHints`).
+        return this.services.shared.pipeline.SharedFiles.askEachPipeline(document,
+            async each => await super.getInlayHints(each, params, cancelToken) ?? [], mergeSharedInlayHints, cancelToken);
     }
 
     computeInlayHint(node: AstNode, acceptor: InlayHintAcceptor): void {

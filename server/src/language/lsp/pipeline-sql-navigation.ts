@@ -6,8 +6,8 @@
  * aliases are plain names resolved through scopes. Each provider therefore asks the symbol finder
  * (`pipeline-sql-symbols.ts`) what is under the cursor and where else it occurs.
  */
-import type { AstNode, LangiumDocument } from 'langium';
-import { AstUtils, Cancellation, URI } from 'langium';
+import type { AstNode, LangiumDocument, MaybePromise } from 'langium';
+import { AstUtils, Cancellation, GrammarUtils, URI } from 'langium';
 import { DefaultDefinitionProvider, DefaultDocumentHighlightProvider, DefaultReferencesProvider, DefaultRenameProvider } from 'langium/lsp';
 import type {
     DefinitionParams, DocumentHighlight, Location, LocationLink, PrepareRenameParams, Range, ReferenceParams, RenameParams, TextDocumentPositionParams,
@@ -20,6 +20,8 @@ import { lspRange } from '../../project/python/python-lookup.js';
 import { lower } from '../references/dataset-names.js';
 import { lastPartOffsets, quoteName, rangeOf } from './lsp-text.js';
 import { PipelineSqlSymbols, type Occurrence, type SymbolAtCursor, type SymbolTarget } from './pipeline-sql-symbols.js';
+import { concatLocations, mergeWorkspaceEdits, type PipelineAnswer } from './pipeline-sql-shared-files.js';
+import { editorUri } from '../pipeline/pipeline-registry.js';
 
 function toLocation(occurrence: Occurrence): Location {
     return { uri: occurrence.document.uri.toString(), range: rangeOf(occurrence.document, occurrence.start, occurrence.end) };
@@ -35,7 +37,12 @@ export class PipelineSqlDefinitionProvider extends DefaultDefinitionProvider {
         this.symbols = new PipelineSqlSymbols(services);
     }
 
-    override getDefinition(document: LangiumDocument, params: DefinitionParams): LocationLink[] | undefined {
+    /** In a file several pipelines list: every pipeline's places (`orders` may be another dataset in each). */
+    override getDefinition(document: LangiumDocument, params: DefinitionParams): MaybePromise<LocationLink[] | undefined> {
+        return this.symbols.services.shared.pipeline.SharedFiles.askEachPipeline(document, each => this.definitionIn(each, params), allPlaces);
+    }
+
+    private definitionIn(document: LangiumDocument, params: DefinitionParams): LocationLink[] | undefined {
         const symbol = this.symbols.symbolAt(document, document.textDocument.offsetAt(params.position));
         if (!symbol) {
             return undefined;
@@ -89,7 +96,14 @@ export class PipelineSqlReferencesProvider extends DefaultReferencesProvider {
         this.symbols = new PipelineSqlSymbols(services);
     }
 
+    /** In a file several pipelines list: every pipeline's references, each place once. */
     override async findReferences(document: LangiumDocument, params: ReferenceParams, cancelToken = Cancellation.CancellationToken.None): Promise<Location[]> {
+        const places = await this.symbols.services.shared.pipeline.SharedFiles.askEachPipeline(document,
+            each => this.referencesIn(each, params, cancelToken), allPlaces, cancelToken);
+        return places ?? [];
+    }
+
+    private async referencesIn(document: LangiumDocument, params: ReferenceParams, cancelToken: Cancellation.CancellationToken): Promise<Location[]> {
         const symbol = this.symbols.symbolAt(document, document.textDocument.offsetAt(params.position));
         if (!symbol) {
             return [];
@@ -141,15 +155,49 @@ export class PipelineSqlRenameProvider extends DefaultRenameProvider {
         return rangeOf(document, range.start, range.end);
     }
 
+    /**
+     * Renames in every pipeline that sees the name: started in a file several pipelines list, each
+     * pipeline renames what the name is there; a dataset defined in such a file is renamed in every
+     * pipeline that lists the file, wherever the rename started.
+     */
     override async rename(document: LangiumDocument, params: RenameParams): Promise<WorkspaceEdit | undefined> {
-        const symbol = this.renameable(document, params);
         const newName = params.newName.trim();
         if (newName.length === 0 || /[\r\n]/.test(newName)) {
             throw new ResponseError(ErrorCodes.InvalidParams, 'A new name must be a non-empty name on one line.');
         }
         const written = /^`.*`$/.test(newName) || /^\$\{[^}]*\}$/.test(newName) ? newName : quoteName(newName);
-        this.checkConflict(symbol.target, newName.replace(/^`|`$/g, ''));
-        const occurrences = await this.symbols.occurrences(symbol.target, undefined);
+        const sharedFiles = this.symbols.services.shared.pipeline.SharedFiles;
+        const edit = await sharedFiles.askEachPipeline(document, async each => {
+            const symbol = this.renameable(each, params);
+            if (symbol.target.kind !== 'dataset') {
+                return this.renameIn(symbol.target, newName, written);
+            }
+            // The dataset's definition in each pipeline that lists its file.
+            const definition = AstUtils.getDocument(symbol.target.node);
+            const name = GrammarUtils.findNodeForProperty(symbol.target.node.$cstNode, 'name');
+            const definitions = name ? sharedFiles.documentsOf(this.fileDocument(definition)) : undefined;
+            if (!name || !definitions) {
+                return this.renameIn(symbol.target, newName, written);
+            }
+            const edits = await Promise.all(definitions.map(({ document: other }) => {
+                const there = this.symbols.symbolAt(other, name.offset);
+                return there?.target.kind === 'dataset' ? this.renameIn(there.target, newName, written) : undefined;
+            }));
+            return mergeWorkspaceEdits(edits) ?? undefined;
+        }, parts => mergeWorkspaceEdits(parts.map(p => p.answer)));
+        return edit ?? undefined;
+    }
+
+    /** The file's own document of a document (a shared file's document in another pipeline is one of its documents). */
+    private fileDocument(document: LangiumDocument): LangiumDocument {
+        const own = editorUri(document.uri);
+        const documents = this.symbols.services.shared.workspace.LangiumDocuments;
+        return own.toString() === document.uri.toString() ? document : documents.getDocument(own) ?? document;
+    }
+
+    private async renameIn(target: SymbolTarget, newName: string, written: string): Promise<WorkspaceEdit> {
+        this.checkConflict(target, newName.replace(/^`|`$/g, ''));
+        const occurrences = await this.symbols.occurrences(target, undefined);
         const changes = new Map<string, TextEdit[]>();
         for (const occurrence of occurrences) {
             const uri = occurrence.document.uri.toString();
@@ -191,6 +239,11 @@ export class PipelineSqlRenameProvider extends DefaultRenameProvider {
             }
         }
     }
+}
+
+/** Every pipeline's places for a file several pipelines list, each once. */
+function allPlaces<T>(parts: ReadonlyArray<PipelineAnswer<T[] | undefined>>): T[] | undefined {
+    return (concatLocations(parts.map(p => p.answer)) ?? undefined) as T[] | undefined;
 }
 
 /** Only names with occurrences are highlighted (not keywords, functions or properties). */

@@ -1,21 +1,23 @@
 /**
  * A file listed by several pipelines has a document in each (see `sharedDocumentUri` in the
  * registry); the editor knows one file. This shows those documents as the file: their diagnostics
- * are published on the file, merged; hover and completion ask every pipeline's document and merge
- * the answers (what only some pipelines say names them); rename in it renames in every pipeline, and
- * definition and references in it give every pipeline's places; the locations LSP answers give
- * (definition, references, rename edits, symbols) name the file. Other requests asked in the file
- * itself (code actions, lenses, inlay hints, signature help) are answered by the file's document in
- * its first pipeline.
+ * are published on the file, merged, and the locations LSP answers give (definition, references,
+ * rename edits, symbols) name the file. A request in the file is answered by every pipeline's
+ * document, merged ({@link SharedFiles.askEachPipeline}): hover (one card, or each pipeline's),
+ * completion and code actions (the union; what only some pipelines offer names them), definition
+ * and references (every pipeline's places), rename (in every pipeline), inlay hints (one hint where
+ * the pipelines agree, else each pipeline's type under its name) and code lenses (each pipeline's
+ * run lenses, titled with its name). Signature help is the built-in functions' and the same in every
+ * pipeline: the file's own document answers it.
  */
-import { URI, type LangiumDocument } from 'langium';
-import { ResponseError } from 'vscode-languageserver';
+import { Cancellation, DocumentState, URI, type LangiumDocument, type MaybePromise } from 'langium';
 import type {
-    CompletionItem, CompletionList, CompletionParams, Connection, Diagnostic, Hover, HoverParams, MarkedString, MarkupContent,
-    PublishDiagnosticsParams, RenameParams, TextDocumentPositionParams, TextEdit, WorkspaceEdit,
+    CodeAction, CodeLens, Command, CompletionItem, CompletionList, Connection, Diagnostic, Hover, InlayHint, MarkedString, MarkupContent,
+    PublishDiagnosticsParams, TextEdit, WorkspaceEdit,
 } from 'vscode-languageserver';
 import type { PipelineSqlSharedServices } from '../pipeline-sql-module.js';
-import { editorUri, parseSharedDocumentUri } from '../pipeline/pipeline-registry.js';
+import { escapeMarkdown } from './lsp-text.js';
+import { editorUri, parseSharedDocumentUri, type PipelineRegistry } from '../pipeline/pipeline-registry.js';
 
 /** The diagnostics one pipeline's document of a shared file has. */
 export interface PipelineDiagnostics {
@@ -71,7 +73,7 @@ const pipelinesText = (labels: readonly string[]): string => `pipeline${labels.l
  * same card it is shown as it is; otherwise each different card is shown under the pipelines it is
  * theirs (`**In pipeline us**`), one after the other, and a pipeline with no card says nothing.
  */
-export function mergeSharedHovers(parts: ReadonlyArray<PipelineAnswer<Hover>>): Hover | null {
+export function mergeSharedHovers(parts: ReadonlyArray<PipelineAnswer<Hover | undefined>>): Hover | null {
     const cards = new Map<string, { hover: Hover; labels: string[] }>();
     for (const { label, answer } of parts) {
         if (!answer) {
@@ -151,21 +153,164 @@ export function concatLocations(answers: readonly unknown[]): unknown[] | null {
     return all.length > 0 ? toEditorLocations(all) : null;
 }
 
+/**
+ * Merges the code actions of a shared file's documents: an action every pipeline offers is offered
+ * once, as it is; one only some offer is offered once, its title naming them
+ * (`Add SEQUENCE BY updated_at (pipeline eu)`) and never as the preferred fix, since it is right for
+ * the file in those pipelines only. Edits name the file.
+ */
+export function mergeSharedCodeActions(parts: ReadonlyArray<PipelineAnswer<Array<Command | CodeAction>>>): Array<Command | CodeAction> {
+    const actions = new Map<string, { action: Command | CodeAction; labels: string[] }>();
+    for (const { label, answer } of parts) {
+        for (const action of toEditorLocations(answer ?? [])) {
+            const key = JSON.stringify(action);
+            const entry = actions.get(key);
+            if (!entry) {
+                actions.set(key, { action, labels: [label] });
+            } else if (!entry.labels.includes(label)) {
+                entry.labels.push(label);
+            }
+        }
+    }
+    return [...actions.values()].map(({ action, labels }) => {
+        if (labels.length === parts.length) {
+            return action;
+        }
+        const { isPreferred: _preferred, ...rest } = action as CodeAction;
+        return { ...rest, title: `${action.title} (${pipelinesText(labels)})` };
+    });
+}
+
+/**
+ * Merges the code lenses of a shared file's documents: each pipeline's lenses, titled with its name
+ * (`Run flow · eu`), each running in its pipeline (its argument names that pipeline's document).
+ */
+export function mergeSharedCodeLenses(parts: ReadonlyArray<PipelineAnswer<CodeLens[]>>): CodeLens[] {
+    return parts.flatMap(({ label, answer }) => (answer ?? []).map(lens => lens.command
+        ? { ...lens, command: { ...lens.command, title: `${lens.command.title} · ${label}` } }
+        : lens));
+}
+
+/**
+ * Merges the inlay hints of a shared file's documents. A hint every pipeline gives alike is shown
+ * once, as it is. Where the pipelines infer different types at one place, the hint shows each
+ * pipeline's type under its name (`: decimal(3,1) (eu) | int (us)`), so the user sees that the
+ * file's column has another type in each pipeline rather than one of them, or none.
+ */
+export function mergeSharedInlayHints(parts: ReadonlyArray<PipelineAnswer<InlayHint[]>>): InlayHint[] {
+    const byPlace = new Map<string, { hint: InlayHint; labels: Map<string, string[]>; tooltips: Map<string, string> }>();
+    const text = (hint: InlayHint): string => typeof hint.label === 'string' ? hint.label : hint.label.map(p => p.value).join('');
+    for (const { label, answer } of parts) {
+        for (const hint of answer ?? []) {
+            const place = `${hint.position.line}:${hint.position.character}`;
+            const entry = byPlace.get(place) ?? { hint, labels: new Map<string, string[]>(), tooltips: new Map<string, string>() };
+            byPlace.set(place, entry);
+            const shown = text(hint);
+            entry.labels.set(shown, [...(entry.labels.get(shown) ?? []), label]);
+            const tooltip = typeof hint.tooltip === 'string' ? hint.tooltip : hint.tooltip?.value;
+            if (tooltip !== undefined) {
+                entry.tooltips.set(shown, tooltip);
+            }
+        }
+    }
+    return [...byPlace.values()].map(({ hint, labels, tooltips }) => {
+        const all = [...labels.entries()];
+        if (all.length === 1 && all[0][1].length === parts.length) {
+            return hint;
+        }
+        const label = `: ${all.map(([shown, names]) => `${shown.replace(/^: /, '')} (${names.join(', ')})`).join(' | ')}`;
+        const tooltip = all.map(([shown, names]) => `**In ${pipelinesText(names)}**\n\n${tooltips.get(shown) ?? escapeMarkdown(shown.replace(/^: /, ''))}`).join('\n\n');
+        return { ...hint, label, tooltip: { kind: 'markdown', value: tooltip } };
+    });
+}
+
 /** The LSP requests whose answers hold document locations. */
 const locationMethods = ['onDefinition', 'onTypeDefinition', 'onImplementation', 'onReferences', 'onRenameRequest', 'onWorkspaceSymbol'] as const;
 
+/** One document of a file: the file's own, or its document in another pipeline that lists it. */
+export interface PipelineDocument {
+    readonly document: LangiumDocument;
+    /** The pipeline, as the CLI names it (a bundle pipeline's key, else its name). */
+    readonly label: string;
+}
+
+/**
+ * The shared service `pipeline.SharedFiles`: the documents of a file that several pipelines list,
+ * and the one way a language service answers in such a file ({@link askEachPipeline}): it asks each
+ * pipeline's document and merges the answers. The providers call it from the hook Langium calls them
+ * by (`getHoverContent`, `getCompletion`, `rename`, `getCodeActions`, `provideCodeLens`, …), so a
+ * request reaches them as for any file, and an error or a cancellation in one pipeline is the
+ * request's, as Langium's request handler reports it.
+ */
+export class SharedFiles {
+
+    // Resolved on use: the providers that hold this service are created while the workspace services are.
+    constructor(private readonly shared: PipelineSqlSharedServices) {}
+
+    private get registry(): PipelineRegistry {
+        return this.shared.pipeline.Registry;
+    }
+
+    /** The pipeline a document is checked in, as the CLI names it. */
+    labelOf(uri: URI): string {
+        const info = this.registry.pipelineOf(uri);
+        return info.project?.key ?? info.spec?.name ?? info.id;
+    }
+
+    /**
+     * Every document of the file a document is (its own URI first, then one per other pipeline that
+     * lists it), or undefined when no other pipeline lists it. A shared file's document in another
+     * pipeline (`?pipeline=` URI) is asked as itself: undefined.
+     */
+    documentsOf(document: LangiumDocument): PipelineDocument[] | undefined {
+        const uri = document.uri;
+        if (uri.scheme !== 'file' || parseSharedDocumentUri(uri)) {
+            return undefined;
+        }
+        const extra = this.registry.sharedDocumentUris(uri.fsPath).flatMap(each => {
+            const other = this.shared.workspace.LangiumDocuments.getDocument(each);
+            return other ? [other] : [];
+        });
+        return extra.length === 0 ? undefined : [document, ...extra].map(each => ({ document: each, label: this.labelOf(each.uri) }));
+    }
+
+    /**
+     * Answers a request in a document: in a file several pipelines list, `ask` is asked in each
+     * pipeline's document (each as built as the file's own document is) and `merge` makes one answer
+     * of theirs; in any other file `ask` answers alone.
+     */
+    askEachPipeline<T, R>(document: LangiumDocument, ask: (document: LangiumDocument) => MaybePromise<T>,
+        merge: (parts: Array<PipelineAnswer<T>>) => R, cancelToken = Cancellation.CancellationToken.None): MaybePromise<T | R> {
+        const all = this.documentsOf(document);
+        // Any other file: `ask` answers, synchronously when it does.
+        return all ? this.askEach(document, all, ask, merge, cancelToken) : ask(document);
+    }
+
+    private async askEach<T, R>(document: LangiumDocument, all: readonly PipelineDocument[], ask: (document: LangiumDocument) => MaybePromise<T>,
+        merge: (parts: Array<PipelineAnswer<T>>) => R, cancelToken: Cancellation.CancellationToken): Promise<R> {
+        // The request waited until the file's own document was built this far; the others are built with it.
+        const state = Math.min(document.state, DocumentState.IndexedReferences);
+        const parts = await Promise.all(all.map(async ({ document: each, label }) => {
+            if (each !== document) {
+                await this.shared.workspace.DocumentBuilder.waitUntil(state, each.uri, cancelToken);
+            }
+            return { label, answer: await ask(each) };
+        }));
+        return merge(parts);
+    }
+}
+
 /**
  * Registers the shared-file view on the connection: call before Langium registers its handlers
- * (`startLanguageServer`), so that its publications and answers pass through here.
+ * (`startLanguageServer`), so that its publications and answers pass through here. What a request
+ * answers in a shared file is the providers' (see {@link SharedFiles}); here, only the URIs: the
+ * diagnostics of a file's documents are published on the file, and the locations answers give name it.
  */
 export function registerSharedFiles(connection: Connection, shared: PipelineSqlSharedServices): void {
     const registry = shared.pipeline.Registry;
     const documents = shared.workspace.LangiumDocuments;
     const send = connection.sendDiagnostics.bind(connection);
-    const labelOf = (document: LangiumDocument): string => {
-        const info = registry.pipelineOf(document.uri);
-        return info.project?.key ?? info.spec?.name ?? info.id;
-    };
+    const labelOf = (document: LangiumDocument): string => shared.pipeline.SharedFiles.labelOf(document.uri);
     connection.sendDiagnostics = (params: PublishDiagnosticsParams): Promise<void> => {
         const uri = URI.parse(params.uri);
         if (uri.scheme !== 'file') {
@@ -189,66 +334,6 @@ export function registerSharedFiles(connection: Connection, shared: PipelineSqlS
         }
         return send({ uri: file.toString(), diagnostics: mergeSharedDiagnostics(parts) });
     };
-    /** The documents of a file several pipelines list (its own URI first, with their labels); undefined for any other document. */
-    const documentsOfShared = (uriText: string): Array<{ uri: string; label: string }> | undefined => {
-        const uri = URI.parse(uriText);
-        if (uri.scheme !== 'file' || parseSharedDocumentUri(uri)) {
-            return undefined;
-        }
-        const extra = registry.sharedDocumentUris(uri.fsPath);
-        if (extra.length === 0) {
-            return undefined;
-        }
-        return [uri, ...extra].map(each => {
-            const info = registry.pipelineOf(each);
-            return { uri: each.toString(), label: info.project?.key ?? info.spec?.name ?? info.id };
-        });
-    };
-    // Hover and completion: each pipeline's document of a shared file answers, and the answers are merged.
-    const onHover = connection.onHover.bind(connection);
-    connection.onHover = handler => onHover(async (params: HoverParams, ...rest) => {
-        const shared = documentsOfShared(params.textDocument.uri);
-        if (!shared) {
-            return handler(params, ...rest);
-        }
-        const parts = await Promise.all(shared.map(async ({ uri, label }) => ({ label, answer: await handler({ ...params, textDocument: { uri } }, ...rest) })));
-        // A request cancelled or failed in one pipeline is that pipeline's answer for all.
-        return parts.find(p => isResponseError(p.answer))?.answer ?? mergeSharedHovers(parts as Array<PipelineAnswer<Hover>>);
-    });
-    const onCompletion = connection.onCompletion.bind(connection);
-    connection.onCompletion = handler => onCompletion(async (params: CompletionParams, ...rest) => {
-        const shared = documentsOfShared(params.textDocument.uri);
-        if (!shared) {
-            return handler(params, ...rest);
-        }
-        const parts = await Promise.all(shared.map(async ({ uri, label }) => ({ label, answer: await handler({ ...params, textDocument: { uri } }, ...rest) })));
-        return parts.find(p => isResponseError(p.answer))?.answer ?? mergeSharedCompletions(parts as Array<PipelineAnswer<CompletionList | CompletionItem[]>>);
-    });
-    // Rename in a shared file: each pipeline renames its references, and the edits are put together.
-    const onRename = connection.onRenameRequest.bind(connection);
-    connection.onRenameRequest = handler => onRename(async (params: RenameParams, ...rest) => {
-        const shared = documentsOfShared(params.textDocument.uri);
-        if (!shared) {
-            return handler(params, ...rest);
-        }
-        const parts = await Promise.all(shared.map(async ({ uri }) => handler({ ...params, textDocument: { uri } }, ...rest)));
-        return parts.find(isResponseError) ?? mergeWorkspaceEdits(parts as Array<WorkspaceEdit | null | undefined>);
-    });
-    // Go to definition and references in a shared file: every pipeline's places (`orders` may be a
-    // different dataset in each), a place two pipelines give listed once.
-    for (const method of ['onDefinition', 'onReferences'] as const) {
-        type PositionHandler = (params: TextDocumentPositionParams, ...rest: unknown[]) => unknown;
-        const register = (connection[method] as (handler: PositionHandler) => unknown).bind(connection);
-        (connection as unknown as Record<string, unknown>)[method] = (handler: PositionHandler) =>
-            register(async (params: TextDocumentPositionParams, ...rest: unknown[]) => {
-                const shared = documentsOfShared(params.textDocument.uri);
-                if (!shared) {
-                    return handler(params, ...rest);
-                }
-                const parts = await Promise.all(shared.map(async ({ uri }) => handler({ ...params, textDocument: { uri } }, ...rest)));
-                return parts.find(isResponseError) ?? concatLocations(parts);
-            });
-    }
     for (const method of locationMethods) {
         const register = (connection[method] as (handler: (...args: unknown[]) => unknown) => unknown).bind(connection);
         (connection as unknown as Record<string, unknown>)[method] = (handler: (...args: unknown[]) => unknown) =>
@@ -291,10 +376,6 @@ function map(value: unknown): unknown {
         return [key, map(item)];
     });
     return Object.fromEntries(entries);
-}
-
-function isResponseError(value: unknown): boolean {
-    return value instanceof ResponseError;
 }
 
 function editorUriString(uri: string): string {

@@ -18,6 +18,7 @@ import type { ColumnScope, ScopeEntry } from '../../types/pipeline-sql-type-comp
 import { UnknownRelation, type Column, type RelationType } from '../../types/relation-type.js';
 import { clauseRank } from '../../validation/auto-cdc-checks.js';
 import { datasetKindLabel, quoteName } from '../lsp-text.js';
+import { mergeSharedCompletions } from '../pipeline-sql-shared-files.js';
 import {
     cdcClauseAllowed, cdcClauseOf, keywordProposals, OperatorRules, storageAllowed, type CdcSpecContext, type KeywordProposal,
 } from './completion-keywords.js';
@@ -51,7 +52,14 @@ export class PipelineSqlCompletionProvider extends DefaultCompletionProvider {
         this.services = services;
     }
 
+    /** In a file several pipelines list: the union of each pipeline's items (see `mergeSharedCompletions`). */
     override async getCompletion(document: LangiumDocument, params: CompletionParams, cancelToken = Cancellation.CancellationToken.None): Promise<CompletionList> {
+        const list = await this.services.shared.pipeline.SharedFiles.askEachPipeline(document,
+            each => this.completionIn(each, params, cancelToken), mergeSharedCompletions, cancelToken);
+        return list ?? CompletionList.create([], false);
+    }
+
+    private async completionIn(document: LangiumDocument, params: CompletionParams, cancelToken: Cancellation.CancellationToken): Promise<CompletionList> {
         const offset = document.textDocument.offsetAt(params.position);
         const site = completionSiteAt(this.services, document, offset);
         if (!site) {
