@@ -505,6 +505,13 @@ export interface IntervalExprIR {
     months: number;
     days: number;
     microseconds: number;
+    /**
+     * Spark's type of the literal, from the units written (`INTERVAL 1 MONTH`: interval month,
+     * `INTERVAL '1' DAY`: interval day, units of both kinds: the calendar interval); DuckDB keeps
+     * one INTERVAL type for all of them, and the type decides Spark's result (a DATE plus an
+     * interval of months or days is a DATE, plus hours a TIMESTAMP).
+     */
+    type: DataType;
     span?: SourceSpan;
 }
 

@@ -739,19 +739,35 @@ const DAY_TIME_UNITS: ReadonlyMap<string, DayTimeField> = new Map(Object.entries
     SECOND: 'second', SECONDS: 'second', MILLISECOND: 'second', MILLISECONDS: 'second', MICROSECOND: 'second', MICROSECONDS: 'second',
 } as const));
 
-/** `INTERVAL '1-2' YEAR TO MONTH`, `INTERVAL 3 HOURS 20 MINUTES` …: an ANSI interval type, or the calendar interval when units mix. */
+/**
+ * `INTERVAL '1-2' YEAR TO MONTH`, `INTERVAL 3 HOURS 20 MINUTES` …: an ANSI interval type, or the
+ * calendar interval when units mix. A bare string (`INTERVAL '1 day 2 hours'`) is a calendar
+ * interval, as Spark's parser types it (its units are not part of the syntax).
+ */
 function intervalLiteralType(rest: string): TypeDescriptor | undefined {
-    const units = [...rest.toUpperCase().matchAll(/\b(YEARS?|MONTHS?|WEEKS?|DAYS?|HOURS?|MINUTES?|SECONDS?|MILLISECONDS?|MICROSECONDS?)\b/g)].map(m => m[1]);
-    if (units.length === 0) {
-        return undefined;
+    const units = (text: string): string[] => [...text.toUpperCase().matchAll(/\b(YEARS?|MONTHS?|WEEKS?|DAYS?|HOURS?|MINUTES?|SECONDS?|MILLISECONDS?|MICROSECONDS?)\b/g)]
+        .map(m => m[1]);
+    const written = units(rest.replace(/'([^'\\]|\\.)*'|"([^"\\]|\\.)*"/g, ' '));
+    if (written.length === 0) {
+        return units(rest).length > 0 ? Types.calendarInterval : undefined;
     }
-    if (units.every(u => YEAR_MONTH_UNITS.has(u))) {
-        const fields = units.map(u => YEAR_MONTH_UNITS.get(u));
+    return intervalUnitsType(written);
+}
+
+/**
+ * The type of an interval literal written with these units (`['DAY']`, `['YEAR', 'MONTH']`, in any
+ * case, singular or plural): year-month units give a year-month interval, day-time units a
+ * day-time interval from the largest to the smallest unit written, and a mix the calendar interval.
+ */
+export function intervalUnitsType(units: readonly string[]): TypeDescriptor {
+    const upper = units.map(u => u.toUpperCase());
+    if (upper.every(u => YEAR_MONTH_UNITS.has(u))) {
+        const fields = upper.map(u => YEAR_MONTH_UNITS.get(u));
         return Types.intervalYearMonth(fields.includes('year') ? 'year' : 'month', fields.includes('month') ? 'month' : 'year');
     }
-    if (units.every(u => DAY_TIME_UNITS.has(u))) {
+    if (upper.every(u => DAY_TIME_UNITS.has(u))) {
         const order: DayTimeField[] = ['day', 'hour', 'minute', 'second'];
-        const indexes = units.map(u => order.indexOf(DAY_TIME_UNITS.get(u)!));
+        const indexes = upper.map(u => order.indexOf(DAY_TIME_UNITS.get(u)!));
         return Types.intervalDayTime(order[Math.min(...indexes)], order[Math.max(...indexes)]);
     }
     return Types.calendarInterval;
@@ -1069,8 +1085,13 @@ function decimalArithmetic(op: '+' | '-' | '*' | '/' | '%', a: TypeOfKind<'decim
     return asType(decimalRules.decimalArithmetic(op, a, b));
 }
 
-/** Operand type of numeric arithmetic after ANSI promotion of strings (`'1' + 1` is BIGINT arithmetic). */
-function arithmeticOperand(t: TypeDescriptor, other: TypeDescriptor): TypeDescriptor | undefined {
+/**
+ * Operand type of numeric arithmetic after ANSI promotion of strings: a STRING next to an integral
+ * type is a BIGINT (`'1' + 1` is BIGINT arithmetic), next to a DECIMAL, a floating type or another
+ * STRING a DOUBLE (Spark's AnsiTypeCoercion `findWiderTypeForString`). Undefined when `t` cannot
+ * take part in numeric arithmetic.
+ */
+export function arithmeticOperandType(t: TypeDescriptor, other: TypeDescriptor): TypeDescriptor | undefined {
     if (isNumeric(t)) {
         return t;
     }
@@ -1081,8 +1102,8 @@ function arithmeticOperand(t: TypeDescriptor, other: TypeDescriptor): TypeDescri
 }
 
 function numericArithmetic(op: '+' | '-' | '*' | '/' | '%', a: TypeDescriptor, b: TypeDescriptor): TypeDescriptor | undefined {
-    const l = arithmeticOperand(a, b);
-    const r = arithmeticOperand(b, a);
+    const l = arithmeticOperandType(a, b);
+    const r = arithmeticOperandType(b, a);
     if (!l || !r) {
         return undefined;
     }

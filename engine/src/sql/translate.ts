@@ -15,7 +15,7 @@ import type {
 import { inferReturnType, lambdaParameterTypes, localFunction as lookupFunction } from '../spark/functions/catalog.js';
 import type { CallArgument } from '../spark/functions/return-types.js';
 import {
-    binaryOperatorType, commonSupertype, formatType, isIntegral, isInterval, isLocallyStorable, isNumeric, isStringLike, typesEqual, typeToString, operandType, Types as T, type TypeDescriptor,
+    arithmeticOperandType, binaryOperatorType, commonSupertype, commonSupertypeOf, formatType, isComplex, isIntegral, isInterval, isLocallyStorable, isNumeric, isStringLike, typesEqual, typeToString, operandType, Types as T, type TypeDescriptor,
 } from '../spark/spark-types.js';
 import { unknownFunctionError, type CallContext, type FunctionSpec, type Translated } from '../spark/functions/local.js';
 import { empty, ident, integer, join, paren, sql, type Sql, str } from './sql.js';
@@ -647,9 +647,11 @@ export class SparkTranslator {
             case 'literal':
                 return literal(e);
             case 'interval':
+                // The literal's own Spark type (interval month, interval day, the calendar interval …):
+                // DuckDB has one INTERVAL type, and the type decides what DATE + interval gives.
                 return {
                     sql: sql`(to_months(${e.months}) + to_days(${e.days}) + to_microseconds(${e.microseconds}))`,
-                    type: e.months !== 0 ? T.intervalYearMonth() : T.intervalDayTime(),
+                    type: e.type,
                 };
             case 'column': {
                 const resolved = scope.resolve(e.parts);
@@ -661,12 +663,13 @@ export class SparkTranslator {
                 return castExpr(this.expr(e.expr, scope), e.type, e.try ?? false);
             case 'case': {
                 const operand = e.operand ? this.expr(e.operand, scope) : undefined;
-                const branches = e.branches.map(b => ({ when: this.expr(b.when, scope), then: this.expr(b.then, scope) }));
-                const otherwise = e.else ? this.expr(e.else, scope) : undefined;
-                const whens = join(branches.map(b => sql` WHEN ${b.when.sql} THEN ${b.then.sql}`), empty);
-                const elseSql = otherwise ? sql` ELSE ${otherwise.sql}` : empty;
-                const types = [...branches.map(b => b.then.type), otherwise?.type].filter((t): t is DataType => t !== undefined && t.kind !== 'void');
-                return { sql: sql`CASE${operand ? sql` ${operand.sql}` : empty}${whens}${elseSql} END`, type: commonType(types) };
+                // A simple CASE compares the operand with each WHEN value as `=` does.
+                const whenValues = e.branches.map(b => this.expr(b.when, scope));
+                const compared = operand ? coerceAll([operand, ...whenValues]) : undefined;
+                const values = widenToCommonType([...e.branches.map(b => this.expr(b.then, scope)), ...(e.else ? [this.expr(e.else, scope)] : [])]);
+                const whens = join(e.branches.map((_, i) => sql` WHEN ${(compared ? compared[i + 1] : whenValues[i]).sql} THEN ${values.values[i].sql}`), empty);
+                const elseSql = e.else ? sql` ELSE ${values.values[e.branches.length].sql}` : empty;
+                return { sql: sql`CASE${compared ? sql` ${compared[0].sql}` : empty}${whens}${elseSql} END`, type: values.type };
             }
             case 'unary': {
                 const inner = this.expr(e.expr, scope);
@@ -681,8 +684,7 @@ export class SparkTranslator {
             case 'binary':
                 return this.binary(e.op, this.expr(e.left, scope), this.expr(e.right, scope), e.left, e.right);
             case 'in': {
-                const value = this.expr(e.expr, scope);
-                const list = e.list.map(v => coerceForComparison(value, this.expr(v, scope)));
+                const [value, ...list] = coerceAll([this.expr(e.expr, scope), ...e.list.map(v => this.expr(v, scope))]);
                 return { sql: sql`(${value.sql} ${e.not ? sql`NOT IN` : sql`IN`} (${join(list.map(v => v.sql))}))`, type: T.boolean };
             }
             case 'in_subquery': {
@@ -692,9 +694,7 @@ export class SparkTranslator {
                 return { sql: sql`(${left} ${e.not ? sql`NOT IN` : sql`IN`} (${sub.sql}))`, type: T.boolean };
             }
             case 'between': {
-                const value = this.expr(e.expr, scope);
-                const low = coerceForComparison(value, this.expr(e.low, scope));
-                const high = coerceForComparison(value, this.expr(e.high, scope));
+                const [value, low, high] = coerceAll([this.expr(e.expr, scope), this.expr(e.low, scope), this.expr(e.high, scope)]);
                 return { sql: sql`(${value.sql} ${e.not ? sql`NOT BETWEEN` : sql`BETWEEN`} ${low.sql} AND ${high.sql})`, type: T.boolean };
             }
             case 'like': {
@@ -721,8 +721,7 @@ export class SparkTranslator {
                 return { sql: e.not ? sql`(NOT ${test})` : test, type: T.boolean };
             }
             case 'is_distinct_from': {
-                const left = this.expr(e.left, scope);
-                const right = coerceForComparison(left, this.expr(e.right, scope));
+                const [left, right] = coerceAll([this.expr(e.left, scope), this.expr(e.right, scope)]);
                 return { sql: sql`(${left.sql} IS ${e.not ? sql`NOT ` : empty}DISTINCT FROM ${right.sql})`, type: T.boolean };
             }
             case 'lambda':
@@ -735,9 +734,8 @@ export class SparkTranslator {
                 };
             }
             case 'array': {
-                const elements = e.elements.map(x => this.expr(x, scope));
-                const element = commonType(elements.map(x => x.type).filter((t): t is DataType => t !== undefined && t.kind !== 'void'));
-                return { sql: sql`[${join(elements.map(x => x.sql))}]`, type: T.array(element ?? T.void) };
+                const elements = widenToCommonType(e.elements.map(x => this.expr(x, scope)));
+                return { sql: sql`[${join(elements.values.map(x => x.sql))}]`, type: T.array(elements.type ?? T.void) };
             }
             case 'map': {
                 if (e.entries.length === 0) {
@@ -820,11 +818,11 @@ export class SparkTranslator {
             case '<=':
             case '>':
             case '>=': {
-                const [l, r] = coerceBoth(left, right);
+                const [l, r] = coerceAll([left, right]);
                 return { sql: sql`(${l.sql} ${comparisonOperators[op]} ${r.sql})`, type: T.boolean };
             }
             case '<=>': {
-                const [l, r] = coerceBoth(left, right);
+                const [l, r] = coerceAll([left, right]);
                 return { sql: sql`(${l.sql} IS NOT DISTINCT FROM ${r.sql})`, type: T.boolean };
             }
             case '||':
@@ -832,23 +830,39 @@ export class SparkTranslator {
             case '+':
             case '-': {
                 const operator = op === '+' ? sql`+` : sql`-`;
-                // Spark keeps DATE ± an interval of whole days/months a DATE (DuckDB returns a TIMESTAMP).
-                if (left.type?.kind === 'date' && rightIR.kind === 'interval' && rightIR.microseconds === 0) {
-                    return { sql: sql`CAST((${left.sql} ${operator} ${right.sql}) AS DATE)`, type: T.date };
+                const type = arithmeticType(op, left.type, right.type, leftIR, rightIR);
+                // DATE - DATE counts days: an integer in DuckDB, an interval of days in Spark.
+                if (op === '-' && left.type?.kind === 'date' && right.type?.kind === 'date') {
+                    return { sql: sql`to_days(CAST((${left.sql} - ${right.sql}) AS INTEGER))`, type };
                 }
-                return exactArithmetic(sql`(${left.sql} ${operator} ${right.sql})`, arithmeticType(op, left.type, right.type, leftIR, rightIR));
+                // Spark keeps DATE ± an interval of months or of whole days a DATE (DuckDB returns a TIMESTAMP).
+                if (type?.kind === 'date' && (isIntervalType(left.type) || isIntervalType(right.type))) {
+                    return { sql: sql`CAST((${left.sql} ${operator} ${right.sql}) AS DATE)`, type };
+                }
+                const [l, r] = numericOperands(left, right);
+                return exactArithmetic(sql`(${l.sql} ${operator} ${r.sql})`, type);
             }
-            case '*':
-                return exactArithmetic(sql`(${left.sql} * ${right.sql})`, arithmeticType(op, left.type, right.type, leftIR, rightIR));
+            case '*': {
+                const [l, r] = numericOperands(left, right);
+                return exactArithmetic(sql`(${l.sql} * ${r.sql})`, arithmeticType(op, left.type, right.type, leftIR, rightIR));
+            }
             case '/': {
+                const [l, r] = numericOperands(left, right);
                 const type = divisionType(left.type, right.type, leftIR, rightIR);
-                const quotient = sql`__psql_div(${left.sql}, ${right.sql})`;
+                const quotient = sql`__psql_div(${l.sql}, ${r.sql})`;
+                if (type !== undefined && isInterval(type)) {
+                    return { sql: quotient, type };
+                }
                 return type?.kind === 'decimal' ? { sql: sql`CAST(${quotient} AS ${toDuckType(type)})`, type } : { sql: quotient, type: T.double };
             }
-            case '%':
-                return exactArithmetic(sql`__psql_mod(${left.sql}, ${right.sql})`, arithmeticType('%', left.type, right.type, leftIR, rightIR));
-            case 'div':
-                return { sql: sql`__psql_intdiv(${left.sql}, ${right.sql})`, type: T.bigint };
+            case '%': {
+                const [l, r] = numericOperands(left, right);
+                return exactArithmetic(sql`__psql_mod(${l.sql}, ${r.sql})`, arithmeticType('%', left.type, right.type, leftIR, rightIR));
+            }
+            case 'div': {
+                const [l, r] = numericOperands(left, right);
+                return { sql: sql`__psql_intdiv(${l.sql}, ${r.sql})`, type: T.bigint };
+            }
             case '&':
                 return { sql: sql`(${left.sql} & ${right.sql})`, type: left.type };
             case '|':
@@ -959,6 +973,7 @@ export class SparkTranslator {
             type,
             a: args.map(arg => paren(arg.sql)),
             all: join(args.map(arg => arg.sql)),
+            asResult: i => paren(type ? widen(args[i], type).sql : args[i].sql),
             ignoreNulls: call.ignoreNulls ?? false,
             now: this.env.now,
             stringArg: i => {
@@ -1144,16 +1159,20 @@ export function castExpr(inner: Translated, target: DataType, tryCast: boolean):
     return { sql: sql`${cast}(${inner.sql} AS ${duck})`, type: target };
 }
 
-/** Spark casts a string compared with a number / date / timestamp to that type. */
-function coerceForComparison(reference: Translated, other: Translated): Translated {
-    if (isStringLike(other.type) && reference.type && (isNumeric(reference.type) || reference.type.kind === 'date' || reference.type.kind === 'timestamp' || reference.type.kind === 'boolean')) {
-        return castExpr(other, reference.type.kind === 'int' || reference.type.kind === 'tinyint' || reference.type.kind === 'smallint' ? T.bigint : reference.type, false);
+/**
+ * Values compared with each other (`=`, `<`, IN, BETWEEN, a simple CASE) as Spark compares them: a
+ * STRING meeting another type is cast, with the others, to the Spark module's comparison type (ANSI:
+ * BIGINT against an integral number, DOUBLE against a decimal or floating one, else the other type:
+ * DATE, TIMESTAMP, BOOLEAN …), the type the editor checks the comparison with. DuckDB would cast the
+ * text to the other side's type (`price = '3.5'` as DECIMAL, `id = '1'` as INTEGER) or refuse.
+ */
+function coerceAll(values: Translated[]): Translated[] {
+    const types = values.map(v => v.type).filter((t): t is DataType => t !== undefined && t.kind !== 'void');
+    if (!types.some(isStringLike) || types.every(isStringLike)) {
+        return values;
     }
-    return other;
-}
-
-function coerceBoth(left: Translated, right: Translated): [Translated, Translated] {
-    return [coerceForComparison(right, left), coerceForComparison(left, right)];
+    const type = types.length === values.length ? commonSupertypeOf(types) : undefined;
+    return type && type.kind !== 'unknown' && !isComplex(type) ? values.map(v => widen(v, type)) : values;
 }
 
 /** True when both given types are the type `type`. */
@@ -1161,11 +1180,25 @@ function sameTypes(type: DataType, a: DataType | undefined, b: DataType | undefi
     return a !== undefined && b !== undefined && typesEqual(a, type) && typesEqual(b, type);
 }
 
-function commonType(types: DataType[]): DataType | undefined {
-    if (types.length === 0) {
-        return undefined;
+/**
+ * CASE branches, IF / COALESCE arguments or array elements as Spark widens them: each value cast to
+ * their least common type (the Spark module's `commonSupertype`, the type the editor shows), for
+ * every type (STRING and INT meet as BIGINT, DATE and TIMESTAMP as TIMESTAMP), not only numbers.
+ * Values of unknown type are left as they are, and the type is then that of the known ones.
+ */
+function widenToCommonType(values: Translated[]): { values: Translated[]; type?: DataType } {
+    const known = values.map(v => v.type).filter((t): t is DataType => t !== undefined && t.kind !== 'void');
+    const common = known.length > 0 ? commonSupertypeOf(known) : undefined;
+    if (!common || common.kind === 'unknown') {
+        // Spark rejects the mix (the editor reports it); the run keeps DuckDB's reading.
+        return { values, type: known[0] };
     }
-    return types.reduce((a, b) => (isNumeric(a) && isNumeric(b) ? commonSupertype(a, b) ?? a : a));
+    return { values: values.map(v => widen(v, common)), type: common };
+}
+
+/** A value cast to a wider type it is widened to, when its type is known and differs (nested types are left to DuckDB). */
+export function widen(value: Translated, type: DataType): Translated {
+    return value.type && value.type.kind !== 'void' && !isComplex(type) && !typesEqual(value.type, type) ? castExpr(value, type, false) : value;
 }
 
 /**
@@ -1186,29 +1219,33 @@ function exactArithmetic(result: Sql, type: DataType | undefined): Translated {
 }
 
 /**
- * The result type of `+ - * %` as Spark types it. Numbers follow the Spark module's rule (the one
- * the editor shows: decimal precision and scale, an integer literal next to a decimal); a DATE plus
- * days stays a DATE, a DATE or TIMESTAMP plus an interval is a TIMESTAMP.
+ * The result type of `+ - * / %` as Spark types it, by the Spark module's rule (the one the editor
+ * shows): decimal precision and scale, an integer literal next to a decimal, a STRING operand as a
+ * BIGINT or DOUBLE (ANSI), DATE ± days or an interval of months or days a DATE, DATE - DATE an
+ * interval of days. Undefined when an operand's type is unknown or Spark rejects the pair.
  */
-function arithmeticType(op: '+' | '-' | '*' | '%', left: DataType | undefined, right: DataType | undefined, leftIR: ExprIR, rightIR: ExprIR): DataType | undefined {
+function arithmeticType(op: '+' | '-' | '*' | '/' | '%', left: DataType | undefined, right: DataType | undefined, leftIR: ExprIR, rightIR: ExprIR): DataType | undefined {
     if (!left || !right) {
         return left ?? right;
     }
-    if (left.kind === 'date' && isIntegral(right)) {
-        return T.date;
-    }
-    if ((left.kind === 'date' || left.kind === 'timestamp') && isInterval(right)) {
-        return left.kind === 'date' && op !== '*' ? T.timestamp : left;
-    }
-    if (isNumeric(left) && isNumeric(right)) {
-        return numericResult(op, left, right, leftIR, rightIR);
-    }
-    return left;
+    const type = binaryOperatorType(op, operandType(left, right, integerLiteral(leftIR)), operandType(right, left, integerLiteral(rightIR)));
+    return type && type.kind !== 'unknown' ? type : undefined;
 }
 
-/** The Spark module's result type of arithmetic between two numbers (`binaryOperatorType`). */
-function numericResult(op: '+' | '-' | '*' | '/' | '%', left: DataType, right: DataType, leftIR: ExprIR, rightIR: ExprIR): DataType {
-    return binaryOperatorType(op, operandType(left, right, integerLiteral(leftIR)), operandType(right, left, integerLiteral(rightIR))) ?? T.double;
+/**
+ * The operands of numeric arithmetic with a STRING cast as Spark's ANSI rule casts it (to BIGINT
+ * next to an integral type, else to DOUBLE; an invalid number fails the cast as in Spark): DuckDB
+ * would bind a text column to no arithmetic operator, or a text literal to INTEGER.
+ */
+function numericOperands(left: Translated, right: Translated): [Translated, Translated] {
+    const promote = (t: Translated, other: Translated): Translated => {
+        if (!isStringLike(t.type) || !other.type) {
+            return t;
+        }
+        const target = arithmeticOperandType(t.type!, other.type);
+        return target ? castExpr(t, target, false) : t;
+    };
+    return [promote(left, right), promote(right, left)];
 }
 
 /** The text of an integer literal (`2`, `-15`), which Spark types by its digits next to a decimal. */
@@ -1216,12 +1253,13 @@ function integerLiteral(e: ExprIR): string | undefined {
     return e.kind === 'literal' && (e.type.kind === 'int' || e.type.kind === 'bigint') && e.value !== null ? String(e.value) : undefined;
 }
 
-/** Result type of `/`: double, or Spark's decimal division type when both sides are exact numbers. */
+/** Result type of `/`: DOUBLE, Spark's decimal division type when both sides are exact numbers, an interval divided. */
 function divisionType(left: DataType | undefined, right: DataType | undefined, leftIR: ExprIR, rightIR: ExprIR): DataType | undefined {
-    if (!left || !right || !isNumeric(left) || !isNumeric(right)) {
-        return T.double;
-    }
-    return numericResult('/', left, right, leftIR, rightIR);
+    return left && right ? arithmeticType('/', left, right, leftIR, rightIR) ?? T.double : T.double;
+}
+
+function isIntervalType(type: DataType | undefined): boolean {
+    return type !== undefined && isInterval(type);
 }
 
 /** Field name Spark gives `struct(expr)`: the column name for a column reference, else colN. */

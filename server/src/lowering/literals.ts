@@ -1,6 +1,7 @@
 import { ErrorClass } from '../../../engine/src/index.js';
 import type { DataType, ExprIR, IntervalExprIR, JsonPathExprIR, SourceSpan } from '../../../engine/src/index.js';
 import { LoweringError } from './lowering-error.js';
+import { intervalUnitsType, Types } from '../../../engine/src/spark/spark-types.js';
 
 /**
  * A numeric literal typed by Spark's rules: `1` INT (BIGINT or DECIMAL when it does not fit), `1L`
@@ -87,6 +88,8 @@ class IntervalBuilder {
     months = 0;
     days = 0;
     micros = 0;
+    /** The units as written; none for a bare string (`INTERVAL '1 day 2 hours'`), a calendar interval. */
+    readonly units: string[] = [];
 
     constructor(private readonly span: SourceSpan) {}
 
@@ -119,7 +122,8 @@ class IntervalBuilder {
         const sign = negative ? -1 : 1;
         // `-0` would print oddly; normalise it to 0.
         const n = (x: number): number => (x === 0 ? 0 : sign * x);
-        return { kind: 'interval', months: n(this.months), days: n(this.days), microseconds: n(this.micros), span: this.span };
+        const type = this.units.length > 0 ? intervalUnitsType(this.units) : Types.calendarInterval;
+        return { kind: 'interval', months: n(this.months), days: n(this.days), microseconds: n(this.micros), type, span: this.span };
     }
 }
 
@@ -153,7 +157,9 @@ export function intervalLiteral(parts: IntervalPartText[], text: string | undefi
     for (const part of parts) {
         if (part.toUnit) {
             addUnitToUnit(builder, part, span);
+            builder.units.push(part.unit, part.toUnit!);
         } else {
+            builder.units.push(part.unit);
             let value = part.value.trim();
             let partNegative = part.negative;
             if (value.startsWith('-')) {

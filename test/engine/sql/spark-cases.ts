@@ -375,9 +375,9 @@ export const queries: SparkCase[] = [
     },
     {
         sql: "SELECT TIMESTAMP'2024-01-31 10:00:00' + INTERVAL 1 MONTH 2 HOURS",
-        expr: bin('+', ts('2024-01-31 10:00:00'), { kind: 'interval', months: 1, days: 0, microseconds: 7_200_000_000 }), expected: ['2024-02-29 12:00:00'],
+        expr: bin('+', ts('2024-01-31 10:00:00'), { kind: 'interval', months: 1, days: 0, microseconds: 7_200_000_000, type: { kind: 'calendar_interval' } }), expected: ['2024-02-29 12:00:00'],
     },
-    { sql: "SELECT DATE'2024-01-31' - INTERVAL 1 DAY", expr: bin('-', date('2024-01-31'), { kind: 'interval', months: 0, days: 1, microseconds: 0 }), expected: ['2024-01-30'] },
+    { sql: "SELECT DATE'2024-01-31' - INTERVAL 1 DAY", expr: bin('-', date('2024-01-31'), { kind: 'interval', months: 0, days: 1, microseconds: 0, type: { kind: 'interval_dt', start: 'day', end: 'day' } }), expected: ['2024-01-30'] },
     { sql: 'SELECT 5 BETWEEN 1 AND 10', expr: { kind: 'between', expr: int(5), low: int(1), high: int(10), not: false }, expected: [true] },
     { sql: "SELECT CASE 2 WHEN 1 THEN 'one' WHEN 2 THEN 'two' ELSE 'many' END", expr: { kind: 'case', operand: int(2), branches: [{ when: int(1), then: str('one') }, { when: int(2), then: str('two') }], else: str('many') }, expected: ['two'] },
     { sql: "SELECT 'spark' LIKE ANY ('%ar%', 'x%')", expr: { kind: 'like', op: 'like', expr: str('spark'), patterns: [str('%ar%'), str('x%')], quantifier: 'any', not: false }, expected: [true] },

@@ -43,6 +43,12 @@ export interface CallContext {
     now: { date: string; timestamp: string };
     /** The call's result type by the catalog's rule (what the editor shows), when it is known. */
     type?: DataType;
+    /**
+     * The SQL of argument `i` cast to the call's result type when its own type differs: the values
+     * of IF, COALESCE, NVL, greatest … are widened to their common type, as Spark does for every
+     * type (STRING and INT as BIGINT, DATE and TIMESTAMP as TIMESTAMP), not as DuckDB would.
+     */
+    asResult(i: number): Sql;
     /** The value of argument `i` when it is a string literal. */
     stringArg(i: number): string | undefined;
     /** The value of argument `i` when it is a numeric or boolean literal. */

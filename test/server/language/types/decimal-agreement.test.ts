@@ -3,21 +3,8 @@
 // keeps six fractional digits); the run used to produce DuckDB's DECIMAL(38,20). Each expression is
 // typed by the language server (as hover and inlay hints show it) and run by the CLI on a real
 // DuckDB; both must give Spark's type, and the run Spark's value.
-import * as fs from 'node:fs';
-import * as os from 'node:os';
-import * as path from 'node:path';
-import { URI } from 'langium';
-import { afterAll, describe, expect, test } from 'vitest';
-import { runCommand } from '../../../../server/src/cli/run.js';
-import { printRelation } from '../../../../server/src/language/types/relation-type.js';
-import { createPipelineTester } from '../../../helpers/pipeline.js';
-
-const tester = createPipelineTester();
-const root = fs.mkdtempSync(path.join(os.tmpdir(), 'decimal-agreement-'));
-afterAll(() => {
-    tester.clear();
-    fs.rmSync(root, { recursive: true, force: true });
-});
+import { describe, expect, test } from 'vitest';
+import { typeAndRun } from '../../../helpers/expression-agreement.js';
 
 const a = 'CAST(a AS DECIMAL(38,10))';
 const b = 'CAST(b AS DECIMAL(38,10))';
@@ -47,26 +34,8 @@ const cases: Array<[string, string, string]> = [
 
 describe('DECIMAL arithmetic: the editor\'s type is the run\'s type', () => {
     test('each expression, typed by the language server and run by the CLI', async () => {
-        // One dataset per expression (an aggregate and scalars cannot share a select list).
-        const text = cases.map(([expr], i) => `CREATE MATERIALIZED VIEW d${i} AS SELECT ${expr} AS c FROM VALUES (1.5, 2.25) AS t(a, b);\n`).join('');
-
-        const loaded = await tester.load({ 'a.sql': text }, { spec: {} });
-        const model = tester.services.pipeline.Model.modelFor(URI.file(`${loaded.root}/a.sql`));
-        const editor = cases.map((_, i) => printRelation(tester.services.types.TypeComputer.datasetSchema(model.datasetsNamed(`d${i}`)[0].node)));
-
-        fs.writeFileSync(path.join(root, 'spark-pipeline.yml'), 'name: decimals\nlibraries:\n  - glob:\n      include: transformations/**\n');
-        fs.mkdirSync(path.join(root, 'transformations'), { recursive: true });
-        fs.writeFileSync(path.join(root, 'transformations', 'a.sql'), text);
-        let out = '';
-        const code = await runCommand([root, '--json'], { out: t => { out += t; }, err: () => undefined, progress: false });
-        const doc = JSON.parse(out) as { datasets: Record<string, { columns: Array<{ name: string; type: string }>; rows: Array<Record<string, unknown>> }> };
-        expect(code).toBe(0);
-
-        const spark = cases.map(([expr, type, value]) => `${expr}: ${type} ${value}`);
-        expect(cases.map(([expr], i) => `${expr}: ${editor[i].replace(/^c /, '')}`)).toEqual(cases.map(([expr, type]) => `${expr}: ${type}`));
-        expect(cases.map(([expr], i) => {
-            const run = doc.datasets[`d${i}`];
-            return `${expr}: ${run.columns[0].type.toLowerCase().replace(/\s/g, '')} ${String(run.rows[0].c)}`;
-        })).toEqual(spark);
+        const outcomes = await typeAndRun(cases.map(([expr]) => expr), { from: 'FROM VALUES (1.5, 2.25) AS t(a, b)' });
+        expect(outcomes.map((o, i) => `${cases[i][0]}: ${o.editor}`)).toEqual(cases.map(([expr, type]) => `${expr}: ${type}`));
+        expect(outcomes.map((o, i) => `${cases[i][0]}: ${o.run} ${String(o.value)}`)).toEqual(cases.map(([expr, type, value]) => `${expr}: ${type} ${value}`));
     });
 });

@@ -1,6 +1,6 @@
 /** Conditional functions and predicates (including the word operators listed in the function reference). */
 import type { FunctionGroup } from '../function-model.js';
-import { native, scalar, any, sql } from '../local.js';
+import { native, scalar, any, join, sql } from '../local.js';
 
 /** Conditional functions. */
 export const CONDITIONAL_FUNCTIONS: FunctionGroup = {
@@ -10,18 +10,18 @@ export const CONDITIONAL_FUNCTIONS: FunctionGroup = {
             'CASE WHEN 7 > 5 THEN \'big\' ELSE \'small\' END → \'big\'',
             { aliases: ['when'], operator: true, syntax: 'CASE WHEN cond THEN value [WHEN …] [ELSE value] END | CASE expr WHEN match THEN value […] [ELSE value] END', local: native('the CASE expression') }],
         ['coalesce(expr+: any) -> $*', 'The first argument that is not NULL.', 'coalesce(NULL, \'fallback\') → \'fallback\'',
-            { local: scalar(1, any, c => sql`coalesce(${c.all})`) }],
+            { local: scalar(1, any, c => sql`coalesce(${join(c.args.map((_, i) => c.asResult(i)))})`) }],
         ['greatest(exprs+: orderable) -> $*', 'The largest argument, ignoring NULLs.', 'greatest(3, 9, 4) → 9',
-            { local: scalar(1, any, c => sql`greatest(${c.all})`) }],
+            { local: scalar(1, any, c => sql`greatest(${join(c.args.map((_, i) => c.asResult(i)))})`) }],
         ['if(cond: boolean, expr1: any, expr2: any) -> common($1, $2)', 'Gives expr1 when the condition is true, expr2 otherwise (also when it is NULL).',
             'if(2 > 1, \'yes\', \'no\') → \'yes\'', { aliases: ['iff'],
-                local: scalar(3, 3, c => sql`CASE WHEN ${c.a[0]} THEN ${c.a[1]} ELSE ${c.a[2]} END`),
+                local: scalar(3, 3, c => sql`CASE WHEN ${c.a[0]} THEN ${c.asResult(1)} ELSE ${c.asResult(2)} END`),
             }],
         ['ifnull(expr1: any, expr2: any) -> common($0, $1)', 'Gives expr2 when expr1 is NULL, expr1 otherwise.', 'ifnull(NULL, 0) → 0', { aliases: ['nvl'],
-            local: scalar(2, 2, c => sql`coalesce(${c.a[0]}, ${c.a[1]})`),
+            local: scalar(2, 2, c => sql`coalesce(${c.asResult(0)}, ${c.asResult(1)})`),
         }],
         ['least(exprs+: orderable) -> $*', 'The smallest argument, ignoring NULLs.', 'least(3, 9, 4) → 3',
-            { local: scalar(1, any, c => sql`least(${c.all})`) }],
+            { local: scalar(1, any, c => sql`least(${join(c.args.map((_, i) => c.asResult(i)))})`) }],
         ['nanvl(expr1: floating, expr2: floating) -> common($0, $1)', 'Gives expr2 when expr1 is NaN, expr1 otherwise.', 'nanvl(cast(\'NaN\' AS DOUBLE), 0) → 0.0',
             { local: scalar(2, 2, c => sql`CASE WHEN isnan(CAST(${c.a[0]} AS DOUBLE)) THEN ${c.a[1]} ELSE ${c.a[0]} END`) }],
         ['nullif(expr1: any, expr2: any) -> $0', 'NULL when the two arguments are equal, expr1 otherwise.', 'nullif(\'n/a\', \'n/a\') → NULL',
@@ -29,7 +29,7 @@ export const CONDITIONAL_FUNCTIONS: FunctionGroup = {
         ['nullifzero(expr: numeric) -> $0', 'NULL when the value is 0, the value otherwise.', 'nullifzero(0) → NULL',
             { local: scalar(1, 1, c => sql`nullif(${c.a[0]}, 0)`) }],
         ['nvl2(expr1: any, expr2: any, expr3: any) -> common($1, $2)', 'Gives expr2 when expr1 is not NULL, expr3 when it is.', 'nvl2(NULL, \'set\', \'unset\') → \'unset\'',
-            { local: scalar(3, 3, c => sql`CASE WHEN ${c.a[0]} IS NOT NULL THEN ${c.a[1]} ELSE ${c.a[2]} END`) }],
+            { local: scalar(3, 3, c => sql`CASE WHEN ${c.a[0]} IS NOT NULL THEN ${c.asResult(1)} ELSE ${c.asResult(2)} END`) }],
         ['zeroifnull(expr: numeric) -> @voidAsInt', '0 when the value is NULL, the value otherwise.', 'zeroifnull(NULL) → 0',
             { local: scalar(1, 1, c => sql`coalesce(${c.a[0]}, 0)`) }],
     ],
