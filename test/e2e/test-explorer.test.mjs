@@ -2,13 +2,15 @@
 // sample's test files (plus one whose expectation is wrong) are listed with their updates, Run All
 // runs them through the language server, the wrong one fails and shows its expected and actual rows
 // in the diff view; a test file stays YAML and shows an unknown column as an error squiggle on its key
-// and a dataset's card on hover. Screenshots go to test-artifacts/e2e/tests-*.png.
+// and a dataset's card on hover; corrected on disk, the failed test passes with Rerun Failed Tests;
+// Record Test from Last Run, after a run of the pipeline, writes a test that is listed, opened and
+// passes. Screenshots go to test-artifacts/e2e/tests-*.png.
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { after, before, test } from 'node:test';
 import {
-    activeEditor, copyPipelineFolder, createRecorder, createWorkbench, openWorkspaceFile, repo, runCommand, waitUntil,
+    activeEditor, copyPipelineFolder, createRecorder, createWorkbench, focusWorkbench, openWorkspaceFile, repo, runCommand, waitUntil,
 } from './harness.mjs';
 
 let workspace;
@@ -56,6 +58,19 @@ before(async () => {
 after(() => workbench.close({ title: 'e2e test explorer' }));
 
 const testTree = () => page.locator('.test-explorer .monaco-list');
+const webview = () => page.frameLocator('iframe.webview.ready').frameLocator('iframe#active-frame');
+
+/** Shows the Testing view (a click on its activity bar item when it is not shown: a second click would hide it). */
+async function showTesting() {
+    await waitUntil('the Testing view', async () => {
+        if (await page.locator('.test-explorer').isVisible().catch(() => false)) {
+            return true;
+        }
+        await page.keyboard.press('Escape');
+        await page.locator('.activitybar .action-item a[aria-label^="Testing"], .activitybar [aria-label^="Testing"]').first().click({ timeout: 10_000 }).catch(() => undefined);
+        return page.locator('.test-explorer').isVisible().catch(() => false);
+    }, shown => shown, 60_000);
+}
 
 /** The aria labels of the Test Explorer's rows (they carry each test's state). */
 async function rowLabels() {
@@ -147,6 +162,56 @@ test('a test file stays YAML: an unknown column is an error squiggle on its key,
         lap('test file hover');
     } catch (error) {
         await screenshot('test-file-failed');
+        throw error;
+    }
+});
+
+test('Rerun Failed Tests runs the failed test again: corrected on disk, it passes', { timeout: 300_000 }, async () => {
+    try {
+        await page.keyboard.press('Escape');
+        fs.writeFileSync(path.join(workspace, 'tests', 'wrong.test.yml'), wrong.replace('city: Paris}', 'city: Berlin}'));
+        await showTesting();
+        await runCommand(page, 'Test: Rerun Failed Tests');
+        await waitUntil('the failed test to pass', rowLabels, t => /wrong\.test\.yml[^\n]*passed/i.test(t), 240_000);
+        await screenshot('rerun-failed');
+        console.log(await rowLabels());
+        lap('rerun failed');
+    } catch (error) {
+        await screenshot('rerun-failed-failed');
+        throw error;
+    }
+});
+
+test('Record Test from Last Run, after a run of the pipeline, writes a test file that is listed, opened, and passes', { timeout: 480_000 }, async () => {
+    try {
+        await page.keyboard.press('Escape');
+        await openWorkspaceFile(page, 'transformations/02_users_current.sql', 'The users as they are now');
+        const lens = activeEditor(page).locator('.codelens-decoration a', { hasText: 'Run pipeline' }).first();
+        await lens.waitFor({ timeout: 60_000 });
+        await lens.click();
+        const header = webview().locator('.run-header');
+        await waitUntil('the pipeline run', () => header.textContent({ timeout: 60_000 }).catch(() => ''), t => /✓ Succeeded|✗ Failed/.test(t), 120_000);
+        assert.match(await header.textContent(), /✓ Succeeded/);
+        lap('pipeline run');
+        await focusWorkbench(page);
+        await runCommand(page, 'Pipeline SQL: Record Test from Last Run');
+        const tab = page.locator('.tabs-container .tab', { hasText: 'as-last-run.test.yml' });
+        await waitUntil('the recorded test to open', () => tab.count(), n => n > 0, 120_000);
+        const recorded = fs.readdirSync(path.join(workspace, 'tests')).filter(f => f.endsWith('-as-last-run.test.yml'));
+        assert.equal(recorded.length, 1, JSON.stringify(recorded));
+        const text = fs.readFileSync(path.join(workspace, 'tests', recorded[0]), 'utf8');
+        assert.match(text, /inputs:\n\s+cdc_data\.users:/);
+        assert.match(text, /expect:\n[\s\S]*users_current:/);
+        await screenshot('recorded-open');
+        await showTesting();
+        await waitUntil('the recorded test in the Test Explorer', rowLabels, t => t.includes(recorded[0]), 60_000);
+        await runCommand(page, 'Test: Run All Tests');
+        const file = new RegExp(`${recorded[0].replace(/\./g, '\\.')}[^\n]*passed`, 'i');
+        await waitUntil('the recorded test to pass', rowLabels, t => file.test(t), 240_000);
+        await screenshot('recorded-passed');
+        lap('recorded');
+    } catch (error) {
+        await screenshot('recorded-failed');
         throw error;
     }
 });
