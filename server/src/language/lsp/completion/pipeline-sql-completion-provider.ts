@@ -83,7 +83,7 @@ export class PipelineSqlCompletionProvider extends DefaultCompletionProvider {
         // After COLUMNS the completion parser follows only `COLUMNS TO UPDATE` (one token of look-ahead
         // decides for it), though `COLUMNS a, b` may follow as well: the placeholder copy tells which.
         const afterColumns = site.tokensBefore.at(-1)?.image.toUpperCase() === 'COLUMNS';
-        const expectsName = afterColumns || features.length === 0
+        const expectsName = afterColumns || features.length === 0 || insertColumnList(site.tokensBefore)
             || features.some(f => isNameFeature(f.feature) || GrammarAST.isCrossReference(f.feature));
         const items: CompletionItem[] = [];
         let placeholder: SiteDocument | undefined;
@@ -145,6 +145,10 @@ export class PipelineSqlCompletionProvider extends DefaultCompletionProvider {
                 const receiver = (node as ast.StructFieldAccess).receiver;
                 return receiver ? this.fieldItems(site, types.typeOf(receiver)) : [];
             }
+            case ast.Assignment.$type:
+            case ast.MergeInsert.$type:
+            case ast.InsertStatement.$type:
+                return this.assignedColumnItems(site, node);
             case ast.ColumnNameList.$type:
             case ast.ColumnSelection.$type:
             case ast.ColumnsToUpdateClause.$type:
@@ -367,6 +371,27 @@ export class PipelineSqlCompletionProvider extends DefaultCompletionProvider {
             }
         }
         return this.columnNameItems(site, relation.columns.map(c => ({ column: c, source })), written);
+    }
+
+    /**
+     * The columns a DML statement assigns (`UPDATE t SET |`, `INSERT INTO t (|`, MERGE's `UPDATE SET |`
+     * and `INSERT (|`): the target's, less those already listed. Nothing for a pipe operator's `SET`.
+     */
+    private assignedColumnItems(site: CompletionSite, node: AstNode): CompletionItem[] {
+        const owner = ast.isAssignment(node) ? node.$container : node;
+        const statement = ast.isMergeUpdate(owner) || ast.isMergeInsert(owner) ? AstUtils.getContainerOfType(owner, ast.isMergeStatement) : owner;
+        if (!statement || !(ast.isUpdateStatement(statement) || ast.isInsertStatement(statement) || ast.isMergeStatement(statement))) {
+            return [];
+        }
+        const target = this.services.types.TypeComputer.dmlTarget(statement);
+        const keys = site.qualifier.map(lower);
+        if (keys.length > 0 && !target.qualifiers.some(q => q.length === keys.length && q.every((p, i) => p === keys[i]))) {
+            // `SET t.|` names the target's columns under its alias or name; any other qualifier nothing.
+            return [];
+        }
+        const written = ast.isUpdateStatement(owner) || ast.isMergeUpdate(owner) ? owner.assignments.map(a => a.column.split('.').at(-1) ?? '')
+            : ast.isInsertStatement(owner) || ast.isMergeInsert(owner) ? owner.columns : [];
+        return this.columnNameItems(site, target.relation.columns.map(c => ({ column: c, source: describeEntry(target) })), written);
     }
 
     private columnNameItems(site: CompletionSite, columns: ReadonlyArray<{ column: Column; source: string }>, written: readonly string[]): CompletionItem[] {
@@ -658,8 +683,23 @@ function describeEntry(entry: ScopeEntry): string {
     if (ast.isSubqueryRelation(node)) {
         return node.alias ? `subquery ${node.alias}` : 'subquery';
     }
+    if (ast.isUpdateStatement(node) || ast.isDeleteStatement(node) || ast.isMergeStatement(node)) {
+        // The table a DML statement changes.
+        const name = node.target?.ref.$refText ?? '';
+        return node.alias ? `${name} AS ${node.alias}` : name;
+    }
     const qualifier = entry.qualifiers[0];
     return qualifier ? qualifier.join('.') : 'the source';
+}
+
+/**
+ * Whether the cursor is in the column list of `INSERT INTO t (a, |`: the completion parser follows only
+ * the query a `(` may also start, so the placeholder copy tells which it is.
+ */
+function insertColumnList(tokens: ReadonlyArray<{ image: string }>): boolean {
+    const open = tokens.map(t => t.image).lastIndexOf('(');
+    const words = tokens.slice(0, open).map(t => t.image.toUpperCase());
+    return open > 0 && words[0] === 'INSERT' && !words.includes('(') && tokens.slice(open + 1).every(t => t.image !== ')' && t.image !== '(');
 }
 
 /** The innermost unclosed parenthesis before the cursor, when a name precedes it: the call it opens. */
