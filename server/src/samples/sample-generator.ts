@@ -10,8 +10,9 @@
  * Pure: rows and file texts only, deterministic for a seed (its own small PRNG). Writing is
  * `sample-scaffold.ts`'s job.
  */
+import { ownValue, setOwn } from '../../../engine/src/records.js';
 import { typeToSql, quoteIdentifier, type TypeDescriptor } from '../../../engine/src/spark/spark-types.js';
-import type { ColumnPredicate, RequiredColumn, SourceRequirement } from './source-requirements.js';
+import type { ColumnPredicate, FieldPredicate, RequiredColumn, SourceRequirement } from './source-requirements.js';
 import type { SampleFormat } from '../../../engine/src/spark/sample-files.js';
 
 /** A generated value: JSON-like; dates and timestamps as their Spark text. */
@@ -207,16 +208,16 @@ function likeMatches(value: string, pattern: string): boolean {
     return match(0, 0);
 }
 
-/** A value meeting a predicate (or, with `pass` false, failing it), fitting the column's type. */
-function valueFor(predicate: ColumnPredicate, pass: boolean, column: RequiredColumn, n: number): SampleValue | undefined {
+/** A value meeting a predicate (or, with `pass` false, failing it), fitting the type of the column (or struct field) `name`. */
+function valueFor(predicate: ColumnPredicate, pass: boolean, name: string, type: TypeDescriptor, n: number): SampleValue | undefined {
     const literal = predicate.values[0];
     const numeric = typeof literal === 'number';
     switch (predicate.op) {
         case 'null': return pass ? null : undefined;
         case 'notnull': return pass ? undefined : null;
-        case '=': return pass ? literal : otherThan(predicate.values, column.name, n);
-        case '<>': return pass ? otherThan(predicate.values, column.name, n) : literal;
-        case 'in': return pass ? predicate.values[n % predicate.values.length] : otherThan(predicate.values, column.name, n);
+        case '=': return pass ? literal : otherThan(predicate.values, name, n);
+        case '<>': return pass ? otherThan(predicate.values, name, n) : literal;
+        case 'in': return pass ? predicate.values[n % predicate.values.length] : otherThan(predicate.values, name, n);
         case 'like': {
             const text = String(literal);
             const prefix = text.split(/[%_]/)[0];
@@ -231,7 +232,7 @@ function valueFor(predicate: ColumnPredicate, pass: boolean, column: RequiredCol
             }
             const up = predicate.op === '>' || predicate.op === '>=';
             const wantsAbove = pass === up;
-            const step = isIntegralKind(column.type) ? 1 + (n % 5) : 0.5 + (n % 5);
+            const step = isIntegralKind(type) ? 1 + (n % 5) : 0.5 + (n % 5);
             return wantsAbove ? literal + step : literal - step;
         }
     }
@@ -241,29 +242,110 @@ function isIntegralKind(type: TypeDescriptor): boolean {
     return type.kind === 'int' || type.kind === 'bigint' || type.kind === 'smallint' || type.kind === 'tinyint';
 }
 
-/** A value for a plain column of row `n`: literals the SQL compares with, and values passing and failing each predicate. */
-function columnValue(column: RequiredColumn, n: number, random: () => number, pool = 8): SampleValue {
-    const must = column.predicates.filter(p => p.mustHold);
-    const soft = column.predicates.filter(p => !p.mustHold);
-    const keyLike = column.roles.has('key') || column.roles.has('sequence') || column.roles.has('snapshotVersion');
+/**
+ * Which rows pass (0), fail (1) or ignore (2) the predicates of a slot: `(a + slot·b) mod 3` with
+ * `a = n mod 3`, `b = ⌊n/3⌋`. Slots 0, 1 and 2 are orthogonal: among the rows that pass one column's
+ * predicate (a WHERE), some pass and some fail another's (an expectation downstream).
+ */
+function rowState(n: number, slot: number): number {
+    return (n + slot * Math.floor(n / 3)) % 3;
+}
+
+/** A slot (see `rowState`) per column and struct field path that has predicates which may fail. */
+interface PredicateSlots {
+    readonly column: number;
+    /** By the lower-cased field path joined with dots. */
+    readonly fields: ReadonlyMap<string, number>;
+}
+
+const pathKey = (path: readonly string[]): string => path.map(p => p.toLowerCase()).join('.');
+
+/** The slots of a source's columns, numbered in order (a column's own predicates, then its fields'). */
+function predicateSlots(columns: readonly RequiredColumn[]): Map<RequiredColumn, PredicateSlots> {
+    let next = 0;
+    const slots = new Map<RequiredColumn, PredicateSlots>();
+    for (const c of columns) {
+        const column = c.predicates.some(p => !p.mustHold) ? next++ : 0;
+        const fields = new Map<string, number>();
+        for (const { path, predicate } of c.fieldPredicates) {
+            if (!predicate.mustHold && !fields.has(pathKey(path))) {
+                fields.set(pathKey(path), next++);
+            }
+        }
+        slots.set(c, { column, fields });
+    }
+    return slots;
+}
+
+/**
+ * The value of row `n` under predicates: of three rows, one passes a predicate, one fails it and one
+ * has the plain value `plain` (which ones: `rowState`); the predicates take turns. A predicate that
+ * must hold always does.
+ */
+function constrainedValue(name: string, type: TypeDescriptor, predicates: readonly ColumnPredicate[], n: number, slot: number, plain: SampleValue, varied = true): SampleValue {
+    const must = predicates.filter(p => p.mustHold);
+    const soft = predicates.filter(p => !p.mustHold);
     const candidates: SampleValue[] = [];
-    // Of three rows, one passes a predicate, one fails it and one has a plain value; the predicates take turns.
-    if (soft.length > 0 && n % 3 !== 2 && !keyLike) {
+    const state = rowState(n, slot);
+    if (soft.length > 0 && state !== 2 && varied) {
         const predicate = soft[Math.floor(n / 3) % soft.length];
-        const v = valueFor(predicate, n % 3 === 0, column, n);
+        const v = valueFor(predicate, state === 0, name, type, n);
         if (v !== undefined) {
             candidates.push(v);
         }
     }
     for (const predicate of must) {
-        const v = valueFor(predicate, true, column, n);
+        const v = valueFor(predicate, true, name, type, n);
         if (v !== undefined) {
             candidates.push(v);
         }
     }
-    const group = column.roles.has('group') ? n % 3 : n % pool;
-    candidates.push(baseValue(column.name, column.type, group, random));
+    candidates.push(plain);
     return candidates.find(v => must.every(p => satisfies(v, p))) ?? candidates[0];
+}
+
+/**
+ * A value for a plain column of row `n`: literals the SQL compares with, and values passing and
+ * failing each predicate — on the column, and on the fields of a struct column (`payload.status`).
+ */
+function columnValue(column: RequiredColumn, n: number, random: () => number, slots: ReadonlyMap<RequiredColumn, PredicateSlots>, pool = 8): SampleValue {
+    const keyLike = column.roles.has('key') || column.roles.has('sequence') || column.roles.has('snapshotVersion');
+    const group = column.roles.has('group') ? n % 3 : n % pool;
+    const slot = slots.get(column);
+    const value = constrainedValue(column.name, column.type, column.predicates, n, slot?.column ?? 0, baseValue(column.name, column.type, group, random), !keyLike);
+    return column.fieldPredicates.length > 0 ? withFieldPredicates(value, column.type, column.fieldPredicates, n, slot?.fields) : value;
+}
+
+/** A struct value whose fields pass and fail the predicates on them (each field path in its own slot). */
+function withFieldPredicates(value: SampleValue, type: TypeDescriptor, fieldPredicates: readonly FieldPredicate[], n: number, slots?: ReadonlyMap<string, number>): SampleValue {
+    const paths = new Map<string, { path: readonly string[]; predicates: ColumnPredicate[] }>();
+    for (const { path, predicate } of fieldPredicates) {
+        const entry = paths.get(pathKey(path)) ?? { path, predicates: [] };
+        entry.predicates.push(predicate);
+        paths.set(pathKey(path), entry);
+    }
+    let result = value;
+    for (const [key, { path, predicates }] of paths) {
+        result = setField(result, type, path, (current, fieldType) => constrainedValue(path.at(-1)!, fieldType, predicates, n, slots?.get(key) ?? 0, current));
+    }
+    return result;
+}
+
+/** A copy of a struct value with the field at `path` replaced (fields matched case-insensitively, as Spark resolves them). */
+function setField(value: SampleValue, type: TypeDescriptor, path: readonly string[], update: (current: SampleValue, type: TypeDescriptor) => SampleValue): SampleValue {
+    if (path.length === 0) {
+        return update(value, type);
+    }
+    if (type.kind !== 'struct' || value === null || typeof value !== 'object' || Array.isArray(value)) {
+        return value;
+    }
+    const field = type.fields.find(f => f.name.toLowerCase() === path[0].toLowerCase());
+    if (!field) {
+        return value;
+    }
+    const record: { [field: string]: SampleValue } = { ...value };
+    setOwn(record, field.name, setField(ownValue(value, field.name) ?? null, field.type, path.slice(1), update));
+    return record;
 }
 
 function rowOf(columns: readonly RequiredColumn[], value: (c: RequiredColumn) => SampleValue): SampleRow {
@@ -288,7 +370,8 @@ export function generateSource(source: SourceRequirement, options: GeneratorOpti
     if (snapshot && hasRole(columns, 'key').length > 0) {
         return snapshots(source, format, rows, random, split);
     }
-    const all = Array.from({ length: rows }, (_, n) => rowOf(columns, c => columnValue(c, n, random)));
+    const slots = predicateSlots(columns);
+    const all = Array.from({ length: rows }, (_, n) => rowOf(columns, c => columnValue(c, n, random, slots)));
     return { source, format, columns, files: [{ name: split ? `part-00001.${extension(format)}` : '', rows: all }], notes: [] };
 }
 
@@ -338,6 +421,7 @@ function operations(columns: readonly RequiredColumn[]): { column?: RequiredColu
  */
 function changeFeed(source: SourceRequirement, format: SampleFormat, rows: number, random: () => number, split: boolean): GeneratedSource {
     const columns = source.columns;
+    const slots = predicateSlots(columns);
     const keys = hasRole(columns, 'key');
     const sequence = hasRole(columns, 'sequence')[0];
     const system = hasRole(columns, 'systemSequence')[0];
@@ -406,7 +490,7 @@ function changeFeed(source: SourceRequirement, format: SampleFormat, rows: numbe
             }
         }
         for (const c of others) {
-            result.set(c.name, columnValue(c, e.key * 3 + e.version, random, 1_000));
+            result.set(c.name, columnValue(c, e.key * 3 + e.version, random, slots, 1_000));
         }
         if (toUpdate) {
             // Inserts set every column, updates some of them.
@@ -444,6 +528,7 @@ function lateValue(column: RequiredColumn, k: number, keyCount: number): SampleV
  */
 function snapshots(source: SourceRequirement, format: SampleFormat, rows: number, random: () => number, split: boolean): GeneratedSource {
     const columns = source.columns;
+    const slots = predicateSlots(columns);
     const keys = hasRole(columns, 'key');
     const version = hasRole(columns, 'snapshotVersion')[0];
     const keyCount = Math.max(2, Math.round(rows / 3));
@@ -466,7 +551,7 @@ function snapshots(source: SourceRequirement, format: SampleFormat, rows: number
                 } else if (c === version) {
                     result.set(c.name, sequenceValue(c, v * 24));
                 } else {
-                    result.set(c.name, columnValue(c, k * 3 + (generation.get(k) ?? 0), random, 1_000));
+                    result.set(c.name, columnValue(c, k * 3 + (generation.get(k) ?? 0), random, slots, 1_000));
                 }
             }
             return result;

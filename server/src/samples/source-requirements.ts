@@ -41,6 +41,12 @@ export interface ColumnPredicate {
     readonly origin: 'expectation' | 'where' | 'delete' | 'truncate' | 'other';
 }
 
+/** A predicate on a field of a struct column (`payload.status = 'DONE'`: path `['status']`). */
+export interface FieldPredicate {
+    readonly path: readonly string[];
+    readonly predicate: ColumnPredicate;
+}
+
 /** One column a source must have. */
 export interface RequiredColumn {
     readonly name: string;
@@ -50,6 +56,8 @@ export interface RequiredColumn {
     typeStrength: number;
     readonly roles: Set<ColumnRole>;
     readonly predicates: ColumnPredicate[];
+    /** Predicates on fields of this (struct) column, so that generated structs pass and fail them too. */
+    readonly fieldPredicates: FieldPredicate[];
     /** Human-readable uses (`KEYS of flow 'users_cdc'`), in the order found. */
     readonly uses: string[];
 }
@@ -236,11 +244,11 @@ export class SourceRequirementCollector {
             if (!source.declared && source.cdc.some(c => !c.snapshot) && source.columns.every(c => c.roles.size > 0 && !c.roles.has('group'))) {
                 // Only keys and clause columns are named (`COLUMNS * EXCEPT (...)`): a column whose value
                 // changes with each update, so that the target shows the updates.
-                source.columns.push({ name: 'value', type: Types.string, typeStrength: 0, roles: new Set(), predicates: [], uses: ['changes with each update (nothing else is named)'] });
+                source.columns.push({ name: 'value', type: Types.string, typeStrength: 0, roles: new Set(), predicates: [], fieldPredicates: [], uses: ['changes with each update (nothing else is named)'] });
             }
             if (source.columns.length === 0) {
                 // Nothing names a column: one so that the data has a shape.
-                source.columns.push({ name: 'id', type: Types.bigint, typeStrength: 0, roles: new Set(), predicates: [], uses: ['no column is named by the pipeline'] });
+                source.columns.push({ name: 'id', type: Types.bigint, typeStrength: 0, roles: new Set(), predicates: [], fieldPredicates: [], uses: ['no column is named by the pipeline'] });
             }
         }
         return { sources, skipped: [...this.skipped.values()], present: [...this.sampled.values()] };
@@ -442,8 +450,12 @@ export class SourceRequirementCollector {
     private demandOnReference(reference: ast.ColumnReference, use: Use, seen: Set<AstNode>): void {
         const resolution = this.types.resolveColumn(reference);
         if (resolution.kind === 'column') {
-            // A column of a dataset or a query: follow it to what computes it.
+            // A column of a dataset or a query: follow it to what computes it (`payload.amount`: with the field path).
             const node = resolution.column.node;
+            const rest = resolution.rest ?? [];
+            if (rest.length > 0) {
+                use = { ...use, fields: [...rest, ...use.fields] };
+            }
             if (ast.isSelectItem(node)) {
                 this.followSelectItem(node, use, seen);
             } else if (resolution.entry) {
@@ -635,11 +647,15 @@ export class SourceRequirementCollector {
         if (use.role && use.fields.length === 0) {
             column.roles.add(use.role);
         }
-        // A predicate or role on `payload.amount` is about the field, not the struct column: not kept.
-        const predicate = use.fields.length === 0 ? use.predicate : undefined;
-        if (predicate && !column.predicates.some(p => p.op === predicate.op && p.mustHold === predicate.mustHold && p.origin === predicate.origin
-            && p.values.join('\0') === predicate.values.join('\0'))) {
+        // A predicate on `payload.amount` is about the field, not the struct column: kept with its path.
+        const predicate = use.predicate;
+        const same = (p: ColumnPredicate): boolean => predicate !== undefined && p.op === predicate.op && p.mustHold === predicate.mustHold
+            && p.origin === predicate.origin && p.values.join('\0') === predicate.values.join('\0');
+        if (predicate && use.fields.length === 0 && !column.predicates.some(same)) {
             column.predicates.push(predicate);
+        } else if (predicate && use.fields.length > 0
+            && !column.fieldPredicates.some(f => same(f.predicate) && f.path.map(lower).join('.') === use.fields.map(lower).join('.'))) {
+            column.fieldPredicates.push({ path: [...use.fields], predicate });
         }
         if (source.declared && column.typeStrength >= 3) {
             return;
@@ -829,7 +845,7 @@ export class SourceRequirementCollector {
 }
 
 function newColumn(name: string, type: TypeDescriptor, strength: number, use?: string): RequiredColumn {
-    return { name, type, typeStrength: strength, roles: new Set(), predicates: [], uses: use ? [use] : [] };
+    return { name, type, typeStrength: strength, roles: new Set(), predicates: [], fieldPredicates: [], uses: use ? [use] : [] };
 }
 
 /** `base` with the struct field path set to `leaf` (a struct is made where base is not one; no leaf: the field keeps its type, else STRING). */

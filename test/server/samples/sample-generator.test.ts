@@ -3,10 +3,10 @@
 import { describe, expect, test } from 'vitest';
 import { Types, type TypeDescriptor } from '../../../engine/src/spark/spark-types.js';
 import { fileText, generateSource, type SampleRow, type SampleValue } from '../../../server/src/samples/sample-generator.js';
-import type { ColumnPredicate, ColumnRole, RequiredColumn, SourceRequirement } from '../../../server/src/samples/source-requirements.js';
+import type { ColumnPredicate, ColumnRole, FieldPredicate, RequiredColumn, SourceRequirement } from '../../../server/src/samples/source-requirements.js';
 
-function column(name: string, type: TypeDescriptor, roles: ColumnRole[] = [], predicates: ColumnPredicate[] = []): RequiredColumn {
-    return { name, type, typeStrength: 2, roles: new Set(roles), predicates, uses: [] };
+function column(name: string, type: TypeDescriptor, roles: ColumnRole[] = [], predicates: ColumnPredicate[] = [], fieldPredicates: FieldPredicate[] = []): RequiredColumn {
+    return { name, type, typeStrength: 2, roles: new Set(roles), predicates, fieldPredicates, uses: [] };
 }
 
 function source(columns: RequiredColumn[], cdc: SourceRequirement['cdc'] = []): SourceRequirement {
@@ -60,6 +60,16 @@ describe('predicates', () => {
         expect(count(rows, r => (r.get('amount') as number) <= 0)).toBeGreaterThan(0);
     });
 
+    test('the rows a WHERE on one column keeps both pass and fail an expectation on another', () => {
+        const generated = generateSource(source([
+            column('status', Types.string, [], [{ op: '=', values: ['DONE'], mustHold: false, origin: 'where' }]),
+            column('amount', Types.int, [], [expectation('>', [100])]),
+        ]), { seed: 2 });
+        const kept = generated.files.flatMap(f => f.rows).filter(r => r.get('status') === 'DONE');
+        expect(kept.some(r => (r.get('amount') as number) > 100)).toBe(true);
+        expect(kept.some(r => (r.get('amount') as number) <= 100)).toBe(true);
+    });
+
     test('an expectation that fails the update is never failed', () => {
         const generated = generateSource(source([
             column('amount', Types.int, [], [expectation('>=', [10], true)]),
@@ -68,6 +78,35 @@ describe('predicates', () => {
         const rows = generated.files.flatMap(f => f.rows);
         expect(rows.every(r => (r.get('amount') as number) >= 10)).toBe(true);
         expect(rows.every(r => r.get('code') === 'A' || r.get('code') === 'B')).toBe(true);
+    });
+});
+
+describe('predicates on struct fields', () => {
+    const field = (path: string[], op: ColumnPredicate['op'], values: (string | number)[], mustHold = false): FieldPredicate =>
+        ({ path, predicate: { op, values, mustHold, origin: 'where' } });
+    const payload = Types.struct([['status', Types.string], ['amount', Types.int], ['meta', Types.struct([['code', Types.string]])]]);
+    const values = (rows: SampleRow[], pick: (p: Record<string, SampleValue>) => SampleValue): SampleValue[] =>
+        rows.map(r => pick(r.get('payload') as Record<string, SampleValue>));
+
+    test('payload.status = \'DONE\', payload.amount > 100 and payload.meta.code IN (...) each get passing and failing rows', () => {
+        const generated = generateSource(source([column('payload', payload, [], [], [
+            field(['status'], '=', ['DONE']), field(['amount'], '>', [100]), field(['meta', 'code'], 'in', ['A', 'B']),
+        ])]), { seed: 3 });
+        const rows = generated.files.flatMap(f => f.rows);
+        const status = values(rows, p => p.status);
+        expect(status).toContain('DONE');
+        expect(status.some(s => s !== 'DONE')).toBe(true);
+        const amount = values(rows, p => p.amount) as number[];
+        expect(amount.some(a => a > 100)).toBe(true);
+        expect(amount.some(a => a <= 100)).toBe(true);
+        const code = values(rows, p => (p.meta as Record<string, SampleValue>).code);
+        expect(code.some(c => c === 'A' || c === 'B')).toBe(true);
+        expect(code.some(c => c !== 'A' && c !== 'B')).toBe(true);
+    });
+
+    test('a field predicate of an expectation that fails the update always holds', () => {
+        const generated = generateSource(source([column('payload', payload, [], [], [field(['amount'], '>=', [0], true)])]), { seed: 4, rows: 30 });
+        expect(generated.files.flatMap(f => f.rows).every(r => ((r.get('payload') as Record<string, SampleValue>).amount as number) >= 0)).toBe(true);
     });
 });
 

@@ -115,6 +115,25 @@ describe('pipeline-sql samples', () => {
         expect(fs.readFileSync(path.join(root, 'data/events/part-00001.parquet')).equals(bytes)).toBe(true);
     });
 
+    test('predicates on struct fields get rows that pass and fail them: WHERE payload.status = \'DONE\' keeps some rows, an expectation on payload.amount passes and fails, one that fails the update holds', async () => {
+        const root = sqlPipeline({
+            'jobs.sql': 'CREATE MATERIALIZED VIEW done (CONSTRAINT sized EXPECT (payload.amount > 100), CONSTRAINT coded EXPECT (payload.meta.code IS NOT NULL) ON VIOLATION FAIL UPDATE)\n'
+                + "AS SELECT payload FROM raw.jobs WHERE payload.status = 'DONE';\n",
+        });
+        roots.push(root);
+        expect((await cli('samples', root)).code).toBe(0);
+        let json = '';
+        expect(await runCommand([root, '--json'], { out: t => { json += t; }, err: t => { json += t; }, progress: false })).toBe(0);
+        const result = JSON.parse(json) as { datasets: Record<string, { rows: unknown[][] }>; metrics: Record<string, { expectations?: Record<string, { passed_records: number; failed_records: number }> }> };
+        // Some rows are DONE, not all.
+        const done = result.datasets.done.rows.length;
+        expect(done).toBeGreaterThan(0);
+        expect(done).toBeLessThan(20);
+        const sized = result.metrics.done.expectations?.sized;
+        expect(sized?.passed_records).toBeGreaterThan(0);
+        expect(sized?.failed_records).toBeGreaterThan(0);
+    });
+
     test('usage: --help, a bad --rows, no folder', async () => {
         expect((await cli('samples', '--help')).out).toContain('pipeline-sql samples <root> [--pipeline key] [--rows n] [--seed s]');
         await expect(cli('samples', cdcPipeline(), '--rows', 'many')).rejects.toThrow("--rows takes a whole number from 1 to 100000, not 'many'");

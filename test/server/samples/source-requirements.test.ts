@@ -24,7 +24,8 @@ function printColumns(source: SourceRequirement | undefined): string[] {
     return (source?.columns ?? []).map(c => {
         const roles = [...c.roles].sort().join(',');
         const predicates = c.predicates.map(p => `${p.op}${p.values.length > 0 ? ` ${p.values.join('|')}` : ''}${p.mustHold ? ' (must hold)' : ''}`).join('; ');
-        return `${c.name} ${typeToString(c.type)}${roles ? ` [${roles}]` : ''}${predicates ? ` {${predicates}}` : ''}`;
+        const fields = c.fieldPredicates.map(({ path, predicate: p }) => `${path.join('.')} ${p.op}${p.values.length > 0 ? ` ${p.values.join('|')}` : ''}${p.mustHold ? ' (must hold)' : ''}`).join('; ');
+        return `${c.name} ${typeToString(c.type)}${roles ? ` [${roles}]` : ''}${predicates ? ` {${predicates}}` : ''}${fields ? ` fields {${fields}}` : ''}`;
     });
 }
 
@@ -73,12 +74,22 @@ describe('the type a use implies', () => {
         expect(printColumns(source(r, 'raw.t'))).toEqual(['ts timestamp', 'n int', 'code string']);
     });
 
+    test('predicates on struct fields: WHERE, a failing expectation on a.b, IN on a nested field, through a view', async () => {
+        const r = await requirements({
+            'a.sql': 'CREATE MATERIALIZED VIEW done (CONSTRAINT positive EXPECT (payload.amount >= 0) ON VIOLATION FAIL UPDATE) AS SELECT payload FROM raw.jobs WHERE payload.status = \'DONE\';\n'
+                + 'CREATE MATERIALIZED VIEW coded AS SELECT * FROM done WHERE payload.meta.code IN (\'A\', \'B\');\n',
+        });
+        expect(printColumns(source(r, 'raw.jobs'))).toEqual([
+            'payload struct<amount:int,status:string,meta:struct<code:string>> fields {amount >= 0 (must hold); status = DONE; meta.code in A|B}',
+        ]);
+    });
+
     test('a struct accessed by field', async () => {
         const r = await requirements({ 'a.sql': 'CREATE MATERIALIZED VIEW v AS SELECT payload.customer.id AS cid, payload.amount + 1 AS a FROM raw.msgs;' });
         expect(printColumns(source(r, 'raw.msgs'))).toEqual(['payload struct<customer:struct<id:string>,amount:int>']);
         // A predicate on a field (here through an expectation on the column it becomes) stays off the struct.
         const checked = await requirements({ 'a.sql': 'CREATE MATERIALIZED VIEW v (CONSTRAINT ok EXPECT (amount >= 0)) AS SELECT payload.amount AS amount FROM raw.msgs WHERE payload.kind = \'x\';' });
-        expect(printColumns(source(checked, 'raw.msgs'))).toEqual(['payload struct<amount:int,kind:string>']);
+        expect(printColumns(source(checked, 'raw.msgs'))).toEqual(['payload struct<amount:int,kind:string> fields {amount >= 0; kind = x}']);
     });
 
     test('JOIN: qualified columns go to their side; compared with a typed column, the same type', async () => {

@@ -64,7 +64,8 @@ export interface ColumnScope {
 
 /** What a column reference names. */
 export type ColumnResolution =
-    | { readonly kind: 'column'; readonly column: Column; readonly type: TypeDescriptor; readonly entry?: ScopeEntry }
+    /** `rest`: the struct fields named after the column (`payload.amount` → ['amount']); `type` is the last one's. */
+    | { readonly kind: 'column'; readonly column: Column; readonly type: TypeDescriptor; readonly entry?: ScopeEntry; readonly rest?: readonly string[] }
     | { readonly kind: 'alias'; readonly column: Column; readonly type: TypeDescriptor }
     | { readonly kind: 'lambda'; readonly type: TypeDescriptor }
     | { readonly kind: 'function'; readonly type: TypeDescriptor }
