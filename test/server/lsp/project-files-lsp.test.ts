@@ -56,6 +56,10 @@ test('a scratch file (in a pipeline\'s folder, no library, queries and DML on it
         isPipeline: true, role: 'scratch', pipelines: [{ key: 'customers', name: 'shop_customers' }],
         reason: "A scratch file of the pipeline 'shop_customers' (in its folder, not one of its libraries): its statements read or change 'customers_clean', 'gold'. Run on local state runs its statements on the pipeline's local state.",
     });
+    // A dataset named only as the table whose change data feed table_changes reads counts too.
+    expect(await server.connection.sendRequest(DocumentPipelineRequest, { uri: scratch, text: "SELECT * FROM table_changes('gold', 0);\n" })).toMatchObject({
+        isPipeline: true, role: 'scratch', reason: expect.stringContaining("its statements read or change 'gold'."),
+    });
     // Other SQL beside a pipeline stays plain SQL, and may become a scratch file as it is edited.
     for (const other of ['SELECT * FROM prod.sales.orders;', 'SELECT TOP 5 * FROM gold;', 'CREATE VIEW v AS SELECT * FROM gold;\nSELECT * FROM v;', '']) {
         expect(await server.connection.sendRequest(DocumentPipelineRequest, { uri: scratch, text: other }), other).toMatchObject({ isPipeline: false, scratchCandidate: true });

@@ -183,6 +183,12 @@ export function functionName(call: ast.TableFunctionCall | ast.FunctionCall): st
     return (text ?? '').toLowerCase().replace(/^(system\.)?builtin\./, '');
 }
 
+/** The table name `table_changes('t', …)` reads the change data feed of (its first argument), if the call is one with a string there. */
+export function changeFeedTable(call: ast.TableFunctionCall): ast.StringLiteral | undefined {
+    const first = call.args[0]?.value;
+    return functionName(call) === 'table_changes' && ast.isStringLiteral(first) ? first : undefined;
+}
+
 function inputsOf(root: AstNode | undefined, role: InputInfo['role']): FlowDraft['inputs'] {
     if (!root) {
         return [];

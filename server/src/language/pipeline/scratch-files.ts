@@ -17,6 +17,7 @@ import { definesObjects } from '../../../../common/pipeline-files.js';
 import * as ast from '../generated/ast.js';
 import type { PipelineSqlServices } from '../pipeline-sql-module.js';
 import { displayName, lastKey } from '../references/dataset-names.js';
+import { changeFeedTable } from './pipeline-model.js';
 import type { PipelineInfo } from './pipeline-registry.js';
 
 /** Statements that run on a pipeline's local state (`pipeline-sql sql`, "Run on local state"). */
@@ -44,8 +45,10 @@ export function scratchDatasets(services: PipelineSqlServices, pipeline: Pipelin
     const datasets = index.symbolsOf(pipeline.id).datasets;
     const named: string[] = [];
     for (const node of AstUtils.streamAst(root)) {
-        if (ast.isDatasetRef(node)) {
-            const declared = datasets.get(lastKey(index.parseName(pipeline, node.ref.$refText)))[0];
+        // A table read or changed, or the table whose change data feed `table_changes('t', …)` reads.
+        const written = ast.isDatasetRef(node) ? node.ref.$refText : ast.isTableFunctionCall(node) ? changeFeedTable(node)?.value : undefined;
+        if (written !== undefined) {
+            const declared = datasets.get(lastKey(index.parseName(pipeline, written)))[0];
             const name = declared && displayName(declared.name);
             if (name && !named.includes(name)) {
                 named.push(name);

@@ -22,7 +22,7 @@ import * as ast from '../generated/ast.js';
 import { closestNames, directFileRead, displayName, lower, splitName, type TableName } from '../references/dataset-names.js';
 import type { PipelineSymbolIndex } from '../references/pipeline-symbol-index.js';
 import { depthFirst } from '../pipeline/graph-walks.js';
-import { functionName, scdKindOf, type FlowInfo, type PipelineModelService } from '../pipeline/pipeline-model.js';
+import { changeFeedTable, functionName, scdKindOf, type FlowInfo, type PipelineModelService } from '../pipeline/pipeline-model.js';
 import type { PipelineRegistry } from '../pipeline/pipeline-registry.js';
 import type { SampleCatalog } from '../pipeline/sample-catalog.js';
 import { dataTypeOf } from './data-types.js';
@@ -659,8 +659,8 @@ export class PipelineSqlTypeComputer implements TypeComputer {
 
     /** `table_changes('t', ...)`: the columns of the dataset `t` plus the change data feed's three. */
     private tableChangesRelation(call: ast.TableFunctionCall): RelationType {
-        const first = call.args[0]?.value;
-        if (!ast.isStringLiteral(first)) {
+        const first = changeFeedTable(call);
+        if (!first) {
             return UnknownRelation;
         }
         const pipeline = this.registry.pipelineOf(AstUtils.getDocument(call).uri);

@@ -1,8 +1,8 @@
 import type { ValidationAcceptor, ValidationChecks } from 'langium';
 import { AstUtils } from 'langium';
 import { TABLE_READ_OPTIONS, tableReadOption } from '../builtins/table-read-options.js';
-import * as ast from '../generated/ast.js';
-import { functionName } from '../pipeline/pipeline-model.js';
+import type * as ast from '../generated/ast.js';
+import { changeFeedTable } from '../pipeline/pipeline-model.js';
 import { closestNames } from '../references/dataset-names.js';
 import { namespaceDefaultsAt } from '../references/pipeline-namespaces.js';
 import { Issues } from './issue-codes.js';
@@ -37,8 +37,8 @@ export class TableReadChecks {
     };
 
     checkTableChanges = (call: ast.TableFunctionCall, accept: ValidationAcceptor): void => {
-        const first = call.args[0]?.value;
-        if (functionName(call) !== 'table_changes' || !ast.isStringLiteral(first) || first.value.includes('${')) {
+        const first = changeFeedTable(call);
+        if (!first || first.value.includes('${')) {
             return;
         }
         const services = this.services;
