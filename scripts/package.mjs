@@ -69,6 +69,7 @@ export function checkVsixEntries(entries, binding) {
         'extension/out/client.cjs',
         'extension/out/server.cjs',
         'extension/out/cli.cjs',
+        'extension/out/cli-main.cjs',
         'extension/out/webview/main.js',
         'extension/out/webview/preview.css',
         'extension/syntaxes/pipeline-sql.tmLanguage.json',
@@ -123,7 +124,7 @@ export function packageExtension(outFile) {
     const langium = path.join(root, 'node_modules/langium-cli/bin/langium.js');
     try {
         run(process.execPath, [langium, 'generate', '--mode', 'production']);
-        run(process.execPath, ['esbuild.mjs', '--minify']);
+        run(process.execPath, ['esbuild.mjs', '--minify', '--no-cli-snapshot']);
     } finally {
         // The committed generated code is the development form; put it back.
         run(process.execPath, [langium, 'generate']);

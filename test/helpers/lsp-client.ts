@@ -93,7 +93,11 @@ export async function startStdioServer(rootDir: string, options: StdioServerOpti
         },
         async stop() {
             connection.dispose();
+            const exited = child.exitCode !== null || child.signalCode !== null
+                ? Promise.resolve()
+                : new Promise<void>(resolve => child.once('exit', () => resolve()));
             child.kill();
+            await exited;
         },
     };
 }

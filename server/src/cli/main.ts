@@ -1,9 +1,8 @@
 import { parseArgs } from 'node:util';
-import { createPipelineSqlServices } from '../language/pipeline-sql-module.js';
-import { NodeFileSystem } from 'langium/node';
 import { isTargetProfile, TargetProfiles, type TargetProfile } from '../language/pipeline/pipeline-sql-settings.js';
 import { CheckFormats, githubAnnotations, sarifLog, type CheckFormat } from './ci-formats.js';
 import { CliUsageError, formatCliDiagnostic, planCheck, runCheck, type CliDiagnostic, type DiagnosticGroup } from './check.js';
+import { cliServices } from './cli-services.js';
 
 /** The version printed by `--version` (the package's, set at build time). */
 declare const PIPELINE_SQL_VERSION: string | undefined;
@@ -135,7 +134,7 @@ function groupHeader(group: DiagnosticGroup): string {
 
 async function check(args: string[], out: (text: string) => void, err: (text: string) => void): Promise<number> {
     const options = parseCheckArguments(args);
-    const services = createPipelineSqlServices(NodeFileSystem);
+    const services = cliServices();
     const plan = await planCheck(options.paths, services, { bundleTarget: options.bundleTarget });
     for (const note of plan.skipped) {
         err(`pipeline-sql: ${note}\n`);

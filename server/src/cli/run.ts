@@ -2,17 +2,17 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { parseArgs } from 'node:util';
 import type { LangiumDocument } from 'langium';
-import { NodeFileSystem } from 'langium/node';
 import {
     readState, runUpdate, type DatasetResult, type PipelineIR, type ProgressEvent, type UpdateErrorInfo, type UpdateSuccess,
 } from '../../../engine/src/index.js';
-import { createPipelineSqlServices, type PipelineSqlServices, type PipelineSqlSharedServices } from '../language/pipeline-sql-module.js';
 import { findEnclosingRoot } from '../project/discovery.js';
 import type { PipelineProject } from '../project/project-types.js';
 import { engineIdentity, prepareRun, realReadRoots } from '../project/run-preparation.js';
 import { buildFiles, CliUsageError, displayPath, toCliDiagnostic, type CliDiagnostic } from './check.js';
 import { formatFailure, formatSuccess } from './run-output.js';
 import { ErrorClass } from '../../../engine/src/spark/error-classes.js';
+import { cliServices, type CliServices } from './cli-services.js';
+import type { PipelineSqlSharedServices } from '../language/pipeline-sql-module.js';
 
 export { displayPath } from './check.js';
 
@@ -194,7 +194,7 @@ class ProjectFileError extends Error {
  * datasets, the changes and the metrics (as tables, or as the JSON document of the CLI contract with
  * \`--json\`). Returns the exit code.
  */
-export async function runCommand(args: string[], io: RunIO = defaultIO, services?: { shared: PipelineSqlSharedServices; PipelineSql: PipelineSqlServices }): Promise<number> {
+export async function runCommand(args: string[], io: RunIO = defaultIO, services?: CliServices): Promise<number> {
     const options = parseRunArguments(args);
     const limit = options.limit ?? (options.json ? 1000 : 20);
     const fail = (error: UpdateErrorInfo, extra: { diagnostics?: CliDiagnostic[]; datasets?: Record<string, DatasetResult> } = {}): number => {
@@ -207,7 +207,7 @@ export async function runCommand(args: string[], io: RunIO = defaultIO, services
         return 1;
     };
 
-    const { shared, PipelineSql } = services ?? createPipelineSqlServices(NodeFileSystem);
+    const { shared, PipelineSql } = services ?? cliServices();
     let pipeline: PipelineProject;
     try {
         pipeline = await resolveRunPipeline(shared, options);

@@ -1,13 +1,12 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { NodeFileSystem } from 'langium/node';
 import { typeToString } from '../../../engine/src/spark/spark-types.js';
-import { createPipelineSqlServices, type PipelineSqlServices, type PipelineSqlSharedServices } from '../language/pipeline-sql-module.js';
 import type { PipelineProject } from '../project/project-types.js';
 import { DefaultSampleRows } from '../samples/sample-generator.js';
 import { planPipelineSamples, writeScaffold } from '../samples/sample-scaffold.js';
 import { buildFiles, CliUsageError, displayPath } from './check.js';
 import { parseCommandArguments, resolveRunPipeline } from './run.js';
+import { cliServices, type CliServices } from './cli-services.js';
 
 /** The usage of `samples`. */
 export const samplesUsage = `pipeline-sql samples <root> [--pipeline key] [--rows n] [--seed s] [--bundle-target name]
@@ -69,9 +68,9 @@ const defaultIO: SamplesIO = { out: text => process.stdout.write(text), err: tex
  * sample data its sources lack and writes it, never over an existing file; prints what was created
  * and what was skipped, with why. Exit 0, or 2 for a usage error.
  */
-export async function samplesCommand(args: string[], io: SamplesIO = defaultIO, services?: { shared: PipelineSqlSharedServices; PipelineSql: PipelineSqlServices }): Promise<number> {
+export async function samplesCommand(args: string[], io: SamplesIO = defaultIO, services?: CliServices): Promise<number> {
     const options = parseSamplesArguments(args);
-    const { shared, PipelineSql } = services ?? createPipelineSqlServices(NodeFileSystem);
+    const { shared, PipelineSql } = services ?? cliServices();
     const abs = path.resolve(options.root);
     if (!fs.existsSync(abs)) {
         throw new CliUsageError(`No such file or folder: ${options.root}`);

@@ -1,15 +1,14 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { URI } from 'langium';
-import { NodeFileSystem } from 'langium/node';
 import { ErrorClass, runStatement, type StatementSuccess, type UpdateErrorInfo } from '../../../engine/src/index.js';
 import type * as ast from '../language/generated/ast.js';
-import { createPipelineSqlServices, type PipelineSqlServices, type PipelineSqlSharedServices } from '../language/pipeline-sql-module.js';
 import { lowerStatement } from '../lowering/index.js';
 import { engineIdentity, prepareRun, realReadRoots } from '../project/run-preparation.js';
 import { buildFiles, CliUsageError, displayPath } from './check.js';
 import { formatTable } from './run-output.js';
 import { parseRunArguments, resolveRunPipeline, type RunIO } from './run.js';
+import { cliServices, type CliServices } from './cli-services.js';
 
 /** The usage of `sql`, shown by `pipeline-sql --help` and `pipeline-sql sql --help`. */
 export const sqlUsage = `pipeline-sql sql <root> "<statement>" | -f file.sql [--pipeline key] [--bundle-target name] [--json]
@@ -30,7 +29,7 @@ const defaultIO: RunIO = {
  * pipeline grammar, names resolved as the pipeline's), and runs the statement on the pipeline's state
  * with the engine. Prints the rows (a query, DESCRIBE HISTORY) or the feed of the change (DML).
  */
-export async function sqlCommand(args: string[], io: RunIO = defaultIO, services?: { shared: PipelineSqlSharedServices; PipelineSql: PipelineSqlServices }): Promise<number> {
+export async function sqlCommand(args: string[], io: RunIO = defaultIO, services?: CliServices): Promise<number> {
     const options = parseRunArguments(args, 'sql');
     const file = options.file;
     const statementText = file !== undefined ? readStatementFile(file) : options.statement;
@@ -48,7 +47,7 @@ export async function sqlCommand(args: string[], io: RunIO = defaultIO, services
         }
         return 1;
     };
-    const { shared, PipelineSql } = services ?? createPipelineSqlServices(NodeFileSystem);
+    const { shared, PipelineSql } = services ?? cliServices();
     const pipeline = await resolveRunPipeline(shared, options);
     const samplesDir = path.resolve(options.samples ?? pipeline.samplesDir);
     const stateDir = path.resolve(options.state ?? pipeline.stateDir);

@@ -1,8 +1,6 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { NodeFileSystem } from 'langium/node';
 import { ErrorClass } from '../../../engine/src/spark/error-classes.js';
-import { createPipelineSqlServices, type PipelineSqlServices, type PipelineSqlSharedServices } from '../language/pipeline-sql-module.js';
 import { findEnclosingRoot } from '../project/discovery.js';
 import { InvalidTestFileCode, isTestFileName, readTestFile } from '../testing/test-file.js';
 import { findTestFiles, pipelineOfTest, runTest, type TestOutcome } from '../testing/test-runner.js';
@@ -10,6 +8,7 @@ import { formatSummary, formatTestOutcome, junitXml, palette } from '../testing/
 import { rewriteExpectations } from '../testing/test-update.js';
 import { buildFiles, CliUsageError, displayPath } from './check.js';
 import { parseCommandArguments } from './run.js';
+import { cliServices, type CliServices } from './cli-services.js';
 
 /** The usage of `test`. */
 export const testUsage = `pipeline-sql test [root] [--filter text] [--update] [--junit file] [--bundle-target name]
@@ -68,7 +67,7 @@ const defaultIO = (): TestIO => ({
  * update with its time and, for a failure, the diff; writes JUnit XML and rewrites expectations when
  * asked. Returns the exit code.
  */
-export async function testCommand(args: string[], io: TestIO = defaultIO(), services?: { shared: PipelineSqlSharedServices; PipelineSql: PipelineSqlServices }): Promise<number> {
+export async function testCommand(args: string[], io: TestIO = defaultIO(), services?: CliServices): Promise<number> {
     const options = parseTestArguments(args);
     const started = Date.now();
     const abs = path.resolve(options.root);
@@ -79,7 +78,7 @@ export async function testCommand(args: string[], io: TestIO = defaultIO(), serv
     if (stat.isFile() && !isTestFileName(path.basename(abs))) {
         throw new CliUsageError(`${options.root} is not a test file (*.test.yml)`);
     }
-    const { shared, PipelineSql } = services ?? createPipelineSqlServices(NodeFileSystem);
+    const { shared, PipelineSql } = services ?? cliServices();
     const project = shared.pipeline.Project;
     project.setOptions({ bundleTarget: options.bundleTarget });
     const folder = stat.isDirectory() ? abs : await findEnclosingRoot(abs, project.files) ?? path.dirname(abs);
