@@ -9,6 +9,7 @@ import type { TargetProfile } from '../language/pipeline/pipeline-sql-settings.j
 import { discoverEnclosing, SearchDescription } from '../project/discovery.js';
 import type { PipelineProject, ProjectOptions, ProjectProblem } from '../project/project-types.js';
 import { isProjectFileName } from '../project/project-types.js';
+import { pythonFileDiagnostics } from '../language/validation/python-dataset-checks.js';
 
 /** One diagnostic as `pipeline-sql check` prints it: 1-based lines and columns, end exclusive. */
 export interface CliDiagnostic {
@@ -178,6 +179,7 @@ export async function runCheck(plan: CheckPlan, services: { shared: PipelineSqlS
     const target = services.PipelineSql.pipeline.Settings.target;
     const project = services.shared.pipeline.Project;
     const registry = services.PipelineSql.pipeline.Registry;
+    const models = services.PipelineSql.pipeline.Model;
     // A file given alone is checked in every pipeline that lists it, as every file of a pipeline is.
     const ownersOf = (f: CheckPlan['files'][number]): PipelineProject[] => {
         const owners = project.pipelinesOfSource(f.file);
@@ -211,10 +213,15 @@ export async function runCheck(plan: CheckPlan, services: { shared: PipelineSqlS
         const files = [...pipeline.sources, ...project.catalogFilesOf(pipeline)];
         const diagnostics = [
             ...shownProblems(pipeline.problems).map(d => ({ ...d, pipeline: label })),
-            ...files.flatMap(f => {
-                const document = documentIn(f, pipeline);
-                return document ? documentDiagnostics(document, label) : [];
-            }).sort(byPosition),
+            ...[
+                ...files.flatMap(f => {
+                    const document = documentIn(f, pipeline);
+                    return document ? documentDiagnostics(document, label) : [];
+                }),
+                // The pipeline's Python files: their datasets' own errors (a name defined twice).
+                ...pythonFileDiagnostics(models.model(registry.infoOf(pipeline)))
+                    .map(({ file, diagnostic }) => ({ ...toCliDiagnostic(displayPath(file), diagnostic), pipeline: label })),
+            ].sort(byPosition),
         ];
         groups.push({ pipeline, diagnostics, files: files.length });
     }

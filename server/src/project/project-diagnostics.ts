@@ -18,6 +18,7 @@ import {
     DocumentPipelineRequest, PipelinesChangedNotification, type DocumentPipelineInfo, type PipelineSummary,
 } from '../../../common/protocol.js';
 import * as path from 'node:path';
+import { pythonFileDiagnostics } from '../language/validation/python-dataset-checks.js';
 
 const severities: Record<ProjectProblem['severity'], DiagnosticSeverity> = {
     error: DiagnosticSeverity.Error, warning: DiagnosticSeverity.Warning, info: DiagnosticSeverity.Information,
@@ -50,27 +51,55 @@ export interface ProjectSettingValues {
 export function registerProjectDiagnostics(connection: Connection, shared: PipelineSqlSharedServices, services: PipelineSqlServices): { setTrusted(trusted: boolean): void } {
     const project = shared.pipeline.Project;
     const settings = services.pipeline.Settings;
-    const published = new Set<string>();
+    // What was last published on each file, so that a build that changes nothing there sends nothing.
+    const published = new Map<string, string>();
     const publish = (): void => {
         const byFile = new Map<string, Diagnostic[]>();
+        const add = (uri: string, diagnostic: Diagnostic): void => {
+            const list = byFile.get(uri) ?? [];
+            byFile.set(uri, list);
+            if (!list.some(d => JSON.stringify(d) === JSON.stringify(diagnostic))) {
+                list.push(diagnostic);
+            }
+        };
         for (const problem of problemsFor(project.problems(), settings.target)) {
-            const uri = URI.file(problem.file).toString();
-            byFile.set(uri, [...(byFile.get(uri) ?? []), problemToDiagnostic(problem)]);
+            add(URI.file(problem.file).toString(), problemToDiagnostic(problem));
         }
-        for (const uri of published) {
-            if (!byFile.has(uri)) {
-                void connection.sendDiagnostics({ uri, diagnostics: [] });
+        // The pipelines' Python files (no documents of their own): the errors of the datasets they define.
+        for (const pipeline of services.pipeline.Registry.allRoots()) {
+            if (project.contributionsOf(pipeline.id, shared.pipeline.PythonDatasets.reader).length === 0) {
+                continue;
+            }
+            for (const { file, diagnostic } of pythonFileDiagnostics(services.pipeline.Model.model(pipeline))) {
+                add(URI.file(file).toString(), diagnostic);
             }
         }
-        published.clear();
+        for (const uri of published.keys()) {
+            if (!byFile.has(uri)) {
+                void connection.sendDiagnostics({ uri, diagnostics: [] });
+                published.delete(uri);
+            }
+        }
         for (const [uri, diagnostics] of byFile) {
-            void connection.sendDiagnostics({ uri, diagnostics });
-            published.add(uri);
+            const text = JSON.stringify(diagnostics);
+            if (published.get(uri) !== text) {
+                void connection.sendDiagnostics({ uri, diagnostics });
+                published.set(uri, text);
+            }
         }
     };
-    project.onDidChange(publish);
+    const publishSafely = (): void => {
+        try {
+            publish();
+        } catch (error) {
+            console.error('Publishing the diagnostics of project and Python files failed:', error);
+        }
+    };
+    project.onDidChange(publishSafely);
     project.onDidChange(() => void connection.sendNotification(PipelinesChangedNotification, {}));
-    settings.onDidChangeTarget(publish);
+    settings.onDidChangeTarget(publishSafely);
+    // The Python files' errors depend on the SQL files too (a SQL dataset named like a Python one).
+    shared.workspace.DocumentBuilder.onBuildPhase(DocumentState.Validated, publishSafely);
     connection.onRequest(DocumentPipelineRequest, async params => {
         try {
             await shared.workspace.WorkspaceManager.ready;

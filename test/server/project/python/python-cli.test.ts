@@ -61,6 +61,26 @@ describe('check', () => {
         }));
     });
 
+    test('a Python dataset defined again in another Python file is a duplicate on both Python lines', async () => {
+        fs.writeFileSync(path.join(root, 'src/transform/more.py'), 'from pyspark import pipelines as dp\n\n\n@dp.materialized_view\ndef products():\n    return spark.read.table("main.ref.products")\n');
+        const { code, out } = await cli('check', '--json', root);
+        expect(code).toBe(1);
+        expect((JSON.parse(out) as Array<Record<string, unknown>>).map(d => `${path.relative(root, path.resolve(String(d.file)))}:${d.line}:${d.column} ${d.code} ${d.pipeline} ${d.message}`)).toEqual([
+            "src/transform/more.py:5:5 PIPELINE_DUPLICATE_IDENTIFIERS.DATASET lakehouse The dataset 'products' is defined more than once in this pipeline (also products.py:5); each dataset has one definition.",
+            "src/transform/products.py:5:10 PIPELINE_DUPLICATE_IDENTIFIERS.DATASET lakehouse The dataset 'products' is defined more than once in this pipeline (also more.py:5); each dataset has one definition.",
+        ]);
+    });
+
+    test('a Python dataset a SQL file defines too is a duplicate on the Python line as on the SQL line', async () => {
+        fs.appendFileSync(path.join(root, 'src/gold/gold.sql'), '\nCREATE MATERIALIZED VIEW products AS SELECT 1 AS sku;\n');
+        const { out } = await cli('check', '--json', root);
+        const duplicates = (JSON.parse(out) as Array<Record<string, unknown>>).filter(d => d.code === 'PIPELINE_DUPLICATE_IDENTIFIERS.DATASET');
+        expect(duplicates.map(d => `${path.basename(String(d.file))}:${d.line} ${d.message}`)).toEqual([
+            expect.stringMatching(/^gold\.sql:\d+ .*\(also products\.py:5\)/),
+            expect.stringMatching(/^products\.py:5 .*\(also gold\.sql:\d+\)/),
+        ]);
+    });
+
     test('without the Python file, the same SQL warns', async () => {
         fs.rmSync(path.join(root, 'src/transform/products.py'));
         const { out } = await cli('check', '--json', root);

@@ -131,4 +131,21 @@ describe('SQL reading Python-defined datasets', () => {
         await server.connection.sendNotification(DidChangeWatchedFilesNotification.type, { changes: [{ uri: uri('src/transform/products.py'), type: FileChangeType.Changed }] });
         expect((await clean).diagnostics).toEqual([]);
     });
+
+    test('a dataset two Python files define is an error on each Python line, gone when one goes', async () => {
+        const more = file('src/transform/more.py');
+        const reported = server.diagnostics(uri('src/transform/products.py'), p => p.diagnostics.length > 0);
+        fs.writeFileSync(more, 'import dlt\n\n@dlt.table(name="products")\ndef p():\n    return spark.read.table("x")\n');
+        await server.connection.sendNotification(DidChangeWatchedFilesNotification.type, { changes: [{ uri: uri('src/transform/more.py'), type: FileChangeType.Created }] });
+        expect((await reported).diagnostics.map(d => `${d.range.start.line + 1}:${d.range.start.character + 1} ${d.code} ${d.message}`)).toEqual([
+            "5:10 PIPELINE_DUPLICATE_IDENTIFIERS.DATASET The dataset 'products' is defined more than once in this pipeline (also more.py:3); each dataset has one definition.",
+        ]);
+        expect((await server.settled(uri('src/transform/more.py'), p => p.diagnostics.length > 0)).diagnostics.map(d => d.message)).toEqual([
+            expect.stringContaining('(also products.py:5)'),
+        ]);
+        const cleared = server.diagnostics(uri('src/transform/products.py'), p => p.diagnostics.length === 0);
+        fs.rmSync(more);
+        await server.connection.sendNotification(DidChangeWatchedFilesNotification.type, { changes: [{ uri: uri('src/transform/more.py'), type: FileChangeType.Deleted }] });
+        expect((await cleared).diagnostics).toEqual([]);
+    });
 });
