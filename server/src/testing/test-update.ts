@@ -25,6 +25,8 @@ export function rewriteExpectations(text: string, outcome: TestOutcome): ExpectR
     parseDocument(text, { lineCounter: lines });
     const edits: Array<{ start: number; end: number; text: string }> = [];
     const rewritten: string[] = [];
+    // The rows written break lines as the file does (a CRLF file stays CRLF).
+    const eol = text.includes('\r\n') ? '\r\n' : '\n';
     for (const update of outcome.updates) {
         for (const problem of update.problems) {
             if (problem.kind !== 'rows' || problem.diff.unknownColumns.length > 0 || problem.truncated) {
@@ -46,7 +48,7 @@ export function rewriteExpectations(text: string, outcome: TestOutcome): ExpectR
             // A block list keeps its indentation; an empty or flow list becomes a block list under the key.
             const blockList = isSeq(value) && !value.flow && value.range;
             const indent = blockList ? lines.linePos(value.range![0]).col - 1 : keyColumn + 2;
-            const body = rows.map((r, i) => `${i === 0 && blockList ? '' : ' '.repeat(indent)}- ${r}`).join('\n');
+            const body = rows.map((r, i) => `${i === 0 && blockList ? '' : ' '.repeat(indent)}- ${r}`).join(eol);
             if (blockList) {
                 edits.push({ start: value.range![0], end: trimEnd(text, value.range![1]), text: rows.length > 0 ? body : '[]' });
             } else {
@@ -54,9 +56,10 @@ export function rewriteExpectations(text: string, outcome: TestOutcome): ExpectR
                 // A comment after the old value stays on the key's line.
                 const colon = text.indexOf(':', key.range[1]);
                 const end = trimEnd(text, value?.range ? value.range[1] : colon + 1);
-                const lineEnd = text.indexOf('\n', end) < 0 ? text.length : text.indexOf('\n', end);
+                const newline = text.indexOf('\n', end);
+                const lineEnd = newline < 0 ? text.length : text[newline - 1] === '\r' ? newline - 1 : newline;
                 const rest = text.slice(end, lineEnd).trimEnd();
-                edits.push({ start: colon + 1, end: lineEnd, text: rows.length > 0 ? `${rest}\n${body}` : ` []${rest}` });
+                edits.push({ start: colon + 1, end: lineEnd, text: rows.length > 0 ? `${rest}${eol}${body}` : ` []${rest}` });
             }
             rewritten.push(`${update.label}: ${problem.written}`);
         }

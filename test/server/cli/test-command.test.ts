@@ -380,6 +380,13 @@ updates:
         expect(text).toContain('        - {id: 2, name: Alan}\n        - {id: 1, name: Ada}\n');
         const again = await runTests(root);
         expect(again.code).toBe(0);
+        // A file with CRLF line breaks keeps them on every line, the rewritten ones too.
+        write('tests/users.test.yml', text.replace('        - {id: 2, name: Alan}\n      user_count:\n        - {n: 1}\n', '      user_count: []  # again\n').replace(/\n/g, '\r\n'));
+        expect((await runTests(root, '--update')).code).toBe(0);
+        const crlf = fs.readFileSync(file, 'utf8');
+        expect(crlf).toContain('      users:  # to record\r\n        - {id: 2, name: Alan}\r\n      user_count:  # again\r\n        - {n: 1}\r\n');
+        expect(crlf.match(/(?<!\r)\n/g)).toBeNull();
+        expect((await runTests(root)).code).toBe(0);
     }, 120_000);
 
     test('--junit writes one test case per test file, with the failing update\'s diff in its failure', async () => {
