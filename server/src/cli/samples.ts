@@ -4,6 +4,8 @@ import { typeToString } from '../../../engine/src/spark/spark-types.js';
 import type { PipelineProject } from '../project/project-types.js';
 import { DefaultSampleRows } from '../samples/sample-generator.js';
 import { planPipelineSamples, writeScaffold } from '../samples/sample-scaffold.js';
+import { copySampleFromFile } from '../samples/sample-from-file.js';
+import { nodeAsyncSampleReads } from '../../../engine/src/spark/sample-disk.js';
 import { buildFiles, CliUsageError, displayPath } from './check.js';
 import { parseCommandArguments, resolveRunPipeline } from './run.js';
 import { cliServices, type CliServices } from './cli-services.js';
@@ -15,11 +17,21 @@ export const samplesUsage = `pipeline-sql samples <root> [--pipeline key] [--row
       generated rows (default ${DefaultSampleRows}) fitting the columns and predicates the pipeline uses (a change
       feed over two files for an AUTO CDC source), and CREATE TABLE declarations appended to
       samples/catalog.sql; existing files are never overwritten; --seed: another deterministic draw;
-      --pipeline: one pipeline of a bundle (default: all)`;
+      --pipeline: one pipeline of a bundle (default: all)
+  pipeline-sql samples <root> --from <file> --table <name> [--rows n] [--pipeline key]
+      use a real CSV / JSON / Parquet file inside the pipeline as the sample data of table <name>
+      (raw.orders): copied to samples/raw/orders/ (only its first n rows with --rows, for CSV and
+      JSON Lines) and declared in samples/catalog.sql with the columns inferred from it (as the
+      editor's Use this File as Sample Data); refused when the table has sample data`;
 
 /** The options of `pipeline-sql samples`. */
 export interface SamplesArguments {
     root: string;
+    /** `--from`: copy this file as a table's sample data (with `--table`). */
+    from?: string;
+    table?: string;
+    /** Whether `--rows` was given (a copy is whole without it). */
+    rowsGiven: boolean;
     pipeline?: string;
     rows: number;
     seed: number;
@@ -33,6 +45,8 @@ export function parseSamplesArguments(args: string[]): SamplesArguments {
         rows: { type: 'string' },
         seed: { type: 'string' },
         'bundle-target': { type: 'string' },
+        from: { type: 'string' },
+        table: { type: 'string' },
     });
     if (positionals.length !== 1) {
         throw new CliUsageError(positionals.length === 0 ? 'samples needs the folder of a pipeline' : `samples takes one pipeline folder, not ${positionals.length} arguments`);
@@ -46,8 +60,16 @@ export function parseSamplesArguments(args: string[]): SamplesArguments {
         }
         return Number(text);
     };
+    if ((values.from === undefined) !== (values.table === undefined)) {
+        throw new CliUsageError(values.from === undefined ? '--table goes with --from <file>: the file to use as its sample data' : '--from needs --table <name>: the table the file is the data of (raw.orders)');
+    }
+    if (values.from !== undefined && values.seed !== undefined) {
+        throw new CliUsageError('--seed is for generated data; --from copies a file');
+    }
     return {
         root: positionals[0],
+        rowsGiven: values.rows !== undefined,
+        ...(values.from !== undefined ? { from: values.from, table: values.table } : {}),
         rows: number('rows', values.rows, DefaultSampleRows, 1),
         seed: number('seed', values.seed, 1, 0),
         ...(values.pipeline !== undefined ? { pipeline: values.pipeline } : {}),
@@ -86,6 +108,9 @@ export async function samplesCommand(args: string[], io: SamplesIO = defaultIO, 
             throw new CliUsageError(`No pipeline under ${displayPath(abs) || '.'}: looked for ${set.searched}`);
         }
     }
+    if (options.from !== undefined) {
+        return copyFromFile(shared, options, pipelines, io);
+    }
     let created = 0;
     for (const pipeline of pipelines) {
         const plan = await planPipelineSamples(PipelineSql, pipeline, files => buildFiles(shared, files), { rows: options.rows, seed: options.seed });
@@ -112,6 +137,28 @@ export async function samplesCommand(args: string[], io: SamplesIO = defaultIO, 
     }
     if (created > 0) {
         io.out(`Created sample data for ${created} source${created === 1 ? '' : 's'}; run the pipeline with: pipeline-sql run ${options.root}${options.pipeline ? ` --pipeline ${options.pipeline}` : ''}\n`);
+    }
+    return 0;
+}
+
+/** `samples <root> --from <file> --table <name>`: the file copied as the table's sample data (`copySampleFromFile`, as the editor's command). */
+async function copyFromFile(shared: CliServices['shared'], options: SamplesArguments, pipelines: readonly PipelineProject[], io: SamplesIO): Promise<number> {
+    const file = path.resolve(options.from!);
+    if (!fs.existsSync(file)) {
+        throw new CliUsageError(`No such file: ${options.from}`);
+    }
+    const copied = await copySampleFromFile(shared.pipeline.Project, nodeAsyncSampleReads, {
+        file, table: options.table!, ...(options.rowsGiven ? { rows: options.rows } : {}),
+        ...(options.pipeline !== undefined ? { pipeline: pipelines[0] } : {}),
+    });
+    if (!copied.ok) {
+        io.err(`${displayPath(file)}: error ${copied.error.class}\n  ${copied.error.message}\n`);
+        return 1;
+    }
+    const { pipeline, written, rows, table } = copied.value;
+    io.out(`pipeline ${pipeline.key ?? pipeline.name}:\n  copied ${displayPath(file)} to ${displayPath(written[0])} as ${table}${rows > 0 ? `: ${rows} rows` : ''}\n`);
+    if (written.length > 1) {
+        io.out(`  declared ${table} in ${displayPath(written[1])}\n`);
     }
     return 0;
 }

@@ -134,9 +134,36 @@ describe('pipeline-sql samples', () => {
         expect(sized?.failed_records).toBeGreaterThan(0);
     });
 
+    test('--from <file> --table <name>: a real export becomes the table\'s sample data (first --rows rows), declared with its columns; the pipeline runs on it; a second copy is refused', async () => {
+        const root = sqlPipeline({ 'v.sql': 'CREATE MATERIALIZED VIEW big_orders AS SELECT order_id, total FROM raw.orders WHERE total > 10;\n' }, {
+            'exports/orders.csv': 'order_id,total,placed\n1,5.50,2025-01-02\n2,12.00,2025-01-03\n3,40.25,2025-01-04\n4,8.00,2025-01-05\n',
+        });
+        roots.push(root);
+        const { code, out } = await cli('samples', root, '--from', path.join(root, 'exports/orders.csv'), '--table', 'raw.orders', '--rows', '3');
+        expect(code).toBe(0);
+        expect(out).toMatch(/copied \S*exports\/orders\.csv to \S*samples\/raw\/orders\/orders\.csv as raw\.orders: 3 rows\n/);
+        expect(out).toMatch(/declared raw\.orders in \S*samples\/catalog\.sql\n/);
+        expect(read(root, 'samples/raw/orders/orders.csv')).toBe('order_id,total,placed\n1,5.50,2025-01-02\n2,12.00,2025-01-03\n3,40.25,2025-01-04\n');
+        expect(read(root, 'samples/catalog.sql')).toContain('CREATE TABLE raw.orders (\n  order_id BIGINT,\n  total DOUBLE,\n  placed DATE\n) USING CSV LOCATION \'raw/orders\';');
+        let json = '';
+        expect(await runCommand([root, '--json'], { out: t => { json += t; }, err: t => { json += t; }, progress: false })).toBe(0);
+        expect((JSON.parse(json) as { datasets: Record<string, { rows: unknown[] }> }).datasets.big_orders.rows).toEqual([{ order_id: 2, total: 12 }, { order_id: 3, total: 40.25 }]);
+        // The table has data now: never overwritten; the error names the file and the cause.
+        const again = await cli('samples', root, '--from', path.join(root, 'exports/orders.csv'), '--table', 'raw.orders');
+        expect(again.code).toBe(1);
+        expect(again.err).toMatch(/exports\/orders\.csv: error PIPELINE_SQL_BAD_SAMPLE_DATA\n/);
+        expect(again.err).toContain("'samples/raw/orders' exists already; it is never overwritten.");
+        const bad = await cli('samples', root, '--from', path.join(root, 'exports/orders.csv'), '--table', '../etc');
+        expect(bad.code).toBe(1);
+        expect(bad.err).toContain("'../etc' is not a table name for sample data");
+    });
+
     test('usage: --help, a bad --rows, no folder', async () => {
         expect((await cli('samples', '--help')).out).toContain('pipeline-sql samples <root> [--pipeline key] [--rows n] [--seed s]');
         await expect(cli('samples', cdcPipeline(), '--rows', 'many')).rejects.toThrow("--rows takes a whole number from 1 to 100000, not 'many'");
         await expect(cli('samples')).rejects.toThrow('samples needs the folder of a pipeline');
+        expect((await cli('samples', '--help')).out).toContain('pipeline-sql samples <root> --from <file> --table <name> [--rows n]');
+        await expect(cli('samples', cdcPipeline(), '--from', 'x.csv')).rejects.toThrow('--from needs --table <name>');
+        await expect(cli('samples', cdcPipeline(), '--table', 'raw.x')).rejects.toThrow('--table goes with --from <file>');
     });
 });
