@@ -106,7 +106,7 @@ export async function testCommand(args: string[], io: TestIO = defaultIO(), serv
             ? { file, name: test.name, status: 'error', durationMs: 0, updates: [], error: { class: ErrorClass.testNoPipeline, message: owner.error, file: displayPath(file), line: 1 } }
             : await runTest({ services: PipelineSql, documentsFor: files => buildFiles(shared, files) }, owner.pipeline, test);
         const shown = outcome.error?.file ? { ...outcome, error: { ...outcome.error, file: displayPath(outcome.error.file) } } : outcome;
-        outcomes.push(outcome);
+        outcomes.push(shown);
         io.out(formatTestOutcome(shown, displayPath(file), p));
         if (outcome.status === 'error' && fileErrorClasses.has(outcome.error?.class ?? '')) {
             fileErrors++;

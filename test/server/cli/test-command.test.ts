@@ -402,6 +402,18 @@ updates:
         expect(xml).toContain('name="b &amp; &lt;c&gt;"');
         expect(xml).toMatch(/<failure type="PIPELINE_SQL_TEST_FAILED" message="update 2 failed: user_count: 1 missing, 1 unexpected">[^<]*✓ update 1[^<]*✗ update 2[^<]*- 5\n[^<]*\+ 1\n/);
         expect(xml.match(/<testcase /g)).toHaveLength(2);
+        // A test file that cannot be used is an error case naming the file (as the report shows it) and the line.
+        write('tests/c.test.yml', 'updates:\n  - inputs: {a: [1, 2}\n');
+        const cwd = process.cwd();
+        process.chdir(root);
+        try {
+            expect((await runTests('.', '--junit', junit)).code).toBe(2);
+        } finally {
+            process.chdir(cwd);
+        }
+        const errors = fs.readFileSync(junit, 'utf8');
+        expect(errors).toContain('errors="1"');
+        expect(errors).toMatch(/<testcase classname="shop" name="c" file="[^"]*c\.test\.yml" time="[\d.]+">\n\s+<error type="PIPELINE_SQL_INVALID_TEST_FILE" message="c\.test\.yml is not valid YAML[^"]*">tests\/c\.test\.yml:2: PIPELINE_SQL_INVALID_TEST_FILE: /);
     }, 120_000);
 
     test('--filter runs only the tests whose name or path contains the text; a filter matching nothing is a usage error', async () => {
