@@ -24,9 +24,6 @@ import { repoRoot, sharedRoot } from '../helpers/parse.js';
  * there. Each must still differ (the test fails when one is fixed, so that the list stays true).
  */
 const knownDifferences = new Map<string, string>([
-    ['fixture/lit_interval', 'the engine\'s types keep only the range of an interval (year-month or day-time): INTERVAL 1 DAY '
-        + '(Spark: interval day) comes back as interval day to second'],
-    ['fixture/lit_null', 'a column of NULLs is stored as INTEGER (DuckDB tables have no NULL type); Spark\'s is void'],
     ['fixture/pivots', 'the editor does not infer the columns of a PIVOT (its hover says they are unknown)'],
 ]);
 const differedAsKnown = new Set<string>();

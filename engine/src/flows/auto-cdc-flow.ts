@@ -14,7 +14,7 @@ import { EngineError, ErrorClass, PipelineRuntimeError } from '../errors.js';
 import { toRows } from '../db/values.js';
 import { empty, ident, join, sql, str, type Sql } from '../sql/sql.js';
 import { Scope } from '../sql/translate.js';
-import { toDuckType, type Column } from '../sql/duckdb-types.js';
+import { toDuckType, typesByName, withSparkTypes, type Column } from '../sql/duckdb-types.js';
 import { formatType, isOrderable, typesEqual, Types as T } from '../spark/spark-types.js';
 import type { UpdateContext } from '../update/context.js';
 import { FlowSources } from '../update/sources.js';
@@ -322,7 +322,8 @@ export async function queryIntoBatch(ctx: UpdateContext, sources: FlowSources, f
     const query = sources.translate(flow.query);
     const batch = ctx.tempName('batch');
     await runMapped(ctx, sources, sql`CREATE TEMP TABLE ${batch} AS ${query.sql}`, flow.query.span ?? flow.span);
-    return { batch, columns: await ctx.db.describe(sql`SELECT * FROM ${batch}`) };
+    // The query's Spark types where DuckDB's cannot tell them (INTERVAL DAY, a column of NULLs).
+    return { batch, columns: withSparkTypes(await ctx.db.describe(sql`SELECT * FROM ${batch}`), typesByName(query.columns)) };
 }
 
 /** Counts of invalid events (docs/semantics.md §6.2, §6.3); truncate events are exempt from NULL_KEY. */

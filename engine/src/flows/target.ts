@@ -6,17 +6,17 @@ import { EngineError, ErrorClass, PipelineRuntimeError } from '../errors.js';
 import type { ColumnIR, DatasetIR, SourceSpan } from '../ir.js';
 import { empty, ident, join, sql, type Sql } from '../sql/sql.js';
 import { Scope, SparkTranslator, castExpr } from '../sql/translate.js';
-import { toDuckType, type Column } from '../sql/duckdb-types.js';
+import { toDuckType, withSparkTypes, type Column } from '../sql/duckdb-types.js';
 import { typesEqual } from '../spark/spark-types.js';
 import type { RecordedChanges, UpdateContext } from '../update/context.js';
 import { ROW_ID } from '../update/sources.js';
 import { keepsFeed } from '../update/versions.js';
 import { ownValue, setOwn } from '../records.js';
 
-/** Describes the visible columns of a dataset table. */
+/** Describes the visible columns of a dataset table, with the Spark types recorded where DuckDB's cannot tell them. */
 export async function tableColumns(ctx: UpdateContext, key: string): Promise<Column[]> {
     const columns = await ctx.db.describe(sql`SELECT * FROM ${ctx.store.datasetTable(key)}`);
-    return columns.filter(c => c.name !== ROW_ID);
+    return withSparkTypes(columns.filter(c => c.name !== ROW_ID), await ctx.store.columnTypes(key));
 }
 
 /** A translator with no table access (for expressions over known columns). */
@@ -53,6 +53,7 @@ export async function ensureTable(ctx: UpdateContext, dataset: DatasetIR, key: s
         }
         const rowId = options.appendOnly ? sql`, ${ident(ROW_ID)} BIGINT` : empty;
         await ctx.db.run(sql`CREATE TABLE ${table} (${join(definition.map(columnDefinition))}${rowId})`);
+        await ctx.store.recordColumnTypes(key, definition, true);
         await ctx.store.setDataset(key, { kind: dataset.kind, appendOnly: options.appendOnly, nextRowId: 1n });
         return definition.map(c => ({ name: c.name, type: c.type }));
     }
@@ -78,6 +79,7 @@ export async function ensureTable(ctx: UpdateContext, dataset: DatasetIR, key: s
                 await ctx.db.run(sql`ALTER TABLE ${table} ADD COLUMN ${columnDefinition(column)}`);
             }
         }
+        await ctx.store.recordColumnTypes(key, added);
         current = await tableColumns(ctx, key);
     }
     return current;

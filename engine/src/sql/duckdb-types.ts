@@ -5,7 +5,7 @@
 import { DuckDBTypeId, type DuckDBType } from '@duckdb/node-api';
 import { PipelineDefinitionError, UnsupportedFeatureError, ErrorClass } from '../errors.js';
 import type { DataType } from '../ir.js';
-import { isLocallyStorable, parseSchema, parseType, Types as T, typeToSql, type ParseResult, type StructField } from '../spark/spark-types.js';
+import { isLocallyStorable, parseSchema, parseType, Types as T, typesEqual, typeToSql, type ParseResult, type StructField } from '../spark/spark-types.js';
 import { ident, join, sql, type Sql } from './sql.js';
 
 /** A named, typed column of a relation. */
@@ -107,6 +107,47 @@ export function fromDuckType(type: DuckDBType): DataType {
             // JSON is an aliased VARCHAR; union/variant/geometry have no Spark counterpart worth keeping.
             return T.string;
     }
+}
+
+/**
+ * The Spark type DuckDB gives back (`fromDuckType`) for a value stored as `type`: DuckDB has one
+ * INTERVAL for Spark's interval types (read back as interval day to second) and no NULL type (a
+ * column of NULLs is stored as INTEGER). Other types come back as themselves.
+ */
+export function storedType(type: DataType): DataType {
+    switch (type.kind) {
+        case 'void': return T.int;
+        case 'interval_ym':
+        case 'interval_dt':
+        case 'calendar_interval': return T.intervalDayTime();
+        case 'array': return T.array(storedType(type.element));
+        case 'map': return T.map(storedType(type.key), storedType(type.value));
+        case 'struct': return T.struct(type.fields.map(f => [f.name, storedType(f.type)] as const));
+        default: return type;
+    }
+}
+
+/** True when DuckDB cannot tell the Spark type from the stored column (see `storedType`): the engine records it. */
+export function storageLosesType(type: DataType): boolean {
+    return !typesEqual(storedType(type), type);
+}
+
+/**
+ * Columns read back from DuckDB with the Spark types known for them (recorded with the table, or the
+ * translator's types of a query): a known type replaces the DuckDB one only where DuckDB stores the
+ * known type as exactly that one (an `interval day` read back as interval day to second, a void as
+ * INTEGER), so a stale record never hides what the table holds. `known` is keyed by lower-case name.
+ */
+export function withSparkTypes(columns: readonly Column[], known: ReadonlyMap<string, DataType>): Column[] {
+    return columns.map(c => {
+        const type = known.get(c.name.toLowerCase());
+        return type && storageLosesType(type) && typesEqual(storedType(type), c.type) ? { name: c.name, type } : c;
+    });
+}
+
+/** Known column types by lower-case name, for `withSparkTypes` (columns of unknown type left out). */
+export function typesByName(columns: readonly { name: string; type?: DataType }[] | undefined): Map<string, DataType> {
+    return new Map((columns ?? []).filter((c): c is Column => c.type !== undefined).map(c => [c.name.toLowerCase(), c.type]));
 }
 
 function parsed<V>(text: string, result: ParseResult<V>, storable: (value: V) => boolean): V {

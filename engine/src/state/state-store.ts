@@ -12,6 +12,9 @@ import { openAskingRelease, type DatabaseKeeper } from '../db/kept-databases.js'
 import { resolveResources, type ResourceOptions } from '../db/resources.js';
 import { ErrorClass, StateError } from '../errors.js';
 import { ident, join, qualified, sql, type Sql, str } from '../sql/sql.js';
+import { storageLosesType } from '../sql/duckdb-types.js';
+import { parseType, typeToSql } from '../spark/spark-types.js';
+import type { DataType } from '../ir.js';
 
 /** Version of the state layout; a different value in an existing file is refused. */
 export const STATE_FORMAT_VERSION = '1';
@@ -224,6 +227,9 @@ export class StateStore {
             // The content hash of each file read (added after the first format: older states get the column, empty).
             sql`ALTER TABLE meta.files_read ADD COLUMN IF NOT EXISTS sha256 VARCHAR`,
             sql`CREATE TABLE IF NOT EXISTS meta.dataset_reads (flow VARCHAR, dataset VARCHAR, position BIGINT)`,
+            // The Spark type of each dataset column whose DuckDB type cannot tell it (an interval's
+            // fields, NULL's void; duckdb-types.ts storedType); added after the first format: older states get it empty.
+            sql`CREATE TABLE IF NOT EXISTS meta.column_types (dataset VARCHAR, name VARCHAR, type VARCHAR)`,
             sql`CREATE TABLE IF NOT EXISTS meta.updates (id BIGINT, started VARCHAR, finished VARCHAR, full_refresh BOOLEAN, metrics VARCHAR)`,
             // The versions of each dataset (docs/semantics.md §15.3): creation is 0, then one per committed change; the rows of each are in cdf.<dataset>.
             sql`CREATE TABLE IF NOT EXISTS meta.versions (dataset VARCHAR, version BIGINT, committed TIMESTAMP, operation VARCHAR, metrics VARCHAR)`,
@@ -334,6 +340,41 @@ export class StateStore {
         this.datasetRows.set(key, { ...state });
     }
 
+    /**
+     * The Spark types recorded for a dataset's columns whose DuckDB type cannot tell them (see
+     * `recordColumnTypes`), by lower-case column name.
+     */
+    async columnTypes(key: string): Promise<Map<string, DataType>> {
+        const result = await this.db.query(sql`SELECT name, type FROM meta.column_types WHERE dataset = ${str(key)}`);
+        const types = new Map<string, DataType>();
+        for (const [name, text] of result.rows) {
+            const parsed = parseType(String(text));
+            if (parsed.ok) {
+                types.set(String(name).toLowerCase(), parsed.value);
+            }
+        }
+        return types;
+    }
+
+    /**
+     * Records the Spark types of these columns of a dataset where DuckDB's column type cannot tell
+     * them (`INTERVAL DAY`, `VOID`), replacing what was recorded for them; `replace` forgets every
+     * other column's record first (a table created afresh).
+     */
+    async recordColumnTypes(key: string, columns: readonly { name: string; type: DataType }[], replace = false): Promise<void> {
+        if (replace) {
+            await this.db.run(sql`DELETE FROM meta.column_types WHERE dataset = ${str(key)}`);
+        }
+        for (const column of columns) {
+            if (!replace) {
+                await this.db.run(sql`DELETE FROM meta.column_types WHERE dataset = ${str(key)} AND lower(name) = ${str(column.name.toLowerCase())}`);
+            }
+            if (storageLosesType(column.type)) {
+                await this.db.run(sql`INSERT INTO meta.column_types VALUES (${str(key)}, ${str(column.name)}, ${str(typeToSql(column.type))})`);
+            }
+        }
+    }
+
     /** Every dataset the state knows. */
     async datasetNames(): Promise<string[]> {
         const result = await this.db.query(sql`SELECT name FROM meta.datasets`);
@@ -347,6 +388,7 @@ export class StateStore {
         await this.db.run(sql`DROP ${isView ? sql`VIEW` : sql`TABLE`} IF EXISTS ${this.datasetTable(key)}`);
         await this.db.run(sql`DELETE FROM meta.datasets WHERE name = ${str(key)}`);
         await this.db.run(sql`DELETE FROM meta.dataset_reads WHERE dataset = ${str(key)} OR dataset = ${str(feedReadKey(key))}`);
+        await this.db.run(sql`DELETE FROM meta.column_types WHERE dataset = ${str(key)}`);
         for (const schema of ['cdc', 'snap', 'rep'] as const) {
             await this.dropStateTables(schema, key);
         }

@@ -11,6 +11,8 @@ import type { FlowOutcome } from '../flows/flow-outcome.js';
 import { runMaterializedViewFlow } from '../flows/materialized-view-flow.js';
 import { runReplaceUsingFlow, runReplaceWhereFlow } from '../flows/replace-flows.js';
 import { runSnapshotFlow } from '../flows/snapshot-flow.js';
+import { tableColumns } from '../flows/target.js';
+import { typesByName, withSparkTypes } from '../sql/duckdb-types.js';
 import { ident, join, sql, type Sql } from '../sql/sql.js';
 import { formatType } from '../spark/spark-types.js';
 import type { ResourceOptions } from '../db/resources.js';
@@ -378,7 +380,7 @@ async function readResults(ctx: UpdateContext): Promise<Record<string, DatasetRe
             continue;
         }
         const table = store.datasetTable(key);
-        const columns = (await ctx.db.describe(sql`SELECT * FROM ${table}`)).filter(c => c.name !== ROW_ID);
+        const columns = await tableColumns(ctx, key);
         const select = join(columns.map(c => ident(c.name)));
         const order = state.appendOnly ? ident(ROW_ID) : resultOrder(plan, key, columns.map(c => c.name));
         const result = await ctx.db.query(sql`SELECT ${select} FROM ${table} ORDER BY ${order} LIMIT ${limit}`)
@@ -466,7 +468,7 @@ async function readView(ctx: UpdateContext, dataset: DatasetIR, key: string): Pr
         const rowCount = Number(await ctx.db.scalar(sql`SELECT count(*) FROM (${query.sql})`));
         return {
             kind: dataset.kind,
-            columns: result.columns.map(c => ({ name: c.name, type: formatType(c.type) })),
+            columns: withSparkTypes(result.columns, typesByName(query.columns)).map(c => ({ name: c.name, type: formatType(c.type) })),
             rows: toRows(result.columns, result.rows),
             rowCount,
             truncated: rowCount > limit,

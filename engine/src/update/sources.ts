@@ -18,7 +18,7 @@ import type { QueryIR, SourceSpan, TableRelationIR } from '../ir.js';
 import { forEachTableRelation } from '../ir-walk.js';
 import { ident, join, sql, type Sql } from '../sql/sql.js';
 import { SparkTranslator, type ResolvedRelation, type TranslatedQuery } from '../sql/translate.js';
-import type { Column } from '../sql/duckdb-types.js';
+import { withSparkTypes, type Column } from '../sql/duckdb-types.js';
 import type { UpdateContext } from './context.js';
 import { checkAppendOnlySince, checkRange, endVersion, feedColumns, feedRows, snapshotAsFeed, startVersion, versionsOf } from './feed-reads.js';
 import { datasetKey, isView } from './plan.js';
@@ -156,7 +156,7 @@ export class FlowSources {
                 `The dataset '${display}' has not been computed yet; refresh it (or run the whole pipeline) before '${this.flowName}' reads it.`, { span: relation.span });
         }
         const table = this.ctx.store.datasetTable(key);
-        const columns = (await this.ctx.db.describe(sql`SELECT * FROM ${table}`)).filter(c => c.name !== ROW_ID);
+        const columns = withSparkTypes((await this.ctx.db.describe(sql`SELECT * FROM ${table}`)).filter(c => c.name !== ROW_ID), await this.ctx.store.columnTypes(key));
         const select = sql`SELECT ${join(columns.map(c => ident(c.name)))} FROM ${table}`;
         const options = relation.options ?? {};
         const streaming = this.isStreaming(relation);

@@ -32,6 +32,17 @@ describe('the editor\'s type is the run\'s type, and the run gives Spark\'s valu
         ]);
     }, 120_000);
 
+    test('an interval keeps its fields and a column of NULLs is void in the stored result (DuckDB stores one INTERVAL type and no NULL type)', async () => {
+        // The CLI writes an interval's value in its own notation (Spark would print INTERVAL '02' HOUR); the quantity is Spark's.
+        await expectSpark([
+            ["d - DATE'2024-01-01'", 'interval day', 'INTERVAL 30 days'],
+            ['INTERVAL 1 DAY', 'interval day', 'INTERVAL 1 days'],
+            ['INTERVAL 2 HOURS', 'interval hour', 'INTERVAL 7200 seconds'],
+            ["INTERVAL '1-2' YEAR TO MONTH", 'interval year to month', 'INTERVAL 14 months'],
+            ['NULL', 'void', null],
+        ]);
+    }, 120_000);
+
     test('a STRING in arithmetic is a BIGINT next to an integral number and a DOUBLE next to a decimal or another STRING (ANSI)', async () => {
         await expectSpark([
             ['s + 1', 'bigint', 8],
