@@ -138,7 +138,10 @@ describe('check --format github', () => {
 });
 
 describe('check --format', () => {
-    test('--json is --format json; an unknown format or --json with another format is a usage error', async () => {
+    test('--format text is the default; --json is --format json; an unknown format or --json with another format is a usage error', async () => {
+        const text = await check('--format', 'text', '.');
+        expect(text).toEqual(await check('.'));
+        expect(text.out).toMatch(/transformations\/users\.sql:3:\d+: error PIPELINE_SQL_TRACK_HISTORY_REQUIRES_SCD2 /);
         const a = await check('--json', '.');
         const b = await check('--format', 'json', '.');
         expect(a.out).toBe(b.out);
