@@ -203,6 +203,8 @@ export interface PipelineSummary {
     readonly layout: 'bundle' | 'spark-pipeline' | 'folder';
     /** The file that defines it (databricks.yml's resource file, spark-pipeline.yml), as a URI. */
     readonly specUri?: string;
+    /** The 1-based line of that file where the pipeline is defined (a bundle pipeline's key). */
+    readonly specLine?: number;
     readonly bundle?: { readonly name?: string; readonly target?: string };
 }
 

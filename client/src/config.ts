@@ -22,6 +22,7 @@ export const CommandIds = {
     recordTest: 'pipelineSql.recordTest',
     createSampleData: 'pipelineSql.createSampleData',
     useAsSampleData: 'pipelineSql.useAsSampleData',
+    openPipelineDefinition: 'pipelineSql.openPipelineDefinition',
 } as const;
 
 /** Rows per dataset a run sends to the preview (`pipelineSql.preview.maxRows`), clamped to 1..1,000,000. */

@@ -1,13 +1,14 @@
 import * as vscode from 'vscode';
 import { DocumentPipelineRequest, PipelinesChangedNotification } from '../../common/protocol.js';
-import { LanguageId } from './config.js';
-import { pipelineStatusText } from './pipeline-status-text.js';
+import { CommandIds, LanguageId } from './config.js';
+import { definitionChoices, pipelineStatusText, type DefinitionChoice } from './pipeline-status-text.js';
 import type { PipelineSqlClient } from './language-client.js';
 
 /**
  * The language status item naming the pipeline (and bundle target) of the active Pipeline SQL file,
- * as the server's project model has it; clicking it opens the file that defines the pipeline.
- * Updated when the active editor changes and when the server says the pipelines changed.
+ * as the server's project model has it; clicking it opens where the pipeline is defined, or, for a
+ * file several pipelines list, offers a pick of their definitions (the command
+ * `pipelineSql.openPipelineDefinition`, also in the palette for the active file). Updated when the active editor changes and when the server says the pipelines changed.
  */
 export function registerPipelineStatus(client: PipelineSqlClient): vscode.Disposable {
     const item = vscode.languages.createLanguageStatusItem('pipelineSql.pipeline', { language: LanguageId });
@@ -28,8 +29,29 @@ export function registerPipelineStatus(client: PipelineSqlClient): vscode.Dispos
         const { text, detail } = pipelineStatusText(info);
         item.text = text;
         item.detail = detail;
-        const spec = info.pipelines.find(p => p.specUri)?.specUri;
-        item.command = spec ? { command: 'vscode.open', title: 'Open the pipeline definition', arguments: [vscode.Uri.parse(spec)] } : undefined;
+        const choices = definitionChoices(info);
+        item.command = choices.length > 0
+            ? { command: CommandIds.openPipelineDefinition, title: choices.length > 1 ? 'Open a pipeline definition' : 'Open the pipeline definition', arguments: [choices] }
+            : undefined;
+    };
+    /** Opens a pipeline definition: the only one, else the one picked; without choices, those of the active file. */
+    const openDefinition = async (argument?: unknown): Promise<void> => {
+        let choices = Array.isArray(argument) ? argument as DefinitionChoice[] : undefined;
+        const document = vscode.window.activeTextEditor?.document;
+        if (!choices && document && client.state === 'running') {
+            const language = await client.running();
+            choices = definitionChoices(await language.sendRequest(DocumentPipelineRequest, { uri: document.uri.toString() }));
+        }
+        if (!choices || choices.length === 0) {
+            await vscode.window.showInformationMessage('Pipeline SQL: the active file belongs to no pipeline defined in a project file (databricks.yml, spark-pipeline.yml).');
+            return;
+        }
+        const picked = choices.length === 1 ? choices[0]
+            : await vscode.window.showQuickPick(choices, { title: 'Pipeline SQL: Open Pipeline Definition', placeHolder: 'The file is in several pipelines: which definition?' });
+        if (picked) {
+            const at = new vscode.Range(picked.line, 0, picked.line, 0);
+            await vscode.window.showTextDocument(vscode.Uri.parse(picked.uri), { selection: at });
+        }
     };
     const safely = (): void => {
         update().catch((error: unknown) => {
@@ -39,6 +61,9 @@ export function registerPipelineStatus(client: PipelineSqlClient): vscode.Dispos
     };
     return vscode.Disposable.from(
         item,
+        vscode.commands.registerCommand(CommandIds.openPipelineDefinition, (argument?: unknown) => openDefinition(argument).catch((error: unknown) => {
+            void vscode.window.showErrorMessage(`Pipeline SQL: the pipeline definition could not be opened: ${error instanceof Error ? error.message : String(error)}`);
+        })),
         vscode.window.onDidChangeActiveTextEditor(safely),
         // Detection switches a document to Pipeline SQL after it became active: answer for it then.
         vscode.workspace.onDidOpenTextDocument(document => {

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { pipelineStatusText } from '../../client/src/pipeline-status-text.js';
+import { definitionChoices, pipelineStatusText } from '../../client/src/pipeline-status-text.js';
 
 describe('the Pipeline status item', () => {
     test('names the pipeline and the bundle target, and says why the file belongs to it', () => {
@@ -16,5 +16,17 @@ describe('the Pipeline status item', () => {
         expect(pipelineStatusText({ isPipeline: true, reason: 'r', pipelines: [{ id: '/p', name: 'orders', layout: 'spark-pipeline' }] }))
             .toEqual({ text: '$(type-hierarchy) orders', detail: 'Defined by spark-pipeline.yml' });
         expect(pipelineStatusText({ isPipeline: false, reason: 'Not in a pipeline folder.', pipelines: [] })).toEqual({ text: 'No pipeline', detail: 'Not in a pipeline folder.' });
+    });
+
+    test('its click opens the definition of each pipeline of the file, at the pipeline\'s line; none without a project file', () => {
+        const pipelines = [
+            { id: '/b#eu', key: 'eu', name: 'twins_eu', layout: 'bundle' as const, specUri: 'file:///b/resources/twins.pipeline.yml', specLine: 3 },
+            { id: '/b#us', key: 'us', name: 'twins_us', layout: 'bundle' as const, specUri: 'file:///b/resources/twins.pipeline.yml', specLine: 13 },
+        ];
+        expect(definitionChoices({ isPipeline: true, reason: 'r', pipelines })).toEqual([
+            { label: 'twins_eu', description: 'eu · twins.pipeline.yml:3', uri: 'file:///b/resources/twins.pipeline.yml', line: 2 },
+            { label: 'twins_us', description: 'us · twins.pipeline.yml:13', uri: 'file:///b/resources/twins.pipeline.yml', line: 12 },
+        ]);
+        expect(definitionChoices({ isPipeline: true, reason: 'r', pipelines: [{ id: '/p', name: 'p', layout: 'folder' }] })).toEqual([]);
     });
 });

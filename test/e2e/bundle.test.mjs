@@ -1,7 +1,8 @@
 // Real VS Code end-to-end test of a Databricks Asset Bundle with two pipelines that both define
 // `gold` (test/fixtures/bundles/shop): the diagnostics of both pipelines and no duplicate-dataset
 // error, the Pipeline status item naming the pipeline and bundle target of the active file, "Run
-// flow" in each pipeline, and a new .sql file under a pipeline's libraries switching to Pipeline SQL.
+// flow" in each pipeline, a file both pipelines list (a Run flow lens per pipeline, the status item
+// offering both definitions), and a new .sql file under a pipeline's libraries switching to Pipeline SQL.
 // Screenshots go to test-artifacts/e2e/bundle-*.png.
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
@@ -28,7 +29,8 @@ async function languageStatus(expected) {
         await page.locator('[id="status.languageStatus"]').first().click();
         const hover = page.locator('.hover-language-status').first();
         await hover.waitFor({ timeout: 5_000 }).catch(() => undefined);
-        return (await page.locator('.monaco-hover').first().textContent().catch(() => '')) ?? '';
+        // The hover that holds the language status (an editor's hover may come first in the page).
+        return (await page.locator('.monaco-hover', { has: hover }).first().textContent().catch(() => '')) ?? '';
     }, t => t.includes(expected), 60_000);
 }
 
@@ -55,6 +57,12 @@ before(async () => {
         prepare: runDir => {
             workspace = path.join(runDir, 'shop');
             fs.cpSync(path.join(repo, 'test/fixtures/bundles/shop'), workspace, { recursive: true, filter: f => path.basename(f) !== '.pipeline-sql' });
+            // A file both pipelines list.
+            fs.mkdirSync(path.join(workspace, 'src/common'));
+            fs.writeFileSync(path.join(workspace, 'src/common/report.sql'), '-- Listed by both pipelines.\nCREATE MATERIALIZED VIEW shared_report AS SELECT 1 AS one;\n');
+            for (const resource of ['orders', 'customers']) {
+                fs.appendFileSync(path.join(workspace, `resources/${resource}.pipeline.yml`), '        - file:\n            path: ../src/common/report.sql\n');
+            }
             // One mistake in each pipeline, so that the Problems view shows the diagnostics of both.
             for (const [file, text] of Object.entries(typos)) {
                 fs.appendFileSync(path.join(workspace, file), text);
@@ -113,6 +121,25 @@ test('"Run flow" runs gold in each pipeline, from that pipeline\'s own sources',
     // Each pipeline keeps its own state beside databricks.yml.
     assert.ok(fs.existsSync(path.join(workspace, '.pipeline-sql', 'orders')));
     assert.ok(fs.existsSync(path.join(workspace, '.pipeline-sql', 'customers')));
+    await closeAllEditors(page);
+});
+
+test('a file both pipelines list: a Run flow lens per pipeline, and the status item offers both definitions', { timeout: 180_000 }, async () => {
+    await closeAllEditors(page);
+    await openWorkspaceFile(page, 'src/common/report.sql', 'Listed by both pipelines');
+    const lenses = editor().locator('.codelens-decoration');
+    await waitUntil('a Run flow lens of each pipeline', () => lenses.allTextContents().then(t => t.join(' | ')),
+        t => t.includes('Run flow · orders') && t.includes('Run flow · customers'), 60_000);
+    await screenshot('shared-file-lenses');
+    await languageStatus('shop_');
+    await page.locator('.hover-language-status').getByText('Open a pipeline definition').first().click();
+    const rows = page.locator('.quick-input-list .monaco-list-row');
+    await waitUntil('a pick of both pipelines\' definitions', () => rows.allTextContents().then(t => t.join(' | ')),
+        t => t.includes('shop_customers') && t.includes('shop_orders_dev'), 30_000);
+    await screenshot('shared-file-definitions');
+    await rows.filter({ hasText: 'shop_customers' }).first().click();
+    await waitUntil('customers.pipeline.yml to open', () => page.locator('.tab.active').first().textContent(), t => (t ?? '').includes('customers.pipeline.yml'), 30_000);
+    await screenshot('shared-file-customers-definition');
     await closeAllEditors(page);
 });
 

@@ -244,6 +244,7 @@ function pipelineOf(definition: PipelineDefinition, ctx: PipelineContext): Pipel
         root: ctx.root,
         sourceRoot: rootPath !== undefined && !rootPath.startsWith('/') ? path.resolve(rootPathDir, rootPath) : undefined,
         specFile: yaml.file,
+        specLine: yaml.lineOf(at, true),
         bundle: ctx.bundle,
         sources: matched.filter(f => f.toLowerCase().endsWith('.sql') && path.dirname(f) !== samplesDir).sort(),
         pythonFiles: matched.filter(f => f.toLowerCase().endsWith('.py')).sort(),

@@ -157,6 +157,7 @@ export function summarize(pipeline: PipelineProject): PipelineSummary {
     return {
         id: pipeline.id, name: pipeline.name, key: pipeline.key, layout: pipeline.layout,
         specUri: pipeline.specFile ? URI.file(pipeline.specFile).toString() : undefined,
+        specLine: pipeline.specFile ? pipeline.specLine : undefined,
         bundle: pipeline.bundle ? { name: pipeline.bundle.name, target: pipeline.bundle.target } : undefined,
     };
 }

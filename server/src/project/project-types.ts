@@ -71,6 +71,8 @@ export interface PipelineProject {
     readonly sourceRoot?: string;
     /** The file that defines the pipeline (spark-pipeline.yml, or the bundle file with its resource). */
     readonly specFile?: string;
+    /** The 1-based line of {@link specFile} where the pipeline is defined (a bundle pipeline's key). */
+    readonly specLine?: number;
     readonly bundle?: BundleInfo;
     /** The SQL source files (`.sql`, SQL notebooks), absolute, sorted. */
     readonly sources: readonly string[];

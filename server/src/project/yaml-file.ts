@@ -50,9 +50,9 @@ export class YamlFile {
         return this.problemAtOffsets(range[0], Math.max(range[1], range[0] + 1), code, options.severity ?? 'error', message);
     }
 
-    /** The 1-based line of the value at a path. */
-    lineOf(path: YamlPath): number {
-        const range = this.rangeOf(path, false);
+    /** The 1-based line of the value at a path (of its key with `key`). */
+    lineOf(path: YamlPath, key = false): number {
+        const range = this.rangeOf(path, key);
         return range ? this.lines.linePos(range[0]).line : 1;
     }
 

@@ -9,7 +9,8 @@ import {
     CompletionRequest, DefinitionRequest, DidChangeTextDocumentNotification, DidOpenTextDocumentNotification, HoverRequest, ReferencesRequest, RenameRequest,
     type CompletionItem, type CompletionList, type Diagnostic, type Hover, type Location, type LocationLink, type MarkupContent, type TextEdit, type WorkspaceEdit,
 } from 'vscode-languageserver-protocol/node.js';
-import { PipelineGraphRequest } from '../../../common/protocol.js';
+import { DocumentPipelineRequest, PipelineGraphRequest } from '../../../common/protocol.js';
+import { definitionChoices } from '../../../client/src/pipeline-status-text.js';
 import { checkPaths } from '../../../server/src/cli/check.js';
 import { mergeSharedCompletions, mergeSharedHovers, mergeWorkspaceEdits } from '../../../server/src/language/lsp/pipeline-sql-shared-files.js';
 import { repoRoot, startStdioServer, type StdioServer } from '../../helpers/lsp-client.js';
@@ -76,6 +77,15 @@ describe('a file two pipelines list', () => {
         const graph = await server.connection.sendRequest(PipelineGraphRequest, { uri: uri('src/us/summary.sql') });
         // The dataset and its flow, both on the file.
         expect([...new Set(graph.nodes.filter(n => n.name === 'report').map(n => n.uri))]).toEqual([uri('src/common/report.sql')]);
+    });
+
+    test('the status item\'s click offers each pipeline\'s definition, at its key in the resource file', async () => {
+        const info = await server.connection.sendRequest(DocumentPipelineRequest, { uri: uri('src/common/report.sql') });
+        const resources = fs.readFileSync(file('resources/twins.pipeline.yml'), 'utf8').split('\n');
+        expect(definitionChoices(info).map(c => `${c.label} ${path.relative(dir, new URL(c.uri).pathname)}:${c.line + 1}`)).toEqual([
+            `twins_eu resources/twins.pipeline.yml:${resources.indexOf('    eu:') + 1}`,
+            `twins_us resources/twins.pipeline.yml:${resources.indexOf('    us:') + 1}`,
+        ]);
     });
 
     test('hover in it answers from each pipeline: each pipeline\'s card where they differ', async () => {
