@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { CodeActionRequest, type CodeActionParams } from 'vscode-languageclient/node.js';
 import { CreateSampleDataRequest, UseFileAsSampleRequest, type SampleDataReport } from '../../common/protocol.js';
 import type { Outcome } from '../../common/result-model.js';
 import { CommandIds } from './config.js';
@@ -89,5 +90,22 @@ export function registerSampleData(client: PipelineSqlClient): vscode.Disposable
             const languageClient = await client.running();
             await show(await languageClient.sendRequest(UseFileAsSampleRequest, { uri: file.toString(), table: table.trim(), ...(rows !== undefined ? { rows } : {}) }));
         }),
+        // Python files are not the client's documents: for the errors the server put there (a run's "no
+        // sample data" on a Python dataset), the server's quick fixes are asked for here; it decides.
+        vscode.languages.registerCodeActionsProvider({ scheme: 'file', language: 'python' }, {
+            async provideCodeActions(document, range, context, token) {
+                if (!context.diagnostics.some(d => d.source?.startsWith('pipeline-sql') === true) || client.state !== 'running') {
+                    return [];
+                }
+                const languageClient = await client.running();
+                const params: CodeActionParams = {
+                    textDocument: { uri: document.uri.toString() },
+                    range: languageClient.code2ProtocolConverter.asRange(range),
+                    context: await languageClient.code2ProtocolConverter.asCodeActionContext(context, token),
+                };
+                const result = await languageClient.sendRequest(CodeActionRequest.type, params, token);
+                return languageClient.protocol2CodeConverter.asCodeActionResult(result ?? [], token);
+            },
+        }, { providedCodeActionKinds: [vscode.CodeActionKind.QuickFix] }),
     );
 }

@@ -16,6 +16,7 @@ import { registerProjectDiagnostics } from './project/project-diagnostics.js';
 import { registerSharedFiles } from './language/lsp/pipeline-sql-shared-files.js';
 import { isTestFileUri, routeTestFileRequests, TestFileFeatures } from './handlers/test-file-features.js';
 import { SampleDiskSnapshot } from './language/pipeline/sample-disk-snapshot.js';
+import { routePythonCodeActions } from './language/lsp/sample-data-actions.js';
 import { nodeAsyncSampleReads } from '../../engine/src/spark/sample-disk.js';
 
 /**
@@ -102,6 +103,8 @@ export function startServer(): void {
     const testFiles = new TestFileFeatures(connection, shared, PipelineSql);
     (shared.lsp.DocumentUpdateHandler as PipelineSqlDocumentUpdateHandler).testFiles = testFiles;
     routeTestFileRequests(connection, testFiles);
+    // Python files of a pipeline get the "Create sample data" fix (they are no Langium documents).
+    routePythonCodeActions(connection, shared.pipeline.Project);
     // Sample files are read asynchronously into a snapshot that the (synchronous) schema lookups read.
     PipelineSql.pipeline.SampleCatalog.useSnapshot(new SampleDiskSnapshot(nodeAsyncSampleReads));
     startLanguageServer(shared);

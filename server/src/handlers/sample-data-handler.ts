@@ -38,7 +38,8 @@ export class SampleDataHandler {
         if (!this.trust.trusted) {
             return failure(untrustedWorkspaceError('create sample data'));
         }
-        const location = locatePipeline(this.services, params.uri);
+        // A Python file (the fix on its run error) is no member document: the pipeline whose folder holds it.
+        const location = locatePipeline(this.services, params.uri, { enclosing: true });
         if (isRunError(location)) {
             return failure(location);
         }

@@ -96,7 +96,7 @@ export class PipelineSqlCodeActionProvider implements CodeActionProvider {
                 }
             }
         }
-        actions.push(...sampleDataActions(document, params.context.diagnostics, this.registry.pipelineOf(document.uri).rootPath !== undefined));
+        actions.push(...sampleDataActions(document.uri, params.context.diagnostics, this.registry.pipelineOf(document.uri).rootPath !== undefined));
         return actions;
     }
 
