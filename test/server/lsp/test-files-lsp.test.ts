@@ -23,6 +23,12 @@ beforeAll(async () => {
     fs.mkdirSync(path.join(dir, 'raw/transformations'), { recursive: true });
     fs.writeFileSync(path.join(dir, 'raw/spark-pipeline.yml'), 'name: raw\nlibraries:\n  - glob: {include: transformations/**}\n');
     fs.writeFileSync(path.join(dir, 'raw/transformations/wide.sql'), 'CREATE MATERIALIZED VIEW wide AS SELECT e.*, 1 AS one FROM raw_data.events e;\n');
+    // A bundle of two pipelines reading one source: a test says which it tests with `pipeline: <key>`.
+    fs.mkdirSync(path.join(dir, 'shop/one'), { recursive: true });
+    fs.mkdirSync(path.join(dir, 'shop/two'), { recursive: true });
+    fs.writeFileSync(path.join(dir, 'shop/databricks.yml'), 'bundle:\n  name: shop\nresources:\n  pipelines:\n    one:\n      name: one\n      libraries:\n        - file: {path: one/a.sql}\n    two:\n      name: two\n      libraries:\n        - file: {path: two/b.sql}\n');
+    fs.writeFileSync(path.join(dir, 'shop/one/a.sql'), 'CREATE MATERIALIZED VIEW only_in_one AS SELECT id FROM src.orders;\n');
+    fs.writeFileSync(path.join(dir, 'shop/two/b.sql'), 'CREATE MATERIALIZED VIEW only_in_two AS SELECT id, amount FROM src.orders;\n');
     server = await startStdioServer(dir);
 }, 60_000);
 
@@ -146,6 +152,23 @@ describe('diagnostics', () => {
             "3:3 TABLE_OR_VIEW_NOT_FOUND warning 'raw_data.nothing'",
             "7:19 UNRESOLVED_COLUMN.WITH_SUGGESTION error 'extra'",
         ]);
+    });
+
+    test('in a bundle of several pipelines, names are checked against the pipeline `pipeline:` names; without it the file says to name one', async () => {
+        const text = 'pipeline: two\nschemas:\n  src.orders: "id INT, amount INT"\nupdates:\n  - expect:\n      only_in_two: [{id: 1, amount: 2}]\n      only_in_one: []\n';
+        const published = server.diagnostics(uri('shop/tests/two.test.yml'));
+        await open('shop/tests/two.test.yml', text);
+        const diagnostics = (await published).diagnostics;
+        expect(printed(diagnostics, text)).toEqual(["7:7 TABLE_OR_VIEW_NOT_FOUND error 'only_in_one'"]);
+        expect(diagnostics[0].message).toMatch(/^The pipeline has no dataset 'only_in_one'; its datasets: only_in_two/);
+        expect(await complete('shop/tests/two.test.yml', 'pipeline: two\nupdates:\n  - expect:\n      only_in_two:\n        - {id: 1, |}\n')).toEqual(['amount']);
+        expect(await complete('shop/tests/two.test.yml', 'pipeline: two\nupdates:\n  - expect:\n      only|\n')).toEqual(['only_in_two']);
+        const unnamed = 'updates:\n  - expect:\n      only_in_two: []\n';
+        const which = server.diagnostics(uri('shop/tests/which.test.yml'));
+        await open('shop/tests/which.test.yml', unnamed);
+        const [problem, ...rest] = (await which).diagnostics;
+        expect(rest).toEqual([]);
+        expect(problem.message).toMatch(/The bundle has several pipelines \(one, two\); say which one with `pipeline: <key>`/);
     });
 
     test('the file\'s own mistakes are diagnostics too, and its YAML is never parsed as SQL', async () => {
