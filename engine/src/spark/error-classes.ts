@@ -108,6 +108,7 @@ export const ErrorClass = {
     expectationViolation: 'EXPECTATION_VIOLATION',
     partitionAndCluster: 'PIPELINE_SQL_PARTITION_AND_CLUSTER',
     statementNotInPipeline: 'PIPELINE_SQL_STATEMENT_NOT_IN_PIPELINE',
+    ambiguousScratchFile: 'PIPELINE_SQL_AMBIGUOUS_SCRATCH_FILE',
     //#endregion
     //#region Legacy syntax and target profiles (docs/semantics.md §17)
     deprecatedLivePrefix: 'PIPELINE_SQL_DEPRECATED_LIVE_PREFIX',

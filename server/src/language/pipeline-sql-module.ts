@@ -42,6 +42,7 @@ import { SampleCatalog } from './pipeline/sample-catalog.js';
 import { PipelineSqlSettings } from './pipeline/pipeline-sql-settings.js';
 import { PipelineDependencies } from './pipeline/pipeline-dependencies.js';
 import { PipelineSqlDocumentBuilder } from './pipeline/pipeline-sql-document-builder.js';
+import { chooseScratchPipeline } from './pipeline/scratch-files.js';
 import { PipelineSqlDocumentFactory } from './pipeline/pipeline-sql-document-factory.js';
 import { DocumentFailures } from './pipeline/document-failures.js';
 import { PipelineSqlTypeComputer, type TypeComputer } from './types/pipeline-sql-type-computer.js';
@@ -207,6 +208,8 @@ export function createPipelineSqlServices(context: PipelineSqlModuleContext): {
     // The Python reader registers with the project model before any pipeline is loaded.
     void shared.pipeline.PythonDatasets;
     shared.ServiceRegistry.register(PipelineSql);
+    // A scratch file under a bundle root several pipelines share belongs to the one whose datasets it names.
+    shared.pipeline.Registry.setScratchChooser((candidates, text) => chooseScratchPipeline(PipelineSql, candidates, text, { strict: false }));
     registerValidationChecks(PipelineSql);
     return { shared, PipelineSql };
 }

@@ -11,7 +11,7 @@ import type { Connection, Diagnostic } from 'vscode-languageserver';
 import { DiagnosticSeverity } from 'vscode-languageserver';
 import type { PipelineSqlServices, PipelineSqlSharedServices } from '../language/pipeline-sql-module.js';
 import type { PipelineSqlDocumentBuilder } from '../language/pipeline/pipeline-sql-document-builder.js';
-import { scratchDatasets } from '../language/pipeline/scratch-files.js';
+import { ambiguousScratchNote, chooseScratchPipeline } from '../language/pipeline/scratch-files.js';
 import type { TargetProfile } from '../language/pipeline/pipeline-sql-settings.js';
 import type { PipelineProject, ProjectProblem } from './project-types.js';
 import {
@@ -189,26 +189,34 @@ export async function documentPipeline(shared: PipelineSqlSharedServices, uriTex
         return { isPipeline: true, role: 'catalog', pipelines: [summarize(catalog)], reason: `Declares sample tables of the pipeline '${catalog.name}'.` };
     }
     const registry = shared.pipeline.Registry;
-    const enclosing = registry.enclosingPipeline(uri);
-    const candidate = enclosing?.project !== undefined && /\.sql$/i.test(file)
-        && ![enclosing.samplesPath, enclosing.project.stateDir].some(folder => folder && file.startsWith(path.resolve(folder) + path.sep));
+    // Several when the file is directly under a bundle root that several pipelines share.
+    const enclosing = registry.enclosingPipelines(uri);
+    const first = enclosing[0];
+    const candidate = first?.project !== undefined && /\.sql$/i.test(file)
+        && ![first.samplesPath, first.project.stateDir].some(folder => folder && file.startsWith(path.resolve(folder) + path.sep));
     if (candidate && scratch.services) {
         const text = scratch.text ?? await project.files.readFile(file);
         // The datasets of the pipeline are indexed once its documents are.
         await shared.workspace.DocumentBuilder.waitUntil(DocumentState.IndexedContent);
-        const named = text === undefined ? undefined : scratchDatasets(scratch.services, enclosing, text);
+        const choice = text === undefined ? undefined : chooseScratchPipeline(scratch.services, enclosing, text, { strict: true });
+        const membership = registry.membershipOf(uri);
         // A document the server has (in the Pipeline SQL mode) is a scratch file while it defines nothing.
-        if (named || registry.membershipOf(uri).role === 'scratch') {
+        if (choice?.named || membership.role === 'scratch') {
+            const chosen = choice?.named ? choice : { pipeline: membership.pipeline, alsoIn: membership.alsoIn };
+            const named = choice?.named;
             const reads = named ? `its statements read or change ${named.map(n => `'${n}'`).join(', ')}` : 'its names are the pipeline\'s datasets';
+            const ambiguity = chosen.alsoIn ? ` ${ambiguousScratchNote(chosen.pipeline, chosen.alsoIn)}` : '';
+            const pipeline = chosen.pipeline.project ?? first.project!;
             return {
-                isPipeline: true, role: 'scratch', pipelines: [summarize(enclosing.project!)], scratchCandidate: true,
-                reason: `A scratch file of the pipeline '${enclosing.project!.name}' (in its folder, not one of its libraries): ${reads}. Run on local state runs its statements on the pipeline's local state.`,
+                isPipeline: true, role: 'scratch', pipelines: [summarize(pipeline)], scratchCandidate: true,
+                reason: `A scratch file of the pipeline '${pipeline.name}' (in its folder, not one of its libraries): ${reads}. Run on local state runs its statements on the pipeline's local state.${ambiguity}`,
             };
         }
     }
-    const container = project.pipelinesContaining(file);
+    const names = enclosing.map(p => `'${p.project?.name ?? p.id}'`).join(', ');
     return {
         isPipeline: false, pipelines: [], ...(candidate ? { scratchCandidate: true } : {}),
-        reason: container.length > 0 ? `In the folder of the pipeline '${container[0].name}', but not listed in its libraries.` : 'Not in a pipeline folder.',
+        reason: enclosing.length > 1 ? `In the folder of the pipelines ${names}, but not listed in their libraries.`
+            : enclosing.length > 0 ? `In the folder of the pipeline ${names}, but not listed in its libraries.` : 'Not in a pipeline folder.',
     };
 }

@@ -43,7 +43,7 @@ test('documentPipeline names the bundle pipeline and target of a file; a file no
     });
     fs.writeFileSync(path.join(dir, 'shop/scratch.sql'), 'SELECT 1;\n');
     expect(await server.connection.sendRequest(DocumentPipelineRequest, { uri: uri('shop/scratch.sql') })).toMatchObject({
-        isPipeline: false, reason: "In the folder of the pipeline 'shop_customers', but not listed in its libraries.",
+        isPipeline: false, reason: "In the folder of the pipelines 'shop_customers', 'shop_orders_dev', but not listed in their libraries.",
     });
 });
 
@@ -66,6 +66,30 @@ test('a scratch file (in a pipeline\'s folder, no library, queries and DML on it
     }
     expect(await server.connection.sendRequest(DocumentPipelineRequest, { uri: uri('shop/samples/scratch.sql'), text })).toMatchObject({ isPipeline: false });
     expect((await server.connection.sendRequest(DocumentPipelineRequest, { uri: uri('shop/samples/scratch.sql'), text })).scratchCandidate).toBeUndefined();
+});
+
+test('a scratch file directly under a bundle root two pipelines share belongs to the one whose datasets it names; when its text does not tell, it says so', async () => {
+    const request = (file: string, text: string) => server.connection.sendRequest(DocumentPipelineRequest, { uri: uri(file), text });
+    fs.writeFileSync(path.join(dir, 'shop/fix_orders.sql'), 'SELECT 1;\n');
+    expect(await request('shop/fix_orders.sql', 'DELETE FROM orders_bronze WHERE order_id = 7;\n')).toMatchObject({
+        isPipeline: true, role: 'scratch', pipelines: [{ key: 'orders' }], reason: expect.not.stringContaining('several'),
+    });
+    expect(await request('shop/fix_orders.sql', "SELECT * FROM table_changes('customers_clean', 0);\n")).toMatchObject({ pipelines: [{ key: 'customers' }] });
+    // gold is a dataset of both: the first pipeline, and the reason says why and what to do.
+    expect(await request('shop/fix_orders.sql', 'SELECT * FROM gold;\n')).toMatchObject({
+        pipelines: [{ key: 'customers' }],
+        reason: expect.stringContaining("This scratch file is in the folder of several pipelines ('shop_customers', 'shop_orders_dev') and its statements do not tell which one it is for"),
+    });
+    // Opened: its names resolve against the pipeline it names (no unknown table), and an ambiguous one gets a warning.
+    const open = async (file: string, text: string) => {
+        fs.writeFileSync(path.join(dir, file), text);
+        await server.connection.sendNotification(DidOpenTextDocumentNotification.type, { textDocument: { uri: uri(file), languageId: 'pipeline-sql', version: 1, text } });
+        return (await server.diagnostics(uri(file))).diagnostics.map(d => `${d.range.start.line + 1} ${String(d.code)} ${d.message}`);
+    };
+    expect(await open('shop/fix_orders.sql', 'DELETE FROM orders_bronze WHERE order_id = 7;\nSELECT * FROM gold;\n')).toEqual([]);
+    expect(await open('shop/either.sql', 'SELECT * FROM gold;\n')).toEqual([
+        expect.stringMatching(/^1 PIPELINE_SQL_AMBIGUOUS_SCRATCH_FILE This scratch file is in the folder of several pipelines \('shop_customers', 'shop_orders_dev'\).*its root_path\)\.$/),
+    ]);
 });
 
 test('a new file under a pipeline\'s glob becomes pipeline SQL: the server reloads and says the pipelines changed', async () => {

@@ -58,7 +58,18 @@ export interface PipelineInfo {
 export interface PipelineMembership {
     readonly pipeline: PipelineInfo;
     readonly role: DocumentRole;
+    /**
+     * A scratch file in the folder of several pipelines (directly under a bundle root) whose text names
+     * as many datasets of these others as of `pipeline` (or none): the choice was arbitrary.
+     */
+    readonly alsoIn?: readonly PipelineInfo[];
 }
+
+/**
+ * Picks the pipeline of a scratch file among those whose folders hold it equally closely, from its
+ * text (scratch-files.ts `chooseScratchPipeline`; the registry cannot parse).
+ */
+export type ScratchChooser = (candidates: readonly PipelineInfo[], text: string) => { readonly pipeline: PipelineInfo; readonly alsoIn?: readonly PipelineInfo[] } | undefined;
 
 /**
  * The documents of a file listed by several pipelines: the file's own URI is its document in the
@@ -107,6 +118,10 @@ export class PipelineRegistry {
     private readonly memberships = new Map<string, PipelineMembership>();
     private readonly infos = new Map<string, PipelineInfo>();
     private readonly listeners: Array<() => void> = [];
+    private scratchChooser?: ScratchChooser;
+    // Scratch files whose pipeline was chosen among several: chosen again once every document is indexed.
+    private readonly chosenAmongSeveral = new Set<string>();
+    private readonly choosing = new Set<string>();
 
     /**
      * @param textOf the text of a document as the editor (else the workspace) has it, undefined when
@@ -165,6 +180,25 @@ export class PipelineRegistry {
         return membership;
     }
 
+    /** Sets how a scratch file's pipeline is chosen among several whose folders hold it equally closely. */
+    setScratchChooser(chooser: ScratchChooser): void {
+        this.scratchChooser = chooser;
+        this.changed();
+    }
+
+    /**
+     * Forgets the pipeline chosen for these documents among several (they are scratch files directly
+     * under a bundle root): the choice reads the pipelines' datasets, complete only once every document
+     * of a build is indexed (the document builder calls this then, before linking).
+     */
+    chooseAgain(uris: readonly URI[]): void {
+        for (const uri of uris) {
+            if (this.chosenAmongSeveral.delete(uri.toString())) {
+                this.memberships.delete(uri.toString());
+            }
+        }
+    }
+
     /**
      * Forgets what a document was (its text changed): a file outside a pipeline's libraries is a scratch
      * file only while it defines nothing, so its membership is worked out again from its new text.
@@ -178,20 +212,27 @@ export class PipelineRegistry {
      * file beside its libraries, run with "Run on local state"): the innermost such root, if any.
      */
     enclosingPipeline(uri: URI): PipelineInfo | undefined {
-        if (uri.scheme !== 'file') {
-            return undefined;
-        }
-        const innermost = this.innermostProject(path.resolve(uri.fsPath));
-        return innermost ? this.infoOf(innermost) : undefined;
+        return this.enclosingPipelines(uri)[0];
     }
 
     /**
-     * The model's pipeline whose folder holds a file most closely: its own root (a bundle pipeline's
-     * `root_path`) when that holds the file, else its bundle root; the first listed on a tie.
+     * The model's pipelines whose folders hold a file most closely: one, or several when the file is
+     * directly under a bundle root that several pipelines share (in the model's order).
      */
-    private innermostProject(filePath: string): PipelineProject | undefined {
+    enclosingPipelines(uri: URI): PipelineInfo[] {
+        return uri.scheme === 'file' ? this.innermostProjects(path.resolve(uri.fsPath)).map(p => this.infoOf(p)) : [];
+    }
+
+    /**
+     * The model's pipelines whose folder holds a file most closely: its own root (a bundle pipeline's
+     * `root_path`) when that holds the file, else its bundle root; several on a tie.
+     */
+    private innermostProjects(filePath: string): PipelineProject[] {
         const depth = (p: PipelineProject): number => (filePath.startsWith(p.root + path.sep) ? p.root.length : (p.bundle?.root ?? p.root).length);
-        return this.project.pipelinesContaining(filePath).reduce<PipelineProject | undefined>((best, p) => (!best || depth(p) > depth(best) ? p : best), undefined);
+        const containing = this.project.pipelinesContaining(filePath);
+        const deepest = Math.max(...containing.map(depth));
+        // A folder loaded twice (a workspace folder and a folder inside it) lists its pipelines twice.
+        return containing.filter((p, i) => depth(p) === deepest && containing.findIndex(q => q.id === p.id) === i);
     }
 
     /** The pipeline of a document. */
@@ -313,8 +354,9 @@ export class PipelineRegistry {
         if (!filePath.toLowerCase().endsWith('.sql')) {
             return undefined;
         }
-        const enclosing = this.innermostProject(filePath);
-        const pipeline = virtual && (!enclosing || virtual.rootPath!.length > enclosing.root.length) ? virtual : enclosing && this.infoOf(enclosing);
+        const enclosing = this.innermostProjects(filePath);
+        const inVirtual = virtual !== undefined && (enclosing.length === 0 || virtual.rootPath!.length > enclosing[0].root.length);
+        const pipeline = inVirtual ? virtual : enclosing[0] && this.infoOf(enclosing[0]);
         if (!pipeline) {
             return undefined;
         }
@@ -327,7 +369,28 @@ export class PipelineRegistry {
             // Not loaded yet: decided when its text is known.
             return { membership: { pipeline: { id: `file:${uri.toString()}` }, role: 'pipeline' }, final: false };
         }
-        return definesObjects(text) ? undefined : { membership: { pipeline, role: 'scratch' }, final: true };
+        if (definesObjects(text)) {
+            return undefined;
+        }
+        const key = uri.toString();
+        if (!inVirtual && enclosing.length > 1 && this.choosing.has(key)) {
+            // Asked again while choosing (the chooser reads the pipelines' datasets, which ask every document's role).
+            return { membership: { pipeline, role: 'scratch' }, final: false };
+        }
+        let choice: ReturnType<ScratchChooser>;
+        if (!inVirtual && enclosing.length > 1) {
+            this.choosing.add(key);
+            try {
+                choice = this.scratchChooser?.(enclosing.map(p => this.infoOf(p)), text);
+            } finally {
+                this.choosing.delete(key);
+            }
+        }
+        if (choice) {
+            this.chosenAmongSeveral.add(key);
+            return { membership: { pipeline: choice.pipeline, role: 'scratch', ...(choice.alsoIn ? { alsoIn: choice.alsoIn } : {}) }, final: true };
+        }
+        return { membership: { pipeline, role: 'scratch' }, final: true };
     }
 
     /** The deepest in-memory root containing a file. */

@@ -65,6 +65,8 @@ export class PipelineSqlDocumentBuilder extends DefaultDocumentBuilder {
         this.onBuildPhase(DocumentState.IndexedReferences, (documents, cancelToken) => this.prefetchSamples(documents, cancelToken));
         // Whether a file is a scratch file depends on its text: asked again once it is parsed, before its exports.
         this.onBuildPhase(DocumentState.Parsed, documents => documents.forEach(document => this.registry.textChanged(document.uri)));
+        // A scratch file's pipeline chosen among several by the datasets it names: chosen again with every dataset indexed.
+        this.onBuildPhase(DocumentState.IndexedContent, documents => this.registry.chooseAgain(documents.map(document => document.uri)));
     }
 
     private dependencies(uri: URI): PipelineDependencies | undefined {

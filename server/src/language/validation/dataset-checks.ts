@@ -11,6 +11,7 @@ import * as ast from '../generated/ast.js';
 import { referenceMatchesDataset } from '../references/dataset-names.js';
 import { namespaceDefaultsAt } from '../references/pipeline-namespaces.js';
 import { functionName, type DatasetInfo, type PipelineModel } from '../pipeline/pipeline-model.js';
+import { ambiguousScratchNote } from '../pipeline/scratch-files.js';
 import { isPythonCdcFlow, pythonPlace } from '../../project/python/python-pipeline.js';
 import { kindNames } from './flow-checks.js';
 import { Issues } from './issue-codes.js';
@@ -168,6 +169,12 @@ export class DatasetChecks {
      */
     checkStatements = (file: ast.PipelineFile, accept: ValidationAcceptor): void => {
         if (this.context.role(file) === 'scratch') {
+            // Under a bundle root several pipelines share, its text did not tell which pipeline it is for.
+            const membership = this.context.membership(file);
+            if (membership.alsoIn && file.statements.length > 0) {
+                const note = ambiguousScratchNote(membership.pipeline, membership.alsoIn);
+                report(accept, Issues.AmbiguousScratchFile, { note }, { node: file.statements[0] as AstNode });
+            }
             return;
         }
         for (const statement of file.statements) {

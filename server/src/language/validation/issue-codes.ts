@@ -159,6 +159,7 @@ export const Issues = {
         'PARTITIONED BY and CLUSTER BY cannot be used together; choose one layout.'),
     StatementNotInPipeline: issue<{ statement: string }>(ErrorClass.statementNotInPipeline, 'warning', undefined, a =>
         `${a.statement} is not part of a pipeline definition and is ignored when the pipeline runs; a pipeline file defines datasets and flows (CREATE ... , CREATE FLOW, SET, USE).`),
+    AmbiguousScratchFile: issue<{ note: string }>(ErrorClass.ambiguousScratchFile, 'warning', undefined, a => a.note),
     //#endregion
 
     //#region Names

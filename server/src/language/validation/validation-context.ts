@@ -3,7 +3,7 @@ import { AstUtils, GrammarUtils } from 'langium';
 import type { Range } from 'vscode-languageserver';
 import type { PipelineSqlServices } from '../pipeline-sql-module.js';
 import type { PipelineModel } from '../pipeline/pipeline-model.js';
-import type { DocumentRole, PipelineInfo } from '../pipeline/pipeline-registry.js';
+import type { DocumentRole, PipelineInfo, PipelineMembership } from '../pipeline/pipeline-registry.js';
 import type { PipelineSqlSettings, TargetProfile } from '../pipeline/pipeline-sql-settings.js';
 import type { TypeComputer } from '../types/pipeline-sql-type-computer.js';
 import type { IssueDefinition, IssueSeverity } from './issue-codes.js';
@@ -56,7 +56,12 @@ export class ValidationContext {
 
     /** What a node's document is to its pipeline: a source, a sample catalog file or a scratch file. */
     role(node: AstNode): DocumentRole {
-        return this.services.pipeline.Registry.membershipOf(AstUtils.getDocument(node).uri).role;
+        return this.membership(node).role;
+    }
+
+    /** The pipeline of a node's document and the document's role there. */
+    membership(node: AstNode): PipelineMembership {
+        return this.services.pipeline.Registry.membershipOf(AstUtils.getDocument(node).uri);
     }
 
     /**
