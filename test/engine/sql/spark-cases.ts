@@ -151,6 +151,13 @@ export const reference: SparkCase[] = [
     { sql: "'a_b' LIKE 'a\\\\_b'", expr: like(str('a_b'), 'a\\_b'), expected: [true] },
     { sql: "'axb' LIKE 'a\\\\_b'", expr: like(str('axb'), 'a\\_b'), expected: [false] },
     { sql: "'Spark' ILIKE '_PARK'", expr: like(str('Spark'), '_PARK', 'ilike'), expected: [true] },
+    // The function-call forms: like(str, pattern[, escape]) and ilike(...), backslash the default escape.
+    { sql: "like('a_b', 'a\\\\_b')", expr: call('like', str('a_b'), str('a\\_b')), expected: [true] },
+    { sql: "like('axb', 'a\\\\_b')", expr: call('like', str('axb'), str('a\\_b')), expected: [false] },
+    { sql: "like('a%b', 'a/%b', '/')", expr: call('like', str('a%b'), str('a/%b'), str('/')), expected: [true] },
+    { sql: "like('Spark', 'sp%')", expr: call('like', str('Spark'), str('sp%')), expected: [false] },
+    { sql: "ilike('Spark', 'sp%')", expr: call('ilike', str('Spark'), str('sp%')), expected: [true] },
+    { sql: "ilike('Spark', '_PARK')", expr: call('ilike', str('Spark'), str('_PARK')), expected: [true] },
     { sql: 'abs(-1)', expr: call('abs', int(-1)), expected: [1] },
     { sql: 'ceil(-0.1)', expr: call('ceil', dec('-0.1')), expected: [0] },
     { sql: 'ceil(5)', expr: call('ceil', int(5)), expected: [5] },

@@ -21,10 +21,6 @@ function isDmlStatement(node: AstNode): boolean {
     return ast.isInsertStatement(node) || ast.isUpdateStatement(node) || ast.isDeleteStatement(node) || ast.isMergeStatement(node);
 }
 
-/** Table-valued functions the pipeline language knows beyond the built-in catalog. */
-const pipelineTableFunctions = new Set(['read_files', 'cloud_files', 'current_snapshot_version', 'last_snapshot_version', 'read_kafka',
-    'read_kinesis', 'read_pubsub', 'read_pulsar', 'read_statestore', 'table_changes', 'range', 'cloud_files_state', 'event_log']);
-
 /** The name checks. */
 export class NameChecks {
 
@@ -204,7 +200,7 @@ export class NameChecks {
         if (fn && !fn.local) {
             report(accept, Issues.FunctionNotAvailableLocally, { name: call.parts[0] }, { node: call, range: nameRange(call) }, { name: fn.name });
         }
-        if (fn || pipelineTableFunctions.has(name)) {
+        if (fn) {
             return;
         }
         const candidates = closestNames(name, allFunctionNames());
@@ -221,10 +217,10 @@ export class NameChecks {
         if (fn && !fn.local) {
             report(accept, Issues.FunctionNotAvailableLocally, { name: call.name }, { node: call, range: nameRange(call) }, { name: fn.name });
         }
-        if (fn || pipelineTableFunctions.has(name)) {
+        if (fn) {
             return;
         }
-        const candidates = closestNames(name, [...allFunctionNames(), ...pipelineTableFunctions]);
+        const candidates = closestNames(name, allFunctionNames());
         report(accept, Issues.UnresolvedFunction, { name: call.name, candidates }, { node: call, range: nameRange(call) }, { name: call.name, candidates });
     };
 }

@@ -148,6 +148,7 @@ describe('dataset names after FROM, JOIN, STREAM(, INTO', () => {
         expect(labels(items).slice(0, 3)).toEqual(['recent', 'users_changes', 'cdc_data.users']);
         expect(items[1].detail).toBe('streaming table · 01_bronze.sql');
         expect(labels(items)).toContain('read_files');
+        expect(labels(items)).toContain('table_changes');
     });
 
     test('after JOIN and inside STREAM(', async () => {

@@ -139,6 +139,13 @@ describe('columns, functions, options and properties', () => {
         await hover({ text: 'SELECT * FROM read_fi<|>les(\'/data\', format => \'json\')', index: 0, hover: /```sql\nread_files\([\s\S]*---\n\n\*\*READ_FILES\*\*/, disposeAfterCheck: true });
     });
 
+    test('table_changes: its signature and what it reads, from the function catalog', async () => {
+        await hover({
+            text: 'SELECT * FROM table_chan<|>ges(\'customers\', 2, 5)', index: 0, disposeAfterCheck: true,
+            hover: /^```sql\ntable_changes\(table_str: const string, start: const any\[, end: const any\]\)[^\n]*\n[\s\S]*```\n\nThe change data feed of a Delta table/,
+        });
+    });
+
     test('a read_files option and a table property', async () => {
         await hover({ text: 'SELECT * FROM read_files(\'/data\', for<|>mat => \'json\')', index: 0, hover: /^\*\*format\*\* \(option of `read_files`\)\n\nFile format to read/, disposeAfterCheck: true });
         await hover({

@@ -35,6 +35,11 @@ FROM raw.events GROUP BY tags;`)).toEqual([
         ]);
     });
 
+    test('like() and ilike() written as calls run locally (no warning), as the LIKE and ILIKE operators do', async () => {
+        expect(await check('CREATE MATERIALIZED VIEW m AS SELECT like(CAST(id AS STRING), \'1%\') AS l, ilike(\'A\', \'a\') AS i, like(\'a%\', \'a/%\', \'/\') AS e FROM raw.events;'))
+            .toEqual([]);
+    });
+
     test('a table-valued function the engine cannot read is warned about in FROM (read_kafka); range is not', async () => {
         expect(await check(`CREATE STREAMING TABLE k AS SELECT * FROM STREAM read_kafka(bootstrapServers => 'h:9092', subscribe => 't');
 CREATE MATERIALIZED VIEW r AS SELECT id FROM range(3);`)).toEqual([

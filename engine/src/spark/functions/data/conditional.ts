@@ -1,6 +1,17 @@
 /** Conditional functions and predicates (including the word operators listed in the function reference). */
 import type { FunctionGroup } from '../function-model.js';
-import { native, scalar, any, join, sql } from '../local.js';
+import { native, scalar, any, join, sql, str, type FunctionSpec } from '../local.js';
+
+/**
+ * The function-call form of LIKE / ILIKE (`like(str, pattern[, escape])`): the operator with Spark's
+ * default escape character, the backslash (DuckDB has none unless told); the escape is a constant.
+ */
+function likeCall(operator: 'LIKE' | 'ILIKE'): FunctionSpec {
+    return scalar(2, 3, c => {
+        const escape = c.args.length === 3 ? c.stringArg(2) ?? c.unsupported('the escape character must be a string literal') : '\\';
+        return sql`(${c.a[0]} ${operator === 'LIKE' ? sql`LIKE` : sql`ILIKE`} ${c.a[1]} ESCAPE ${str(escape)})`;
+    });
+}
 
 /** Conditional functions. */
 export const CONDITIONAL_FUNCTIONS: FunctionGroup = {
@@ -47,7 +58,7 @@ export const PREDICATE_FUNCTIONS: FunctionGroup = {
             'equal_null(NULL, NULL) → true',
             { local: scalar(2, 2, c => sql`(${c.a[0]} IS NOT DISTINCT FROM ${c.a[1]})`) }],
         ['ilike(str: string, pattern: string, escape?: const string) -> boolean', 'Case-insensitive LIKE: % matches any text, _ one character.',
-            '\'Delta\' ILIKE \'del%\' → true', { syntax: 'str [NOT] ILIKE pattern [ESCAPE c] | str ILIKE ANY|ALL (pattern, …)' }],
+            '\'Delta\' ILIKE \'del%\' → true', { syntax: 'str [NOT] ILIKE pattern [ESCAPE c] | str ILIKE ANY|ALL (pattern, …)', local: likeCall('ILIKE') }],
         ['in(expr: any, values+: any) -> boolean', 'True when the value equals one of the listed values (or a subquery row).',
             '3 IN (1, 2, 3) → true', { operator: true, syntax: 'expr [NOT] IN (value, … | subquery)', local: native('the IN predicate') }],
         ['isnan(expr: numeric) -> boolean', 'True when the value is NaN.', 'isnan(cast(\'NaN\' AS DOUBLE)) → true',
@@ -57,7 +68,7 @@ export const PREDICATE_FUNCTIONS: FunctionGroup = {
         ['isnull(expr: any) -> boolean', 'True when the value is NULL (same as IS NULL).', 'isnull(NULL) → true',
             { local: scalar(1, 1, c => sql`(${c.a[0]} IS NULL)`) }],
         ['like(str: string, pattern: string, escape?: const string) -> boolean', 'Case-sensitive pattern match: % matches any text, _ one character.',
-            '\'bronze_orders\' LIKE \'bronze\\\\_%\' → true', { syntax: 'str [NOT] LIKE pattern [ESCAPE c] | str LIKE ANY|ALL (pattern, …)' }],
+            '\'bronze_orders\' LIKE \'bronze\\\\_%\' → true', { syntax: 'str [NOT] LIKE pattern [ESCAPE c] | str LIKE ANY|ALL (pattern, …)', local: likeCall('LIKE') }],
         ['not(expr: boolean) -> boolean', 'Logical negation (NOT NULL is NULL).', 'NOT false → true', { operator: true, syntax: 'NOT expr | ! expr', local: native('the NOT operator') }],
         ['or(left: boolean, right: boolean) -> boolean', 'Logical OR with three-valued logic (true wins over NULL).', 'false OR NULL → NULL',
             { operator: true, syntax: 'left OR right', local: native('the OR operator') }],

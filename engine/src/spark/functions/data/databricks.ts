@@ -37,6 +37,14 @@ const PIPELINE_FUNCTIONS: FunctionGroup = {
                 syntax: 'read_files(path [, option => value] …)   -- Databricks Runtime 13.3 LTS and above',
                 local: native('a file source in FROM'),
             }],
+        ['table_changes(table_str: const string, start: const any, end?: const any) -> ?',
+            'The change data feed of a Delta table: each changed row with _change_type, _commit_version and _commit_timestamp, from a start version or timestamp to an end one (default: the latest).',
+            'SELECT * FROM table_changes(\'main.sales.customers\', 2, 5) WHERE _change_type = \'update_postimage\'',
+            {
+                kind: 'table-valued',
+                syntax: 'table_changes(table_str, start [, end])   -- start and end: a version number or a timestamp string',
+                local: native('the change data feed of a dataset of the pipeline, in FROM (docs/semantics.md §15.3)'),
+            }],
     ],
 };
 
