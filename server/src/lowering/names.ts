@@ -4,6 +4,7 @@ import { CstUtils, GrammarUtils, isLeafCstNode } from 'langium';
 import type { SourceSpan } from '../../../engine/src/index.js';
 import { unescapeSparkString } from '../language/parser/pipeline-sql-value-converter.js';
 import { LoweringError } from './lowering-error.js';
+import { Issues } from '../language/validation/issue-codes.js';
 import { spanOf, spanOfCst, fileOf } from './source-spans.js';
 import type { PipelineParameters as ProjectParameters } from '../project/parameters.js';
 
@@ -24,9 +25,7 @@ export class PipelineParameters {
     /** Replaces every `${name}` of a name; a parameter without a value is an error at `span`. */
     substituteName(text: string, span: SourceSpan): string {
         return this.values.substitute(text, name => {
-            const where = text === `\${${name}}` ? '' : ` (in '${text}')`;
-            throw new LoweringError(ErrorClass.unboundParameter,
-                `The pipeline parameter '\${${name}}'${where} has no value; define it under 'configuration:' of the pipeline or with SET ${name} = ... .`, span);
+            throw new LoweringError(ErrorClass.unboundParameter, Issues.UnboundParameter.message({ name, text }), span);
         });
     }
 

@@ -90,6 +90,27 @@ describe('parameters: check and run agree on ${...} names', () => {
             fs.rmSync(root, { recursive: true, force: true });
         }
     });
+
+    test('a name holding a parameter the pipeline has no value for is UNBOUND_SQL_PARAMETER in check, where run stops', async () => {
+        const root = fs.mkdtempSync(path.join(os.tmpdir(), 'pipeline-sql-check-unbound-'));
+        try {
+            fs.mkdirSync(path.join(root, 'p/t'), { recursive: true });
+            fs.writeFileSync(path.join(root, 'p/spark-pipeline.yml'), 'name: p\nconfiguration:\n  Env: dev\nlibraries:\n  - glob:\n      include: t/**\n');
+            fs.writeFileSync(path.join(root, 'p/t/a.sql'), [
+                'CREATE MATERIALIZED VIEW ${env}_a AS SELECT 1 AS x, \'${nope} in a string stays\' AS s;',
+                'CREATE MATERIALIZED VIEW b AS SELECT x FROM ${nope}_a;',
+                '',
+            ].join('\n'));
+            const found = (await checkPaths([path.join(root, 'p')])).map(d => `${path.basename(d.file)}:${d.line}:${d.column} ${d.code} ${d.message}`);
+            const message = "The pipeline parameter '${nope}' (in '${nope}_a') has no value; define it under 'configuration:' of the pipeline or with SET nope = ... .";
+            expect(found).toEqual([`a.sql:2:45 UNBOUND_SQL_PARAMETER ${message}`]);
+            // A file in no pipeline has no configuration to look in: not reported.
+            fs.writeFileSync(path.join(root, 'alone.sql'), 'CREATE MATERIALIZED VIEW c AS SELECT x FROM ${nope}_a;\n');
+            expect(await checkPaths([path.join(root, 'alone.sql')])).toEqual([]);
+        } finally {
+            fs.rmSync(root, { recursive: true, force: true });
+        }
+    });
 });
 
 describe('pipeline-sql check on AUTO CDC flows with different source columns (Spark AutoCdcScd1MultiPipeline, A27)', () => {

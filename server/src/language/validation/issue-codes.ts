@@ -142,6 +142,11 @@ export const Issues = {
         `${q(a.name)} is a materialized view, which cannot be read as a stream; read it without STREAM, or make it a streaming table.`),
     //#endregion
 
+    //#region Pipeline parameters
+    UnboundParameter: issue<{ name: string; text: string }>(ErrorClass.unboundParameter, 'error', undefined, a =>
+        `The pipeline parameter '\${${a.name}}'${a.text === `\${${a.name}}` ? '' : ` (in '${a.text}')`} has no value; define it under 'configuration:' of the pipeline or with SET ${a.name} = ... .`),
+    //#endregion
+
     //#region Datasets and expectations (V19, V20, duplicates, cycles)
     DuplicateDataset: issue<{ name: string; other: string }>(ErrorClass.duplicateDataset, 'error', undefined, a =>
         `The dataset ${q(a.name)} is defined more than once in this pipeline (also ${a.other}); each dataset has one definition.`),

@@ -5,6 +5,7 @@ import { AutoCdcChecks } from './auto-cdc-checks.js';
 import { DatasetChecks } from './dataset-checks.js';
 import { FlowChecks } from './flow-checks.js';
 import { NameChecks } from './name-checks.js';
+import { ParameterChecks } from './parameter-checks.js';
 import { SampleChecks } from './sample-checks.js';
 import { SyntaxChecks } from './syntax-checks.js';
 import { TableReadChecks } from './table-read-checks.js';
@@ -38,6 +39,7 @@ export function registerValidationChecks(services: PipelineSqlServices): void {
         new FlowChecks(context).checks(),
         new DatasetChecks(context).checks(),
         new NameChecks(context).checks(),
+        new ParameterChecks(services).checks(),
         new SampleChecks(context, services).checks(),
         new SyntaxChecks(context).checks(),
         new TableReadChecks(services).checks(),
