@@ -381,6 +381,17 @@ export const CreateSampleDataCommand = 'pipelineSql.createSampleData';
 /** The most rows a sample data request writes or copies (generated per source, or the first rows of a file). */
 export const MaxSampleRows = 100_000;
 
+/** A table name sample data can be copied for: one to three plain names (they become folders under `samples/`). */
+export const SampleTableNamePattern = /^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*){0,2}$/;
+
+/**
+ * Whether only the first rows of a file can be copied as sample data: a format of one row per line
+ * (CSV, TSV, JSON Lines) or Parquet; a `.json` document or a compressed file is copied whole.
+ */
+export function copiesFirstRows(fileName: string): boolean {
+    return /\.(csv|tsv|jsonl|ndjson|parquet)$/i.test(fileName);
+}
+
 /** Parameters of {@link UseFileAsSampleRequest}. */
 export interface UseFileAsSampleParams {
     /** The data file (CSV, JSON, Parquet) inside a pipeline folder. */

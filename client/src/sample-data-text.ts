@@ -3,7 +3,7 @@
  * what `pipelineSql/createSampleData` / `useFileAsSample` did, and the check of a table name typed
  * for "Use this File as Sample Data".
  */
-import { MaxSampleRows, type SampleDataReport } from '../../common/protocol.js';
+import { copiesFirstRows, MaxSampleRows, SampleTableNamePattern, type SampleDataReport } from '../../common/protocol.js';
 
 /** A file name's stem as a default table name (`orders_2025.csv` → `orders_2025`), or '' when it is not a plain name. */
 export function defaultTableName(fileName: string): string {
@@ -13,15 +13,12 @@ export function defaultTableName(fileName: string): string {
 
 /** Why a typed table name cannot be used, or undefined when it can (the server checks the same). */
 export function tableNameProblem(text: string): string | undefined {
-    return /^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*){0,2}$/.test(text.trim())
+    return SampleTableNamePattern.test(text.trim())
         ? undefined
         : 'One to three plain names separated by dots, such as raw.orders.';
 }
 
-/** Whether the first rows of a file can be copied: a format of one row per line (CSV, TSV, JSON Lines). */
-export function copiesFirstRows(fileName: string): boolean {
-    return /\.(csv|tsv|jsonl|ndjson)$/i.test(fileName);
-}
+export { copiesFirstRows };
 
 /**
  * The number of rows typed for "Use this File as Sample Data": a positive whole number, or undefined for

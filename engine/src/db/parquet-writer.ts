@@ -64,15 +64,33 @@ function literal(value: JsonValue, type: DataType): Sql {
  * DuckDB refuses a value or the path.
  */
 export async function writeParquetFile(file: string, columns: readonly Column[], rows: readonly (readonly JsonValue[])[]): Promise<void> {
-    const folder = path.dirname(path.resolve(file));
-    const temporary = path.join(folder, `.${path.basename(file)}.${process.pid}.${Date.now()}.tmp`);
     const names = columns.map((_, i) => ident(`c${i}`));
     const values = rows.map(row => sql`(${join(columns.map((c, i) => literal(row[i] ?? null, c.type)))})`);
-    const select = sql`SELECT ${join(columns.map((c, i) => sql`CAST(${names[i]} AS ${parquetType(c.type)}) AS ${ident(c.name)}`))}
-        FROM (VALUES ${join(values)}) AS "__rows"(${join(names)})`;
-    const db = await Database.open(':memory:', undefined, { allowedDirectories: [folder] });
+    await copyExclusive(file, [], sql`SELECT ${join(columns.map((c, i) => sql`CAST(${names[i]} AS ${parquetType(c.type)}) AS ${ident(c.name)}`))}
+        FROM (VALUES ${join(values)}) AS "__rows"(${join(names)})`);
+}
+
+/**
+ * Writes the first `limit` rows of the Parquet file `source` to a new Parquet file `target` (its
+ * folder must exist), with the same columns; answers how many rows were written. DuckDB may read only
+ * the source's folder and write only the target's. Throws as `writeParquetFile` does.
+ */
+export async function copyParquetRows(source: string, target: string, limit: number): Promise<number> {
+    const from = str(path.resolve(source));
+    // In file order (the engine's DuckDB does not preserve insertion order by itself).
+    return copyExclusive(target, [path.dirname(path.resolve(source))], sql`SELECT * EXCLUDE (file_row_number)
+        FROM read_parquet(${from}, file_row_number = true) ORDER BY file_row_number LIMIT ${Math.max(0, Math.floor(limit))}`);
+}
+
+/** `COPY (select) TO file (FORMAT parquet)` under a temporary name, then linked to `file` (never replacing it); the rows written. */
+async function copyExclusive(file: string, readFolders: readonly string[], select: Sql): Promise<number> {
+    const folder = path.dirname(path.resolve(file));
+    const temporary = path.join(folder, `.${path.basename(file)}.${process.pid}.${Date.now()}.tmp`);
+    let rows = 0;
+    const db = await Database.open(':memory:', undefined, { allowedDirectories: [folder, ...readFolders] });
     try {
         await db.run(sql`COPY (${select}) TO ${str(temporary)} (FORMAT parquet)`);
+        rows = Number(await db.scalar(sql`SELECT count(*) FROM read_parquet(${str(temporary)})`) ?? 0);
     } finally {
         db.close();
     }
@@ -82,4 +100,5 @@ export async function writeParquetFile(file: string, columns: readonly Column[],
     } finally {
         await fs.promises.rm(temporary, { force: true });
     }
+    return rows;
 }

@@ -20,8 +20,8 @@ export const samplesUsage = `pipeline-sql samples <root> [--pipeline key] [--row
       --pipeline: one pipeline of a bundle (default: all)
   pipeline-sql samples <root> --from <file> --table <name> [--rows n] [--pipeline key]
       use a real CSV / JSON / Parquet file inside the pipeline as the sample data of table <name>
-      (raw.orders): copied to samples/raw/orders/ (only its first n rows with --rows, for CSV and
-      JSON Lines) and declared in samples/catalog.sql with the columns inferred from it (as the
+      (raw.orders): copied to samples/raw/orders/ (only its first n rows with --rows, for CSV,
+      JSON Lines and Parquet) and declared in samples/catalog.sql with the columns inferred from it (as the
       editor's Use this File as Sample Data); refused when the table has sample data`;
 
 /** The options of `pipeline-sql samples`. */

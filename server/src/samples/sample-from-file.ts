@@ -9,7 +9,9 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { copiesFirstRows, SampleTableNamePattern } from '../../../common/protocol.js';
 import type { RunErrorModel } from '../../../common/result-model.js';
+import { copyParquetRows } from '../../../engine/src/db/parquet-writer.js';
 import { ErrorClass } from '../../../engine/src/spark/error-classes.js';
 import { formatOfFile, listSource, sampleDirs } from '../../../engine/src/spark/sample-files.js';
 import type { AsyncSampleReads } from '../../../engine/src/spark/sample-disk.js';
@@ -20,16 +22,13 @@ import type { ProjectModel } from '../project/project-model.js';
 import type { PipelineProject } from '../project/project-types.js';
 import { CatalogFileName, insideRoot, readText } from './sample-scaffold.js';
 
-/** A table name sample data can be copied for: one to three plain identifiers (they become folder names). */
-const tableNamePattern = /^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*){0,2}$/;
-
 /** What to copy. */
 export interface SampleFromFile {
     /** The data file (absolute path). */
     readonly file: string;
     /** The table it stands for (`raw.orders`). */
     readonly table: string;
-    /** Copy only the first rows (CSV, TSV, JSON Lines); undefined: the whole file. */
+    /** Copy only the first rows (of a file `copiesFirstRows` accepts; others are copied whole); undefined: the whole file. */
     readonly rows?: number;
     /** The pipeline whose samples folder gets it; default: the pipeline whose folder holds the file. */
     readonly pipeline?: PipelineProject;
@@ -40,7 +39,7 @@ export interface CopiedSample {
     readonly pipeline: PipelineProject;
     /** The copy, then the catalog file when a declaration was appended (absolute paths). */
     readonly written: string[];
-    /** Data rows copied (0 for a Parquet or compressed file, which is copied whole). */
+    /** Data rows copied (0 for a Parquet or compressed file copied whole: not counted). */
     readonly rows: number;
     /** The table as given, trimmed. */
     readonly table: string;
@@ -61,7 +60,7 @@ export async function copySampleFromFile(project: ProjectModel, reads: AsyncSamp
     const fail = (error: RunErrorModel): { ok: false; error: RunErrorModel } => ({ ok: false, error });
     const file = path.resolve(request.file);
     const table = request.table.trim();
-    if (!tableNamePattern.test(table)) {
+    if (!SampleTableNamePattern.test(table)) {
         return fail({ class: ErrorClass.invalidSampleCatalog, message: `'${request.table}' is not a table name for sample data: use one to three plain names separated by dots (raw.orders).` });
     }
     const format = formatOfFile(file);
@@ -85,10 +84,14 @@ export async function copySampleFromFile(project: ProjectModel, reads: AsyncSamp
     await fs.promises.mkdir(folder, { recursive: true });
     const target = path.join(folder, path.basename(file));
     const textual = !format.gzip && format.format !== 'parquet';
+    const cut = request.rows !== undefined && copiesFirstRows(file);
     let rows = 0;
-    if (request.rows !== undefined && textual) {
+    if (cut && format.format === 'parquet') {
+        // The first rows of a Parquet file, through DuckDB (it reads the file's folder, writes the copy's).
+        rows = await copyParquetRows(await reads.realpath(file), target, request.rows!);
+    } else if (cut) {
         // The first rows only (and the CSV header).
-        const lines = await firstLines(reads, await reads.realpath(file), stat.size, format.format === 'csv' ? request.rows + 1 : request.rows);
+        const lines = await firstLines(reads, await reads.realpath(file), stat.size, format.format === 'csv' ? request.rows! + 1 : request.rows!);
         await fs.promises.writeFile(target, lines.join('\n') + '\n', { flag: 'wx' });
         rows = lines.length;
     } else {

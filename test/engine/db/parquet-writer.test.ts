@@ -5,7 +5,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
 import { Database } from '../../../engine/src/db/database.js';
-import { writeParquetFile } from '../../../engine/src/db/parquet-writer.js';
+import { copyParquetRows, writeParquetFile } from '../../../engine/src/db/parquet-writer.js';
 import { toRows } from '../../../engine/src/db/values.js';
 import { nodeSampleDisk } from '../../../engine/src/spark/sample-disk.js';
 import { readParquetSchema } from '../../../engine/src/spark/sample-parquet.js';
@@ -79,5 +79,16 @@ describe('writeParquetFile', () => {
         await expect(writeParquetFile(file, [{ name: 'a', type: Types.int }], [[1]])).rejects.toMatchObject({ code: 'EEXIST' });
         expect(fs.readFileSync(file, 'utf8')).toBe('mine');
         expect(fs.readdirSync(dir)).toEqual(['x.parquet']);
+    });
+
+    test('copyParquetRows copies the first rows in file order, with the same columns', async () => {
+        const from = path.join(folder(), 'big.parquet');
+        const rows = Array.from({ length: 3000 }, (_, i) => [i + 1, `row ${i + 1}`]);
+        await writeParquetFile(from, [{ name: 'id', type: Types.bigint }, { name: 'note', type: Types.string }], rows);
+        const to = path.join(folder(), 'first.parquet');
+        expect(await copyParquetRows(from, to, 4)).toBe(4);
+        expect(schemaOf(to)).toEqual(['id bigint', 'note string']);
+        expect(await rowsOf(to)).toEqual([1, 2, 3, 4].map(id => ({ id, note: `row ${id}` })));
+        await expect(copyParquetRows(from, to, 2)).rejects.toMatchObject({ code: 'EEXIST' });
     });
 });

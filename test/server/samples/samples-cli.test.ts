@@ -5,6 +5,8 @@ import * as path from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
 import { runCli } from '../../../server/src/cli/main.js';
 import { runCommand } from '../../../server/src/cli/run.js';
+import { writeParquetFile } from '../../../engine/src/db/parquet-writer.js';
+import { Types } from '../../../engine/src/spark/spark-types.js';
 import { sqlPipeline } from './samples-helpers.js';
 
 const roots: string[] = [];
@@ -156,6 +158,22 @@ describe('pipeline-sql samples', () => {
         const bad = await cli('samples', root, '--from', path.join(root, 'exports/orders.csv'), '--table', '../etc');
         expect(bad.code).toBe(1);
         expect(bad.err).toContain("'../etc' is not a table name for sample data");
+    });
+
+    test('--from a Parquet file with --rows copies its first rows as Parquet', async () => {
+        const root = sqlPipeline({ 'v.sql': 'CREATE MATERIALIZED VIEW seen AS SELECT id, at FROM raw.events;\n' });
+        roots.push(root);
+        fs.mkdirSync(path.join(root, 'exports'));
+        await writeParquetFile(path.join(root, 'exports/events.parquet'), [{ name: 'id', type: Types.bigint }, { name: 'at', type: Types.timestamp }],
+            Array.from({ length: 10 }, (_, i) => [i + 1, `2025-01-0${(i % 9) + 1} 10:00:00`]));
+        const { code, out } = await cli('samples', root, '--from', path.join(root, 'exports/events.parquet'), '--table', 'raw.events', '--rows', '3');
+        expect(code).toBe(0);
+        expect(out).toMatch(/as raw\.events: 3 rows\n/);
+        expect(read(root, 'samples/catalog.sql')).toContain('CREATE TABLE raw.events (\n  id BIGINT,\n  at TIMESTAMP\n) USING PARQUET LOCATION \'raw/events\';');
+        let json = '';
+        expect(await runCommand([root, '--json'], { out: t => { json += t; }, err: t => { json += t; }, progress: false })).toBe(0);
+        expect((JSON.parse(json) as { datasets: Record<string, { rows: unknown[] }> }).datasets.seen.rows)
+            .toEqual([1, 2, 3].map(id => ({ id, at: `2025-01-0${id} 10:00:00` })));
     });
 
     test('usage: --help, a bad --rows, no folder', async () => {
