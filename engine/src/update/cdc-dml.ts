@@ -35,15 +35,21 @@ export type ApplyToCopy = (table: Sql, columns: Column[]) => Promise<Sql | undef
  */
 export async function dmlOnCdcTarget(ctx: UpdateContext, verb: string, key: string, display: string, flows: FlowIR[], span: SourceSpan | undefined, apply: ApplyToCopy): Promise<Sql | undefined> {
     const flow = flows.find((f): f is AutoCdcFlowIR => f.kind === 'auto_cdc');
+    // Databricks allows DML on every AUTO CDC target; for these three the specification does not say how
+    // a written row enters the flow's own state (docs/semantics.md §8.6), so they are refused, each
+    // message saying why and how to see the effect of the correction instead.
+    const works = 'DML runs on the targets of AUTO CDC flows from a change feed stored as SCD type 1 (partial updates too) or full-row SCD type 2, on streaming tables and on managed tables.';
     if (!flow || flows.some(f => f.kind === 'snapshot')) {
         throw new EngineError(ErrorClass.unsupportedFeature,
-            `${verb} on '${display}', the target of an AUTO CDC FROM SNAPSHOT flow, is not supported by the local engine: how a written row would enter the diff of the next snapshot is not defined. `
-            + 'DML runs on the targets of AUTO CDC flows from a change feed, streaming tables and managed tables.', { span });
+            `${verb} on '${display}', the target of an AUTO CDC FROM SNAPSHOT flow, is not supported by the local engine: the specification does not say how a row `
+            + 'written by DML would enter the diff against the next snapshot (docs/semantics.md §8.6). To see the effect of the correction locally, make it in the snapshot '
+            + `source and run an update: its diff applies it. ${works}`, { span });
     }
     const mode = flow.storedAs.type;
     if (mode === 'bitemporal') {
-        throw new EngineError(ErrorClass.unsupportedFeature, `${verb} on the BITEMPORAL target '${display}' is not supported by the local engine: how a written row would enter `
-            + 'its system-time beliefs (__SYSTEM_START_AT, __SYSTEM_END_AT) is not defined. DML runs on SCD type 1 and 2 targets.', { span });
+        throw new EngineError(ErrorClass.unsupportedFeature, `${verb} on the BITEMPORAL target '${display}' is not supported by the local engine: the specification `
+            + 'does not say how a row written by DML would enter its system-time beliefs (__SYSTEM_START_AT, __SYSTEM_END_AT; docs/semantics.md §8.6). To see the effect '
+            + `of the correction locally, add it to the source as a change event with its business and system time and run an update. ${works}`, { span });
     }
     const compact = await ctx.store.tableExists('cdc', `${key}__state`);
     const logged = await ctx.store.tableExists('cdc', `${key}__log`);
@@ -53,8 +59,9 @@ export async function dmlOnCdcTarget(ctx: UpdateContext, verb: string, key: stri
     const partialScd1 = !compact && logged && mode === 'scd1';
     if (!compact && !partialScd1 && !(logged && mode === 'scd2' && stored.some(c => c.name === START) && await ctx.store.isView('ds', key))) {
         throw new EngineError(ErrorClass.unsupportedFeature, logged
-            ? `${verb} on the SCD type 2 target '${display}' is not supported by the local engine: its AUTO CDC flow uses IGNORE NULL UPDATES or COLUMNS TO UPDATE, whose merging `
-                + 'of values across versions would not give back the rows the statement writes (DML runs on SCD type 1 targets and on full-row SCD type 2 targets).'
+            ? `${verb} on the SCD type 2 target '${display}' is not supported by the local engine: its AUTO CDC flow uses IGNORE NULL UPDATES or COLUMNS TO UPDATE, `
+                + 'and the specification does not say how the versions a statement writes would merge with the partial events around them (docs/semantics.md §8.6). '
+                + `To see the effect of the correction locally, add it to the source as a change event and run an update. ${works}`
             : `The dataset '${display}' has not been computed yet; run the pipeline before changing it.`, { span });
     }
     const layout = layoutOf(flow, stored, mode, key);
