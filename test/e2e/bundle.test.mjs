@@ -9,7 +9,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { after, before, test } from 'node:test';
 import {
-    activeEditor, closeAllEditors, createRecorder, createWorkbench, openWorkspaceFile, repo, waitUntil,
+    activeEditor, closeAllEditors, createRecorder, createWorkbench, openWorkspaceFile, repo, runCommand, waitUntil,
 } from './harness.mjs';
 
 let workspace;
@@ -131,6 +131,14 @@ test('a file both pipelines list: a Run flow lens per pipeline, and the status i
     await waitUntil('a Run flow lens of each pipeline', () => lenses.allTextContents().then(t => t.join(' | ')),
         t => t.includes('Run flow · orders') && t.includes('Run flow · customers'), 60_000);
     await screenshot('shared-file-lenses');
+    // From the palette, Run Flow on the statement under the cursor asks which pipeline to run it in.
+    await editor().locator('.view-line', { hasText: 'CREATE MATERIALIZED VIEW shared_report' }).first().click();
+    await runCommand(page, 'Pipeline SQL: Run Flow', { keepSelection: true });
+    const choices = page.locator('.quick-input-list .monaco-list-row');
+    await waitUntil('a pick of the pipeline to run shared_report in', () => choices.allTextContents().then(t => t.join(' | ')),
+        t => t.includes('shared_report · orders') && t.includes('shared_report · customers'), 30_000);
+    await screenshot('shared-file-run-flow-pick');
+    await page.keyboard.press('Escape');
     await languageStatus('shop_');
     await page.locator('.hover-language-status').getByText('Open a pipeline definition').first().click();
     const rows = page.locator('.quick-input-list .monaco-list-row');

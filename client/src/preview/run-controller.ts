@@ -11,7 +11,7 @@ import type { PipelineSqlClient } from '../language-client.js';
 import { PreviewPanel, type PreviewHost } from './preview-panel.js';
 import { showRunProblem } from './run-errors.js';
 import {
-    datasetAtLine, needsDataset, progressIncrement, runLabel, runParams, statementFromArgument, targetFromArgument, type LensInfo, type RunKind, type RunTarget,
+    lensesAtLine, needsDataset, progressIncrement, runLabel, runParams, statementFromArgument, targetFromArgument, runChoices, type LensInfo, type RunKind, type RunTarget,
 } from './run-targets.js';
 
 /** The error class of a run that was cancelled (the update was rolled back). */
@@ -135,28 +135,30 @@ export class RunController implements PreviewHost, vscode.Disposable {
         if (target.dataset || !needsDataset(kind)) {
             return target;
         }
-        // From the palette: the dataset of the statement under the cursor, else a pick from the file's datasets.
+        // From the palette: the dataset of the statement under the cursor, else a pick from the file's datasets;
+        // in a file several pipelines list, a pick of the pipeline to run it in.
         const lenses = await this.runFlowLenses(target.uri);
         const editor = vscode.window.activeTextEditor;
-        const atCursor = editor && editor.document.uri.toString() === target.uri ? datasetAtLine(lenses, editor.selection.active.line) : undefined;
-        if (atCursor) {
-            return { ...target, dataset: atCursor };
-        }
-        const names = [...new Set(lenses.map(l => l.dataset))];
-        if (names.length === 0) {
+        const atCursor = editor && editor.document.uri.toString() === target.uri ? lensesAtLine(lenses, editor.selection.active.line) : [];
+        const choices = runChoices(atCursor.length > 0 ? atCursor : lenses);
+        if (choices.length === 0) {
             await showRunProblem({ kind: 'noDataset' });
             return undefined;
         }
-        const picked = names.length === 1 ? names[0] : await vscode.window.showQuickPick(names, { title: runLabel(kind, '…'), placeHolder: 'Dataset to run' });
-        return picked ? { ...target, dataset: picked } : undefined;
+        const picked = choices.length === 1 ? choices[0].label
+            : await vscode.window.showQuickPick(choices.map(c => c.label), { title: runLabel(kind, '…'), placeHolder: 'Dataset to run' });
+        return choices.find(c => c.label === picked)?.target;
     }
 
     /** The datasets of the "Run flow" code lenses of a document, with their lines. */
     private async runFlowLenses(uri: string): Promise<LensInfo[]> {
         const lenses = await vscode.commands.executeCommand<vscode.CodeLens[]>('vscode.executeCodeLensProvider', vscode.Uri.parse(uri), 100);
         return (lenses ?? []).flatMap(lens => {
-            const argument = lens.command?.command === CommandIds.runFlow ? lens.command.arguments?.[0] as { dataset?: unknown } | undefined : undefined;
-            return typeof argument?.dataset === 'string' ? [{ line: lens.range.start.line, dataset: argument.dataset }] : [];
+            const argument = lens.command?.command === CommandIds.runFlow ? lens.command.arguments?.[0] as { dataset?: unknown; uri?: unknown; pipeline?: unknown } | undefined : undefined;
+            return typeof argument?.dataset === 'string' ? [{
+                line: lens.range.start.line, dataset: argument.dataset, uri: typeof argument.uri === 'string' ? argument.uri : uri,
+                pipeline: typeof argument.pipeline === 'string' ? argument.pipeline : undefined,
+            }] : [];
         });
     }
 

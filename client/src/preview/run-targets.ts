@@ -15,10 +15,22 @@ export interface RunTarget {
     readonly dataset?: string;
 }
 
-/** A "Run flow" code lens of a document: its line and the dataset it runs. */
+/**
+ * A "Run flow" code lens of a document: its line, the dataset it runs and the document it runs it
+ * in (in a file several pipelines list, each pipeline's lens names that pipeline's document and label).
+ */
 export interface LensInfo {
     readonly line: number;
     readonly dataset: string;
+    readonly uri: string;
+    readonly pipeline?: string;
+}
+
+/** What a run command may run in a document, as the palette offers it. */
+export interface RunChoice {
+    /** The dataset, with the pipeline when the file is several pipelines' (`gold · eu`). */
+    readonly label: string;
+    readonly target: RunTarget;
 }
 
 /** Whether a value is the `{ uri, dataset }` argument of our code lenses. */
@@ -47,15 +59,22 @@ export function targetFromArgument(argument: unknown, activeUri: string | undefi
     return activeUri ? { uri: activeUri } : undefined;
 }
 
-/** The dataset of the nearest code lens at or above `line` (the statement the cursor is in). */
-export function datasetAtLine(lenses: readonly LensInfo[], line: number): string | undefined {
-    let best: LensInfo | undefined;
+/** The lenses of the nearest lens line at or above `line` (the statement the cursor is in; one per pipeline of a shared file). */
+export function lensesAtLine(lenses: readonly LensInfo[], line: number): LensInfo[] {
+    const best = lenses.reduce<number | undefined>((found, lens) => lens.line <= line && (found === undefined || lens.line > found) ? lens.line : found, undefined);
+    return best === undefined ? [] : lenses.filter(lens => lens.line === best);
+}
+
+/** The runs some lenses offer, each once: a dataset, and in a file several pipelines list, each pipeline's. */
+export function runChoices(lenses: readonly LensInfo[]): RunChoice[] {
+    const choices = new Map<string, RunChoice>();
     for (const lens of lenses) {
-        if (lens.line <= line && (!best || lens.line > best.line)) {
-            best = lens;
+        const label = lens.pipeline ? `${lens.dataset} · ${lens.pipeline}` : lens.dataset;
+        if (!choices.has(label)) {
+            choices.set(label, { label, target: { uri: lens.uri, dataset: lens.dataset } });
         }
     }
-    return best?.dataset;
+    return [...choices.values()];
 }
 
 /** Whether a command needs a dataset. */

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { datasetAtLine, progressIncrement, runLabel, runParams, statementFromArgument, targetFromArgument } from '../../../client/src/preview/run-targets.js';
+import { lensesAtLine, progressIncrement, runChoices, runLabel, runParams, statementFromArgument, targetFromArgument } from '../../../client/src/preview/run-targets.js';
 import { isWebviewMessage } from '../../../common/preview-messages.js';
 
 describe('targetFromArgument', () => {
@@ -19,12 +19,28 @@ describe('targetFromArgument', () => {
     });
 });
 
-test('datasetAtLine picks the nearest lens at or above the cursor', () => {
-    const lenses = [{ line: 3, dataset: 'a' }, { line: 10, dataset: 'b' }, { line: 20, dataset: 'c' }];
-    expect(datasetAtLine(lenses, 0)).toBeUndefined();
-    expect(datasetAtLine(lenses, 3)).toBe('a');
-    expect(datasetAtLine(lenses, 15)).toBe('b');
-    expect(datasetAtLine(lenses, 99)).toBe('c');
+test('lensesAtLine picks the nearest lens at or above the cursor', () => {
+    const uri = 'file:///p/a.sql';
+    const lenses = [{ line: 3, dataset: 'a', uri }, { line: 10, dataset: 'b', uri }, { line: 20, dataset: 'c', uri }];
+    expect(lensesAtLine(lenses, 0)).toEqual([]);
+    expect(lensesAtLine(lenses, 3).map(l => l.dataset)).toEqual(['a']);
+    expect(lensesAtLine(lenses, 15).map(l => l.dataset)).toEqual(['b']);
+    expect(lensesAtLine(lenses, 99).map(l => l.dataset)).toEqual(['c']);
+});
+
+test('in a file two pipelines list, the palette\'s Run Flow offers the dataset in each pipeline, each in its document', () => {
+    const file = 'file:///b/report.sql';
+    const other = 'file:///b/report.sql?pipeline=%2Fb%23us';
+    const lenses = [
+        { line: 1, dataset: 'report', uri: file, pipeline: 'eu' }, { line: 1, dataset: 'report', uri: other, pipeline: 'us' },
+        { line: 5, dataset: 'summary', uri: file, pipeline: 'eu' }, { line: 5, dataset: 'summary', uri: other, pipeline: 'us' },
+    ];
+    expect(runChoices(lensesAtLine(lenses, 2))).toEqual([
+        { label: 'report · eu', target: { uri: file, dataset: 'report' } },
+        { label: 'report · us', target: { uri: other, dataset: 'report' } },
+    ]);
+    // A file of one pipeline: one choice per dataset, as before.
+    expect(runChoices([{ line: 1, dataset: 'a', uri: file }, { line: 4, dataset: 'a', uri: file }, { line: 6, dataset: 'b', uri: file }]).map(c => c.label)).toEqual(['a', 'b']);
 });
 
 test('runParams maps each command to a scope and full-refresh flag', () => {

@@ -76,6 +76,8 @@ describe('a file two pipelines list answers from each pipeline', () => {
         const lenses = await server.connection.sendRequest(CodeLensRequest.type, { textDocument: { uri: uri('src/common/shared.sql') } }) as CodeLens[];
         const runFlow = lenses.filter(l => l.command?.command === 'pipelineSql.runFlow' && l.range.start.line === 0);
         expect(runFlow.map(l => l.command!.title)).toEqual(['$(play) Run flow · eu', '$(play) Run flow · us']);
+        // The palette's Run Flow offers the same choice: each lens's argument names its pipeline.
+        expect(runFlow.map(l => (l.command!.arguments![0] as { pipeline?: string }).pipeline)).toEqual(['eu', 'us']);
         const pipelines = await Promise.all(runFlow.map(async lens => {
             const argument = lens.command!.arguments![0] as { uri: string; dataset: string };
             const outcome = await server.connection.sendRequest(RunPipelineRequest, { uri: argument.uri, scope: 'upstream', dataset: argument.dataset, fullRefresh: false, maxRows: 10 });

@@ -27,6 +27,8 @@ export interface StatementLensArgument {
 export interface RunLensArgument {
     readonly uri: string;
     readonly dataset: string;
+    /** In a file several pipelines list: the pipeline, as the lens title names it. */
+    readonly pipeline?: string;
 }
 
 /** The dataset a statement defines or writes: a dataset's name, a flow's (or APPLY CHANGES') target. */

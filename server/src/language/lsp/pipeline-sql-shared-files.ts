@@ -186,8 +186,11 @@ export function mergeSharedCodeActions(parts: ReadonlyArray<PipelineAnswer<Array
  * (`Run flow · eu`), each running in its pipeline (its argument names that pipeline's document).
  */
 export function mergeSharedCodeLenses(parts: ReadonlyArray<PipelineAnswer<CodeLens[]>>): CodeLens[] {
+    // A lens's argument names the pipeline too, for the palette's pick (`gold · eu`).
+    const named = (argument: unknown, label: string): unknown =>
+        argument && typeof argument === 'object' && !Array.isArray(argument) ? { ...argument, pipeline: label } : argument;
     return parts.flatMap(({ label, answer }) => (answer ?? []).map(lens => lens.command
-        ? { ...lens, command: { ...lens.command, title: `${lens.command.title} · ${label}` } }
+        ? { ...lens, command: { ...lens.command, title: `${lens.command.title} · ${label}`, arguments: lens.command.arguments?.map(a => named(a, label)) } }
         : lens));
 }
 
