@@ -311,9 +311,10 @@ function metadataSql(files: readonly SampleFile[]): Sql {
 /**
  * The DuckDB type a reader parses a column as: TIMESTAMP as TIMESTAMPTZ, so that a UTC offset in the
  * text (`2025-01-04T10:00:00+02:00`) is applied (08:00 UTC) rather than dropped; text without an
- * offset is UTC, the engine's session time zone.
+ * offset is UTC, the engine's session time zone. Also the type a sample Parquet file is written as
+ * (`db/parquet-writer.ts`): a TIMESTAMPTZ column says `isAdjustedToUTC`, so it reads back as TIMESTAMP.
  */
-function readerType(type: DataType): Sql {
+export function readerType(type: DataType): Sql {
     switch (type.kind) {
         case 'timestamp': return sql`TIMESTAMPTZ`;
         case 'array': return sql`${readerType(type.element)}[]`;

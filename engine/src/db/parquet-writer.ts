@@ -9,23 +9,9 @@ import type { DataType } from '../ir.js';
 import { ownValue } from '../records.js';
 import { toDuckType, timestampFromText, type Column } from '../sql/duckdb-types.js';
 import { ident, join, sql, str, type Sql } from '../sql/sql.js';
+import { readerType } from '../catalog/sample-catalog.js';
 import { Database } from './database.js';
 import type { JsonValue } from './values.js';
-
-/**
- * The DuckDB type a Spark type is written to Parquet as: the storage type, except that a TIMESTAMP
- * (a UTC instant) is written as TIMESTAMPTZ, so the file says `isAdjustedToUTC` and Spark (and the
- * engine's footer reader) read it back as TIMESTAMP rather than TIMESTAMP_NTZ.
- */
-function parquetType(type: DataType): Sql {
-    switch (type.kind) {
-        case 'timestamp': return sql`TIMESTAMPTZ`;
-        case 'array': return sql`${parquetType(type.element)}[]`;
-        case 'map': return sql`MAP(${parquetType(type.key)}, ${parquetType(type.value)})`;
-        case 'struct': return sql`STRUCT(${join(type.fields.map(f => sql`${ident(f.name)} ${parquetType(f.type)}`))})`;
-        default: return toDuckType(type);
-    }
-}
 
 /** A value as a DuckDB expression of the storage type of `type` (dates and timestamps given as Spark text). */
 function literal(value: JsonValue, type: DataType): Sql {
@@ -66,7 +52,7 @@ function literal(value: JsonValue, type: DataType): Sql {
 export async function writeParquetFile(file: string, columns: readonly Column[], rows: readonly (readonly JsonValue[])[]): Promise<void> {
     const names = columns.map((_, i) => ident(`c${i}`));
     const values = rows.map(row => sql`(${join(columns.map((c, i) => literal(row[i] ?? null, c.type)))})`);
-    await copyExclusive(file, [], sql`SELECT ${join(columns.map((c, i) => sql`CAST(${names[i]} AS ${parquetType(c.type)}) AS ${ident(c.name)}`))}
+    await copyExclusive(file, [], sql`SELECT ${join(columns.map((c, i) => sql`CAST(${names[i]} AS ${readerType(c.type)}) AS ${ident(c.name)}`))}
         FROM (VALUES ${join(values)}) AS "__rows"(${join(names)})`);
 }
 
