@@ -4,6 +4,7 @@
  * Plain types only (no runtime imports), so the webview bundle stays small.
  */
 import type { Outcome, RowsModel, RunErrorModel, RunOutcome, SourceRange, StatementOutcome, VersionChangesModel } from './result-model.js';
+import type { WrittenVersion } from './local-state-rows.js';
 
 /** The views of the preview panel. */
 export type PreviewView = 'results' | 'changes' | 'history' | 'bitemporal' | 'statement' | 'graph';
@@ -118,6 +119,8 @@ export interface StatementResultMessage {
 export interface StateRefreshedMessage {
     readonly type: 'stateRefreshed';
     readonly outcome: RunOutcome;
+    /** The version the statement wrote (the results view says the run's metrics no longer describe its rows). */
+    readonly written?: WrittenVersion;
 }
 
 /** A dataset's versions and one version's feed (answer to {@link RequestVersionChangesMessage}). */

@@ -99,6 +99,11 @@ export interface DatasetPreview {
     readonly updated: boolean;
     readonly changes?: DatasetChangesModel;
     readonly metrics?: DatasetMetricsModel;
+    /**
+     * Versions statements on the local state wrote after the run (Run on local state), oldest first:
+     * the rows are the state's now, while `changes` and `metrics` are still the run's.
+     */
+    readonly changedSince?: readonly DatasetVersionModel[];
     readonly cdc?: CdcTargetInfo;
     /** A view that could not be evaluated. */
     readonly error?: { readonly class: string; readonly message: string };

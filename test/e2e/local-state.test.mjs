@@ -97,6 +97,9 @@ test('"Run on local state" above a DELETE in a scratch file writes a version and
     await view.locator('[role=tab][data-view=results]').click();
     const grid = view.locator('.results-view .grid-rows');
     await waitUntil('the grid without Ada', () => grid.textContent().catch(() => 'Ada King'), t => t.length > 0 && !t.includes('Ada King'), 60_000);
+    // Its header gives the DELETE's counts, not the last update's (which no longer describe these rows).
+    assert.match(await view.locator('.results-view [data-metric="changed by"]').textContent(), /^DELETE · version \d+$/);
+    assert.equal(await view.locator('.results-view [data-metric=num_upserted_rows]').count(), 0);
     await screenshot('results-after-delete');
     // ... and the Changes view shows the DELETE's version (the latest in the Version picker) and its feed.
     await view.locator('[role=tab][data-view=changes]').click();

@@ -3,6 +3,7 @@ import {
     isWebviewMessage, type GraphModel, type HostMessage, type PersistedPreviewState, type PreviewView, type WebviewMessage,
 } from '../../../common/preview-messages.js';
 import type { RunOutcome } from '../../../common/result-model.js';
+import { withStateRows, type WrittenVersion } from '../../../common/local-state-rows.js';
 import { createNonce, previewHtml } from './preview-html.js';
 
 /** What the panel asks of the rest of the extension (the run controller implements it). */
@@ -98,6 +99,17 @@ export class PreviewPanel implements vscode.Disposable {
     /** The outcome the panel shows (a run's, or the state restored after a reload). */
     get shownOutcome(): RunOutcome | undefined {
         return this.outcome;
+    }
+
+    /**
+     * A statement changed the local state: the page shows the rows read now, and so does a reloaded
+     * page (the kept outcome takes them too, with the version written).
+     */
+    showStateRows(fresh: RunOutcome, written: WrittenVersion | undefined): void {
+        if (this.outcome?.ok && fresh.ok) {
+            this.outcome = withStateRows(this.outcome, fresh, written);
+        }
+        this.post({ type: 'stateRefreshed', outcome: fresh, ...(written ? { written } : {}) });
     }
 
     /** Shows a run's outcome (kept, so that a reloaded page gets it again). */

@@ -100,7 +100,7 @@ export class RunController implements PreviewHost, vscode.Disposable {
             if (outcome.ok && outcome.version && shown && (shown.pipeline.rootUri === outcome.pipeline.rootUri)) {
                 const refreshed = await this.restore(shown.documentUri);
                 if (refreshed) {
-                    panel.post({ type: 'stateRefreshed', outcome: refreshed });
+                    panel.showStateRows(refreshed, outcome.dataset ? { dataset: outcome.dataset, version: outcome.version } : undefined);
                 }
             }
         } catch (error) {

@@ -5,6 +5,7 @@
  */
 import type { GraphModel, HostMessage, PersistedPreviewState, PreviewView } from '../../../common/preview-messages.js';
 import type { DatasetPreview, Outcome, ResultRow, RowsModel, RunOutcome, RunSuccessModel, StatementOutcome, VersionChangesModel } from '../../../common/result-model.js';
+import { withStateRows } from '../../../common/local-state-rows.js';
 import type { SortSpec } from './grid.js';
 import type { ScaleMode } from './scale.js';
 
@@ -233,13 +234,7 @@ export function reduce(state: PreviewState, action: PreviewAction): PreviewState
             if (!action.outcome.ok || !shown) {
                 return state;
             }
-            const fresh = action.outcome.datasets;
-            const datasets = shown.datasets.map(d => {
-                const now = fresh.find(f => sameName(f.name, d.name));
-                return now ? { ...d, columns: now.columns, rows: now.rows, rowCount: now.rowCount, truncated: now.truncated } : d;
-            });
-            // Pages of rows come from the state read now.
-            const refreshed: RunSuccessModel = { ...shown, summary: { ...shown.summary, runId: action.outcome.summary.runId }, datasets };
+            const refreshed = withStateRows(shown, action.outcome, action.written);
             const run = state.outcome?.ok ? { outcome: refreshed } : { previous: refreshed };
             return { ...state, ...run, moreRows: {}, pageError: undefined, pageLoading: undefined };
         }

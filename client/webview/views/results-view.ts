@@ -203,13 +203,21 @@ export class ResultsView implements View {
     private renderMetrics(dataset: DatasetPreview, state: PreviewState): void {
         const m = dataset.metrics;
         const facts: Array<[string, string]> = [['rows', count(dataset.rowCount)]];
-        const changes = changesShown(state, dataset);
-        if (changes) {
-            facts.push(['inserted', count(changes.inserted)], ['updated', count(changes.updated)], ['deleted', count(changes.deleted)]);
-        }
-        for (const name of ['num_upserted_rows', 'num_deleted_rows', 'num_output_rows'] as const) {
-            if (m?.[name] !== undefined) {
-                facts.push([name, count(m[name]!)]);
+        const statements = dataset.changedSince ?? [];
+        if (statements.length > 0) {
+            // Statements changed the rows after the run: the run's counts no longer describe them, the statements' do.
+            for (const v of statements) {
+                facts.push(['changed by', `${v.operation} · version ${v.version}`], ...Object.entries(v.metrics).map(([k, n]): [string, string] => [k, count(n)]));
+            }
+        } else {
+            const changes = changesShown(state, dataset);
+            if (changes) {
+                facts.push(['inserted', count(changes.inserted)], ['updated', count(changes.updated)], ['deleted', count(changes.deleted)]);
+            }
+            for (const name of ['num_upserted_rows', 'num_deleted_rows', 'num_output_rows'] as const) {
+                if (m?.[name] !== undefined) {
+                    facts.push([name, count(m[name]!)]);
+                }
             }
         }
         const list = h('dl', { class: 'facts' }, ...facts.map(([k, v]) => h('div', { class: 'fact' }, h('dt', {}, k), h('dd', { 'data-metric': k }, v))));

@@ -3,6 +3,7 @@ import {
     currentDataset, fromPreviousRun, initialState, persistedPart, reduce, rowsOf, shownRun, viewsFor, type PreviewState,
 } from '../../../client/webview/model/state.js';
 import type { DatasetPreview, RunOutcome, RunSummary } from '../../../common/result-model.js';
+import { withStateRows } from '../../../common/local-state-rows.js';
 
 const summary = (runId: string, dataset?: string): RunSummary => ({
     runId, documentUri: 'file:///p/transformations/a.sql', pipeline: { rootUri: 'file:///p' }, scope: dataset ? 'upstream' : 'pipeline', dataset,
@@ -185,6 +186,15 @@ test('after a DML statement wrote a version: its dataset and version are shown, 
     expect(refreshed.versions).toEqual(ran.versions);
     // A failed read changes nothing; a statement that wrote nothing leaves the dataset shown.
     expect(reduce(ran, { type: 'stateRefreshed', outcome: { ok: false, summary: summary('r3'), error: { class: 'X', message: 'm' } } })).toBe(ran);
+    // With the version written, the dataset it changed records it (the results view shows it instead of the run's metrics);
+    // the panel keeps the same merge for a reloaded page, so the page shows the new rows, not the run's.
+    const written = { dataset: 'USERS_HISTORY', version: dml.version };
+    const marked = reduce(paged, { type: 'stateRefreshed', outcome: now, written });
+    expect(currentDataset(marked)).toMatchObject({ rows: [{ id: 9 }], changedSince: [dml.version] });
+    expect(shownRun(marked)).toEqual(withStateRows(shownRun(paged)!, now, written));
+    const again = withStateRows(withStateRows(shownRun(paged)!, now, written), now, { dataset: 'users_history', version: { ...dml.version, version: 4, operation: 'DELETE' } });
+    expect(again.datasets.find(d => d.name === 'users_history')?.changedSince?.map(v => `${v.operation} ${v.version}`)).toEqual(['UPDATE 3', 'DELETE 4']);
+    expect(again.datasets.find(d => d.name === 'users_changes')?.changedSince).toBeUndefined();
     expect(reduce(started, { type: 'statementResult', outcome: { ...dml, version: undefined } })).toMatchObject({ dataset: 'users_changes', versions: undefined });
 });
 
