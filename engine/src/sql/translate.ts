@@ -17,7 +17,7 @@ import type { CallArgument } from '../spark/functions/return-types.js';
 import {
     arithmeticOperandType, binaryOperatorType, commonSupertype, commonSupertypeOf, formatType, isComplex, isIntegral, isInterval, isLocallyStorable, isNumeric, isStringLike, typesEqual, typeToString, operandType, Types as T, type TypeDescriptor,
 } from '../spark/spark-types.js';
-import { unknownFunctionError, type CallContext, type FunctionSpec, type Translated } from '../spark/functions/local.js';
+import { argumentsNotAvailableLocally, unknownFunctionError, type CallContext, type FunctionSpec, type Translated } from '../spark/functions/local.js';
 import { empty, ident, integer, join, paren, sql, type Sql, str } from './sql.js';
 import { ownValue } from '../records.js';
 import { timestampFromText, toDuckType } from './duckdb-types.js';
@@ -167,8 +167,8 @@ interface CteEntry {
 }
 
 /** Translates IR queries and expressions into DuckDB SQL. One instance per flow evaluation. */
-/** A call's arguments as the catalog's rules read them: their types, and the values of literals. */
-function catalogArguments(call: CallExprIR, types: (DataType | undefined)[]): CallArgument[] {
+/** A call's arguments as the catalog's rules read them: their types (unknown where undefined), and the values of literals. */
+export function catalogArguments(call: CallExprIR, types: (DataType | undefined)[]): CallArgument[] {
     return types.map((type, i) => {
         const arg = call.args[i];
         const literal = arg?.kind === 'literal' && arg.type.kind !== 'void'
@@ -920,8 +920,13 @@ export class SparkTranslator {
             throw new UnsupportedFeatureError(ErrorClass.unsupportedFeature, `Named arguments are not supported for '${name}'.`, { span: call.span });
         }
         const args = this.callArgs(call, spec, scope);
+        const argumentsRead = catalogArguments(call, args.map(a => a.type));
+        const unavailable = spec.unavailable?.(argumentsRead);
+        if (unavailable !== undefined) {
+            throw new UnsupportedFeatureError(ErrorClass.unsupportedFunction, `${argumentsNotAvailableLocally(name, unavailable)}.`, { span: call.span });
+        }
         // The catalog's return-type rule, the one the editor shows.
-        const type = translatorType(inferReturnType(name, catalogArguments(call, args.map(a => a.type))));
+        const type = translatorType(inferReturnType(name, argumentsRead));
         const ctx = this.callContext(call, args, type);
         if (spec.kind === 'scalar') {
             if (call.over || call.distinct || call.filter) {

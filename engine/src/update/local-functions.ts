@@ -1,11 +1,11 @@
-// A function the local engine cannot run (its catalog row has no translation) stops an update
-// before it starts, with the function's name, file and line: never an error halfway through the
+// A function the local engine cannot run (its catalog row has no translation), or a call whose
+// arguments it cannot run (sha2(x, 384)), stops an update before it starts, with the function's name, file and line: never an error halfway through the
 // update. The editor reports the same calls as warnings (docs/functions.md lists what runs locally).
 import { ErrorClass, UnsupportedFeatureError } from '../errors.js';
-import type { DatasetIR, FlowIR, SourceSpan } from '../ir.js';
-import { getFunction } from '../spark/functions/catalog.js';
-import { notAvailableLocally } from '../spark/functions/local.js';
-import { translatesCall, translatesTableFunction } from '../sql/translate.js';
+import type { CallExprIR, DatasetIR, FlowIR, SourceSpan } from '../ir.js';
+import { getFunction, localFunction } from '../spark/functions/catalog.js';
+import { argumentsNotAvailableLocally, notAvailableLocally } from '../spark/functions/local.js';
+import { catalogArguments, translatesCall, translatesTableFunction } from '../sql/translate.js';
 import { isView, type PipelinePlan } from './plan.js';
 
 /**
@@ -59,6 +59,16 @@ function findUnavailable(node: DatasetIR | FlowIR | unknown): void {
         const why = getFunction(name) ? 'it has no exact DuckDB translation' : 'it is not a built-in function (a user-defined function of the real catalog cannot run here)';
         throw new UnsupportedFeatureError(ErrorClass.unsupportedFunction,
             `${notAvailableLocally(name)}: ${why}, so the update did not start.`, { span: record.span as SourceSpan | undefined });
+    }
+    if (name !== undefined && record.kind === 'call') {
+        // Arguments that make the call unavailable (sha2(x, 384)): the types of literals are known here,
+        // the others count as unknown (the translator checks again with every type it infers).
+        const call = node as CallExprIR;
+        const reason = localFunction(name)?.unavailable?.(catalogArguments(call, call.args.map(a => (a.kind === 'literal' ? a.type : undefined))));
+        if (reason !== undefined) {
+            throw new UnsupportedFeatureError(ErrorClass.unsupportedFunction,
+                `${argumentsNotAvailableLocally(name, reason)}, so the update did not start.`, { span: call.span });
+        }
     }
     for (const value of Object.values(record)) {
         findUnavailable(value);

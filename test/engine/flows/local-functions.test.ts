@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import type { ProgressEvent } from '../../../engine/src/update/context.js';
 import {
-    call, catalogTable, col, expect as expectation, isNull, materializedView, mvFlow, pipeline, select, span, table, temporaryView,
+    call, cast, catalogTable, col, expect as expectation, int, isNull, materializedView, mvFlow, pipeline, select, span, table, temporaryView,
 } from '../helpers/ir-builder.js';
 import { Workspace } from '../helpers/workspace.js';
 
@@ -59,5 +59,21 @@ describe('a run calling a function that is not available locally', () => {
             [first, mvFlow('b_second', select([[slope, 'slope']], { from: [table('src')] }))], catalog);
         await ws.ok(bad, { refresh: ['a_first'] });
         expect((await ws.tables(pipeline([materializedView('a_first')], [first], catalog))).a_first).toEqual([{ id: 1 }, { id: 2 }]);
+    });
+
+    it('stops before its first flow when a call\'s arguments cannot run locally (sha2 with 384 bits), naming the function and why', async () => {
+        const ws = workspace();
+        const sha384 = { kind: 'call' as const, name: 'sha2', args: [col('x'), int(384)], span: span(7) };
+        const bad = pipeline([materializedView('a_first'), materializedView('b_second')],
+            [first, mvFlow('b_second', select([[sha384, 'h']], { from: [table('src')] }))], catalog);
+        const events: ProgressEvent[] = [];
+        const error = await ws.fails(bad, { onProgress: e => events.push(e) });
+        expect(error).toMatchObject({
+            class: 'PIPELINE_SQL_UNSUPPORTED_FUNCTION', file: 'pipeline.sql', line: 7,
+            message: '`sha2` is not available in the local engine with these arguments: only sha2(x, 256) (or 0) has a DuckDB equivalent, so the update did not start.',
+        });
+        expect(events.filter(e => e.phase === 'flow')).toEqual([]);
+        const sha256 = { kind: 'call' as const, name: 'sha2', args: [cast(col('id'), 'STRING'), int(256)], span: span(7) };
+        await ws.ok(pipeline([materializedView('b_second')], [mvFlow('b_second', select([[call('length', sha256), 'n']], { from: [table('src')] }))], catalog));
     });
 });

@@ -15,6 +15,7 @@ import { captureGroupCount, parseJavaReplacement, re2Rewrite } from '../../sql/j
 import { empty, join, sql, type Sql, str } from '../../sql/sql.js';
 import { parseSparkSchema, parseSparkType, timestampFromText, toDuckType } from '../../sql/duckdb-types.js';
 import { isStringLike, Types as T } from '../spark-types.js';
+import type { CallArgument } from './return-types.js';
 
 // What the rows are written with, besides the helpers below.
 export { empty, ident, join, sql, str, type Sql } from '../../sql/sql.js';
@@ -91,6 +92,17 @@ export interface FunctionSpec {
     agg?: AggregateTemplate | ((c: CallContext) => AggregateTemplate);
     /** The second lambda parameter is a 0-based index in Spark and a 1-based one in DuckDB. */
     indexParam?: boolean;
+    /**
+     * Why a call with these arguments cannot run locally (`sha2(x, 384)`, `to_json` of a TIMESTAMP),
+     * undefined when it can. One rule for the editor's warning on the call, the engine's check
+     * before an update starts (argument types it cannot know count as unknown) and the translator.
+     */
+    unavailable?: (args: readonly CallArgument[]) => string | undefined;
+}
+
+/** A translation that some arguments make unavailable locally (see `FunctionSpec.unavailable`). */
+export function unlessArguments(unavailable: (args: readonly CallArgument[]) => string | undefined, spec: FunctionSpec): FunctionSpec {
+    return { ...spec, unavailable };
 }
 
 export const any = Number.POSITIVE_INFINITY;
@@ -302,6 +314,11 @@ export function regexpReplace(c: CallContext): Sql {
  */
 export function notAvailableLocally(name: string): string {
     return `\`${name}\` is not available in the local engine`;
+}
+
+/** The words the editor's warning and the run's error both start with, for a call whose arguments the local engine cannot run. */
+export function argumentsNotAvailableLocally(name: string, reason: string): string {
+    return `${notAvailableLocally(name)} with these arguments: ${reason}`;
 }
 
 /** The unsupported-function error for a call (names the function, as Spark would). */

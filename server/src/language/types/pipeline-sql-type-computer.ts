@@ -125,6 +125,8 @@ export interface TypeComputer {
     scopeAt(node: AstNode): ColumnScope | undefined;
     /** The table a DML statement changes, as a scope entry under its alias or its name (its columns are those a statement assigns). */
     dmlTarget(statement: DmlStatement): ScopeEntry;
+    /** A call's arguments as the function catalog's rules read them: their types, names and literal values. */
+    callArguments(call: ast.FunctionCall): CallArgument[];
 }
 
 /** INSERT, UPDATE, DELETE and MERGE run on the local state (`pipeline-sql sql`, scratch files). */
@@ -1048,7 +1050,7 @@ export class PipelineSqlTypeComputer implements TypeComputer {
     }
 
     /** The arguments of a call as the function catalog sees them: types, output names, constant values. */
-    private callArguments(call: ast.FunctionCall): CallArgument[] {
+    callArguments(call: ast.FunctionCall): CallArgument[] {
         return call.args.map(a => (ast.isTableArgument(a.value) ? { type: Types.unknown } : this.argument(a.value, a.alias)));
     }
 

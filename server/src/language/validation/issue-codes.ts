@@ -1,5 +1,5 @@
 import { ErrorClass, type ErrorClassName } from '../../../../engine/src/spark/error-classes.js';
-import { notAvailableLocally } from '../../../../engine/src/spark/functions/local.js';
+import { argumentsNotAvailableLocally, notAvailableLocally } from '../../../../engine/src/spark/functions/local.js';
 
 /**
  * Every diagnostic the language server reports, in one table: a stable code (Spark's or Databricks'
@@ -180,6 +180,8 @@ export const Issues = {
         `${q(a.name)} is not a built-in function; it may be a user-defined function of the real catalog.${didYouMean(a.candidates)}`),
     FunctionNotAvailableLocally: issue<{ name: string }>(ErrorClass.unsupportedFunction, 'warning', undefined, a =>
         `${notAvailableLocally(a.name)}: a local run that calls it stops before it starts (docs/functions.md lists what runs locally).`),
+    FunctionArgumentsNotAvailableLocally: issue<{ name: string; reason: string }>(ErrorClass.unsupportedFunction, 'warning', undefined, a =>
+        `${argumentsNotAvailableLocally(a.name, a.reason)}; a local run refuses this call (docs/functions.md lists what runs locally).`),
     UnknownTableReadOption: issue<{ name: string; candidates?: readonly string[] }>(ErrorClass.unknownTableReadOption, 'warning', undefined, a =>
         `${q(a.name)} is not a table read option the local engine knows (readChangeFeed, startingVersion, startingTimestamp, skipChangeCommits); it is ignored here.${didYouMean(a.candidates)}`),
     TableChangesNotADataset: issue<{ name: string; candidates?: readonly string[] }>(ErrorClass.tableChangesNotADataset, 'warning', undefined, a =>

@@ -200,6 +200,11 @@ export class NameChecks {
         if (fn && !fn.local) {
             report(accept, Issues.FunctionNotAvailableLocally, { name: call.parts[0] }, { node: call, range: nameRange(call) }, { name: fn.name });
         }
+        // The catalog's rule for arguments the local engine cannot run (sha2(x, 384), to_json of a TIMESTAMP), with the types shown on hover.
+        const reason = fn?.local?.unavailable?.(this.context.types.callArguments(call));
+        if (fn && reason !== undefined) {
+            report(accept, Issues.FunctionArgumentsNotAvailableLocally, { name: call.parts[0], reason }, { node: call, range: nameRange(call) }, { name: fn.name });
+        }
         if (fn) {
             return;
         }

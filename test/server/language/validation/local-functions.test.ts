@@ -40,6 +40,19 @@ FROM raw.events GROUP BY tags;`)).toEqual([
             .toEqual([]);
     });
 
+    test('a call whose arguments the local engine cannot run is warned about with the reason: sha2 with 384 bits, to_json of a TIMESTAMP, ceil with a scale', async () => {
+        const reason = (range: string, name: string, why: string): string =>
+            `[${range}] warning PIPELINE_SQL_UNSUPPORTED_FUNCTION \`${name}\` is not available in the local engine with these arguments: ${why}; a local run refuses this call (docs/functions.md lists what runs locally).`;
+        expect(await check(`CREATE MATERIALIZED VIEW m AS
+SELECT sha2(CAST(id AS STRING), 384) AS h384, sha2(CAST(id AS STRING), 256) AS h256,
+  to_json(named_struct('at', ts)) AS j1, to_json(named_struct('id', id)) AS j2, ceil(y, 1) AS c1, ceil(y) AS c0
+FROM raw.events;`)).toEqual([
+            reason('2:8..2:12', 'sha2', 'only sha2(x, 256) (or 0) has a DuckDB equivalent'),
+            reason('3:3..3:10', 'to_json', 'a TIMESTAMP inside the value would be formatted differently from Spark; format it with date_format first'),
+            reason('3:81..3:85', 'ceil', 'ceil and floor with a scale are not supported'),
+        ]);
+    });
+
     test('a table-valued function the engine cannot read is warned about in FROM (read_kafka); range is not', async () => {
         expect(await check(`CREATE STREAMING TABLE k AS SELECT * FROM STREAM read_kafka(bootstrapServers => 'h:9092', subscribe => 't');
 CREATE MATERIALIZED VIEW r AS SELECT id FROM range(3);`)).toEqual([

@@ -1,6 +1,6 @@
 /** Array, map and struct functions, including the higher-order (lambda) ones. */
 import type { FunctionGroup } from '../function-model.js';
-import { native, scalar, any, sql, join, ident, isIntegral, toDuckType, type Sql } from '../local.js';
+import { native, scalar, unlessArguments, any, sql, join, ident, isIntegral, toDuckType, type Sql } from '../local.js';
 
 /** Functions on arrays (and size/element_at, which also take maps). */
 export const ARRAY_FUNCTIONS: FunctionGroup = {
@@ -122,13 +122,10 @@ export const ARRAY_FUNCTIONS: FunctionGroup = {
         ['sort_array(array: array, ascendingOrder?: const boolean) -> $0', 'Sorts the array ascending (NULLs first) or descending (NULLs last).',
             'sort_array(array(\'b\', \'a\'), false) → [\'b\', \'a\']',
             {
-                local: scalar(1, 2, c => {
-                    const asc = c.args.length === 1 ? true : c.literalArg(1);
-                    if (asc !== true && asc !== false) {
-                        c.unsupported('the sort direction must be a boolean literal');
-                    }
-                    return asc ? sql`list_sort(${c.a[0]}, 'ASC', 'NULLS FIRST')` : sql`list_sort(${c.a[0]}, 'DESC', 'NULLS LAST')`;
-                }),
+                local: unlessArguments(
+                    args => (args.length === 2 && typeof args[1].literal !== 'boolean' ? 'the sort direction must be TRUE or FALSE as written' : undefined),
+                    scalar(1, 2, c => (c.args.length === 1 || c.literalArg(1) === true
+                        ? sql`list_sort(${c.a[0]}, 'ASC', 'NULLS FIRST')` : sql`list_sort(${c.a[0]}, 'DESC', 'NULLS LAST')`))),
             }],
         ['transform(expr: array, func: lambda(elem($0), int)) -> array($1)', 'Applies the lambda to every element (and optionally its index).',
             'transform(array(1, 2), x -> x * 10) → [10, 20]',

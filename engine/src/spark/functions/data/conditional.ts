@@ -1,16 +1,17 @@
 /** Conditional functions and predicates (including the word operators listed in the function reference). */
 import type { FunctionGroup } from '../function-model.js';
-import { native, scalar, any, join, sql, str, type FunctionSpec } from '../local.js';
+import { native, scalar, any, join, sql, str, unlessArguments, type FunctionSpec } from '../local.js';
 
 /**
  * The function-call form of LIKE / ILIKE (`like(str, pattern[, escape])`): the operator with Spark's
- * default escape character, the backslash (DuckDB has none unless told); the escape is a constant.
+ * default escape character, the backslash (DuckDB has none unless told). An escape given must be one
+ * character written as a string literal (Spark refuses any other).
  */
 function likeCall(operator: 'LIKE' | 'ILIKE'): FunctionSpec {
-    return scalar(2, 3, c => {
-        const escape = c.args.length === 3 ? c.stringArg(2) ?? c.unsupported('the escape character must be a string literal') : '\\';
-        return sql`(${c.a[0]} ${operator === 'LIKE' ? sql`LIKE` : sql`ILIKE`} ${c.a[1]} ESCAPE ${str(escape)})`;
-    });
+    return unlessArguments(
+        args => (args.length === 3 && (typeof args[2].literal !== 'string' || [...args[2].literal].length !== 1)
+            ? 'the escape must be one character written as a string literal' : undefined),
+        scalar(2, 3, c => sql`(${c.a[0]} ${operator === 'LIKE' ? sql`LIKE` : sql`ILIKE`} ${c.a[1]} ESCAPE ${str(c.stringArg(2) ?? '\\')})`));
 }
 
 /** Conditional functions. */

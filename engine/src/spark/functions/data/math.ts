@@ -1,6 +1,11 @@
 /** Mathematical and bitwise functions. */
 import type { FunctionGroup } from '../function-model.js';
-import { native, scalar, sql } from '../local.js';
+import { native, scalar, sql, unlessArguments } from '../local.js';
+
+/** The local engine runs ceil and floor without a scale only. */
+function withScale(args: readonly { literal?: unknown }[]): string | undefined {
+    return args.length === 2 ? 'ceil and floor with a scale are not supported' : undefined;
+}
 
 /** Mathematical functions. */
 export const MATH_FUNCTIONS: FunctionGroup = {
@@ -27,7 +32,7 @@ export const MATH_FUNCTIONS: FunctionGroup = {
             { local: scalar(1, 1, c => sql`cbrt(${c.a[0]})`) }],
         ['ceil(expr: numeric, scale?: const int) -> @ceilFloor', 'Smallest number not below the value, at the given number of decimal places (0 by default).',
             'ceil(4.01) → 5', { aliases: ['ceiling'],
-                local: scalar(1, 2, c => (c.args.length === 2 ? c.unsupported('ceil with a scale is not supported') : sql`CAST(ceil(${c.a[0]}) AS BIGINT)`)),
+                local: unlessArguments(withScale, scalar(1, 2, c => sql`CAST(ceil(${c.a[0]}) AS BIGINT)`)),
             }],
         ['conv(num: string, from_base: int, to_base: int) -> string', 'Converts a number written in one base into another base.', 'conv(\'ff\', 16, 2) → \'11111111\''],
         ['cos(expr: numeric) -> double', 'Cosine of an angle in radians.', 'cos(0) → 1.0',
@@ -47,7 +52,7 @@ export const MATH_FUNCTIONS: FunctionGroup = {
         ['factorial(expr: int) -> bigint', 'Factorial of an integer from 0 to 20 (NULL otherwise).', 'factorial(4) → 24'],
         ['floor(expr: numeric, scale?: const int) -> @ceilFloor', 'Largest number not above the value, at the given number of decimal places (0 by default).',
             'floor(-1.2) → -2',
-            { local: scalar(1, 2, c => (c.args.length === 2 ? c.unsupported('floor with a scale is not supported') : sql`CAST(floor(${c.a[0]}) AS BIGINT)`)) }],
+            { local: unlessArguments(withScale, scalar(1, 2, c => sql`CAST(floor(${c.a[0]}) AS BIGINT)`)) }],
         ['hex(expr: bigint|binary|string) -> string', 'Hexadecimal digits of a number, or of the bytes of a string or binary.', 'hex(255) → \'FF\'',
             { local: scalar(1, 1, c => sql`upper(hex(${c.a[0]}))`) }],
         ['hypot(expr1: numeric, expr2: numeric) -> double', 'Length of the hypotenuse: sqrt(a² + b²), without overflow in between.', 'hypot(3, 4) → 5.0'],

@@ -1,6 +1,6 @@
 /** Hash, miscellaneous, vector and spatial functions. */
 import type { FunctionGroup } from '../function-model.js';
-import { native, scalar, sql } from '../local.js';
+import { native, scalar, sql, unlessArguments } from '../local.js';
 
 /** Hash and checksum functions. */
 export const HASH_FUNCTIONS: FunctionGroup = {
@@ -16,13 +16,9 @@ export const HASH_FUNCTIONS: FunctionGroup = {
         ['sha2(expr: binary, bitLength: const int) -> string', 'SHA-2 digest (224, 256, 384 or 512 bits; 0 means 256) as hexadecimal digits.',
             'sha2(\'abc\', 256) → \'ba7816bf…15ad\'',
             {
-                local: scalar(2, 2, c => {
-                    const bits = c.literalArg(1);
-                    if (Number(bits) === 256 || Number(bits) === 0) {
-                        return sql`sha256(${c.a[0]})`;
-                    }
-                    return c.unsupported('only sha2(x, 256) (or 0) has a DuckDB equivalent');
-                }),
+                local: unlessArguments(
+                    args => (args[1]?.literal === 256 || args[1]?.literal === 0 ? undefined : 'only sha2(x, 256) (or 0) has a DuckDB equivalent'),
+                    scalar(2, 2, c => sql`sha256(${c.a[0]})`)),
             }],
         ['xxhash64(exprs+: any) -> bigint', '64-bit xxHash of the arguments.', 'xxhash64(\'abc\') → a fixed bigint'],
     ],

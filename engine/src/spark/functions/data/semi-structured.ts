@@ -1,6 +1,6 @@
 /** Functions for JSON, CSV, XML, VARIANT, Avro, Protobuf and URLs. */
 import type { FunctionGroup } from '../function-model.js';
-import { scalar, schemaArg, jsonStructure, hasTimestamp, sql, str } from '../local.js';
+import { scalar, unlessArguments, schemaArg, jsonStructure, hasTimestamp, sql, str } from '../local.js';
 
 /** JSON functions (json_tuple is a generator, in generators.ts). */
 export const JSON_FUNCTIONS: FunctionGroup = {
@@ -26,9 +26,10 @@ export const JSON_FUNCTIONS: FunctionGroup = {
         ['to_json(expr: any, options?: map) -> string', 'Serialises a struct, array, map or variant to JSON text.', 'to_json(named_struct(\'a\', 1)) → \'{"a":1}\'',
             {
                 // DuckDB writes timestamps as `yyyy-MM-dd HH:mm:ss`, Spark as ISO 8601 with a zone: refuse rather than differ.
-                local: scalar(1, 2, c => (hasTimestamp(c.args[0].type)
-                    ? c.unsupported('a TIMESTAMP inside the value would be formatted differently from Spark; format it with date_format first')
-                    : sql`CAST(to_json(${c.a[0]}) AS VARCHAR)`)),
+                local: unlessArguments(
+                    args => (hasTimestamp(args[0]?.type)
+                        ? 'a TIMESTAMP inside the value would be formatted differently from Spark; format it with date_format first' : undefined),
+                    scalar(1, 2, c => sql`CAST(to_json(${c.a[0]}) AS VARCHAR)`)),
             }],
     ],
 };
