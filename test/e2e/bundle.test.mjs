@@ -139,6 +139,21 @@ test('a file both pipelines list: a Run flow lens per pipeline, and the status i
         t => t.includes('shared_report · orders') && t.includes('shared_report · customers'), 30_000);
     await screenshot('shared-file-run-flow-pick');
     await page.keyboard.press('Escape');
+    // Run Pipeline from the palette in the same file asks which pipeline, and runs that one.
+    await runCommand(page, 'Pipeline SQL: Run Pipeline', { keepSelection: true });
+    await waitUntil('a pick of the two pipelines', () => choices.allTextContents().then(t => t.join(' | ')),
+        t => t.includes('orders') && t.includes('customers') && !t.includes('·'), 30_000);
+    await screenshot('shared-file-run-pipeline-pick');
+    await choices.filter({ hasText: 'customers' }).first().click();
+    const header = webview().locator('.run-header');
+    await waitUntil('the customers pipeline\'s run to finish', () => header.textContent({ timeout: 60_000 }).catch(() => ''), t => /✓ Succeeded|✗ Failed/.test(t), 120_000);
+    assert.match((await header.textContent()) ?? '', /✓ Succeeded/);
+    const shown = (await webview().locator('body').textContent()) ?? '';
+    assert.match(shown, /customers_in_city/);
+    assert.doesNotMatch(shown, /orders_bronze/);
+    await screenshot('shared-file-run-pipeline-customers');
+    await closeAllEditors(page);
+    await openWorkspaceFile(page, 'src/common/report.sql', 'Listed by both pipelines');
     await languageStatus('shop_');
     await page.locator('.hover-language-status').getByText('Open a pipeline definition').first().click();
     const rows = page.locator('.quick-input-list .monaco-list-row');

@@ -11,7 +11,7 @@ import type { PipelineSqlClient } from '../language-client.js';
 import { PreviewPanel, type PreviewHost } from './preview-panel.js';
 import { showRunProblem } from './run-errors.js';
 import {
-    lensesAtLine, needsDataset, progressIncrement, runLabel, runParams, statementFromArgument, targetFromArgument, runChoices, type LensInfo, type RunKind, type RunTarget,
+    lensesAtLine, needsDataset, progressIncrement, runLabel, runParams, statementFromArgument, targetFromArgument, runChoices, pipelineChoices, type LensInfo, type RunKind, type RunTarget,
 } from './run-targets.js';
 
 /** The error class of a run that was cancelled (the update was rolled back). */
@@ -132,8 +132,17 @@ export class RunController implements PreviewHost, vscode.Disposable {
             await showRunProblem({ kind: 'noDocument' });
             return undefined;
         }
-        if (target.dataset || !needsDataset(kind)) {
+        if (target.dataset) {
             return target;
+        }
+        if (!needsDataset(kind)) {
+            // Run pipeline and Full refresh of a file several pipelines list: a pick of the pipeline.
+            const choices = pipelineChoices(await this.runFlowLenses(target.uri));
+            if (choices.length === 0) {
+                return target;
+            }
+            const picked = await vscode.window.showQuickPick(choices.map(c => c.label), { title: runLabel(kind, undefined), placeHolder: 'Pipeline to run' });
+            return choices.find(c => c.label === picked)?.target;
         }
         // From the palette: the dataset of the statement under the cursor, else a pick from the file's datasets;
         // in a file several pipelines list, a pick of the pipeline to run it in.

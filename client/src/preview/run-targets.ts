@@ -77,6 +77,20 @@ export function runChoices(lenses: readonly LensInfo[]): RunChoice[] {
     return [...choices.values()];
 }
 
+/**
+ * The pipelines a whole-pipeline run of a document may run, each once, when the document is several
+ * pipelines' (their lenses name them): empty for a file of one pipeline, which needs no pick.
+ */
+export function pipelineChoices(lenses: readonly LensInfo[]): RunChoice[] {
+    const choices = new Map<string, RunChoice>();
+    for (const lens of lenses) {
+        if (lens.pipeline !== undefined && !choices.has(lens.pipeline)) {
+            choices.set(lens.pipeline, { label: lens.pipeline, target: { uri: lens.uri } });
+        }
+    }
+    return choices.size > 1 ? [...choices.values()] : [];
+}
+
 /** Whether a command needs a dataset. */
 export function needsDataset(kind: RunKind): boolean {
     return kind === 'runFlow' || kind === 'runFrom';

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { lensesAtLine, progressIncrement, runChoices, runLabel, runParams, statementFromArgument, targetFromArgument } from '../../../client/src/preview/run-targets.js';
+import { lensesAtLine, pipelineChoices, progressIncrement, runChoices, runLabel, runParams, statementFromArgument, targetFromArgument } from '../../../client/src/preview/run-targets.js';
 import { isWebviewMessage } from '../../../common/preview-messages.js';
 
 describe('targetFromArgument', () => {
@@ -41,6 +41,21 @@ test('in a file two pipelines list, the palette\'s Run Flow offers the dataset i
     ]);
     // A file of one pipeline: one choice per dataset, as before.
     expect(runChoices([{ line: 1, dataset: 'a', uri: file }, { line: 4, dataset: 'a', uri: file }, { line: 6, dataset: 'b', uri: file }]).map(c => c.label)).toEqual(['a', 'b']);
+});
+
+test('pipelineChoices: a whole-pipeline run of a file several pipelines list offers each pipeline once, a file of one pipeline nothing to pick', () => {
+    const file = 'file:///b/shared/report.sql';
+    const other = 'file:///b/shared/report.sql?pipeline=us';
+    const lenses = [
+        { line: 1, dataset: 'report', uri: file, pipeline: 'eu' }, { line: 1, dataset: 'report', uri: other, pipeline: 'us' },
+        { line: 5, dataset: 'summary', uri: file, pipeline: 'eu' }, { line: 5, dataset: 'summary', uri: other, pipeline: 'us' },
+    ];
+    expect(pipelineChoices(lenses)).toEqual([
+        { label: 'eu', target: { uri: file } },
+        { label: 'us', target: { uri: other } },
+    ]);
+    expect(pipelineChoices([{ line: 1, dataset: 'a', uri: file }, { line: 4, dataset: 'b', uri: file }])).toEqual([]);
+    expect(pipelineChoices(lenses.filter(l => l.pipeline === 'eu'))).toEqual([]);
 });
 
 test('runParams maps each command to a scope and full-refresh flag', () => {
