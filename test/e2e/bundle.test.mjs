@@ -147,9 +147,9 @@ test('a file both pipelines list: a Run flow lens per pipeline, and the status i
     await choices.filter({ hasText: 'customers' }).first().click();
     const header = webview().locator('.run-header');
     await waitUntil('the customers pipeline\'s run to finish', () => header.textContent({ timeout: 60_000 }).catch(() => ''), t => /✓ Succeeded|✗ Failed/.test(t), 120_000);
-    assert.match((await header.textContent()) ?? '', /✓ Succeeded/);
+    assert.match((await header.textContent()) ?? '', /✓ Succeeded Run of pipeline \(pipeline shop_customers\)/);
     const shown = (await webview().locator('body').textContent()) ?? '';
-    assert.match(shown, /customers_in_city/);
+    assert.match(shown, /customers_clean/);
     assert.doesNotMatch(shown, /orders_bronze/);
     await screenshot('shared-file-run-pipeline-customers');
     await closeAllEditors(page);
