@@ -3,6 +3,7 @@
 import { afterEach, describe, expect, test } from 'vitest';
 import type { CompletionItem } from 'vscode-languageserver';
 import { createEditorTester, labels } from './editor-helpers.js';
+import { usersCatalog, usersCdcPipeline } from '../../../helpers/users-cdc-pipeline.js';
 
 const editor = createEditorTester();
 
@@ -10,18 +11,8 @@ afterEach(async () => {
     await editor.clear();
 });
 
-const catalog = 'CREATE TABLE cdc_data.users (user_id INT, name STRING, city STRING, operation STRING, seq BIGINT);';
-const pipeline = {
-    'transformations/users.sql': [
-        'CREATE OR REFRESH STREAMING TABLE users_changes AS SELECT * FROM STREAM(cdc_data.users);',
-        'CREATE OR REFRESH STREAMING TABLE users_current;',
-        'CREATE FLOW users_scd1 AS AUTO CDC INTO users_current FROM STREAM(users_changes) KEYS (user_id)',
-        "  APPLY AS DELETE WHEN operation = 'DELETE' SEQUENCE BY seq COLUMNS * EXCEPT (operation, seq);",
-        'CREATE OR REFRESH STREAMING TABLE users_history;',
-        'CREATE FLOW users_scd2 AS AUTO CDC INTO users_history FROM STREAM(users_changes) KEYS (user_id)',
-        '  SEQUENCE BY seq COLUMNS * EXCEPT (operation, seq) STORED AS SCD TYPE 2;',
-    ].join('\n'),
-};
+const catalog = usersCatalog();
+const pipeline = usersCdcPipeline;
 
 /** The items proposed at the `<|>` of a scratch file (beside the libraries) holding this text. */
 async function inScratch(text: string): Promise<CompletionItem[]> {

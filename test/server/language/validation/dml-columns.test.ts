@@ -2,6 +2,7 @@
 // and MERGE's clauses see what Spark lets them see.
 import { afterEach, describe, expect, test } from 'vitest';
 import { createPipelineTester } from '../../../helpers/pipeline.js';
+import { usersCatalog, usersCdcPipeline } from '../../../helpers/users-cdc-pipeline.js';
 
 const tester = createPipelineTester();
 
@@ -9,19 +10,9 @@ afterEach(async () => {
     await tester.clear();
 });
 
-const catalog = 'CREATE TABLE cdc_data.users (user_id INT, name STRING, city STRING, address STRUCT<zip: STRING, street: STRING>, operation STRING, seq BIGINT);';
+const catalog = usersCatalog('address STRUCT<zip: STRING, street: STRING>');
 
-const pipeline = {
-    'transformations/users.sql': [
-        'CREATE OR REFRESH STREAMING TABLE users_changes AS SELECT * FROM STREAM(cdc_data.users);',
-        'CREATE OR REFRESH STREAMING TABLE users_current;',
-        'CREATE FLOW users_scd1 AS AUTO CDC INTO users_current FROM STREAM(users_changes) KEYS (user_id)',
-        "  APPLY AS DELETE WHEN operation = 'DELETE' SEQUENCE BY seq COLUMNS * EXCEPT (operation, seq);",
-        'CREATE OR REFRESH STREAMING TABLE users_history;',
-        'CREATE FLOW users_scd2 AS AUTO CDC INTO users_history FROM STREAM(users_changes) KEYS (user_id)',
-        '  SEQUENCE BY seq COLUMNS * EXCEPT (operation, seq) STORED AS SCD TYPE 2;',
-    ].join('\n'),
-};
+const pipeline = usersCdcPipeline;
 
 /** The diagnostics of a scratch file (beside the libraries) holding these statements. */
 async function scratch(...statements: string[]): Promise<string[]> {
