@@ -8,7 +8,7 @@ import { PreviewViews, type HostMessage, type PersistedPreviewState, type Previe
 import type { DatasetPreview, RunOutcome } from '../../common/result-model.js';
 import { count, h, onActivate, replaceChildren } from './dom.js';
 import {
-    currentDataset, datasetsOf, fromPreviousRun, initialState, persistedPart, reduce, shownRun, viewsFor, type PreviewAction, type PreviewState,
+    currentDataset, datasetsOf, fromPreviousRun, initialState, persistedPart, reduce, runChangesOf, viewsFor, type PreviewAction, type PreviewState,
 } from './model/state.js';
 import { BitemporalView } from './views/bitemporal-view.js';
 import { ChangesView, StatementView } from './views/changes-view.js';
@@ -116,9 +116,9 @@ function renderHeader(): void {
     replaceChildren(header, ...parts.filter((p): p is HTMLElement | string => p !== undefined));
 }
 
-function datasetBadges(dataset: DatasetPreview, shown: RunOutcome | undefined): string {
-    const c = dataset.changes;
-    if (!c || !shown?.ok || shown.restored) {
+function datasetBadges(dataset: DatasetPreview): string {
+    const c = runChangesOf(state, dataset);
+    if (!c) {
         return '';
     }
     return [c.inserted ? `+${count(c.inserted)}` : '', c.updated ? `~${count(c.updated)}` : '', c.deleted ? `−${count(c.deleted)}` : ''].filter(Boolean).join(' ');
@@ -136,7 +136,7 @@ function renderDatasets(): void {
         const button = h('button', { type: 'button', class: `dataset${selected ? ' selected' : ''}${d.updated ? ' updated' : ''}${d.error ? ' failed' : ''}`, 'aria-current': selected ? 'true' : undefined, 'data-dataset': d.name, id: `dataset-${i}` },
             h('span', { class: 'name' }, d.name),
             h('span', { class: 'meta' }, `${d.kind.replace(/_/g, ' ')}${history} · ${count(d.rowCount)} rows`),
-            h('span', { class: 'badges' }, datasetBadges(d, shownRun(state))));
+            h('span', { class: 'badges' }, datasetBadges(d)));
         onActivate(button, () => dispatch({ type: 'ui/dataset', dataset: d.name }));
         return button;
     });

@@ -97,6 +97,16 @@ export function shownRun(state: PreviewState): RunSuccessModel | undefined {
     return state.outcome?.ok ? state.outcome : state.previous;
 }
 
+/**
+ * The changes of the run shown that still describe a dataset's rows: none for the state restored
+ * after a reload (no run to compare with), nor once a statement run on the local state changed the
+ * dataset after the run (its rows are the state's now; the header names the statement's version).
+ */
+export function runChangesOf(state: PreviewState, dataset: DatasetPreview): DatasetPreview['changes'] {
+    const shown = shownRun(state);
+    return shown && !shown.restored && (dataset.changedSince ?? []).length === 0 ? dataset.changes : undefined;
+}
+
 /** Whether the datasets shown are from the run before the last one (which failed). */
 export function fromPreviousRun(state: PreviewState): boolean {
     return state.outcome?.ok === false && state.previous !== undefined;

@@ -11,7 +11,7 @@ import { FACTS_LINE, fitLabel, layoutForPanel, type GraphLayout, type PlacedNode
 import {
     fitView, keyCommand, MinScale, panBy, ReadableScale, showsAll, viewTransform, wheelFactor, zoomAt, ZoomStep, type View as ViewState,
 } from '../model/viewport.js';
-import { datasetsOf, shownRun, type PreviewState } from '../model/state.js';
+import { datasetsOf, runChangesOf, shownRun, type PreviewState } from '../model/state.js';
 import { count, h, onActivate, replaceChildren, s } from '../dom.js';
 import type { View, ViewContext } from './context.js';
 
@@ -30,7 +30,6 @@ export function runInfoByNode(graph: GraphModel, state: PreviewState): Map<strin
         return info;
     }
     // After a failed run the datasets are those of the run before it; the failure marks its own node.
-    const restored = shownRun(state)?.restored === true;
     const byName = new Map<string, DatasetPreview>(datasetsOf(state).map(d => [d.name.toLowerCase(), d]));
     for (const node of graph.nodes) {
         if (node.kind === 'flow' || node.kind === 'source') {
@@ -43,10 +42,10 @@ export function runInfoByNode(graph: GraphModel, state: PreviewState): Map<strin
         }
         const dataset = byName.get(name);
         if (dataset) {
-            const c = dataset.changes;
+            const c = runChangesOf(state, dataset);
             info.set(node.id, {
                 rows: dataset.rowCount,
-                changed: c && !restored ? `+${count(c.inserted)} ~${count(c.updated)} −${count(c.deleted)}` : undefined,
+                changed: c ? `+${count(c.inserted)} ~${count(c.updated)} −${count(c.deleted)}` : undefined,
                 error: dataset.error?.class,
             });
         }

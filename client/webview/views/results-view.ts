@@ -12,7 +12,7 @@ import {
     fitColumnWidths, gridTemplate, navigate, nextSort, resizedWidth, shownWidths, viewportWindow, visibleOrder, type TextMeasure,
 } from '../model/grid.js';
 import { resolveKeys } from '../model/scd2.js';
-import { currentDataset, fromPreviousRun, rowsOf, shownRun, type PreviewState } from '../model/state.js';
+import { currentDataset, fromPreviousRun, rowsOf, runChangesOf, shownRun, type PreviewState } from '../model/state.js';
 import { formatValue } from '../model/values.js';
 import { count, h, onActivate, replaceChildren } from '../dom.js';
 import type { View, ViewContext } from './context.js';
@@ -164,7 +164,7 @@ export class ResultsView implements View {
         this.rows = rows;
         this.columns = dataset.columns.map(c => c.name);
         this.types = new Map(dataset.columns.map(c => [c.name, c.type]));
-        this.annotated = annotateChanges(rows, this.columns, changesShown(state, dataset));
+        this.annotated = annotateChanges(rows, this.columns, runChangesOf(state, dataset));
         const all = this.annotated.rows;
         // Filter on the key columns when the dataset has keys, else on every column.
         let order = visibleOrder(all, keys.length > 0 ? keys : this.columns, filter, sort);
@@ -210,7 +210,7 @@ export class ResultsView implements View {
                 facts.push(['changed by', `${v.operation} · version ${v.version}`], ...Object.entries(v.metrics).map(([k, n]): [string, string] => [k, count(n)]));
             }
         } else {
-            const changes = changesShown(state, dataset);
+            const changes = runChangesOf(state, dataset);
             if (changes) {
                 facts.push(['inserted', count(changes.inserted)], ['updated', count(changes.updated)], ['deleted', count(changes.deleted)]);
             }
@@ -378,10 +378,4 @@ export class ResultsView implements View {
             this.scroller.removeAttribute('aria-activedescendant');
         }
     }
-}
-
-/** The changes to mark: those of the run shown, unless it is the state restored after a reload (no run to compare with). */
-function changesShown(state: PreviewState, dataset: DatasetPreview): DatasetPreview['changes'] {
-    const shown = shownRun(state);
-    return shown && !shown.restored ? dataset.changes : undefined;
 }

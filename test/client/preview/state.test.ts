@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import {
-    currentDataset, fromPreviousRun, initialState, persistedPart, reduce, rowsOf, shownRun, viewsFor, type PreviewState,
+    currentDataset, datasetsOf, fromPreviousRun, initialState, persistedPart, reduce, rowsOf, runChangesOf, shownRun, viewsFor, type PreviewState,
 } from '../../../client/webview/model/state.js';
 import type { DatasetPreview, RunOutcome, RunSummary } from '../../../common/result-model.js';
 import { withStateRows } from '../../../common/local-state-rows.js';
@@ -160,6 +160,27 @@ test('viewsFor offers the Changes view when the last update changed the dataset,
     const shown = reduce(reduce(initialState(), { type: 'runResult', outcome: run('r1') }), { type: 'statementResult', outcome: statement });
     expect(shown).toMatchObject({ view: 'statement', statement });
     expect(reduce(shown, { type: 'runResult', outcome: run('r2') }).view).toBe('statement');
+});
+
+test('the run\'s change marks and counts stop describing a dataset a statement changed after the run; the other datasets keep theirs', () => {
+    const changes = { inserted: 1, updated: 0, deleted: 0, rows: { inserted: [{ id: 1 }], updated: [], deleted: [] }, feed: [{ id: 1, _change_type: 'insert' }] };
+    const outcome: RunOutcome = { ok: true, summary: summary('r1'), datasets: [dataset('users_changes', { changes }), dataset('users_history', { changes })], flows: [] };
+    const ran = reduce(initialState(), { type: 'runResult', outcome });
+    const named = (state: PreviewState, name: string): DatasetPreview => datasetsOf(state).find(d => d.name === name)!;
+    expect(runChangesOf(ran, named(ran, 'users_history'))).toEqual(changes);
+    const dml = {
+        ok: true as const, kind: 'delete' as const, statement: 'DELETE FROM users_history WHERE id = 1', documentUri: 'file:///p/scratch.sql', pipeline: { rootUri: 'file:///p' },
+        columns: [], rows: [], rowCount: 0, truncated: false, durationMs: 3,
+        dataset: 'users_history', version: { version: 3, timestamp: 't3', operation: 'DELETE', metrics: { numDeletedRows: 1 } },
+    };
+    const now: RunOutcome = { ok: true, restored: true, summary: summary('r2'), datasets: [dataset('users_changes'), dataset('users_history', { rows: [{ id: 2 }], rowCount: 1 })], flows: [] };
+    const after = reduce(reduce(ran, { type: 'statementResult', outcome: dml }), { type: 'stateRefreshed', outcome: now, written: { dataset: 'users_history', version: dml.version } });
+    expect(named(after, 'users_history').rows).toEqual([{ id: 2 }]);
+    expect(runChangesOf(after, named(after, 'users_history'))).toBeUndefined();
+    expect(runChangesOf(after, named(after, 'users_changes'))).toEqual(changes);
+    // The state restored after a reload has no run to compare with.
+    const restored = reduce(initialState(), { type: 'runResult', outcome: { ...outcome, restored: true } });
+    expect(runChangesOf(restored, named(restored, 'users_changes'))).toBeUndefined();
 });
 
 test('after a DML statement wrote a version: its dataset and version are shown, and the grid takes the rows the state holds now', () => {
