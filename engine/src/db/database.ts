@@ -42,6 +42,11 @@ export interface OpenOptions {
      * beyond the attached database file itself.
      */
     allowedDirectories?: readonly string[];
+    /**
+     * Keep rows in the order a query gives them when writing (DuckDB's `preserve_insertion_order`): for
+     * files written in a given row order (sample Parquet files). Off by default: parallel writes.
+     */
+    preserveInsertionOrder?: boolean;
 }
 
 /** Rows read from DuckDB with their column names and types. */
@@ -117,7 +122,7 @@ export class Database {
                 // Parallel inserts and aggregations; the engine never relies on physical row order
                 // (arrival order comes from row_number() OVER (), which DuckDB keeps in scan order,
                 // or from Parquet's file_row_number; previews order explicitly).
-                sql`SET preserve_insertion_order = false`,
+                options.preserveInsertionOrder === true ? sql`SET preserve_insertion_order = true` : sql`SET preserve_insertion_order = false`,
                 // The write-ahead log is replayed on the next open (a commit cut off in it dropped
                 // first, see dropCutOffCommit); checkpoints happen as DuckDB decides (WAL size), not on
                 // every close, which keeps small updates cheap.

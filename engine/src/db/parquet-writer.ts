@@ -73,7 +73,8 @@ async function copyExclusive(file: string, readFolders: readonly string[], selec
     const folder = path.dirname(path.resolve(file));
     const temporary = path.join(folder, `.${path.basename(file)}.${process.pid}.${Date.now()}.tmp`);
     let rows = 0;
-    const db = await Database.open(':memory:', undefined, { allowedDirectories: [folder, ...readFolders] });
+    // In the order the select gives (the rows' order, the source file's order): a change feed's order matters.
+    const db = await Database.open(':memory:', undefined, { allowedDirectories: [folder, ...readFolders], preserveInsertionOrder: true });
     try {
         await db.run(sql`COPY (${select}) TO ${str(temporary)} (FORMAT parquet)`);
         rows = Number(await db.scalar(sql`SELECT count(*) FROM read_parquet(${str(temporary)})`) ?? 0);
